@@ -1,0 +1,50 @@
+// Math types shared by every layer: joint transforms and the 3x4 "rows" packing of palette entries.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace throng {
+
+// A joint's transform relative to its parent: scale, then rotate, then translate (glTF TRS).
+struct Transform {
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // glm::quat(w, x, y, z): identity
+  glm::vec3 scale{1.0f};
+};
+
+glm::mat4 toMatrix(const Transform& transform);
+
+// Number of vec4 a joint takes in a palette: the 3 rows of its 3x4 affine matrix. The same
+// layout is used by CPU palettes, ES2 uniform arrays and ES3 animation-texture texels.
+inline constexpr int kVec4PerJoint = 3;
+
+// One palette entry: row r holds (m[0][r], m[1][r], m[2][r], m[3][r]) of a column-major affine
+// glm::mat4, so that p' = (dot(rows[0], p1), dot(rows[1], p1), dot(rows[2], p1)) with p1 = (p, 1).
+struct JointRows {
+  glm::vec4 rows[kVec4PerJoint];
+};
+static_assert(sizeof(JointRows) == 12 * sizeof(float), "palette entries are 12 tightly packed floats");
+
+JointRows packRows(const glm::mat4& affine);
+glm::mat4 unpackRows(const JointRows& rows);
+
+inline glm::vec3 transformPoint(const JointRows& m, const glm::vec3& p) {
+  const glm::vec4 p1(p, 1.0f);
+  return {glm::dot(m.rows[0], p1), glm::dot(m.rows[1], p1), glm::dot(m.rows[2], p1)};
+}
+inline glm::vec3 transformVector(const JointRows& m, const glm::vec3& v) {
+  const glm::vec4 v0(v, 0.0f);
+  return {glm::dot(m.rows[0], v0), glm::dot(m.rows[1], v0), glm::dot(m.rows[2], v0)};
+}
+
+bool isFinite(const glm::vec3& v);
+bool isFinite(const glm::vec4& v);
+bool isFinite(const glm::quat& q);
+bool isFinite(const glm::mat4& m);
+bool isFinite(const Transform& t);
+
+// Largest absolute element difference between two matrices.
+float maxAbsDifference(const glm::mat4& a, const glm::mat4& b);
+
+}  // namespace throng

@@ -1,0 +1,77 @@
+// Status and Result<T>: how throng reports bad data (a stable code plus a message naming file and place).
+#pragma once
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace throng {
+
+// Stable error codes; documented in docs/errors.md. Never renumber.
+enum class ErrorCode : int {
+  kOk = 0,
+  kIoError = 1,          // a file could not be opened, read, written or renamed
+  kParseError = 2,       // bytes or text that do not follow the format
+  kInvalidData = 3,      // well-formed but inconsistent data (bad index, cycle, NaN, ...)
+  kUnsupported = 4,      // valid input using a feature throng does not implement
+  kLimitExceeded = 5,    // a named hard limit (joints, texture size, uniforms, ...) is exceeded
+  kInvalidArgument = 6,  // a bad option or name from the user (unknown clip, bad --fps, ...)
+  kGlError = 7,          // EGL/GL failure: no context, shader compile/link error, GL error
+  kVersionMismatch = 8,  // a file written by a newer (or unknown) format version
+};
+
+const char* errorCodeName(ErrorCode code);
+
+// The outcome of an operation: ok, or an error code with a human-readable message.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;  // ok
+  Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {
+    assert(code != ErrorCode::kOk);
+  }
+  static Status okStatus() { return Status(); }
+
+  bool ok() const { return code_ == ErrorCode::kOk; }
+  ErrorCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  // "error name: message", for logs and the CLI.
+  std::string toString() const;
+
+ private:
+  ErrorCode code_ = ErrorCode::kOk;
+  std::string message_;
+};
+
+// A value or the Status that explains why there is none.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) { assert(!status_.ok()); }  // NOLINT
+
+  bool ok() const { return value_.has_value(); }
+  const Status& status() const { return status_; }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+}  // namespace throng

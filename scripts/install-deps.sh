@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root).
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libtinygltf-dev nlohmann-json3-dev libstb-dev libglm-dev libcli11-dev libfmt-dev
+  libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "install-deps: missing packages: ${missing[*]} (run as root, or: sudo $0)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
