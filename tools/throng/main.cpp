@@ -1,4 +1,5 @@
 // Entry point of the throng CLI: builds the subcommands from the registry and runs one.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
