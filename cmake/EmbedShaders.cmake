@@ -1,5 +1,9 @@
 # Embeds every shader under a folder into a generated C++ source, so binaries need no shader files.
 function(throng_embed_shaders target shader_dir)
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY")
+    return()
+  endif()
   file(GLOB_RECURSE shaders CONFIGURE_DEPENDS "${shader_dir}/*.vert" "${shader_dir}/*.frag")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/generated/embedded_shaders.cpp")
   add_custom_command(

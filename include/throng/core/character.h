@@ -17,7 +17,8 @@ struct Character {
   std::vector<Clip> clips;
   std::vector<std::string> warnings;  // non-fatal findings of whoever built it (importer, ...)
 
-  // Index of the clip named `name`, or of clip number `name` when it is a decimal index; -1 if none.
+  // Index of the clip named `name`, or of clip number `name` when it is a decimal index; -1 if
+  // none.
   int findClip(std::string_view name) const;
   // Largest extent of the bind-pose mesh bounds: the scale for "fraction of the character's size".
   float size() const;

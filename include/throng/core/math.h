@@ -24,7 +24,8 @@ inline constexpr int kVec4PerJoint = 3;
 struct JointRows {
   glm::vec4 rows[kVec4PerJoint];
 };
-static_assert(sizeof(JointRows) == 12 * sizeof(float), "palette entries are 12 tightly packed floats");
+static_assert(sizeof(JointRows) == 12 * sizeof(float),
+              "palette entries are 12 tightly packed floats");
 
 JointRows packRows(const glm::mat4& affine);
 glm::mat4 unpackRows(const JointRows& rows);

@@ -1,4 +1,5 @@
-// Pose jobs: clip sampling, local-to-model and palette building. Spans in, spans out; no allocation.
+// Pose jobs: clip sampling, local-to-model and palette building. Spans in, spans out; no
+// allocation.
 #pragma once
 
 #include <span>

@@ -19,9 +19,9 @@ inline constexpr int16_t kNoParent = -1;
 
 // Authoring description of one joint. Joints may be listed in any order; parents are by name.
 struct RawJoint {
-  std::string name;    // unique, non-empty
-  std::string parent;  // empty for a root
-  Transform rest;      // local (parent-space) rest transform
+  std::string name;              // unique, non-empty
+  std::string parent;            // empty for a root
+  Transform rest;                // local (parent-space) rest transform
   glm::mat4 inverse_bind{1.0f};  // model space -> joint space at bind time
 };
 

@@ -1,4 +1,5 @@
-// Status and Result<T>: how throng reports bad data (a stable code plus a message naming file and place).
+// Status and Result<T>: how throng reports bad data (a stable code plus a message naming file and
+// place).
 #pragma once
 
 #include <cassert>

@@ -1,0 +1,133 @@
+// Influence reduction, mesh validation and bounds.
+#include "throng/core/mesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/core.h>
+
+namespace throng {
+namespace {
+
+// Weights are accepted as normalised when their sum is within this of 1 (normalised-byte input
+// quantises each weight to 1/255).
+constexpr float kWeightSumTolerance = 1e-3f;
+
+}  // namespace
+
+bool reduceInfluences(const Influence* influences, int count, glm::u16vec4& joints,
+                      glm::vec4& weights) {
+  // Merge repeated joints first, so a joint split over two slots keeps its whole weight.
+  Influence merged[16];
+  int n = 0;
+  for (int i = 0; i < count; ++i) {
+    const Influence& in = influences[i];
+    if (!(in.weight > 0.0f)) continue;
+    int slot = 0;
+    while (slot < n && merged[slot].joint != in.joint) ++slot;
+    if (slot < n) {
+      merged[slot].weight += in.weight;
+    } else if (n < 16) {
+      merged[n++] = in;
+    }
+  }
+  std::stable_sort(merged, merged + n,
+                   [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+  n = std::min(n, kMaxInfluences);
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) sum += merged[i].weight;
+  joints = glm::u16vec4(0);
+  weights = glm::vec4(0.0f);
+  if (!(sum > 0.0f) || !std::isfinite(sum)) return false;
+  for (int i = 0; i < n; ++i) {
+    joints[i] = static_cast<uint16_t>(merged[i].joint);
+    weights[i] = merged[i].weight / sum;
+  }
+  return true;
+}
+
+Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view source) {
+  const size_t n = mesh.vertexCount();
+  auto sizeError = [&](const char* stream, size_t size) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: mesh has {} {} for {} vertices", source, size, stream, n));
+  };
+  if (mesh.normals.size() != n) return sizeError("normals", mesh.normals.size());
+  if (!mesh.uvs.empty() && mesh.uvs.size() != n) return sizeError("uvs", mesh.uvs.size());
+  if (mesh.joints.size() != n) return sizeError("joint sets", mesh.joints.size());
+  if (mesh.weights.size() != n) return sizeError("weight sets", mesh.weights.size());
+  if (mesh.indices.size() % 3 != 0) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: {} indices is not a whole number of triangles", source,
+                              mesh.indices.size()));
+  }
+  for (size_t v = 0; v < n; ++v) {
+    if (!isFinite(mesh.positions[v]) || !isFinite(mesh.normals[v]) ||
+        (!mesh.uvs.empty() && !(std::isfinite(mesh.uvs[v].x) && std::isfinite(mesh.uvs[v].y)))) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: vertex {} has a non-finite attribute", source, v));
+    }
+    float sum = 0.0f;
+    for (int i = 0; i < kMaxInfluences; ++i) {
+      const float w = mesh.weights[v][i];
+      if (!(w >= 0.0f) || !std::isfinite(w)) {
+        return Status(ErrorCode::kInvalidData,
+                      fmt::format("{}: vertex {} weight {} is {}", source, v, i, w));
+      }
+      if (w > 0.0f && mesh.joints[v][i] >= joint_count) {
+        return Status(ErrorCode::kInvalidData,
+                      fmt::format("{}: vertex {} uses joint {}, the skeleton has {}", source, v,
+                                  mesh.joints[v][i], joint_count));
+      }
+      sum += w;
+    }
+    if (std::abs(sum - 1.0f) > kWeightSumTolerance) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: vertex {} weights sum to {}, not 1", source, v, sum));
+    }
+    for (int i = 0; i < kMaxInfluences; ++i) {
+      if (mesh.joints[v][i] >= joint_count) {
+        return Status(ErrorCode::kInvalidData,
+                      fmt::format("{}: vertex {} uses joint {}, the skeleton has {}", source, v,
+                                  mesh.joints[v][i], joint_count));
+      }
+    }
+  }
+  for (size_t i = 0; i < mesh.indices.size(); ++i) {
+    if (mesh.indices[i] >= n) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: index {} is {}, the mesh has {} vertices", source, i,
+                                mesh.indices[i], n));
+    }
+  }
+  for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+    const SubMesh& sm = mesh.submeshes[s];
+    if (sm.index_count % 3 != 0 ||
+        static_cast<uint64_t>(sm.first_index) + sm.index_count > mesh.indices.size()) {
+      return Status(
+          ErrorCode::kInvalidData,
+          fmt::format("{}: sub-mesh {} ('{}') range [{}, +{}) is outside the {} indices", source, s,
+                      sm.name, sm.first_index, sm.index_count, mesh.indices.size()));
+    }
+  }
+  return {};
+}
+
+float Bounds::largestExtent() const {
+  const glm::vec3 s = size();
+  return std::max({s.x, s.y, s.z});
+}
+
+Bounds computeBounds(const std::vector<glm::vec3>& points) {
+  if (points.empty()) return {};
+  Bounds b{glm::vec3(std::numeric_limits<float>::max()),
+           glm::vec3(-std::numeric_limits<float>::max())};
+  for (const glm::vec3& p : points) {
+    b.min = glm::min(b.min, p);
+    b.max = glm::max(b.max, p);
+  }
+  return b;
+}
+
+}  // namespace throng

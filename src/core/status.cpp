@@ -1,0 +1,35 @@
+// Status formatting and the names of the stable error codes.
+#include "throng/core/status.h"
+
+namespace throng {
+
+const char* errorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kOk:
+      return "ok";
+    case ErrorCode::kIoError:
+      return "io error";
+    case ErrorCode::kParseError:
+      return "parse error";
+    case ErrorCode::kInvalidData:
+      return "invalid data";
+    case ErrorCode::kUnsupported:
+      return "unsupported";
+    case ErrorCode::kLimitExceeded:
+      return "limit exceeded";
+    case ErrorCode::kInvalidArgument:
+      return "invalid argument";
+    case ErrorCode::kGlError:
+      return "gl error";
+    case ErrorCode::kVersionMismatch:
+      return "version mismatch";
+  }
+  return "unknown error";
+}
+
+std::string Status::toString() const {
+  if (ok()) return "ok";
+  return std::string(errorCodeName(code_)) + ": " + message_;
+}
+
+}  // namespace throng

@@ -1,0 +1,33 @@
+// Shared test helpers: asset paths, temporary folders and small characters built in code.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "throng/core/character.h"
+
+namespace throng::test {
+
+// ../shared/assets (THRONG_ASSETS_DIR); tests that need it skip when it is absent.
+std::filesystem::path assetsDir();
+std::filesystem::path assetPath(const std::string& relative);
+// A fresh, empty folder under the system temp dir, unique per call.
+std::filesystem::path makeTempDir(const std::string& tag);
+std::string readFile(const std::filesystem::path& path);
+void writeFile(const std::filesystem::path& path, const std::string& bytes);
+
+// A 3-joint vertical chain ("root" -> "mid" -> "tip", 1 unit apart) with a 2x2-sided tube mesh
+// whose middle ring blends mid/tip, and one clip "bend" (LINEAR rotations about Z, 0..1 s,
+// first key == last key so it loops) plus a STEP translation track on the root.
+Character makeChainCharacter();
+
+}  // namespace throng::test
+
+// Skips the current test when the shared asset `relative` is missing.
+#define THRONG_REQUIRE_ASSET(relative)                                              \
+  do {                                                                              \
+    if (!std::filesystem::exists(::throng::test::assetPath(relative)))              \
+      GTEST_SKIP() << "asset not present: " << ::throng::test::assetPath(relative); \
+  } while (0)
