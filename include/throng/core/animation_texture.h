@@ -1,0 +1,57 @@
+// AnimationTexture and BakedClip: every clip's per-frame skinning palettes, laid out as RGBA
+// texels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "throng/core/math.h"
+#include "throng/core/mesh.h"
+
+namespace throng {
+
+enum class TexelFormat : uint8_t {
+  kRgba32F = 0,  // exact copy of the float palette
+  kRgba16F = 1,  // IEEE half floats: half the bytes, error reported by the baker
+};
+
+// One clip's frames inside the texture. Frames are numbered over the whole texture; this clip
+// owns [first_frame, first_frame + frame_count). Frame i is the pose at i / fps seconds after
+// the clip's start. A looping clip does not store its last frame (it equals the first), so
+// frame_count = round(duration * fps); a clamped clip stores both ends: round(duration * fps) + 1.
+struct BakedClip {
+  std::string name;
+  uint32_t first_frame = 0;
+  uint32_t frame_count = 0;
+  float fps = 30.0f;
+  float duration = 0.0f;  // seconds
+  bool loop = true;
+  Bounds bounds;  // model-space bounds of the skinned mesh over all frames (for culling)
+  // Root joint translation per frame relative to frame 0 (model units); empty when the clip
+  // does not move the root.
+  std::vector<glm::vec3> root_motion;
+};
+
+// Texture layout (docs/formats.md): a frame's 3*J texels are contiguous in one row; a row holds
+// frames_per_row = floor(width / (3*J)) frames. Texel of (frame f, joint j, matrix row r):
+//   x = (f % frames_per_row) * 3*J + 3*j + r,   y = f / frames_per_row.
+struct AnimationTexture {
+  TexelFormat format = TexelFormat::kRgba32F;
+  uint32_t width = 0;   // texels
+  uint32_t height = 0;  // texels
+  uint32_t joint_count = 0;
+  uint32_t frame_count = 0;  // over all clips
+  uint32_t frames_per_row = 0;
+  std::vector<float> texels32;     // width * height * 4 floats when format == kRgba32F
+  std::vector<uint16_t> texels16;  // width * height * 4 halves when format == kRgba16F
+
+  uint32_t texelsPerFrame() const { return 3 * joint_count; }
+  // Column and row of a texel; requires frame < frame_count, joint < joint_count, row < 3.
+  uint32_t texelX(uint32_t frame, uint32_t joint, uint32_t row) const {
+    return (frame % frames_per_row) * texelsPerFrame() + 3 * joint + row;
+  }
+  uint32_t texelY(uint32_t frame) const { return frame / frames_per_row; }
+};
+
+}  // namespace throng
