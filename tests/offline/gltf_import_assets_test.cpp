@@ -14,31 +14,8 @@
 namespace throng {
 namespace {
 
-// Skinned positions of `character` for `clip` at `time` (rest pose when clip is null).
-std::vector<glm::vec3> skinPositions(const Character& character, const Clip* clip, float time) {
-  std::vector<JointRows> palette(static_cast<size_t>(character.skeleton.jointCount()));
-  PoseScratch scratch;
-  scratch.resize(character.skeleton.jointCount());
-  evaluatePalette(character.skeleton, clip, time, scratch, palette);
-  std::vector<glm::vec3> out(character.mesh.vertexCount());
-  SkinJob job;
-  job.positions = character.mesh.positions;
-  job.joints = character.mesh.joints;
-  job.weights = character.mesh.weights;
-  job.palette = palette;
-  job.out_positions = out;
-  EXPECT_TRUE(job.run());
-  return out;
-}
-
-float maxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  float worst = 0.0f;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    worst = std::max(worst, glm::length(a[i] - b[i]));
-  }
-  return worst;
-}
+using test::maxDistance;
+using test::skinPositions;
 
 // Skin joints of the file; those plus every ancestor node and rigid mesh node (from tinygltf).
 std::set<int> skinJoints(const tinygltf::Model& model) {

@@ -4,9 +4,12 @@
 #include <cstring>
 
 #include <gtest/gtest.h>
+
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
 
 namespace throng::test {
 namespace {
@@ -249,6 +252,31 @@ std::vector<glm::vec3> referencePositions(const tinygltf::Model& model, int anim
     }
   }
   return out;
+}
+
+std::vector<glm::vec3> skinPositions(const Character& character, const Clip* clip, float time) {
+  std::vector<JointRows> palette(static_cast<size_t>(character.skeleton.jointCount()));
+  PoseScratch scratch;
+  scratch.resize(character.skeleton.jointCount());
+  evaluatePalette(character.skeleton, clip, time, scratch, palette);
+  std::vector<glm::vec3> out(character.mesh.vertexCount());
+  SkinJob job;
+  job.positions = character.mesh.positions;
+  job.joints = character.mesh.joints;
+  job.weights = character.mesh.weights;
+  job.palette = palette;
+  job.out_positions = out;
+  EXPECT_TRUE(job.run());
+  return out;
+}
+
+float maxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  float worst = 0.0f;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    worst = std::max(worst, glm::length(a[i] - b[i]));
+  }
+  return worst;
 }
 
 }  // namespace throng::test

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include <tiny_gltf.h>
+
 #include <glm/glm.hpp>
+#include "throng/core/character.h"
 
 namespace throng::test {
 
@@ -23,5 +25,12 @@ std::vector<glm::mat4> worldMatrices(const tinygltf::Model& model, int animation
 // The vertex positions a glTF viewer shows: for each mesh node in node order, each primitive in
 // order, skinned nodes use sum w * world(joint) * IBM * v, unskinned ones world(node) * v.
 std::vector<glm::vec3> referencePositions(const tinygltf::Model& model, int animation, float time);
+
+// The importer side: `character` skinned by the CPU reference skinner for `clip` at `time` (file
+// timeline; the rest pose when clip is null).
+std::vector<glm::vec3> skinPositions(const Character& character, const Clip* clip, float time);
+
+// Largest distance between corresponding points (fails the test when the sizes differ).
+float maxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b);
 
 }  // namespace throng::test
