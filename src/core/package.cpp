@@ -315,13 +315,14 @@ const PackageSectionInfo* findSection(const PackageLayout& layout, uint32_t tag)
 Status writePackage(const Package& package, const std::string& path) {
   if (Status s = validatePackage(package, path); !s.ok()) return s;
   const std::vector<std::byte> bytes = serialize(package);
-  return writeFileAtomically(path, bytes);
+  return writeFileAtomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 Result<Package> readPackage(const std::string& path) {
-  Result<std::vector<std::byte>> bytes = readFileBytes(path);
+  Result<std::string> bytes = readFileBytes(path);
   if (!bytes.ok()) return bytes.status();
-  return parsePackage(*bytes, path);
+  return parsePackage(std::as_bytes(std::span<const char>(*bytes)), path);
 }
 
 Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view source) {

@@ -1,4 +1,5 @@
 // Package header and section table: checksum, and the validation shared by every reader.
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
@@ -105,6 +106,28 @@ Result<PackageLayout> readPackageLayout(std::span<const std::byte> bytes, std::s
         return parseError(fmt::format("sections {} and {} overlap", x.name(), y.name()));
       }
     }
+  }
+  // Every byte outside the sections is padding and must be zero, so no flipped byte goes
+  // unnoticed by the checksums.
+  std::vector<const PackageSectionInfo*> order;
+  for (const PackageSectionInfo& sec : layout.sections) order.push_back(&sec);
+  std::sort(order.begin(), order.end(),
+            [](const auto* a, const auto* b) { return a->offset < b->offset; });
+  uint64_t at = table_end;
+  auto checkGap = [&](uint64_t end) {
+    for (; at < end; ++at) {
+      if (bytes[at] != std::byte{0}) return false;
+    }
+    return true;
+  };
+  for (const PackageSectionInfo* sec : order) {
+    if (!checkGap(sec->offset)) {
+      return parseError(fmt::format("non-zero padding byte at offset {}", at));
+    }
+    at = sec->offset + sec->size;
+  }
+  if (!checkGap(bytes.size())) {
+    return parseError(fmt::format("non-zero padding byte at offset {}", at));
   }
   return layout;
 }
