@@ -73,8 +73,8 @@ class ByteReader {
 
   void fail(const std::string& what) {
     if (!status_.ok()) return;
-    status_ = Status(ErrorCode::kParseError, fmt::format("{}: section {} at byte {}: {}", source_,
-                                                         section_, pos_, what));
+    status_ = Status(ErrorCode::kParseError,
+                     fmt::format("{}: section {} at byte {}: {}", source_, section_, pos_, what));
     pos_ = bytes_.size();
   }
   bool raw(void* out, size_t size, const char* what) {

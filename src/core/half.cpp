@@ -13,7 +13,7 @@ uint16_t floatToHalf(float value) {
   if (exponent == 0xffu) {  // infinity or NaN (keep NaN a NaN: force a mantissa bit)
     return static_cast<uint16_t>(sign | 0x7c00u | (mantissa != 0 ? 0x200u : 0u));
   }
-  const int e = static_cast<int>(exponent) - 127 + 15;  // rebiased exponent
+  const int e = static_cast<int>(exponent) - 127 + 15;        // rebiased exponent
   if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> infinity
   if (e <= 0) {
     // Subnormal half (or zero): shift the mantissa, with its implicit 1, right by 1 - e + 13.

@@ -332,9 +332,8 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
                                kSectionTexture};
   for (uint32_t tag : required) {
     if (findSection(*layout, tag) == nullptr) {
-      return Status(ErrorCode::kParseError,
-                    fmt::format("{}: section {} is missing", source,
-                                PackageSectionInfo{tag, 0, 0, 0}.name()));
+      return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
+                                                        PackageSectionInfo{tag, 0, 0, 0}.name()));
     }
   }
   auto reader = [&](uint32_t tag, const char* name) {

@@ -66,8 +66,8 @@ Result<PackageLayout> readPackageLayout(std::span<const std::byte> bytes, std::s
   }
   const size_t table_end = kPackageHeaderSize + section_count * kPackageSectionEntrySize;
   if (table_end > bytes.size()) {
-    return parseError(fmt::format("section table of {} entries runs past the end of the file",
-                                  section_count));
+    return parseError(
+        fmt::format("section table of {} entries runs past the end of the file", section_count));
   }
   // The header checksum covers the header before its checksum field, then the section table.
   uint64_t hash = fnv1a64(bytes.first(kPackageHeaderSize - 8));

@@ -39,8 +39,8 @@ Status validateTexture(const AnimationTexture& t, int joint_count, std::string_v
                                        "fit its width {}",
                                        t.frames_per_row, per_frame, t.width));
   }
-  const uint64_t rows = (static_cast<uint64_t>(t.frame_count) + t.frames_per_row - 1) /
-                        t.frames_per_row;
+  const uint64_t rows =
+      (static_cast<uint64_t>(t.frame_count) + t.frames_per_row - 1) / t.frames_per_row;
   if (rows != t.height) {
     return invalid(source, fmt::format("animation texture: {} frames at {} per row need {} rows, "
                                        "height is {}",
@@ -72,9 +72,9 @@ Status validateClips(const Package& p, std::string_view source) {
     const std::string where = fmt::format("clip {} ('{}')", c, clip.name);
     if (clip.frame_count == 0 ||
         static_cast<uint64_t>(clip.first_frame) + clip.frame_count > p.animation.frame_count) {
-      return invalid(source, fmt::format("{}: frames [{}, +{}) outside the texture's {} frames",
-                                         where, clip.first_frame, clip.frame_count,
-                                         p.animation.frame_count));
+      return invalid(source,
+                     fmt::format("{}: frames [{}, +{}) outside the texture's {} frames", where,
+                                 clip.first_frame, clip.frame_count, p.animation.frame_count));
     }
     if (!(std::isfinite(clip.fps) && clip.fps > 0.0f)) {
       return invalid(source, fmt::format("{}: frame rate {} is not positive", where, clip.fps));
@@ -113,16 +113,16 @@ Status validatePackage(const Package& p, std::string_view source) {
     }
     for (size_t s = 0; s < lod.palette_joints.size(); ++s) {
       if (lod.palette_joints[s] >= joints) {
-        return invalid(where, fmt::format("palette slot {} names joint {}, the skeleton has {}",
-                                          s, lod.palette_joints[s], joints));
+        return invalid(where, fmt::format("palette slot {} names joint {}, the skeleton has {}", s,
+                                          lod.palette_joints[s], joints));
       }
     }
     if (!finiteNonNegative(lod.geometric_error) || !finiteNonNegative(lod.skinning_error) ||
         !finiteNonNegative(lod.max_distance)) {
       return invalid(where, "error or distance is negative or not finite");
     }
-    const int palette = lod.palette_joints.empty() ? joints
-                                                   : static_cast<int>(lod.palette_joints.size());
+    const int palette =
+        lod.palette_joints.empty() ? joints : static_cast<int>(lod.palette_joints.size());
     if (Status s = validateMesh(lod.mesh, palette, where); !s.ok()) return s;
   }
   if (Status s = validateTexture(p.animation, joints, source); !s.ok()) return s;

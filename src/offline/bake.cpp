@@ -89,8 +89,8 @@ Status checkOptions(const BakeOptions& o) {
     return badOption(fmt::format("fps {} is outside (0, {}]", o.fps, kMaxBakeFps));
   }
   if (o.max_width < 3 || o.max_width > kMaxAnimationTextureSize) {
-    return badOption(fmt::format("max width {} is outside [3, {}]", o.max_width,
-                                 kMaxAnimationTextureSize));
+    return badOption(
+        fmt::format("max width {} is outside [3, {}]", o.max_width, kMaxAnimationTextureSize));
   }
   if (o.threads < 0 || o.threads > kMaxBakeThreads) {
     return badOption(fmt::format("thread count {} is outside [0, {}]", o.threads, kMaxBakeThreads));
@@ -114,8 +114,8 @@ Result<std::vector<int>> resolveClips(const Character& c, const std::vector<std:
   for (const std::string& name : names) {
     const int index = c.findClip(name);
     if (index < 0) {
-      return badOption(fmt::format("{}: unknown clip '{}' (the character has {})", option, name,
-                                   clipNames(c)));
+      return badOption(
+          fmt::format("{}: unknown clip '{}' (the character has {})", option, name, clipNames(c)));
     }
     if (std::find(out.begin(), out.end(), index) == out.end()) out.push_back(index);
   }
@@ -126,12 +126,18 @@ Result<std::vector<int>> resolveClips(const Character& c, const std::vector<std:
 
 const char* loopReasonName(LoopReason reason) {
   switch (reason) {
-    case LoopReason::kPosesMatch: return "ends match";
-    case LoopReason::kName: return "name";
-    case LoopReason::kForcedLoop: return "--loop";
-    case LoopReason::kPosesDiffer: return "ends differ";
-    case LoopReason::kForcedClamp: return "--no-loop";
-    case LoopReason::kZeroDuration: return "single pose";
+    case LoopReason::kPosesMatch:
+      return "ends match";
+    case LoopReason::kName:
+      return "name";
+    case LoopReason::kForcedLoop:
+      return "--loop";
+    case LoopReason::kPosesDiffer:
+      return "ends differ";
+    case LoopReason::kForcedClamp:
+      return "--no-loop";
+    case LoopReason::kZeroDuration:
+      return "single pose";
   }
   return "?";
 }
@@ -337,8 +343,8 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
       }
     }
   };
-  int threads = options.threads > 0 ? options.threads
-                                    : static_cast<int>(std::thread::hardware_concurrency());
+  int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::clamp(threads, 1, kMaxBakeThreads);
   threads = static_cast<int>(std::min<uint64_t>(threads, total_frames));
   {
@@ -409,19 +415,20 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     rep.interpolation_error_fraction = rep.interpolation_error / rep.character_size;
   }
   if (rep.height > options.max_width) {
-    rep.warnings.push_back(fmt::format("the texture is {} rows high, more than --max-width {}: "
-                                       "devices whose GL_MAX_TEXTURE_SIZE is below {} cannot load "
-                                       "it",
-                                       rep.height, options.max_width, rep.height));
+    rep.warnings.push_back(
+        fmt::format("the texture is {} rows high, more than --max-width {}: "
+                    "devices whose GL_MAX_TEXTURE_SIZE is below {} cannot load "
+                    "it",
+                    rep.height, options.max_width, rep.height));
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!failure.ok()) return failure;
   if (options.max_error >= 0.0f && rep.max_error > options.max_error) {
-    return Status(ErrorCode::kLimitExceeded,
-                  fmt::format("{}: baked error {:.6g} model units ({:.3g}% of the character's "
-                              "size) exceeds --max-error {:.6g}",
-                              source, rep.max_error, 100.0f * rep.max_error_fraction,
-                              options.max_error));
+    return Status(
+        ErrorCode::kLimitExceeded,
+        fmt::format("{}: baked error {:.6g} model units ({:.3g}% of the character's "
+                    "size) exceeds --max-error {:.6g}",
+                    source, rep.max_error, 100.0f * rep.max_error_fraction, options.max_error));
   }
   return package;
 }

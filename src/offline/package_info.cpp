@@ -25,8 +25,8 @@ std::string describePackage(const Package& p) {
         lod.max_distance > 0.0f ? fmt::format("{:.4g}", lod.max_distance) : "unlimited");
   }
   s += fmt::format("clips: {}\n", p.clips.size());
-  s += fmt::format("  {:<24} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5}  {}\n", "name", "first",
-                   "frames", "fps", "seconds", "loop", "root", "bounds");
+  s += fmt::format("  {:<24} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5}  {}\n", "name", "first", "frames",
+                   "fps", "seconds", "loop", "root", "bounds");
   for (const BakedClip& c : p.clips) {
     s += fmt::format(
         "  {:<24} {:>7} {:>7} {:>7.3f} {:>9.3f} {:>5} {:>5}  ({:.3g}, {:.3g}, {:.3g}) .. "

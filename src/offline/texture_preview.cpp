@@ -74,9 +74,9 @@ Status writeTexturePreview(const AnimationTexture& texture, const std::string& p
     }
   }
   std::string png;
-  const int ok = stbi_write_png_to_func(appendBytes, &png, static_cast<int>(width),
-                                        static_cast<int>(height), 3, pixels.data(),
-                                        static_cast<int>(width * 3));
+  const int ok =
+      stbi_write_png_to_func(appendBytes, &png, static_cast<int>(width), static_cast<int>(height),
+                             3, pixels.data(), static_cast<int>(width * 3));
   if (ok == 0) {
     return Status(ErrorCode::kIoError, fmt::format("{}: PNG encoding failed", path));
   }

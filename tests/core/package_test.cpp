@@ -122,9 +122,9 @@ void resign(Bytes& b) {
   const size_t table_end = kPackageHeaderSize + count * kPackageSectionEntrySize;
   if (table_end > b.size()) return;
   uint64_t hash = fnv1a64(std::span<const std::byte>(b).first(kPackageHeaderSize - 8));
-  hash = fnv1a64(std::span<const std::byte>(b).subspan(kPackageHeaderSize,
-                                                        table_end - kPackageHeaderSize),
-                 hash);
+  hash = fnv1a64(
+      std::span<const std::byte>(b).subspan(kPackageHeaderSize, table_end - kPackageHeaderSize),
+      hash);
   put(b, kPackageHeaderSize - 8, hash);
 }
 
@@ -260,8 +260,8 @@ TEST(Package, RejectsTruncationAtEverySectionBoundaryAndRandomLengths) {
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
-    for (size_t l : {s.offset - 1, s.offset, s.offset + 1, s.offset + s.size - 1,
-                     s.offset + s.size}) {
+    for (size_t l :
+         {s.offset - 1, s.offset, s.offset + 1, s.offset + s.size - 1, s.offset + s.size}) {
       if (l < b.size()) lengths.push_back(l);
     }
   }
@@ -374,10 +374,10 @@ TEST(Package, RejectsAbsurdCountsAndSizes) {
   expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 4, 0xffffffffu); });  // width
   expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 8, 0xffffffffu); });  // height
   expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 4, 0x4000u); });
-  expectRejected([&](Bytes& b) { put<uint8_t>(b, anim, 7); });                 // format
-  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 12, 4u); });          // joints
-  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 16, 9u); });          // frames
-  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 20, 0u); });          // frames per row
+  expectRejected([&](Bytes& b) { put<uint8_t>(b, anim, 7); });         // format
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 12, 4u); });  // joints
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 16, 9u); });  // frames
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 20, 0u); });  // frames per row
   expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 20, 3u); });
 }
 

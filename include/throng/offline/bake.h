@@ -26,8 +26,8 @@ inline constexpr float kRootMotionTolerance = 0.001f;
 struct BakeOptions {
   float fps = 30.0f;  // requested samples per second; each clip adjusts it (see bakedFrameCount)
   TexelFormat format = TexelFormat::kRgba32F;
-  uint32_t max_width = 4096;       // texels; one frame (3 texels per joint) must fit in a row
-  std::vector<std::string> clips;  // names (or decimal indices) to bake, in order; empty = all
+  uint32_t max_width = 4096;         // texels; one frame (3 texels per joint) must fit in a row
+  std::vector<std::string> clips;    // names (or decimal indices) to bake, in order; empty = all
   std::vector<std::string> loop;     // clips forced to loop
   std::vector<std::string> no_loop;  // clips forced to clamp (play once, keep both ends)
   float max_error = -1.0f;  // model units; the bake fails when its error exceeds it; < 0: no limit
@@ -67,15 +67,15 @@ struct ClipBakeReport {
 
 struct BakeReport {
   std::vector<ClipBakeReport> clips;
-  float character_size = 0.0f;  // Character::size(), model units
-  float max_error = 0.0f;       // model units, over all clips
+  float character_size = 0.0f;      // Character::size(), model units
+  float max_error = 0.0f;           // model units, over all clips
   float max_error_fraction = 0.0f;  // max_error / character_size
   float interpolation_error = 0.0f;
   float interpolation_error_fraction = 0.0f;
   TexelFormat format = TexelFormat::kRgba32F;
   uint32_t width = 0;  // texels
   uint32_t height = 0;
-  uint32_t frames = 0;      // over all clips
+  uint32_t frames = 0;       // over all clips
   uint64_t texel_bytes = 0;  // size of the texture data
   int threads = 0;
   double seconds = 0.0;  // wall-clock time of the bake
