@@ -59,12 +59,11 @@ bool PlaybackJob::run() const {
   for (size_t i = 0; i < agents.size(); ++i) {
     const AgentPlayback& agent = agents[i];
     InstanceFrames& frames = out[i];
-    frames.primary = sampleFrames(clips[agent.clip], agent.time * agent.speed);
+    frames.primary = sampleFrames(clips[agent.clip], agent.time);
     // NaN fails both comparisons and ends up at 0: no fade.
     const float fade = agent.fade > 0.0f ? std::min(agent.fade, 1.0f) : 0.0f;
     if (fade > 0.0f) {
-      frames.secondary =
-          sampleFrames(clips[agent.previous_clip], agent.previous_time * agent.speed);
+      frames.secondary = sampleFrames(clips[agent.previous_clip], agent.previous_time);
     } else {
       frames.secondary = frames.primary;  // harmless to blend in: the same pose
     }

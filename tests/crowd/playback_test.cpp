@@ -95,12 +95,12 @@ TEST(SampleFrames, BlendStaysInUnitRangeOverManyTimes) {
   }
 }
 
-TEST(PlaybackJob, ScalesBySpeedAndCrossFades) {
+TEST(PlaybackJob, ReadsTimesAsPlaybackSecondsAndCrossFades) {
   const BakedClip clips[2] = {loopingClip(), clampedClip()};
   std::vector<AgentPlayback> agents(3);
   agents[0].clip = 0;
-  agents[0].time = 0.25f;
-  agents[0].speed = 2.0f;  // 0.5 s into the walk
+  agents[0].time = 0.5f;
+  agents[0].speed = 2.0f;  // already applied to time by whoever advanced it
   agents[1].clip = 1;
   agents[1].time = 0.5f;
   agents[1].previous_clip = 0;
