@@ -1,10 +1,11 @@
-// GPU skinning (transform feedback) of every skinned shared asset against the CPU oracle.
+// Transform-feedback skinning of the sample character and the shared assets vs the CPU oracle.
 #include <gtest/gtest.h>
 
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/offline/gltf_import.h"
+#include "throng/offline/sample_character.h"
 #include "throng/render/instanced_renderer.h"
 
 namespace throng::render {
@@ -65,6 +66,20 @@ TEST_P(AssetSkinningTest, TransformFeedbackMatchesCpuSkinner) {
   const test::SkinningError error = test::compareWithCpu(**renderer, package, instances);
   EXPECT_LT(error.position, kFloatTolerance) << asset.path;
   EXPECT_LT(error.normal, 1e-3f) << asset.path;
+}
+
+TEST(SampleCharacterSkinning, TransformFeedbackMatchesCpuSkinner) {
+  const Package package = test::bakeForTest(makeSampleCharacter());
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  Result<std::unique_ptr<InstancedRenderer>> renderer = InstancedRenderer::create(*device, package);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  for (uint32_t seed : {21u, 22u}) {
+    const auto instances = test::randomInstances(package, 24, seed);
+    const test::SkinningError error = test::compareWithCpu(**renderer, package, instances);
+    EXPECT_LT(error.position, kFloatTolerance);
+    EXPECT_LT(error.normal, 1e-3f);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedAssets, AssetSkinningTest, ::testing::ValuesIn(kAssets),
