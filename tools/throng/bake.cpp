@@ -83,9 +83,10 @@ void printSummary(const BakeArgs& args, const std::string& source, const BakeRep
              percent(r.max_error_fraction), r.character_size);
   fmt::print("mid-frame interpolation error: {:.4g} model units = {} (raise --fps to lower it)\n",
              r.interpolation_error, percent(r.interpolation_error_fraction));
-  fmt::print("('ends': how far the last pose is from the first, as a share of the size; clips "
-             "loop below {}; override with --loop / --no-loop)\n",
-             percent(kLoopPoseTolerance));
+  fmt::print(
+      "('ends': how far the last pose is from the first, as a share of the size; clips "
+      "loop below {}; override with --loop / --no-loop)\n",
+      percent(kLoopPoseTolerance));
   fmt::print("time: {:.3f} s on {} thread{}\n", r.seconds, r.threads, r.threads == 1 ? "" : "s");
 }
 
@@ -169,9 +170,8 @@ std::function<int()> setupBake(CLI::App& sub) {
   return [args] { return runBake(*args); };
 }
 
-const bool kRegistered =
-    registerCommand({"bake", "bake every clip into an animation texture package (method B)",
-                     setupBake});
+const bool kRegistered = registerCommand(
+    {"bake", "bake every clip into an animation texture package (method B)", setupBake});
 
 }  // namespace
 }  // namespace throng::cli
