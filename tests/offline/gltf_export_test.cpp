@@ -15,10 +15,7 @@
 #include "throng/core/pose.h"
 #include "throng/offline/sample_character.h"
 
-#if __has_include("throng/offline/gltf_import.h")
 #include "throng/offline/gltf_import.h"
-#define THRONG_HAVE_IMPORTER 1
-#endif
 
 namespace throng {
 namespace {
@@ -291,7 +288,6 @@ TEST(GltfExport, ReportsAnUnwritablePath) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
-#ifdef THRONG_HAVE_IMPORTER
 // Largest difference between the palettes of two characters for one clip at one time.
 float paletteDifference(const Character& a, const Clip& clip_a, const Character& b,
                         const Clip& clip_b, float time) {
@@ -386,7 +382,6 @@ TEST(GltfExport, ImportedAssetRoundTripsThroughTheWriter) {
   ASSERT_TRUE(back.ok()) << back.status().toString();
   expectSameCharacter(*original, *back);
 }
-#endif
 
 }  // namespace
 }  // namespace throng
