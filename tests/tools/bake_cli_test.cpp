@@ -83,10 +83,10 @@ TEST(BakeCli, OptionsReachTheBaker) {
   const auto dir = test::makeTempDir("bakecli");
   const auto out = dir / "out.throng";
   const auto png = dir / "preview.png";
-  const test::CliResult r =
-      test::runCli("bake sample --clips walk,idle --fps 12 --max-width 512 --format rgba16f "
-                   "--no-loop walk --preview " +
-                   quoted(png) + " -o " + quoted(out));
+  const test::CliResult r = test::runCli(
+      "bake sample --clips walk,idle --fps 12 --max-width 512 --format rgba16f "
+      "--no-loop walk --preview " +
+      quoted(png) + " -o " + quoted(out));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Result<Package> p = readPackage(out.string());
   ASSERT_TRUE(p.ok()) << p.status().toString();
