@@ -23,6 +23,14 @@ void writeFile(const std::filesystem::path& path, const std::string& bytes);
 // first key == last key so it loops) plus a STEP translation track on the root.
 Character makeChainCharacter();
 
+// Runs the throng CLI (THRONG_CLI_PATH) with `args` through the shell; output has stdout and
+// stderr together.
+struct CliResult {
+  int exit_code = -1;
+  std::string output;
+};
+CliResult runCli(const std::string& args);
+
 }  // namespace throng::test
 
 // Skips the current test when the shared asset `relative` is missing.

@@ -1,0 +1,110 @@
+// Tests of the crowd state machine: commands, locomotion, one-shot clips and cross-fades.
+#include "throng/crowd/crowd.h"
+
+#include <gtest/gtest.h>
+
+namespace throng {
+namespace {
+
+std::vector<BakedClip> makeClips() {
+  const char* names[5] = {"Idle", "walk_fwd", "Run", "attack", "die"};
+  std::vector<BakedClip> clips(5);
+  for (int i = 0; i < 5; ++i) {
+    clips[i].name = names[i];
+    clips[i].duration = 1.0f;
+    clips[i].loop = i < 3;
+  }
+  return clips;
+}
+
+TEST(Crowd, FindsStateClipsByNameAndReportsMissingOnes) {
+  auto clips = makeClips();
+  Result<ClipSet> set = clipSetByName(clips);
+  ASSERT_TRUE(set.ok()) << set.status().toString();
+  EXPECT_EQ(set->state_clip[static_cast<int>(AgentState::kWalk)], 1);
+  EXPECT_EQ(set->state_clip[static_cast<int>(AgentState::kDead)], 4);
+  clips[3].name = "wave";
+  Result<ClipSet> missing = clipSetByName(clips);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("attack"), std::string::npos);
+}
+
+TEST(Crowd, WalkToReachesTheTargetThenIdles) {
+  const auto clips = makeClips();
+  ClipSet set = clipSetByName(clips).value();
+  set.walk_speed = 2.0f;
+  Crowd crowd(clips, set);
+  const uint32_t a = crowd.addAgent({});
+  crowd.submit({a, CommandType::kWalkTo, glm::vec2(0.0f, 3.0f)});
+  crowd.update(0.5f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kWalk);
+  EXPECT_EQ(crowd.playback()[a].clip, 1);
+  EXPECT_NEAR(crowd.placements()[a].position.z, 1.0f, 1e-5f);
+  EXPECT_NEAR(crowd.placements()[a].heading, 0.0f, 1e-5f);  // +Z is heading 0
+  crowd.update(0.5f);
+  crowd.update(0.6f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kIdle);
+  EXPECT_NEAR(crowd.placements()[a].position.z, 3.0f, 1e-5f);
+}
+
+TEST(Crowd, StateChangesCrossFadeFromThePreviousClip) {
+  const auto clips = makeClips();
+  Crowd crowd(clips, clipSetByName(clips).value(), CrowdDesc{0.2f, 8.0f});
+  const uint32_t a = crowd.addAgent({}, 0.3f);
+  crowd.update(0.1f);
+  crowd.submit({a, CommandType::kRunTo, glm::vec2(10.0f, 0.0f)});
+  crowd.update(0.05f);
+  const AgentPlayback& p = crowd.playback()[a];
+  EXPECT_EQ(p.clip, 2);
+  EXPECT_EQ(p.previous_clip, 0);
+  EXPECT_NEAR(p.previous_time, 0.45f, 1e-5f);  // the idle clip keeps running while it fades
+  EXPECT_NEAR(p.time, 0.05f, 1e-5f);
+  EXPECT_NEAR(p.fade, 0.75f, 1e-5f);
+  crowd.update(0.2f);
+  EXPECT_EQ(crowd.playback()[a].fade, 0.0f);
+  EXPECT_GT(crowd.placements()[a].position.x, 0.0f);
+}
+
+TEST(Crowd, AttackPlaysOnceAndResumesWhatTheAgentWasDoing) {
+  const auto clips = makeClips();
+  Crowd crowd(clips, clipSetByName(clips).value());
+  const uint32_t a = crowd.addAgent({});
+  crowd.submit({a, CommandType::kWalkTo, glm::vec2(0.0f, 100.0f)});
+  crowd.update(0.1f);
+  crowd.submit({a, CommandType::kAttack});
+  crowd.update(0.1f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kAttack);
+  const float z = crowd.placements()[a].position.z;
+  crowd.update(0.5f);
+  EXPECT_EQ(crowd.placements()[a].position.z, z);  // an attack stands still
+  crowd.update(0.5f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kWalk);
+}
+
+TEST(Crowd, DeadAgentsIgnoreCommandsAndUnknownAgentsAreDropped) {
+  const auto clips = makeClips();
+  Crowd crowd(clips, clipSetByName(clips).value());
+  const uint32_t a = crowd.addAgent({});
+  crowd.submit({a, CommandType::kDie});
+  crowd.update(2.0f);
+  crowd.submit({a, CommandType::kRunTo, glm::vec2(5.0f, 5.0f)});
+  crowd.update(1.0f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kDead);
+  EXPECT_EQ(crowd.playback()[a].clip, 4);
+  EXPECT_EQ(crowd.placements()[a].position, glm::vec3(0.0f));
+  crowd.submit({42, CommandType::kIdle});
+  EXPECT_EQ(crowd.droppedCommands(), 1u);
+}
+
+TEST(Crowd, LocomotionSpeedComesFromRootMotion) {
+  auto clips = makeClips();
+  clips[1].fps = 10.0f;
+  for (int f = 0; f <= 10; ++f) clips[1].root_motion.push_back(glm::vec3(0, 0, 0.15f * f));
+  Result<ClipSet> set = clipSetByName(clips);
+  ASSERT_TRUE(set.ok());
+  EXPECT_NEAR(set->walk_speed, 1.5f, 1e-5f);
+  EXPECT_NEAR(set->run_speed, ClipSet{}.run_speed, 1e-6f);  // no root motion: default
+}
+
+}  // namespace
+}  // namespace throng
