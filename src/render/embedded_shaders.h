@@ -1,6 +1,8 @@
 // The shader sources embedded at build time (see cmake/GenerateShaders.cmake).
 #pragma once
 
+#include <string_view>
+
 namespace throng::render::detail {
 
 struct EmbeddedShader {
@@ -10,5 +12,8 @@ struct EmbeddedShader {
 
 extern const EmbeddedShader kEmbeddedShaders[];
 extern const int kEmbeddedShaderCount;
+
+// Source of the embedded shader at `path` (relative to shaders/), or nullptr when none is.
+const char* findEmbeddedShader(std::string_view path);
 
 }  // namespace throng::render::detail

@@ -25,11 +25,13 @@ struct FrameSample {
 
 // One agent's animation for a frame: the current clip, and the clip it fades from.
 struct AgentPlayback {
-  uint16_t clip = 0;           // index into the package's clips
-  float time = 0.0f;           // seconds since the clip started (before speed scaling)
-  float speed = 1.0f;          // playback rate
+  uint16_t clip = 0;  // index into the package's clips
+  // Playback seconds into the clip: whoever advances it adds dt * speed (Crowd::update does), so
+  // PlaybackJob reads it as is and never scales it by speed again.
+  float time = 0.0f;
+  float speed = 1.0f;          // playback rate, applied when time is advanced
   uint16_t previous_clip = 0;  // clip being faded out
-  float previous_time = 0.0f;  // its seconds since start
+  float previous_time = 0.0f;  // its playback seconds (advanced like time)
   float fade = 0.0f;           // weight of the previous clip, 1 -> 0 over the cross-fade
 };
 

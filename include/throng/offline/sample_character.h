@@ -1,0 +1,29 @@
+// The built-in sample character: a procedurally generated, skinned and animated humanoid.
+#pragma once
+
+#include "throng/core/character.h"
+
+namespace throng {
+
+// Clips of the sample character, in this order: "idle" (3 s loop), "walk" (1 s loop),
+// "run" (0.6 s loop), "attack" (1.3 s one-shot punch) and "die" (2 s one-shot fall).
+inline constexpr const char* kSampleClipNames[] = {"idle", "walk", "run", "attack", "die"};
+
+// The walk and run clips are in place (the crowd moves its agents; a looping baked clip with
+// root motion would jump back at every loop). Moving an agent at these speeds (model units per
+// second) keeps the planted foot from sliding.
+inline constexpr float kSampleWalkSpeed = 1.0f;
+inline constexpr float kSampleRunSpeed = 2.381f;
+
+// A deterministic humanoid built entirely by throng's own code (no downloaded art): 23 joints
+// ("root" on the ground, "hips", "spine_01".."spine_03", "neck", "head", "clavicle.L",
+// "upper_arm.L", "lower_arm.L", "hand.L", "upper_leg.L", "lower_leg.L", "foot.L", "toes.L", and
+// the same ".R"), Y up, about 1.8 units tall, standing on y = 0, facing +Z (its left is +X), in
+// an A pose with identity rest rotations (rest == bind). The mesh is made of closed, smooth
+// swept surfaces (one per body part, none sharing vertices) of about 5,000 vertices in three
+// sub-meshes ("clothes", "skin", "shoes"), 1-4 influences per vertex. Clips: kSampleClipNames,
+// LINEAR keys sampled at 30 Hz from procedural curves. Never fails; every call returns the same
+// character.
+Character makeSampleCharacter();
+
+}  // namespace throng

@@ -1,0 +1,81 @@
+// Device: an OpenGL ES 2.0/3.0 context (headless through EGL, or the caller's current one), its
+// caps, and the frame helpers every render path uses (begin, finish with timing, read back).
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+#include <glm/glm.hpp>
+
+#include "throng/core/status.h"
+#include "throng/render/caps.h"
+#include "throng/render/capture.h"
+
+namespace throng::render {
+
+// Zero-cost defaults: DeviceDesc{} is a 256x256 headless ES 3.0 device.
+struct DeviceDesc {
+  int gles_major = 3;  // 2 or 3: the context version asked for
+  int width = 256;     // frame size in pixels
+  int height = 256;
+  CapsOverride caps;  // limits imposed on top of the probed caps (tests)
+};
+
+// One GL context and the framebuffer frames are drawn into.
+//
+// Headless devices use EGL's surfaceless platform (EGL_PLATFORM_SURFACELESS_MESA) and render
+// into a framebuffer object (RGBA8 colour + depth renderbuffers). Mesa answers an ES 2.0 request
+// with an ES 3.2 context unless MESA_GLES_VERSION_OVERRIDE=2.0 was in the environment when the
+// EGL display was initialised; createHeadless({gles_major = 2}) therefore sets it (unless the
+// user set it) before initialising the display. The display is shared by every live device and
+// initialised once, so the override only takes effect when no other device is alive; caps()
+// always reports the version the context really is (parsed from GL_VERSION), never the request.
+// With the override in force an ES 3 request fails with kGlError.
+//
+// Every GL call of every render object happens with its device's context current on the calling
+// thread; makeCurrent() switches between devices. Not thread-safe.
+class Device {
+ public:
+  // A headless device. EGL or GL failures (no surfaceless platform, no context of that version,
+  // incomplete framebuffer, size over GL_MAX_RENDERBUFFER_SIZE) are kGlError; a version other
+  // than 2 or 3 or a non-positive size is kInvalidArgument.
+  static Result<std::unique_ptr<Device>> createHeadless(const DeviceDesc& desc);
+  // A device over the context already current on this thread (a window's, a browser's), drawing
+  // into framebuffer 0 of desc.width x desc.height. It owns no context.
+  static Result<std::unique_ptr<Device>> createForCurrentContext(const DeviceDesc& desc);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const Caps& caps() const { return caps_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  bool headless() const { return context_ != nullptr; }
+
+  // Makes this device's context current on the calling thread (no-op for a borrowed context).
+  Status makeCurrent();
+  // Binds the frame's framebuffer and viewport, enables depth testing (less-equal),
+  // clears colour (RGBA, 0..1) and depth, and starts the frame's wall clock.
+  void beginFrame(const glm::vec4& clear_color);
+  // glFinish, then the wall-clock milliseconds since beginFrame(). Wall clock rather than timer
+  // queries: the software rasterizer's timer queries do not measure its deferred work.
+  double finish();
+  // The frame's pixels (glReadPixels RGBA8, rows flipped to top-first). kGlError on GL failure.
+  Result<Image> readPixels();
+
+ private:
+  Device() = default;
+  Status createFramebuffer();
+
+  void* display_ = nullptr;  // EGLDisplay (kept opaque so users need not include EGL)
+  void* context_ = nullptr;  // EGLContext; null for a borrowed context
+  unsigned framebuffer_ = 0;
+  unsigned color_renderbuffer_ = 0;
+  unsigned depth_renderbuffer_ = 0;
+  int width_ = 0;
+  int height_ = 0;
+  Caps caps_;
+  std::chrono::steady_clock::time_point frame_start_{};
+};
+
+}  // namespace throng::render

@@ -1,0 +1,58 @@
+// Shared pieces of the sample character: its joint table, and the mesh and clip builders.
+#pragma once
+
+#include <vector>
+
+#include "throng/core/clip.h"
+#include "throng/core/mesh.h"
+#include "throng/core/skeleton.h"
+
+namespace throng::sample {
+
+// Joints in skeleton order (depth first, children in this order), so an enum value is the
+// joint's index in the built Skeleton.
+enum Joint : int {
+  kRoot,
+  kHips,
+  kSpine1,
+  kSpine2,
+  kSpine3,
+  kNeck,
+  kHead,
+  kClavicleL,
+  kUpperArmL,
+  kLowerArmL,
+  kHandL,
+  kClavicleR,
+  kUpperArmR,
+  kLowerArmR,
+  kHandR,
+  kUpperLegL,
+  kLowerLegL,
+  kFootL,
+  kToesL,
+  kUpperLegR,
+  kLowerLegR,
+  kFootR,
+  kToesR,
+  kJointCount,
+};
+
+struct JointInfo {
+  const char* name;
+  int parent;          // -1 for the root
+  glm::vec3 position;  // model-space rest position
+  glm::vec3 bone_tip;  // far end of the joint's bone (for weights and aiming)
+};
+
+// The rest skeleton, rest position of every joint: A pose (arms 45 degrees down), facing +Z.
+const JointInfo& jointInfo(int joint);
+// Unit direction of a joint's bone at rest (bone_tip - position).
+glm::vec3 restBoneDirection(int joint);
+
+// Closed swept-surface mesh skinned to the joints above (indices are Joint values).
+SkinnedMesh buildSampleMesh();
+// The five clips, in kSampleClipNames order, for a skeleton whose joint order is Joint.
+std::vector<Clip> buildSampleClips(const Skeleton& skeleton);
+
+}  // namespace throng::sample

@@ -1,0 +1,126 @@
+// Shader compile/link with attribute bindings and transform-feedback varyings; logs in errors.
+#include "throng/render/program.h"
+
+#include <fmt/core.h>
+
+#include "render/embedded_shaders.h"
+#include "throng/render/gl_check.h"
+
+namespace throng::render {
+namespace {
+
+std::string shaderLog(GLuint shader) {
+  GLint length = 0;
+  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
+  glGetShaderInfoLog(shader, static_cast<GLsizei>(log.size()), nullptr, log.data());
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+  return log;
+}
+
+std::string programLog(GLuint program) {
+  GLint length = 0;
+  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
+  glGetProgramInfoLog(program, static_cast<GLsizei>(log.size()), nullptr, log.data());
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+  return log;
+}
+
+Result<GLuint> compile(GLenum stage, const std::string& source, const std::string& name) {
+  const char* stage_name = stage == GL_VERTEX_SHADER ? "vertex" : "fragment";
+  const GLuint shader = glCreateShader(stage);
+  if (shader == 0)
+    return Status(ErrorCode::kGlError,
+                  fmt::format("shader '{}': glCreateShader({}) failed", name, stage_name));
+  const char* text = source.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint compiled = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &compiled);
+  if (compiled != GL_TRUE) {
+    const std::string log = shaderLog(shader);
+    glDeleteShader(shader);
+    return Status(ErrorCode::kGlError, fmt::format("shader '{}': {} shader failed to compile:\n{}",
+                                                   name, stage_name, log));
+  }
+  return shader;
+}
+
+}  // namespace
+
+Program::~Program() {
+  if (id_ != 0) glDeleteProgram(id_);
+}
+
+Program& Program::operator=(Program&& other) noexcept {
+  if (this != &other) {
+    if (id_ != 0) glDeleteProgram(id_);
+    id_ = other.id_;
+    other.id_ = 0;
+  }
+  return *this;
+}
+
+GLint Program::uniform(const char* name) const {
+  return glGetUniformLocation(id_, name);
+}
+
+Result<Program> buildProgram(const ProgramDesc& desc) {
+  Result<GLuint> vertex = compile(GL_VERTEX_SHADER, desc.vertex_source, desc.name);
+  if (!vertex.ok()) return vertex.status();
+  Result<GLuint> fragment = compile(GL_FRAGMENT_SHADER, desc.fragment_source, desc.name);
+  if (!fragment.ok()) {
+    glDeleteShader(*vertex);
+    return fragment.status();
+  }
+  Program program(glCreateProgram());
+  glAttachShader(program.id(), *vertex);
+  glAttachShader(program.id(), *fragment);
+  for (const AttributeBinding& binding : desc.attributes)
+    glBindAttribLocation(program.id(), binding.location, binding.name.c_str());
+  if (!desc.feedback_varyings.empty()) {
+    std::vector<const char*> names;
+    for (const std::string& varying : desc.feedback_varyings) names.push_back(varying.c_str());
+    glTransformFeedbackVaryings(program.id(), static_cast<GLsizei>(names.size()), names.data(),
+                                GL_INTERLEAVED_ATTRIBS);
+  }
+  glLinkProgram(program.id());
+  // Shaders are flagged for deletion now and freed with the program.
+  glDeleteShader(*vertex);
+  glDeleteShader(*fragment);
+  GLint linked = GL_FALSE;
+  glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE)
+    return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}",
+                                                   desc.name, programLog(program.id())));
+  if (Status status = checkGl(fmt::format("building shader '{}'", desc.name)); !status.ok())
+    return status;
+  return program;
+}
+
+std::string injectDefines(std::string_view source, std::span<const std::string> defines) {
+  std::string lines;
+  for (const std::string& define : defines) lines += "#define " + define + "\n";
+  size_t insert_at = 0;
+  const size_t version = source.find("#version");
+  if (version != std::string_view::npos) {
+    const size_t end_of_line = source.find('\n', version);
+    insert_at = end_of_line == std::string_view::npos ? source.size() : end_of_line + 1;
+  }
+  std::string result(source.substr(0, insert_at));
+  if (insert_at > 0 && result.back() != '\n') result += '\n';
+  result += lines;
+  result += source.substr(insert_at);
+  return result;
+}
+
+Result<std::string> embeddedShader(std::string_view path) {
+  const char* source = detail::findEmbeddedShader(path);
+  if (!source)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("no embedded shader '{}' (shaders/ holds the sources)", path));
+  return std::string(source);
+}
+
+}  // namespace throng::render
