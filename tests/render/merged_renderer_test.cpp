@@ -96,7 +96,9 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
     auto device = makeEs2Device(budget);
     ASSERT_NE(device, nullptr);
     const int limit = device->caps().max_vertex_uniform_vectors;
-    if (budget > 0) EXPECT_EQ(limit, budget);
+    if (budget > 0) {
+      EXPECT_EQ(limit, budget);
+    }
     auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     for (int i = 0; i < (*renderer)->lodCount(); ++i) {
