@@ -78,7 +78,7 @@ Result<ClipSet> clipSetByName(std::span<const BakedClip> clips) {
 
 Crowd::Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc)
     : clips_(clips.begin(), clips.end()), clip_set_(clip_set), desc_(desc) {
-  for (uint16_t c : clip_set_.state_clip) assert(c < clips_.size());
+  for ([[maybe_unused]] uint16_t c : clip_set_.state_clip) assert(c < clips_.size());
 }
 
 uint32_t Crowd::addAgent(const Placement& placement, float start_time) {

@@ -2,6 +2,7 @@
 // texels.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "throng/core/mesh.h"
 
 namespace throng {
+
+// Largest texture side any current GPU accepts (GL_MAX_TEXTURE_SIZE is 16384 on most desktops,
+// 32768 on the largest); a package beyond it could never be uploaded.
+inline constexpr uint32_t kMaxAnimationTextureSize = 32768;
 
 enum class TexelFormat : uint8_t {
   kRgba32F = 0,  // exact copy of the float palette
@@ -52,6 +57,17 @@ struct AnimationTexture {
     return (frame % frames_per_row) * texelsPerFrame() + 3 * joint + row;
   }
   uint32_t texelY(uint32_t frame) const { return frame / frames_per_row; }
+  // Index of the texel's first channel in texels32 / texels16 (4 channels per texel).
+  size_t channelIndex(uint32_t frame, uint32_t joint, uint32_t row) const {
+    return (static_cast<size_t>(texelY(frame)) * width + texelX(frame, joint, row)) * 4;
+  }
 };
+
+// The palette entry of `joint` at texture frame `frame`, widened to floats (halves are converted
+// exactly). Requires frame < frame_count, joint < joint_count and texels sized for the format.
+JointRows loadJointRows(const AnimationTexture& texture, uint32_t frame, uint32_t joint);
+// Stores a palette entry (rounded to the nearest half for kRgba16F); same requirements.
+void storeJointRows(AnimationTexture& texture, uint32_t frame, uint32_t joint,
+                    const JointRows& rows);
 
 }  // namespace throng

@@ -33,7 +33,15 @@ struct Package {
   AnimationTexture animation;
 };
 
-// Writes `package` to `path` through a temporary file renamed into place (never half-written).
+// Checks every invariant the runtime relies on: a skeleton with joints, at least one LOD whose
+// mesh passes validateMesh against its palette size (palette slots name existing joints), a
+// texture whose size, layout and values (finite) agree with the skeleton, and clips whose frame
+// ranges, rates, durations, bounds and root motion are consistent. Errors (kInvalidData or
+// kLimitExceeded) name `source` and the place.
+Status validatePackage(const Package& package, std::string_view source);
+
+// Validates `package` (validatePackage) and writes it to `path` through a temporary file in the
+// same folder renamed into place, so `path` is never half-written. kIoError names the path.
 Status writePackage(const Package& package, const std::string& path);
 // Reads and fully validates a package; any corruption, truncation or future version is an error
 // naming the file and the section. Never reads out of bounds, whatever the bytes.

@@ -1,0 +1,67 @@
+// The on-disk layout of .throng packages (docs/formats.md): constants, checksum and section table.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "throng/core/status.h"
+
+namespace throng {
+
+// "THRONGPK": the first 8 bytes of every package.
+inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', 'G', 'P', 'K'};
+// Bumped whenever a reader of the previous version could not read the new files.
+inline constexpr uint32_t kPackageVersion = 1;
+// Written as the uint32 0x01020304; every number in the file is little-endian.
+inline constexpr uint32_t kPackageEndianMarker = 0x01020304u;
+// magic(8) version(4) endian(4) file_size(8) section_count(4) reserved(4) header_checksum(8).
+inline constexpr size_t kPackageHeaderSize = 40;
+// tag(4) reserved(4) offset(8) size(8) checksum(8).
+inline constexpr size_t kPackageSectionEntrySize = 32;
+// Sections start at multiples of this (so texel data can be mapped in place if a reader wants).
+inline constexpr size_t kPackageSectionAlignment = 16;
+// A package has a handful of sections; more is corruption, not content.
+inline constexpr uint32_t kMaxPackageSections = 64;
+
+// Section tags (four ASCII characters, stored as a little-endian uint32).
+inline constexpr uint32_t packageTag(const char (&s)[5]) {
+  return static_cast<uint32_t>(static_cast<uint8_t>(s[0])) |
+         static_cast<uint32_t>(static_cast<uint8_t>(s[1])) << 8 |
+         static_cast<uint32_t>(static_cast<uint8_t>(s[2])) << 16 |
+         static_cast<uint32_t>(static_cast<uint8_t>(s[3])) << 24;
+}
+inline constexpr uint32_t kSectionMeta = packageTag("META");      // source file name
+inline constexpr uint32_t kSectionSkeleton = packageTag("SKEL");  // joints
+inline constexpr uint32_t kSectionLods = packageTag("LODS");      // mesh levels of detail
+inline constexpr uint32_t kSectionClips = packageTag("CLIP");     // clip table
+inline constexpr uint32_t kSectionTexture = packageTag("ANIM");   // animation texture
+
+// FNV-1a 64 (Fowler, Noll, Vo) of `bytes`, continuing from `hash` (start with the offset basis).
+inline constexpr uint64_t kFnvOffsetBasis = 0xcbf29ce484222325ull;
+uint64_t fnv1a64(std::span<const std::byte> bytes, uint64_t hash = kFnvOffsetBasis);
+
+struct PackageSectionInfo {
+  uint32_t tag = 0;
+  uint64_t offset = 0;  // bytes from the start of the file
+  uint64_t size = 0;    // bytes
+  uint64_t checksum = 0;
+  std::string name() const;  // the tag as text, e.g. "SKEL"
+};
+
+struct PackageLayout {
+  uint32_t version = 0;
+  uint64_t file_size = 0;
+  std::vector<PackageSectionInfo> sections;  // in table order
+};
+
+// Checks the header and the section table of `bytes` (magic, endianness, version, file size,
+// header checksum, section ranges and checksums) without decoding the sections. Errors name
+// `source`: kParseError for damage, kVersionMismatch for an unknown version.
+Result<PackageLayout> readPackageLayout(std::span<const std::byte> bytes, std::string_view source);
+
+}  // namespace throng

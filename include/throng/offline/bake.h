@@ -1,0 +1,108 @@
+// Method B, offline: bake every clip of a character into an animation texture and a package.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "throng/core/character.h"
+#include "throng/core/package.h"
+
+namespace throng {
+
+// Largest sampling rate accepted (frames per second): far above any display rate; beyond it a
+// bake only burns memory.
+inline constexpr float kMaxBakeFps = 1000.0f;
+// Worker threads a bake may use.
+inline constexpr int kMaxBakeThreads = 256;
+// A clip loops when its last pose matches its first within this fraction of the character's
+// size (largest vertex distance, root translation removed): 0.5% of a 1.8 m figure is 9 mm.
+inline constexpr float kLoopPoseTolerance = 0.005f;
+// A clip "moves the root" when joint 0 strays more than this fraction of the character's size
+// from where it is at the clip's first frame.
+inline constexpr float kRootMotionTolerance = 0.001f;
+
+struct BakeOptions {
+  float fps = 30.0f;  // requested samples per second; each clip adjusts it (see bakedFrameCount)
+  TexelFormat format = TexelFormat::kRgba32F;
+  uint32_t max_width = 4096;         // texels; one frame (3 texels per joint) must fit in a row
+  std::vector<std::string> clips;    // names (or decimal indices) to bake, in order; empty = all
+  std::vector<std::string> loop;     // clips forced to loop
+  std::vector<std::string> no_loop;  // clips forced to clamp (play once, keep both ends)
+  float max_error = -1.0f;  // model units; the bake fails when its error exceeds it; < 0: no limit
+  int threads = 0;          // worker threads; 0 = std::thread::hardware_concurrency()
+  std::string source;       // recorded as Package::source
+  // Called after each baked frame with (frames done, frames in all); calls are serialised but
+  // come from worker threads, and `done` may arrive out of order. May be empty.
+  std::function<void(uint32_t done, uint32_t total)> progress;
+};
+
+// Why a clip loops or not.
+enum class LoopReason : uint8_t {
+  kPosesMatch,    // first and last poses equal within kLoopPoseTolerance: loops
+  kName,          // name contains "loop" or "cycle" (any case): loops
+  kForcedLoop,    // BakeOptions::loop
+  kPosesDiffer,   // ends differ and no rule applies: clamped
+  kForcedClamp,   // BakeOptions::no_loop
+  kZeroDuration,  // a single pose: clamped, one frame
+};
+const char* loopReasonName(LoopReason reason);
+
+struct ClipBakeReport {
+  std::string name;
+  uint32_t frames = 0;
+  float fps = 0.0f;       // the clip's actual frame rate (BakedClip::fps)
+  float duration = 0.0f;  // seconds
+  bool loop = false;
+  LoopReason loop_reason = LoopReason::kPosesDiffer;
+  bool root_motion = false;
+  // Largest distance (model units) between a vertex skinned from the stored frame and the same
+  // vertex skinned by SkinJob from the clip sampled at that frame's time, over all frames.
+  float max_error = 0.0f;
+  // Same, at every mid-frame time: the stored frames blended half-half against the clip sampled
+  // there. Tells whether fps is high enough for smooth playback.
+  float interpolation_error = 0.0f;
+};
+
+struct BakeReport {
+  std::vector<ClipBakeReport> clips;
+  float character_size = 0.0f;      // Character::size(), model units
+  float max_error = 0.0f;           // model units, over all clips
+  float max_error_fraction = 0.0f;  // max_error / character_size
+  float interpolation_error = 0.0f;
+  float interpolation_error_fraction = 0.0f;
+  TexelFormat format = TexelFormat::kRgba32F;
+  uint32_t width = 0;  // texels
+  uint32_t height = 0;
+  uint32_t frames = 0;       // over all clips
+  uint64_t texel_bytes = 0;  // size of the texture data
+  int threads = 0;
+  double seconds = 0.0;  // wall-clock time of the bake
+  std::vector<std::string> warnings;
+};
+
+// Samples every selected clip at its frame times, stores each frame's skinning palette
+// (evaluatePalette) as 3 texels per joint, measures the error against SkinJob, and returns the
+// package: lods[0] is the character's mesh with the full skeleton, one BakedClip per clip.
+// Deterministic: the same input gives the same package whatever the thread count. Errors:
+// kInvalidArgument (bad option, unknown clip), kLimitExceeded (a frame wider than max_width, too
+// many frames, a value outside the half range, error above max_error), kInvalidData (from
+// validateCharacter). `report`, when given, is filled even when max_error fails the bake.
+Result<Package> bakeCharacter(const Character& character, const BakeOptions& options,
+                              BakeReport* report = nullptr);
+
+// Frames stored for a clip of `duration` seconds at `fps`: a looping clip stores
+// max(1, round(duration * fps)) frames (its end equals its start), a clamped one
+// max(2, round(duration * fps) + 1) frames (both ends); a zero-length clip stores 1.
+uint32_t bakedFrameCount(float duration, float fps, bool loop);
+// The clip's actual rate: frame_count / duration when looping, (frame_count - 1) / duration when
+// clamped, so that whole frames span the clip exactly; `fps` for a zero-length clip.
+float bakedFrameRate(float duration, uint32_t frame_count, bool loop, float fps);
+// File-timeline time of the clip's frame `frame`: clip.start_time + frame / baked.fps, except the
+// last frame of a clamped clip, which is clip.end_time exactly.
+float bakedFrameTime(const Clip& clip, const BakedClip& baked, uint32_t frame);
+// The looping rule above, without overrides.
+LoopReason detectLoop(const Character& character, const Clip& clip);
+
+}  // namespace throng

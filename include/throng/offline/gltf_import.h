@@ -1,0 +1,38 @@
+// glTF 2.0 import: one Character (skeleton, skinned mesh, clips) from a .gltf or .glb file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "throng/core/character.h"
+#include "throng/core/skeleton.h"
+#include "throng/core/status.h"
+
+namespace throng {
+
+struct ImportOptions {
+  // More glTF files (typically rigs without meshes) whose clips are added to the character,
+  // bound by joint name (see importClipsByName). Empty: clips come from the main file only.
+  std::vector<std::string> clip_files;
+};
+
+// Imports `path` (.gltf with embedded or external buffers, or .glb) following the rules of
+// docs/import.md: the skeleton is every skin joint plus all their ancestor nodes (several skins
+// become one skeleton), mesh positions are in glTF world space at bind time (the skinned node's
+// own transform is ignored), unskinned meshes under skeleton nodes ride rigidly on their node,
+// and every animation becomes a Clip on the file's timeline. Non-fatal findings (morph targets,
+// extensions, renormalised weights, ...) go to Character::warnings. Errors: kIoError (file or
+// external buffer unreadable), kParseError (not glTF, truncated), kInvalidData (bad indices,
+// ranges, NaNs, node cycles, ...), kUnsupported (required extensions, only point/line
+// primitives), kLimitExceeded (more than kMaxJoints joints); the message names the file and place.
+// The result always passes validateCharacter.
+Result<Character> importGltf(const std::string& path, const ImportOptions& options = {});
+
+// Reads the animations of `path` and binds them to `target` by joint name (glTF node name, or
+// "node<N>" for unnamed nodes). Channels on nodes with no joint of that name are skipped with a
+// warning; joints without channels keep `target`'s rest values (the file's rest pose is not used).
+// Appends non-fatal findings to `warnings`. Errors as importGltf.
+Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
+                                            std::vector<std::string>& warnings);
+
+}  // namespace throng

@@ -1,0 +1,131 @@
+// Method B at run time: baked animation texture + one instanced draw per LOD mesh (ES 3.0).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <GLES3/gl3.h>
+#include <glm/glm.hpp>
+
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/crowd/playback.h"
+#include "throng/render/device.h"
+#include "throng/render/program.h"
+
+namespace throng::render {
+
+// One character to draw: where it stands, what it plays, and its colour.
+struct Instance {
+  Placement placement;
+  InstanceFrames frames;  // texture frames: see PlaybackJob
+  glm::vec4 tint{1.0f};   // RGBA 0..1, multiplies the base colour (stored as 8-bit)
+};
+
+// What a frame is seen through and lit by.
+struct FrameView {
+  glm::mat4 view_projection{1.0f};  // world -> clip space
+  glm::vec3 light_direction = glm::normalize(glm::vec3(-0.4f, -1.0f, -0.6f));  // travel direction
+  float ambient = 0.35f;                                                       // 0..1
+};
+
+// Counters of the last draw().
+struct RenderStats {
+  uint32_t draw_calls = 0;
+  uint64_t triangles = 0;
+  uint32_t instances = 0;
+};
+
+struct InstancedRendererOptions {
+  bool cull_back_faces = true;  // glTF front faces are counter-clockwise
+};
+
+// Owns the GL copies of a package: one vertex/index buffer pair per LOD, the animation texture
+// and a streamed instance buffer. Lives and dies with its device's context current.
+class InstancedRenderer {
+ public:
+  // Uploads `package`. The texture goes up as RGBA32F (or RGBA16F for a half-float bake, or when
+  // the device has half but not full float textures). A texture wider or taller than the
+  // device's GL_MAX_TEXTURE_SIZE is laid out again with fewer frames per row; kLimitExceeded when
+  // even that cannot fit (one frame wider than the limit, or too many rows). kUnsupported when
+  // the device lacks ES3 instancing or vertex texture fetch; kInvalidData for an inconsistent
+  // package (texel counts, joint indices); kGlError for GL failures (shader log included).
+  static Result<std::unique_ptr<InstancedRenderer>> create(
+      Device& device, const Package& package, const InstancedRendererOptions& options = {});
+  ~InstancedRenderer();
+  InstancedRenderer(const InstancedRenderer&) = delete;
+  InstancedRenderer& operator=(const InstancedRenderer&) = delete;
+
+  int lodCount() const { return static_cast<int>(lods_.size()); }
+  uint32_t vertexCount(int lod) const { return lods_[lod].vertex_count; }
+  // The GPU copy of the animation texture (may differ from the package's after re-layout).
+  TexelFormat textureFormat() const { return texture_format_; }
+  uint32_t textureWidth() const { return texture_width_; }
+  uint32_t textureHeight() const { return texture_height_; }
+  uint32_t framesPerRow() const { return frames_per_row_; }
+
+  // Draws `instances` sorted by LOD: the first lod_counts[0] with LOD 0, the next lod_counts[1]
+  // with LOD 1, and so on (sum(lod_counts) == instances.size(), lod_counts.size() <=
+  // lodCount()). One glDrawElementsInstanced per LOD that has instances, into whatever
+  // framebuffer is bound (Device::beginFrame). Frame indices past the texture's last frame are
+  // clamped to it (texelFetch outside a texture is undefined). kGlError on GL failure.
+  Status draw(const FrameView& view, std::span<const Instance> instances,
+              std::span<const uint32_t> lod_counts);
+  // All instances with LOD 0.
+  Status draw(const FrameView& view, std::span<const Instance> instances);
+  const RenderStats& stats() const { return stats_; }
+
+  // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
+  // and returns the world-space skinned vertices of LOD `lod` for every instance:
+  // positions[i * vertexCount(lod) + v] (normals likewise, not normalised). Both spans must hold
+  // instances.size() * vertexCount(lod) entries. kGlError on GL failure.
+  Status captureSkinnedVertices(std::span<const Instance> instances, int lod,
+                                std::span<glm::vec3> positions, std::span<glm::vec3> normals);
+
+ private:
+  struct LodBuffers {
+    GLuint vertex_array = 0;
+    GLuint vertex_buffer = 0;
+    GLuint index_buffer = 0;
+    uint32_t vertex_count = 0;
+    uint32_t index_count = 0;
+  };
+  // The per-instance record the vertex shader reads (64 bytes).
+  struct GpuInstance {
+    float position_scale[4];
+    float rotation_blend[4];
+    uint32_t frames[4];
+    float fade;
+    uint8_t tint[4];
+    uint32_t padding[2];
+  };
+  static_assert(sizeof(GpuInstance) == 64, "instance records are 64 bytes");
+
+  InstancedRenderer() = default;
+  Status uploadTexture(const Device& device, const AnimationTexture& texture);
+  Status uploadLod(const MeshLod& lod, int joint_count);
+  void packInstances(std::span<const Instance> instances);
+  void bindInstanceAttributes(size_t first_instance);
+  void setUniforms(const Program& program, const FrameView& view);
+
+  InstancedRendererOptions options_;
+  Program program_;
+  Program capture_program_;
+  std::vector<LodBuffers> lods_;
+  GLuint texture_ = 0;
+  GLuint instance_buffer_ = 0;
+  size_t instance_buffer_bytes_ = 0;
+  GLuint capture_buffer_ = 0;
+  TexelFormat texture_format_ = TexelFormat::kRgba32F;
+  uint32_t texture_width_ = 0;
+  uint32_t texture_height_ = 0;
+  uint32_t frames_per_row_ = 0;
+  uint32_t texels_per_frame_ = 0;
+  uint32_t frame_count_ = 0;
+  std::vector<GpuInstance> packed_;  // reused every frame; grows only
+  RenderStats stats_;
+};
+
+}  // namespace throng::render

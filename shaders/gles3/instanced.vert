@@ -1,0 +1,72 @@
+#version 300 es
+// Method B vertex shader: skins one vertex of one instance from the baked animation texture.
+// The palette blend is exactly FramePaletteJob's (include/throng/crowd/frame_palette.h):
+//   palette = (1 - fade) * mix(P[a], P[b], blend) + fade * mix(S[a], S[b], blend2)
+// and skinning is SkinJob's: p' = sum_i w_i * (M_i * p), n' = sum_i w_i * (M_i3x3 * n).
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+
+uniform mat4 u_view_projection;
+uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
+uniform int u_frames_per_row;
+uniform int u_texels_per_frame;  // 3 * joint count
+
+in vec3 a_position;  // model space, bind pose
+in vec3 a_normal;
+in uvec4 a_joints;   // skeleton joints (texture columns)
+in vec4 a_weights;
+
+in vec4 i_position_scale;  // world position, uniform scale
+in vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
+in uvec4 i_frames;         // primary frame a, b; secondary frame a, b (texture frame indices)
+in float i_fade;           // weight of the secondary (fading-out) clip
+in vec4 i_tint;
+
+out vec3 v_world_position;
+out vec3 v_world_normal;
+out vec4 v_tint;
+
+// Row `row` of `joint`'s matrix at texture frame `frame` (animation_texture.h layout).
+vec4 animationRow(uint frame, uint joint, int row) {
+  int f = int(frame);
+  int x = (f % u_frames_per_row) * u_texels_per_frame + 3 * int(joint) + row;
+  return texelFetch(u_animation, ivec2(x, f / u_frames_per_row), 0);
+}
+
+vec4 paletteRow(uint joint, int row) {
+  vec4 primary = mix(animationRow(i_frames.x, joint, row), animationRow(i_frames.y, joint, row),
+                     i_rotation_blend.z);
+  // With no fade the formula gives primary exactly; skip the four fetches.
+  if (i_fade > 0.0) {
+    vec4 secondary = mix(animationRow(i_frames.z, joint, row),
+                         animationRow(i_frames.w, joint, row), i_rotation_blend.w);
+    return (1.0 - i_fade) * primary + i_fade * secondary;
+  }
+  return primary;
+}
+
+void main() {
+  vec4 p = vec4(a_position, 1.0);
+  vec4 n = vec4(a_normal, 0.0);
+  vec3 position = vec3(0.0);
+  vec3 normal = vec3(0.0);
+  for (int i = 0; i < 4; ++i) {
+    float w = a_weights[i];
+    if (w == 0.0) continue;  // unused influence slots
+    uint joint = a_joints[i];
+    vec4 r0 = paletteRow(joint, 0);
+    vec4 r1 = paletteRow(joint, 1);
+    vec4 r2 = paletteRow(joint, 2);
+    position += w * vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+    normal += w * vec3(dot(r0, n), dot(r1, n), dot(r2, n));
+  }
+  // placementMatrix (crowd/playback.h): translate * rotate about +Y by heading * scale.
+  float c = i_rotation_blend.x;
+  float s = i_rotation_blend.y;
+  vec3 turned = vec3(c * position.x + s * position.z, position.y, c * position.z - s * position.x);
+  v_world_position = i_position_scale.xyz + i_position_scale.w * turned;
+  v_world_normal = vec3(c * normal.x + s * normal.z, normal.y, c * normal.z - s * normal.x);
+  v_tint = i_tint;
+  gl_Position = u_view_projection * vec4(v_world_position, 1.0);
+}

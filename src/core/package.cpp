@@ -1,0 +1,370 @@
+// The .throng package writer and reader (layout in docs/formats.md, "Package file (.throng)").
+#include "throng/core/package.h"
+
+#include <cstring>
+
+#include <fmt/core.h>
+
+#include "byte_io.h"
+#include "throng/core/file_io.h"
+#include "throng/core/package_format.h"
+
+namespace throng {
+namespace {
+
+using detail::ByteReader;
+using detail::ByteWriter;
+
+// Texel data starts this many bytes into the ANIM section (a multiple of 16, for alignment).
+constexpr size_t kTextureHeaderSize = 32;
+
+// ---- writing ----
+
+void writeMeta(ByteWriter& w, const Package& p) {
+  w.string(p.source);
+}
+
+void writeSkeleton(ByteWriter& w, const Skeleton& s) {
+  w.u32(static_cast<uint32_t>(s.jointCount()));
+  for (int j = 0; j < s.jointCount(); ++j) {
+    w.string(s.names()[j]);
+    w.i32(s.parents()[j]);
+    const Transform& rest = s.restPoses()[j];
+    w.vec3(rest.translation);
+    w.vec4(glm::vec4(rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w));
+    w.vec3(rest.scale);
+    w.mat4(s.inverseBinds()[j]);
+  }
+}
+
+void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
+  w.u32(static_cast<uint32_t>(lods.size()));
+  for (const MeshLod& lod : lods) {
+    w.f32(lod.geometric_error);
+    w.f32(lod.skinning_error);
+    w.f32(lod.max_distance);
+    w.array(lod.palette_joints);
+    const SkinnedMesh& m = lod.mesh;
+    const size_t n = m.vertexCount();
+    w.u32(static_cast<uint32_t>(n));
+    w.raw(m.positions.data(), n * sizeof(glm::vec3));
+    w.raw(m.normals.data(), n * sizeof(glm::vec3));
+    w.u8(m.uvs.empty() ? 0 : 1);
+    w.raw(m.uvs.data(), m.uvs.size() * sizeof(glm::vec2));
+    w.raw(m.joints.data(), n * sizeof(glm::u16vec4));
+    w.raw(m.weights.data(), n * sizeof(glm::vec4));
+    w.array(m.indices);
+    w.u32(static_cast<uint32_t>(m.submeshes.size()));
+    for (const SubMesh& sm : m.submeshes) {
+      w.string(sm.name);
+      w.u32(sm.first_index);
+      w.u32(sm.index_count);
+    }
+  }
+}
+
+void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
+  w.u32(static_cast<uint32_t>(clips.size()));
+  for (const BakedClip& c : clips) {
+    w.string(c.name);
+    w.u32(c.first_frame);
+    w.u32(c.frame_count);
+    w.f32(c.fps);
+    w.f32(c.duration);
+    w.u8(c.loop ? 1 : 0);
+    w.vec3(c.bounds.min);
+    w.vec3(c.bounds.max);
+    w.array(c.root_motion);
+  }
+}
+
+void writeTexture(ByteWriter& w, const AnimationTexture& t) {
+  w.u8(static_cast<uint8_t>(t.format));
+  w.u8(0);
+  w.u16(0);
+  w.u32(t.width);
+  w.u32(t.height);
+  w.u32(t.joint_count);
+  w.u32(t.frame_count);
+  w.u32(t.frames_per_row);
+  w.u64(0);
+  if (t.format == TexelFormat::kRgba32F) {
+    w.raw(t.texels32.data(), t.texels32.size() * sizeof(float));
+  } else {
+    w.raw(t.texels16.data(), t.texels16.size() * sizeof(uint16_t));
+  }
+}
+
+std::vector<std::byte> serialize(const Package& p) {
+  struct Section {
+    uint32_t tag;
+    ByteWriter body;
+  };
+  Section sections[5] = {{kSectionMeta, {}},
+                         {kSectionSkeleton, {}},
+                         {kSectionLods, {}},
+                         {kSectionClips, {}},
+                         {kSectionTexture, {}}};
+  writeMeta(sections[0].body, p);
+  writeSkeleton(sections[1].body, p.skeleton);
+  writeLods(sections[2].body, p.lods);
+  writeClips(sections[3].body, p.clips);
+  writeTexture(sections[4].body, p.animation);
+
+  const uint32_t count = 5;
+  ByteWriter table;
+  size_t offset = kPackageHeaderSize + count * kPackageSectionEntrySize;
+  std::vector<size_t> offsets;
+  for (Section& s : sections) {
+    offset = (offset + kPackageSectionAlignment - 1) / kPackageSectionAlignment *
+             kPackageSectionAlignment;
+    offsets.push_back(offset);
+    const std::vector<std::byte>& body = s.body.bytes();
+    table.u32(s.tag);
+    table.u32(0);
+    table.u64(offset);
+    table.u64(body.size());
+    table.u64(fnv1a64(body));
+    offset += body.size();
+  }
+  ByteWriter out;
+  out.raw(kPackageMagic.data(), kPackageMagic.size());
+  out.u32(kPackageVersion);
+  out.u32(kPackageEndianMarker);
+  out.u64(offset);  // file size
+  out.u32(count);
+  out.u32(0);
+  uint64_t hash = fnv1a64(out.bytes());
+  hash = fnv1a64(table.bytes(), hash);
+  out.u64(hash);
+  out.raw(table.bytes().data(), table.bytes().size());
+  for (size_t i = 0; i < count; ++i) {
+    out.padTo(kPackageSectionAlignment);
+    const std::vector<std::byte>& body = sections[i].body.bytes();
+    out.raw(body.data(), body.size());
+  }
+  return std::move(out.bytes());
+}
+
+// ---- reading ----
+
+std::string readMeta(ByteReader& r) {
+  return r.string("source name");
+}
+
+// Smallest encoded joint: empty name (4) + parent (4) + rest (40) + inverse bind (64).
+constexpr size_t kMinJointBytes = 112;
+
+Result<Skeleton> readSkeleton(ByteReader& r, std::string_view source) {
+  const uint32_t count = r.u32("joint count");
+  if (count > static_cast<uint32_t>(kMaxJoints)) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: section SKEL: {} joints, more than the limit of {}", source,
+                              count, kMaxJoints));
+  }
+  if (!r.fits(count, kMinJointBytes, "joint count")) return r.status();
+  RawSkeleton raw;
+  raw.joints.resize(count);
+  std::vector<int32_t> parents(count);
+  for (uint32_t j = 0; j < count && r.ok(); ++j) {
+    RawJoint& joint = raw.joints[j];
+    joint.name = r.string("joint name");
+    parents[j] = r.i32("parent");
+    joint.rest.translation = r.vec3("rest translation");
+    const glm::vec4 q = r.vec4("rest rotation");
+    joint.rest.rotation = glm::quat(q.w, q.x, q.y, q.z);
+    joint.rest.scale = r.vec3("rest scale");
+    joint.inverse_bind = r.mat4("inverse bind");
+    if (parents[j] != kNoParent && (parents[j] < 0 || parents[j] >= static_cast<int32_t>(j))) {
+      r.fail(fmt::format("joint {} has parent {}; parents must come first", j, parents[j]));
+    }
+  }
+  r.expectEnd();
+  if (!r.ok()) return r.status();
+  for (uint32_t j = 0; j < count; ++j) {
+    if (parents[j] != kNoParent) raw.joints[j].parent = raw.joints[parents[j]].name;
+  }
+  Result<Skeleton> skeleton = buildSkeleton(raw, fmt::format("{}: section SKEL", source));
+  if (!skeleton.ok()) return skeleton.status();
+  // The builder reorders into depth-first order; a stored skeleton must already be in it, since
+  // mesh joint indices and texture columns refer to the stored order.
+  for (uint32_t j = 0; j < count; ++j) {
+    if (skeleton->names()[j] != raw.joints[j].name) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: section SKEL: joints are not in depth-first order (joint {} "
+                                "'{}')",
+                                source, j, raw.joints[j].name));
+    }
+  }
+  return skeleton;
+}
+
+// Reads `count` elements of T into `out` (count already known to fit).
+template <typename T>
+void readStream(ByteReader& r, size_t count, std::vector<T>& out, const char* what) {
+  if (!r.fits(count, sizeof(T), what)) return;
+  out.resize(count);
+  r.raw(out.data(), count * sizeof(T), what);
+}
+
+// Smallest encoded LOD: 3 floats, empty palette, no vertices, uv flag, no indices, no sub-meshes.
+constexpr size_t kMinLodBytes = 12 + 4 + 4 + 1 + 4 + 4;
+// Each vertex takes at least position, normal, joints and weights.
+constexpr size_t kMinVertexBytes = 12 + 12 + 8 + 16;
+
+std::vector<MeshLod> readLods(ByteReader& r) {
+  const uint32_t count = r.u32("LOD count");
+  std::vector<MeshLod> lods;
+  if (!r.fits(count, kMinLodBytes, "LOD count")) return lods;
+  lods.resize(count);
+  for (uint32_t l = 0; l < count && r.ok(); ++l) {
+    MeshLod& lod = lods[l];
+    lod.geometric_error = r.f32("geometric error");
+    lod.skinning_error = r.f32("skinning error");
+    lod.max_distance = r.f32("max distance");
+    lod.palette_joints = r.array<uint16_t>("palette joints");
+    SkinnedMesh& m = lod.mesh;
+    const uint32_t n = r.u32("vertex count");
+    if (!r.fits(n, kMinVertexBytes, "vertex count")) break;
+    readStream(r, n, m.positions, "positions");
+    readStream(r, n, m.normals, "normals");
+    const uint8_t has_uvs = r.u8("uv flag");
+    if (has_uvs > 1) r.fail(fmt::format("uv flag is {}, not 0 or 1", has_uvs));
+    if (has_uvs == 1) readStream(r, n, m.uvs, "uvs");
+    readStream(r, n, m.joints, "joints");
+    readStream(r, n, m.weights, "weights");
+    m.indices = r.array<uint32_t>("indices");
+    const uint32_t submeshes = r.u32("sub-mesh count");
+    if (!r.fits(submeshes, 12, "sub-mesh count")) break;
+    m.submeshes.resize(submeshes);
+    for (SubMesh& sm : m.submeshes) {
+      sm.name = r.string("sub-mesh name");
+      sm.first_index = r.u32("sub-mesh first index");
+      sm.index_count = r.u32("sub-mesh index count");
+    }
+  }
+  r.expectEnd();
+  return lods;
+}
+
+// Smallest encoded clip: empty name, 2 u32, 2 f32, loop flag, bounds, empty root motion.
+constexpr size_t kMinClipBytes = 4 + 8 + 8 + 1 + 24 + 4;
+
+std::vector<BakedClip> readClips(ByteReader& r) {
+  const uint32_t count = r.u32("clip count");
+  std::vector<BakedClip> clips;
+  if (!r.fits(count, kMinClipBytes, "clip count")) return clips;
+  clips.resize(count);
+  for (uint32_t c = 0; c < count && r.ok(); ++c) {
+    BakedClip& clip = clips[c];
+    clip.name = r.string("clip name");
+    clip.first_frame = r.u32("first frame");
+    clip.frame_count = r.u32("frame count");
+    clip.fps = r.f32("fps");
+    clip.duration = r.f32("duration");
+    const uint8_t loop = r.u8("loop flag");
+    if (loop > 1) r.fail(fmt::format("loop flag is {}, not 0 or 1", loop));
+    clip.loop = loop == 1;
+    clip.bounds.min = r.vec3("bounds min");
+    clip.bounds.max = r.vec3("bounds max");
+    clip.root_motion = r.array<glm::vec3>("root motion");
+  }
+  r.expectEnd();
+  return clips;
+}
+
+AnimationTexture readTexture(ByteReader& r) {
+  AnimationTexture t;
+  const uint8_t format = r.u8("texel format");
+  r.u8("reserved");
+  r.u16("reserved");
+  if (format > static_cast<uint8_t>(TexelFormat::kRgba16F)) {
+    r.fail(fmt::format("unknown texel format {}", format));
+  }
+  t.format = static_cast<TexelFormat>(format);
+  t.width = r.u32("width");
+  t.height = r.u32("height");
+  t.joint_count = r.u32("joint count");
+  t.frame_count = r.u32("frame count");
+  t.frames_per_row = r.u32("frames per row");
+  r.u64("reserved");
+  if (t.width > kMaxAnimationTextureSize || t.height > kMaxAnimationTextureSize) {
+    r.fail(fmt::format("texture {}x{} exceeds the limit of {} per side", t.width, t.height,
+                       kMaxAnimationTextureSize));
+    return t;
+  }
+  const uint64_t channels = static_cast<uint64_t>(t.width) * t.height * 4;  // < 2^32: no overflow
+  if (t.format == TexelFormat::kRgba32F) {
+    readStream(r, channels, t.texels32, "RGBA32F texels");
+  } else {
+    readStream(r, channels, t.texels16, "RGBA16F texels");
+  }
+  r.expectEnd();
+  return t;
+}
+
+const PackageSectionInfo* findSection(const PackageLayout& layout, uint32_t tag) {
+  for (const PackageSectionInfo& s : layout.sections) {
+    if (s.tag == tag) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Status writePackage(const Package& package, const std::string& path) {
+  if (Status s = validatePackage(package, path); !s.ok()) return s;
+  const std::vector<std::byte> bytes = serialize(package);
+  return writeFileAtomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+Result<Package> readPackage(const std::string& path) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  return parsePackage(std::as_bytes(std::span<const char>(*bytes)), path);
+}
+
+Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view source) {
+  Result<PackageLayout> layout = readPackageLayout(bytes, source);
+  if (!layout.ok()) return layout.status();
+  const uint32_t required[] = {kSectionMeta, kSectionSkeleton, kSectionLods, kSectionClips,
+                               kSectionTexture};
+  for (uint32_t tag : required) {
+    if (findSection(*layout, tag) == nullptr) {
+      return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
+                                                        PackageSectionInfo{tag, 0, 0, 0}.name()));
+    }
+  }
+  auto reader = [&](uint32_t tag, const char* name) {
+    const PackageSectionInfo* s = findSection(*layout, tag);
+    return ByteReader(bytes.subspan(s->offset, s->size), source, name);
+  };
+  Package p;
+  ByteReader meta = reader(kSectionMeta, "META");
+  p.source = readMeta(meta);
+  meta.expectEnd();
+  if (!meta.ok()) return meta.status();
+
+  ByteReader skel = reader(kSectionSkeleton, "SKEL");
+  Result<Skeleton> skeleton = readSkeleton(skel, source);
+  if (!skeleton.ok()) return skeleton.status();
+  p.skeleton = std::move(skeleton).value();
+
+  ByteReader lods = reader(kSectionLods, "LODS");
+  p.lods = readLods(lods);
+  if (!lods.ok()) return lods.status();
+
+  ByteReader clips = reader(kSectionClips, "CLIP");
+  p.clips = readClips(clips);
+  if (!clips.ok()) return clips.status();
+
+  ByteReader anim = reader(kSectionTexture, "ANIM");
+  p.animation = readTexture(anim);
+  if (!anim.ok()) return anim.status();
+
+  if (Status s = validatePackage(p, source); !s.ok()) return s;
+  return p;
+}
+
+}  // namespace throng

@@ -1,0 +1,132 @@
+// validatePackage: the invariants a runtime relies on, checked once when a package is read or
+// written.
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "throng/core/half.h"
+#include "throng/core/package.h"
+
+namespace throng {
+namespace {
+
+Status invalid(std::string_view source, const std::string& what) {
+  return Status(ErrorCode::kInvalidData, fmt::format("{}: {}", source, what));
+}
+
+bool finiteNonNegative(float v) {
+  return std::isfinite(v) && v >= 0.0f;
+}
+
+Status validateTexture(const AnimationTexture& t, int joint_count, std::string_view source) {
+  if (t.format != TexelFormat::kRgba32F && t.format != TexelFormat::kRgba16F) {
+    return invalid(source, fmt::format("animation texture has unknown texel format {}",
+                                       static_cast<int>(t.format)));
+  }
+  if (t.joint_count != static_cast<uint32_t>(joint_count)) {
+    return invalid(source, fmt::format("animation texture has {} joints, the skeleton {}",
+                                       t.joint_count, joint_count));
+  }
+  if (t.width > kMaxAnimationTextureSize || t.height > kMaxAnimationTextureSize) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: animation texture {}x{} exceeds the limit of {} per side",
+                              source, t.width, t.height, kMaxAnimationTextureSize));
+  }
+  if (t.frame_count == 0) return invalid(source, "animation texture has no frames");
+  const uint64_t per_frame = 3ull * t.joint_count;
+  if (t.frames_per_row == 0 || t.frames_per_row * per_frame > t.width) {
+    return invalid(source, fmt::format("animation texture: {} frames of {} texels per row do not "
+                                       "fit its width {}",
+                                       t.frames_per_row, per_frame, t.width));
+  }
+  const uint64_t rows =
+      (static_cast<uint64_t>(t.frame_count) + t.frames_per_row - 1) / t.frames_per_row;
+  if (rows != t.height) {
+    return invalid(source, fmt::format("animation texture: {} frames at {} per row need {} rows, "
+                                       "height is {}",
+                                       t.frame_count, t.frames_per_row, rows, t.height));
+  }
+  const uint64_t channels = static_cast<uint64_t>(t.width) * t.height * 4;
+  const bool is32 = t.format == TexelFormat::kRgba32F;
+  const size_t stored = is32 ? t.texels32.size() : t.texels16.size();
+  const size_t other = is32 ? t.texels16.size() : t.texels32.size();
+  if (stored != channels || other != 0) {
+    return invalid(source, fmt::format("animation texture {}x{} holds {} channels, expected {}",
+                                       t.width, t.height, stored, channels));
+  }
+  for (size_t i = 0; i < stored; ++i) {
+    const bool finite = is32 ? std::isfinite(t.texels32[i]) : halfIsFinite(t.texels16[i]);
+    if (!finite) {
+      const size_t texel = i / 4;
+      return invalid(source, fmt::format("animation texture texel ({}, {}) is not finite",
+                                         texel % t.width, texel / t.width));
+    }
+  }
+  return {};
+}
+
+Status validateClips(const Package& p, std::string_view source) {
+  if (p.clips.empty()) return invalid(source, "package has no clips");
+  for (size_t c = 0; c < p.clips.size(); ++c) {
+    const BakedClip& clip = p.clips[c];
+    const std::string where = fmt::format("clip {} ('{}')", c, clip.name);
+    if (clip.frame_count == 0 ||
+        static_cast<uint64_t>(clip.first_frame) + clip.frame_count > p.animation.frame_count) {
+      return invalid(source,
+                     fmt::format("{}: frames [{}, +{}) outside the texture's {} frames", where,
+                                 clip.first_frame, clip.frame_count, p.animation.frame_count));
+    }
+    if (!(std::isfinite(clip.fps) && clip.fps > 0.0f)) {
+      return invalid(source, fmt::format("{}: frame rate {} is not positive", where, clip.fps));
+    }
+    if (!finiteNonNegative(clip.duration)) {
+      return invalid(source, fmt::format("{}: duration {} is not valid", where, clip.duration));
+    }
+    if (!isFinite(clip.bounds.min) || !isFinite(clip.bounds.max) ||
+        glm::any(glm::greaterThan(clip.bounds.min, clip.bounds.max))) {
+      return invalid(source, fmt::format("{}: bounds are not a finite box", where));
+    }
+    if (!clip.root_motion.empty() && clip.root_motion.size() != clip.frame_count) {
+      return invalid(source, fmt::format("{}: {} root motion entries for {} frames", where,
+                                         clip.root_motion.size(), clip.frame_count));
+    }
+    for (const glm::vec3& m : clip.root_motion) {
+      if (!isFinite(m)) return invalid(source, where + ": non-finite root motion");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status validatePackage(const Package& p, std::string_view source) {
+  const int joints = p.skeleton.jointCount();
+  if (joints == 0) return invalid(source, "skeleton has no joints");
+  if (p.lods.empty()) return invalid(source, "package has no mesh");
+  for (size_t l = 0; l < p.lods.size(); ++l) {
+    const MeshLod& lod = p.lods[l];
+    const std::string where = fmt::format("{} LOD {}", source, l);
+    if (lod.palette_joints.size() > static_cast<size_t>(kMaxJoints)) {
+      return Status(ErrorCode::kLimitExceeded,
+                    fmt::format("{}: palette of {} joints exceeds the limit of {}", where,
+                                lod.palette_joints.size(), kMaxJoints));
+    }
+    for (size_t s = 0; s < lod.palette_joints.size(); ++s) {
+      if (lod.palette_joints[s] >= joints) {
+        return invalid(where, fmt::format("palette slot {} names joint {}, the skeleton has {}", s,
+                                          lod.palette_joints[s], joints));
+      }
+    }
+    if (!finiteNonNegative(lod.geometric_error) || !finiteNonNegative(lod.skinning_error) ||
+        !finiteNonNegative(lod.max_distance)) {
+      return invalid(where, "error or distance is negative or not finite");
+    }
+    const int palette =
+        lod.palette_joints.empty() ? joints : static_cast<int>(lod.palette_joints.size());
+    if (Status s = validateMesh(lod.mesh, palette, where); !s.ok()) return s;
+  }
+  if (Status s = validateTexture(p.animation, joints, source); !s.ok()) return s;
+  return validateClips(p, source);
+}
+
+}  // namespace throng

@@ -1,0 +1,436 @@
+// The animation baker: clip frames -> skinning palettes -> texture, with error measurement.
+#include "throng/offline/bake.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include "throng/core/half.h"
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
+
+namespace throng {
+namespace {
+
+// Clips longer than this many frames are a mistake (a day of animation at 30 Hz needs
+// 2.6 million); it also keeps every frame count within uint32.
+constexpr double kMaxClipFrames = 1e8;
+
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+float maxDistance(std::span<const glm::vec3> a, std::span<const glm::vec3> b) {
+  float worst = 0.0f;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::distance(a[i], b[i]));
+  return worst;
+}
+
+// The palette a GPU reads back from the texture: identical for RGBA32F, rounded to halves for
+// RGBA16F.
+JointRows quantize(const JointRows& rows, TexelFormat format) {
+  if (format == TexelFormat::kRgba32F) return rows;
+  JointRows out;
+  for (int r = 0; r < kVec4PerJoint; ++r) {
+    for (int c = 0; c < 4; ++c) out.rows[r][c] = halfToFloat(floatToHalf(rows.rows[r][c]));
+  }
+  return out;
+}
+
+// Per-thread buffers: sized once, reused for every frame.
+struct Worker {
+  PoseScratch scratch;
+  std::vector<JointRows> reference, stored, next, middle, blended;
+  std::vector<glm::vec3> ref_positions, stored_positions, mid_positions, blend_positions;
+
+  void resize(size_t joints, size_t vertices) {
+    for (auto* p : {&reference, &stored, &next, &middle, &blended}) p->resize(joints);
+    for (auto* v : {&ref_positions, &stored_positions, &mid_positions, &blend_positions}) {
+      v->resize(vertices);
+    }
+  }
+};
+
+void skin(const SkinnedMesh& mesh, std::span<const JointRows> palette, std::span<glm::vec3> out) {
+  [[maybe_unused]] const bool ok =
+      SkinJob{mesh.positions, {}, mesh.joints, mesh.weights, palette, out, {}}.run();
+  assert(ok);
+}
+
+struct FrameResult {
+  float error = 0.0f;
+  float interpolation_error = 0.0f;
+  Bounds bounds;
+  glm::vec3 root{0.0f};
+  bool representable = true;  // every value fits the texel format
+};
+
+struct ClipPlan {
+  const Clip* clip = nullptr;
+  BakedClip baked;
+  LoopReason reason = LoopReason::kPosesDiffer;
+};
+
+Status badOption(const std::string& what) {
+  return Status(ErrorCode::kInvalidArgument, what);
+}
+
+Status checkOptions(const BakeOptions& o) {
+  if (!(std::isfinite(o.fps) && o.fps > 0.0f && o.fps <= kMaxBakeFps)) {
+    return badOption(fmt::format("fps {} is outside (0, {}]", o.fps, kMaxBakeFps));
+  }
+  if (o.max_width < 3 || o.max_width > kMaxAnimationTextureSize) {
+    return badOption(
+        fmt::format("max width {} is outside [3, {}]", o.max_width, kMaxAnimationTextureSize));
+  }
+  if (o.threads < 0 || o.threads > kMaxBakeThreads) {
+    return badOption(fmt::format("thread count {} is outside [0, {}]", o.threads, kMaxBakeThreads));
+  }
+  if (std::isnan(o.max_error)) return badOption("max error is NaN");
+  if (o.format != TexelFormat::kRgba32F && o.format != TexelFormat::kRgba16F) {
+    return badOption("unknown texel format");
+  }
+  return {};
+}
+
+std::string clipNames(const Character& c) {
+  std::string s;
+  for (const Clip& clip : c.clips) s += (s.empty() ? "'" : ", '") + clip.name + "'";
+  return s.empty() ? "none" : s;
+}
+
+Result<std::vector<int>> resolveClips(const Character& c, const std::vector<std::string>& names,
+                                      const char* option) {
+  std::vector<int> out;
+  for (const std::string& name : names) {
+    const int index = c.findClip(name);
+    if (index < 0) {
+      return badOption(
+          fmt::format("{}: unknown clip '{}' (the character has {})", option, name, clipNames(c)));
+    }
+    if (std::find(out.begin(), out.end(), index) == out.end()) out.push_back(index);
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* loopReasonName(LoopReason reason) {
+  switch (reason) {
+    case LoopReason::kPosesMatch:
+      return "ends match";
+    case LoopReason::kName:
+      return "name";
+    case LoopReason::kForcedLoop:
+      return "--loop";
+    case LoopReason::kPosesDiffer:
+      return "ends differ";
+    case LoopReason::kForcedClamp:
+      return "--no-loop";
+    case LoopReason::kZeroDuration:
+      return "single pose";
+  }
+  return "?";
+}
+
+uint32_t bakedFrameCount(float duration, float fps, bool loop) {
+  if (!(duration > 0.0f)) return 1;
+  const double intervals = std::round(static_cast<double>(duration) * fps);
+  assert(intervals < kMaxClipFrames);
+  const auto n = static_cast<uint32_t>(intervals);
+  return loop ? std::max(1u, n) : std::max(2u, n + 1);
+}
+
+float bakedFrameRate(float duration, uint32_t frame_count, bool loop, float fps) {
+  if (!(duration > 0.0f)) return fps;
+  const uint32_t intervals = loop ? frame_count : frame_count - 1;
+  return static_cast<float>(static_cast<double>(intervals) / duration);
+}
+
+float bakedFrameTime(const Clip& clip, const BakedClip& baked, uint32_t frame) {
+  if (!baked.loop && frame + 1 == baked.frame_count) return clip.end_time;
+  return clip.start_time + static_cast<float>(static_cast<double>(frame) / baked.fps);
+}
+
+LoopReason detectLoop(const Character& character, const Clip& clip) {
+  if (!(clip.duration() > 0.0f)) return LoopReason::kZeroDuration;
+  const Skeleton& skeleton = character.skeleton;
+  const SkinnedMesh& mesh = character.mesh;
+  PoseScratch scratch;
+  std::vector<JointRows> first(skeleton.jointCount()), last(skeleton.jointCount());
+  evaluatePalette(skeleton, &clip, clip.start_time, scratch, first);
+  const glm::vec3 root_first(scratch.models[0][3]);
+  evaluatePalette(skeleton, &clip, clip.end_time, scratch, last);
+  const glm::vec3 root_shift = glm::vec3(scratch.models[0][3]) - root_first;
+  std::vector<glm::vec3> a(mesh.vertexCount()), b(mesh.vertexCount());
+  skin(mesh, first, a);
+  skin(mesh, last, b);
+  for (glm::vec3& p : b) p -= root_shift;  // a walk cycle that moves the root still loops
+  if (maxDistance(a, b) <= kLoopPoseTolerance * character.size()) return LoopReason::kPosesMatch;
+  const std::string name = lowercase(clip.name);
+  if (name.find("loop") != std::string::npos || name.find("cycle") != std::string::npos) {
+    return LoopReason::kName;
+  }
+  return LoopReason::kPosesDiffer;
+}
+
+Result<Package> bakeCharacter(const Character& character, const BakeOptions& options,
+                              BakeReport* report) {
+  const auto start = std::chrono::steady_clock::now();
+  if (Status s = checkOptions(options); !s.ok()) return s;
+  const std::string source = options.source.empty() ? "character" : options.source;
+  if (Status s = validateCharacter(character, source); !s.ok()) return s;
+  const Skeleton& skeleton = character.skeleton;
+  const SkinnedMesh& mesh = character.mesh;
+  const uint32_t joints = static_cast<uint32_t>(skeleton.jointCount());
+  if (joints == 0) {
+    return Status(ErrorCode::kInvalidData, fmt::format("{}: the skeleton has no joints", source));
+  }
+  if (character.clips.empty()) {
+    return badOption(fmt::format("{}: the character has no clips to bake", source));
+  }
+  const uint32_t texels_per_frame = 3 * joints;
+  if (texels_per_frame > options.max_width) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: one frame of {} joints needs {} texels, more than the maximum "
+                              "texture width {}",
+                              source, joints, texels_per_frame, options.max_width));
+  }
+
+  // Which clips, in which order, and whether each loops.
+  Result<std::vector<int>> selected = resolveClips(character, options.clips, "--clips");
+  if (!selected.ok()) return selected.status();
+  if (selected->empty()) {
+    for (size_t i = 0; i < character.clips.size(); ++i) selected->push_back(static_cast<int>(i));
+  }
+  Result<std::vector<int>> forced_loop = resolveClips(character, options.loop, "--loop");
+  if (!forced_loop.ok()) return forced_loop.status();
+  Result<std::vector<int>> forced_clamp = resolveClips(character, options.no_loop, "--no-loop");
+  if (!forced_clamp.ok()) return forced_clamp.status();
+  for (int c : *forced_loop) {
+    if (std::find(forced_clamp->begin(), forced_clamp->end(), c) != forced_clamp->end()) {
+      return badOption(
+          fmt::format("clip '{}' is both in --loop and --no-loop", character.clips[c].name));
+    }
+  }
+  std::vector<ClipPlan> plans;
+  uint64_t total_frames = 0;
+  for (int c : *selected) {
+    const Clip& clip = character.clips[c];
+    ClipPlan plan;
+    plan.clip = &clip;
+    const float duration = clip.duration();
+    if (static_cast<double>(duration) * options.fps >= kMaxClipFrames) {
+      return Status(ErrorCode::kLimitExceeded,
+                    fmt::format("{}: clip '{}' lasts {} s: too many frames at {} fps", source,
+                                clip.name, duration, options.fps));
+    }
+    auto contains = [](const std::vector<int>& v, int x) {
+      return std::find(v.begin(), v.end(), x) != v.end();
+    };
+    plan.reason = detectLoop(character, clip);
+    if (plan.reason != LoopReason::kZeroDuration) {
+      if (contains(*forced_loop, c)) plan.reason = LoopReason::kForcedLoop;
+      if (contains(*forced_clamp, c)) plan.reason = LoopReason::kForcedClamp;
+    }
+    const bool loop = plan.reason == LoopReason::kPosesMatch || plan.reason == LoopReason::kName ||
+                      plan.reason == LoopReason::kForcedLoop;
+    BakedClip& b = plan.baked;
+    b.name = clip.name;
+    b.loop = loop;
+    b.duration = duration;
+    b.first_frame = static_cast<uint32_t>(total_frames);
+    b.frame_count = bakedFrameCount(duration, options.fps, loop);
+    b.fps = bakedFrameRate(duration, b.frame_count, loop, options.fps);
+    total_frames += b.frame_count;
+    plans.push_back(std::move(plan));
+  }
+
+  // Texture layout (animation_texture.h): whole frames per row, rows as needed.
+  AnimationTexture texture;
+  texture.format = options.format;
+  texture.joint_count = joints;
+  const uint64_t fit_per_row = options.max_width / texels_per_frame;
+  const uint64_t frames_per_row = std::min<uint64_t>(fit_per_row, total_frames);
+  const uint64_t height = (total_frames + frames_per_row - 1) / frames_per_row;
+  if (height > kMaxAnimationTextureSize) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: {} frames need a texture {} rows high, more than the limit of "
+                              "{} (lower --fps or bake fewer clips)",
+                              source, total_frames, height, kMaxAnimationTextureSize));
+  }
+  texture.frame_count = static_cast<uint32_t>(total_frames);
+  texture.frames_per_row = static_cast<uint32_t>(frames_per_row);
+  texture.width = static_cast<uint32_t>(frames_per_row * texels_per_frame);
+  texture.height = static_cast<uint32_t>(height);
+  const size_t channels = static_cast<size_t>(texture.width) * texture.height * 4;
+  if (options.format == TexelFormat::kRgba32F) {
+    texture.texels32.assign(channels, 0.0f);
+  } else {
+    texture.texels16.assign(channels, 0);
+  }
+
+  // Frame f of the texture -> its clip.
+  std::vector<uint32_t> clip_of_frame(total_frames);
+  for (uint32_t c = 0; c < plans.size(); ++c) {
+    const BakedClip& b = plans[c].baked;
+    std::fill_n(clip_of_frame.begin() + b.first_frame, b.frame_count, c);
+  }
+
+  std::vector<FrameResult> results(total_frames);
+  std::atomic<uint32_t> next_frame{0};
+  std::atomic<uint32_t> done{0};
+  std::mutex progress_mutex;
+  auto work = [&]() {
+    Worker w;
+    w.resize(joints, mesh.vertexCount());
+    for (;;) {
+      const uint32_t f = next_frame.fetch_add(1);
+      if (f >= total_frames) break;
+      const ClipPlan& plan = plans[clip_of_frame[f]];
+      const Clip& clip = *plan.clip;
+      const BakedClip& b = plan.baked;
+      const uint32_t i = f - b.first_frame;
+      FrameResult& out = results[f];
+
+      evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, i), w.scratch, w.reference);
+      out.root = glm::vec3(w.scratch.models[0][3]);
+      for (uint32_t j = 0; j < joints; ++j) {
+        storeJointRows(texture, f, j, w.reference[j]);
+        w.stored[j] = loadJointRows(texture, f, j);
+        out.representable = out.representable && isFinite(w.stored[j].rows[0]) &&
+                            isFinite(w.stored[j].rows[1]) && isFinite(w.stored[j].rows[2]);
+      }
+      skin(mesh, w.reference, w.ref_positions);
+      skin(mesh, w.stored, w.stored_positions);
+      out.error = maxDistance(w.ref_positions, w.stored_positions);
+      Bounds a = computeBounds(w.stored_positions), r = computeBounds(w.ref_positions);
+      out.bounds = {glm::min(a.min, r.min), glm::max(a.max, r.max)};
+
+      // Mid-frame: the runtime blends the stored frames i and i+1 (frame 0 after a looping
+      // clip's last); compare with the clip sampled halfway between their times.
+      const bool has_next = b.loop ? b.duration > 0.0f : i + 1 < b.frame_count;
+      if (has_next) {
+        const uint32_t n = i + 1 == b.frame_count ? 0 : i + 1;  // only loops wrap
+        const float t0 = bakedFrameTime(clip, b, i);
+        const float t1 = n == 0 ? clip.end_time : bakedFrameTime(clip, b, n);
+        // The played next frame is the stored one: frame 0 itself after a wrap.
+        evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, n), w.scratch, w.next);
+        evaluatePalette(skeleton, &clip, 0.5f * (t0 + t1), w.scratch, w.middle);
+        for (uint32_t j = 0; j < joints; ++j) {
+          const JointRows q = quantize(w.next[j], options.format);
+          for (int r2 = 0; r2 < kVec4PerJoint; ++r2) {
+            w.blended[j].rows[r2] = 0.5f * (w.stored[j].rows[r2] + q.rows[r2]);
+          }
+        }
+        skin(mesh, w.middle, w.mid_positions);
+        skin(mesh, w.blended, w.blend_positions);
+        out.interpolation_error = maxDistance(w.mid_positions, w.blend_positions);
+      }
+      const uint32_t finished = done.fetch_add(1) + 1;
+      if (options.progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        options.progress(finished, static_cast<uint32_t>(total_frames));
+      }
+    }
+  };
+  int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::clamp(threads, 1, kMaxBakeThreads);
+  threads = static_cast<int>(std::min<uint64_t>(threads, total_frames));
+  {
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+  }
+
+  // Gather per clip, in frame order (the same whatever the thread count).
+  BakeReport local;
+  BakeReport& rep = report != nullptr ? *report : local;
+  rep = BakeReport{};
+  rep.character_size = character.size();
+  rep.format = options.format;
+  rep.width = texture.width;
+  rep.height = texture.height;
+  rep.frames = texture.frame_count;
+  rep.texel_bytes = channels * (options.format == TexelFormat::kRgba32F ? 4 : 2);
+  rep.threads = threads;
+  Package package;
+  package.source = options.source;
+  package.skeleton = skeleton;
+  package.lods.push_back(MeshLod{mesh, {}, 0.0f, 0.0f, 0.0f});
+  Status failure;
+  const float root_tolerance = kRootMotionTolerance * rep.character_size;
+  for (ClipPlan& plan : plans) {
+    BakedClip& b = plan.baked;
+    ClipBakeReport cr;
+    cr.name = b.name;
+    cr.frames = b.frame_count;
+    cr.fps = b.fps;
+    cr.duration = b.duration;
+    cr.loop = b.loop;
+    cr.loop_reason = plan.reason;
+    b.bounds = results[b.first_frame].bounds;
+    const glm::vec3 root0 = results[b.first_frame].root;
+    bool moves = false;
+    for (uint32_t i = 0; i < b.frame_count; ++i) {
+      const FrameResult& fr = results[b.first_frame + i];
+      if (!fr.representable && failure.ok()) {
+        failure = Status(ErrorCode::kLimitExceeded,
+                         fmt::format("{}: clip '{}' frame {}: a palette value is outside the "
+                                     "half-float range (+-{}); bake with rgba32f",
+                                     source, b.name, i, kMaxHalf));
+      }
+      cr.max_error = std::max(cr.max_error, fr.error);
+      cr.interpolation_error = std::max(cr.interpolation_error, fr.interpolation_error);
+      b.bounds.min = glm::min(b.bounds.min, fr.bounds.min);
+      b.bounds.max = glm::max(b.bounds.max, fr.bounds.max);
+      moves = moves || glm::distance(fr.root, root0) > root_tolerance;
+    }
+    if (moves) {
+      b.root_motion.resize(b.frame_count);
+      for (uint32_t i = 0; i < b.frame_count; ++i) {
+        b.root_motion[i] = results[b.first_frame + i].root - root0;
+      }
+    }
+    cr.root_motion = moves;
+    rep.max_error = std::max(rep.max_error, cr.max_error);
+    rep.interpolation_error = std::max(rep.interpolation_error, cr.interpolation_error);
+    rep.clips.push_back(cr);
+    package.clips.push_back(std::move(b));
+  }
+  package.animation = std::move(texture);
+  if (rep.character_size > 0.0f) {
+    rep.max_error_fraction = rep.max_error / rep.character_size;
+    rep.interpolation_error_fraction = rep.interpolation_error / rep.character_size;
+  }
+  if (rep.height > options.max_width) {
+    rep.warnings.push_back(
+        fmt::format("the texture is {} rows high, more than --max-width {}: "
+                    "devices whose GL_MAX_TEXTURE_SIZE is below {} cannot load "
+                    "it",
+                    rep.height, options.max_width, rep.height));
+  }
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!failure.ok()) return failure;
+  if (options.max_error >= 0.0f && rep.max_error > options.max_error) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        fmt::format("{}: baked error {:.6g} model units ({:.3g}% of the character's "
+                    "size) exceeds --max-error {:.6g}",
+                    source, rep.max_error, 100.0f * rep.max_error_fraction, options.max_error));
+  }
+  return package;
+}
+
+}  // namespace throng

@@ -1,0 +1,72 @@
+// glTF 2.0 import: one Character (skeleton, skinned mesh, clips) from a .gltf or .glb file.
+#include "throng/offline/gltf_import.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "offline/gltf_read_animation.h"
+#include "offline/gltf_read_document.h"
+#include "offline/gltf_read_mesh.h"
+#include "offline/gltf_read_skeleton.h"
+
+namespace throng {
+
+Result<Character> importGltf(const std::string& path, const ImportOptions& options) {
+  Result<gltf::Document> doc = gltf::loadDocument(path);
+  if (!doc.ok()) return doc.status();
+  Result<gltf::NodeTree> tree = gltf::readNodeTree(*doc);
+  if (!tree.ok()) return tree.status();
+  Result<gltf::SkeletonImport> skeleton = gltf::readSkeleton(*doc, *tree);
+  if (!skeleton.ok()) return skeleton.status();
+  Result<SkinnedMesh> mesh = gltf::readMesh(*doc, *skeleton);
+  if (!mesh.ok()) return mesh.status();
+  Result<std::vector<Clip>> clips =
+      gltf::readClips(*doc, skeleton->node_to_joint, skeleton->skeleton.jointCount());
+  if (!clips.ok()) return clips.status();
+
+  Character character;
+  character.skeleton = std::move(skeleton->skeleton);
+  character.mesh = std::move(mesh).value();
+  character.clips = std::move(clips).value();
+  character.warnings = std::move(doc->warnings);
+
+  std::set<std::string> names;
+  for (const Clip& clip : character.clips) names.insert(clip.name);
+  for (const std::string& clip_file : options.clip_files) {
+    Result<std::vector<Clip>> more =
+        importClipsByName(clip_file, character.skeleton, character.warnings);
+    if (!more.ok()) return more.status();
+    for (Clip& clip : *more) {
+      if (!names.insert(clip.name).second) {
+        const std::string renamed = fmt::format("{}#{}", clip.name, character.clips.size());
+        character.warnings.push_back(fmt::format("{}: clip '{}' already exists; added as '{}'",
+                                                 clip_file, clip.name, renamed));
+        clip.name = renamed;
+        names.insert(clip.name);
+      }
+      character.clips.push_back(std::move(clip));
+    }
+  }
+  if (Status status = validateCharacter(character, path); !status.ok()) return status;
+  return character;
+}
+
+Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
+                                            std::vector<std::string>& warnings) {
+  Result<gltf::Document> doc = gltf::loadDocument(path);
+  if (!doc.ok()) return doc.status();
+  // The node tree check guards against cycles and bad indices even though rest values are unused.
+  Result<gltf::NodeTree> tree = gltf::readNodeTree(*doc);
+  if (!tree.ok()) return tree.status();
+  std::vector<int> node_to_joint(doc->model.nodes.size(), -1);
+  for (size_t n = 0; n < node_to_joint.size(); ++n) {
+    node_to_joint[n] = target.findJoint(gltf::nodeName(*doc, static_cast<int>(n)));
+  }
+  Result<std::vector<Clip>> clips = gltf::readClips(*doc, node_to_joint, target.jointCount());
+  if (!clips.ok()) return clips.status();
+  warnings.insert(warnings.end(), doc->warnings.begin(), doc->warnings.end());
+  return clips;
+}
+
+}  // namespace throng

@@ -1,0 +1,206 @@
+// glTF animations -> Clips on a skeleton, given which joint (if any) each node drives.
+#include "offline/gltf_read_animation.h"
+
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "offline/gltf_read_accessor.h"
+#include "offline/gltf_read_skeleton.h"
+
+namespace throng::gltf {
+namespace {
+
+enum class Path { kTranslation, kRotation, kScale };
+
+// Reads one sampler into a track: times strictly increasing, values matching the key count.
+template <typename T>
+Status readTrack(const Document& doc, const tinygltf::AnimationSampler& sampler,
+                 const std::string& what, Path path, Track<T>& track) {
+  if (sampler.interpolation == "LINEAR" || sampler.interpolation.empty()) {
+    track.interpolation = Interpolation::kLinear;
+  } else if (sampler.interpolation == "STEP") {
+    track.interpolation = Interpolation::kStep;
+  } else if (sampler.interpolation == "CUBICSPLINE") {
+    track.interpolation = Interpolation::kCubicSpline;
+  } else {
+    return Status(ErrorCode::kInvalidData, place(doc, fmt::format("{}: unknown interpolation '{}'",
+                                                                  what, sampler.interpolation)));
+  }
+  Result<std::vector<float>> times =
+      readFloats(doc, {sampler.input, TINYGLTF_TYPE_SCALAR, {kFloatForm}, what + " input"});
+  if (!times.ok()) return times.status();
+  for (size_t k = 1; k < times->size(); ++k) {
+    if (!((*times)[k] > (*times)[k - 1])) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc, fmt::format("{}: key times not strictly increasing at key {} ({} "
+                                           "after {})",
+                                           what, k, (*times)[k], (*times)[k - 1])));
+    }
+  }
+  const bool rotation = path == Path::kRotation;
+  std::initializer_list<ComponentForm> forms =
+      rotation ? std::initializer_list<ComponentForm>{kFloatForm, kNormByteForm, kNormUByteForm,
+                                                      kNormShortForm, kNormUShortForm}
+               : std::initializer_list<ComponentForm>{kFloatForm};
+  Result<std::vector<float>> values =
+      readFloats(doc, {sampler.output, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, forms,
+                       what + " output"});
+  if (!values.ok()) return values.status();
+  const size_t per_key = track.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+  const size_t components = rotation ? 4 : 3;
+  const size_t value_count = values->size() / components;
+  if (value_count != times->size() * per_key) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc, fmt::format("{}: {} output values for {} keys (expected {})", what,
+                                         value_count, times->size(), times->size() * per_key)));
+  }
+  track.times = std::move(times).value();
+  track.values.resize(value_count);
+  for (size_t i = 0; i < value_count; ++i) {
+    const float* v = values->data() + i * components;
+    if constexpr (std::is_same_v<T, glm::quat>) {
+      // glTF stores (x, y, z, w); glm::quat takes (w, x, y, z).
+      glm::quat q(v[3], v[0], v[1], v[2]);
+      const bool tangent = per_key == 3 && i % 3 != 1;
+      if (!tangent) {
+        if (!(glm::length(q) > 1e-6f)) {
+          return Status(
+              ErrorCode::kInvalidData,
+              place(doc, fmt::format("{}: key {} is a zero quaternion", what, i / per_key)));
+        }
+        q = glm::normalize(q);
+      }
+      track.values[i] = q;
+    } else {
+      track.values[i] = glm::vec3(v[0], v[1], v[2]);
+    }
+  }
+  return {};
+}
+
+// "Armature|Walk" -> "Walk" when "Armature" names a node of the file (Blender's export habit).
+std::string clipName(const Document& doc, const tinygltf::Animation& animation, size_t index) {
+  if (animation.name.empty()) return fmt::format("clip{}", index);
+  const size_t bar = animation.name.find('|');
+  if (bar != std::string::npos && bar + 1 < animation.name.size()) {
+    const std::string prefix = animation.name.substr(0, bar);
+    for (const tinygltf::Node& node : doc.model.nodes) {
+      if (node.name == prefix) return animation.name.substr(bar + 1);
+    }
+  }
+  return animation.name;
+}
+
+}  // namespace
+
+Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_joint,
+                                    int joint_count) {
+  const tinygltf::Model& model = doc.model;
+  std::vector<Clip> clips;
+  std::set<std::string> names;
+  std::set<int> outside_nodes;
+  for (size_t a = 0; a < model.animations.size(); ++a) {
+    const tinygltf::Animation& animation = model.animations[a];
+    Clip clip;
+    clip.name = clipName(doc, animation, a);
+    if (names.count(clip.name) != 0 && animation.name != clip.name) clip.name = animation.name;
+    if (names.count(clip.name) != 0) clip.name = fmt::format("{}#{}", clip.name, a);
+    clip.joints.resize(static_cast<size_t>(joint_count));
+    std::vector<bool> filled(static_cast<size_t>(joint_count) * 3, false);
+    int weights_channels = 0;
+    int other_channels = 0;
+    int read_channels = 0;
+    for (size_t c = 0; c < animation.channels.size(); ++c) {
+      const tinygltf::AnimationChannel& channel = animation.channels[c];
+      const std::string what = fmt::format("animation {} channel {}", a, c);
+      if (channel.sampler < 0 ||
+          static_cast<size_t>(channel.sampler) >= animation.samplers.size()) {
+        return Status(ErrorCode::kInvalidData,
+                      place(doc, fmt::format("{}: sampler {} does not exist ({} samplers)", what,
+                                             channel.sampler, animation.samplers.size())));
+      }
+      if (channel.target_node >= static_cast<int>(model.nodes.size())) {
+        return Status(ErrorCode::kInvalidData,
+                      place(doc, fmt::format("{}: target node {} does not exist ({} nodes)", what,
+                                             channel.target_node, model.nodes.size())));
+      }
+      Path path;
+      if (channel.target_path == "translation") {
+        path = Path::kTranslation;
+      } else if (channel.target_path == "rotation") {
+        path = Path::kRotation;
+      } else if (channel.target_path == "scale") {
+        path = Path::kScale;
+      } else if (channel.target_path == "weights") {
+        ++weights_channels;
+        continue;
+      } else {
+        ++other_channels;
+        continue;
+      }
+      if (channel.target_node < 0) {  // e.g. KHR_animation_pointer targets
+        ++other_channels;
+        continue;
+      }
+      const int joint = node_to_joint[static_cast<size_t>(channel.target_node)];
+      if (joint < 0) {
+        outside_nodes.insert(channel.target_node);
+        continue;
+      }
+      const size_t slot = static_cast<size_t>(joint) * 3 + static_cast<size_t>(path);
+      if (filled[slot]) {
+        doc.warnings.push_back(
+            place(doc, fmt::format("{}: node {} {} is animated twice; the first channel is kept",
+                                   what, channel.target_node, channel.target_path)));
+        continue;
+      }
+      filled[slot] = true;
+      const tinygltf::AnimationSampler& sampler =
+          animation.samplers[static_cast<size_t>(channel.sampler)];
+      JointTracks& tracks = clip.joints[static_cast<size_t>(joint)];
+      Status status;
+      if (path == Path::kRotation) {
+        status = readTrack(doc, sampler, what, path, tracks.rotation);
+      } else {
+        status = readTrack(doc, sampler, what, path,
+                           path == Path::kTranslation ? tracks.translation : tracks.scale);
+      }
+      if (!status.ok()) return status;
+      ++read_channels;
+    }
+    if (weights_channels > 0) {
+      doc.warnings.push_back(
+          place(doc, fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a,
+                                 animation.name, weights_channels)));
+    }
+    if (other_channels > 0) {
+      doc.warnings.push_back(place(
+          doc, fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a,
+                           animation.name, other_channels)));
+    }
+    if (read_channels == 0) {
+      doc.warnings.push_back(place(
+          doc, fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name)));
+      continue;
+    }
+    updateClipRange(clip);
+    if (Status s = validateClip(clip, joint_count, doc.path); !s.ok()) return s;
+    names.insert(clip.name);
+    clips.push_back(std::move(clip));
+  }
+  if (!outside_nodes.empty()) {
+    std::string list;
+    for (int node : outside_nodes) {
+      if (!list.empty()) list += ", ";
+      list += nodeName(doc, node);
+    }
+    doc.warnings.push_back(
+        place(doc, fmt::format("channels on {} nodes outside the skeleton are ignored: {}",
+                               outside_nodes.size(), list)));
+  }
+  return clips;
+}
+
+}  // namespace throng::gltf

@@ -1,0 +1,451 @@
+// glTF mesh primitives -> one SkinnedMesh in skeleton model space (skinned and rigid meshes).
+#include "offline/gltf_read_mesh.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "offline/gltf_read_accessor.h"
+
+namespace throng::gltf {
+namespace {
+
+// Total vertices of the character: joint-indexed 32-bit index buffers with headroom.
+constexpr size_t kMaxVertices = size_t{1} << 28;
+
+// Same bound as the skeleton builder: below it a matrix is not inverted.
+constexpr float kMinDeterminant = 1e-12f;
+
+// Where a primitive's vertices go: the joint of a rigid mesh, or the skin of a skinned one.
+struct Binding {
+  int rigid_joint = -1;      // >= 0: every vertex is bound to this joint with weight 1
+  int skin = -1;             // >= 0: read JOINTS_n / WEIGHTS_n against this skin
+  glm::mat4 to_model{1.0f};  // primitive space -> skeleton model space at bind time
+};
+
+// Area-weighted smooth normals: the sum of the (unnormalised) face normals around each vertex.
+void computeNormals(const std::vector<glm::vec3>& positions, const std::vector<uint32_t>& indices,
+                    std::vector<glm::vec3>& normals) {
+  normals.assign(positions.size(), glm::vec3(0.0f));
+  for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+    const glm::vec3& a = positions[indices[t]];
+    const glm::vec3& b = positions[indices[t + 1]];
+    const glm::vec3& c = positions[indices[t + 2]];
+    const glm::vec3 face = glm::cross(b - a, c - a);  // length = 2 * area
+    for (int k = 0; k < 3; ++k) normals[indices[t + static_cast<size_t>(k)]] += face;
+  }
+  for (glm::vec3& n : normals) {
+    const float length = glm::length(n);
+    n = length > 0.0f ? n / length : glm::vec3(0.0f, 0.0f, 1.0f);
+  }
+}
+
+class PrimitiveReader {
+ public:
+  PrimitiveReader(Document& doc, const SkeletonImport& skeleton, SkinnedMesh& mesh)
+      : doc_(doc), skeleton_(skeleton), mesh_(mesh) {}
+
+  // Reads primitive `p` of mesh `m` and appends it to the mesh.
+  Status read(int m, int p, const Binding& binding, const std::string& submesh_name);
+
+  bool skipped_non_triangles = false;
+
+ private:
+  Status readInfluences(const tinygltf::Primitive& primitive, const std::string& what,
+                        size_t vertex_count, const Binding& binding,
+                        std::vector<glm::u16vec4>& joints, std::vector<glm::vec4>& weights);
+
+  Document& doc_;
+  const SkeletonImport& skeleton_;
+  SkinnedMesh& mesh_;
+};
+
+Status PrimitiveReader::read(int m, int p, const Binding& binding,
+                             const std::string& submesh_name) {
+  const tinygltf::Primitive& primitive =
+      doc_.model.meshes[static_cast<size_t>(m)].primitives[static_cast<size_t>(p)];
+  const std::string what = fmt::format("mesh {} primitive {}", m, p);
+  const int mode = primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode;
+  if (mode < TINYGLTF_MODE_POINTS || mode > TINYGLTF_MODE_TRIANGLE_FAN) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: mode {} is not a glTF primitive mode", what, mode)));
+  }
+  if (mode < TINYGLTF_MODE_TRIANGLES) {
+    doc_.warnings.push_back(
+        place(doc_, fmt::format("{}: mode {} (points or lines) is not supported; primitive skipped",
+                                what, mode)));
+    skipped_non_triangles = true;
+    return {};
+  }
+
+  auto attribute = [&](const char* name) {
+    auto it = primitive.attributes.find(name);
+    return it == primitive.attributes.end() ? -1 : it->second;
+  };
+  const int position_accessor = attribute("POSITION");
+  if (position_accessor < 0) {
+    return Status(ErrorCode::kInvalidData, place(doc_, fmt::format("{}: no POSITION", what)));
+  }
+  std::initializer_list<ComponentForm> position_forms =
+      doc_.quantized
+          ? std::initializer_list<ComponentForm>{kFloatForm,     kByteForm,      kNormByteForm,
+                                                 kUByteForm,     kNormUByteForm, kShortForm,
+                                                 kNormShortForm, kUShortForm,    kNormUShortForm}
+          : std::initializer_list<ComponentForm>{kFloatForm};
+  Result<std::vector<float>> positions =
+      readFloats(doc_, {position_accessor, TINYGLTF_TYPE_VEC3, position_forms, what + " POSITION"});
+  if (!positions.ok()) return positions.status();
+  const size_t vertex_count = positions->size() / 3;
+  if (mesh_.positions.size() + vertex_count > kMaxVertices) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        place(doc_, fmt::format("{}: more than {} vertices in the character", what, kMaxVertices)));
+  }
+
+  std::vector<float> normals;
+  if (const int accessor = attribute("NORMAL"); accessor >= 0) {
+    std::initializer_list<ComponentForm> forms =
+        doc_.quantized
+            ? std::initializer_list<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
+            : std::initializer_list<ComponentForm>{kFloatForm};
+    Result<std::vector<float>> read =
+        readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC3, forms, what + " NORMAL"});
+    if (!read.ok()) return read.status();
+    if (read->size() != positions->size()) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: NORMAL has {} elements, POSITION {}", what,
+                                            read->size() / 3, vertex_count)));
+    }
+    normals = std::move(read).value();
+  }
+  std::vector<float> uvs;
+  if (const int accessor = attribute("TEXCOORD_0"); accessor >= 0) {
+    std::initializer_list<ComponentForm> forms =
+        doc_.quantized
+            ? std::initializer_list<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
+                                                   kByteForm,  kNormByteForm,  kUByteForm,
+                                                   kShortForm, kNormShortForm, kUShortForm}
+            : std::initializer_list<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
+    Result<std::vector<float>> read =
+        readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC2, forms, what + " TEXCOORD_0"});
+    if (!read.ok()) return read.status();
+    if (read->size() / 2 != vertex_count) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: TEXCOORD_0 has {} elements, POSITION {}", what,
+                                            read->size() / 2, vertex_count)));
+    }
+    uvs = std::move(read).value();
+  }
+
+  // Indices: given or 0..n-1, then strips and fans turned into a triangle list.
+  std::vector<uint32_t> indices;
+  if (primitive.indices >= 0) {
+    Result<std::vector<uint32_t>> read = readUints(doc_, {primitive.indices,
+                                                          TINYGLTF_TYPE_SCALAR,
+                                                          {kUByteForm, kUShortForm, kUIntForm},
+                                                          what + " indices"});
+    if (!read.ok()) return read.status();
+    indices = std::move(read).value();
+    for (size_t i = 0; i < indices.size(); ++i) {
+      if (indices[i] >= vertex_count) {
+        return Status(ErrorCode::kInvalidData,
+                      place(doc_, fmt::format("{}: index {} is {}, but there are {} vertices", what,
+                                              i, indices[i], vertex_count)));
+      }
+    }
+  } else {
+    indices.resize(vertex_count);
+    for (size_t i = 0; i < vertex_count; ++i) indices[i] = static_cast<uint32_t>(i);
+  }
+  if (mode == TINYGLTF_MODE_TRIANGLES) {
+    if (indices.size() % 3 != 0) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: {} indices is not a whole number of triangles",
+                                            what, indices.size())));
+    }
+  } else {
+    std::vector<uint32_t> list;
+    for (size_t i = 0; i + 2 < indices.size(); ++i) {
+      if (mode == TINYGLTF_MODE_TRIANGLE_FAN) {
+        list.insert(list.end(), {indices[0], indices[i + 1], indices[i + 2]});
+      } else if (i % 2 == 0) {
+        list.insert(list.end(), {indices[i], indices[i + 1], indices[i + 2]});
+      } else {  // odd strip triangles swap their first two vertices to keep the winding
+        list.insert(list.end(), {indices[i + 1], indices[i], indices[i + 2]});
+      }
+    }
+    indices = std::move(list);
+  }
+
+  std::vector<glm::u16vec4> joints(vertex_count);
+  std::vector<glm::vec4> weights(vertex_count);
+  glm::mat4 to_model = binding.to_model;
+  if (binding.skin >= 0) {
+    if (Status s = readInfluences(primitive, what, vertex_count, binding, joints, weights);
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    for (size_t v = 0; v < vertex_count; ++v) {
+      joints[v] = glm::u16vec4(static_cast<uint16_t>(binding.rigid_joint), 0, 0, 0);
+      weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+    }
+  }
+
+  // A skin whose inverse binds differ from the skeleton's (another skin listed the joint first):
+  // re-express each vertex for the skeleton's matrix of its dominant joint.
+  std::vector<glm::mat4> corrections;
+  if (binding.skin >= 0) {
+    const SkinBinding& skin = skeleton_.skins[static_cast<size_t>(binding.skin)];
+    const auto skeleton_binds = skeleton_.skeleton.inverseBinds();
+    corrections.assign(static_cast<size_t>(skeleton_.skeleton.jointCount()), glm::mat4(1.0f));
+    bool differs = false;
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const glm::mat4& reference = skeleton_binds[static_cast<size_t>(skin.joints[j])];
+      float largest = 1.0f;
+      for (int c = 0; c < 4; ++c) {
+        for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(reference[c][r]));
+      }
+      if (maxAbsDifference(reference, skin.inverse_binds[j]) > 1e-6f * largest) {
+        corrections[static_cast<size_t>(skin.joints[j])] =
+            glm::inverse(reference) * skin.inverse_binds[j];
+        differs = true;
+      }
+    }
+    if (differs) {
+      doc_.warnings.push_back(place(
+          doc_, fmt::format("{}: skin {} has other inverse bind matrices than the skin that "
+                            "first lists its joints; vertices re-expressed per dominant joint",
+                            what, binding.skin)));
+    } else {
+      corrections.clear();
+    }
+  }
+
+  const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(to_model)));
+  const size_t base = mesh_.positions.size();
+  if (!uvs.empty() && mesh_.uvs.size() < base) mesh_.uvs.resize(base, glm::vec2(0.0f));
+  std::vector<glm::vec3> new_positions(vertex_count);
+  for (size_t v = 0; v < vertex_count; ++v) {
+    glm::vec3 position((*positions)[3 * v], (*positions)[3 * v + 1], (*positions)[3 * v + 2]);
+    glm::mat4 transform = to_model;
+    if (!corrections.empty()) transform = corrections[joints[v][0]] * to_model;
+    new_positions[v] = glm::vec3(transform * glm::vec4(position, 1.0f));
+  }
+  std::vector<glm::vec3> new_normals;
+  bool compute = normals.empty();
+  if (!compute) {
+    new_normals.resize(vertex_count);
+    for (size_t v = 0; v < vertex_count; ++v) {
+      glm::vec3 n(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]);
+      glm::mat3 nm = normal_matrix;
+      if (!corrections.empty()) {
+        nm = glm::transpose(glm::inverse(glm::mat3(corrections[joints[v][0]] * to_model)));
+      }
+      n = nm * n;
+      const float length = glm::length(n);
+      if (!(length > 1e-12f)) {
+        compute = true;
+        break;
+      }
+      new_normals[v] = n / length;
+    }
+    if (compute) {
+      doc_.warnings.push_back(
+          place(doc_, fmt::format("{}: zero-length normals; normals recomputed", what)));
+    }
+  }
+  if (compute) computeNormals(new_positions, indices, new_normals);
+
+  mesh_.positions.insert(mesh_.positions.end(), new_positions.begin(), new_positions.end());
+  mesh_.normals.insert(mesh_.normals.end(), new_normals.begin(), new_normals.end());
+  mesh_.joints.insert(mesh_.joints.end(), joints.begin(), joints.end());
+  mesh_.weights.insert(mesh_.weights.end(), weights.begin(), weights.end());
+  if (!uvs.empty()) {
+    for (size_t v = 0; v < vertex_count; ++v) mesh_.uvs.emplace_back(uvs[2 * v], uvs[2 * v + 1]);
+  } else if (!mesh_.uvs.empty()) {
+    mesh_.uvs.resize(mesh_.positions.size(), glm::vec2(0.0f));
+  }
+  SubMesh submesh;
+  submesh.name = submesh_name;
+  submesh.first_index = static_cast<uint32_t>(mesh_.indices.size());
+  submesh.index_count = static_cast<uint32_t>(indices.size());
+  for (uint32_t index : indices) mesh_.indices.push_back(static_cast<uint32_t>(base) + index);
+  mesh_.submeshes.push_back(std::move(submesh));
+  return {};
+}
+
+Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
+                                       const std::string& what, size_t vertex_count,
+                                       const Binding& binding, std::vector<glm::u16vec4>& joints,
+                                       std::vector<glm::vec4>& weights) {
+  const SkinBinding& skin = skeleton_.skins[static_cast<size_t>(binding.skin)];
+  std::vector<std::vector<uint32_t>> joint_sets;
+  std::vector<std::vector<float>> weight_sets;
+  for (int set = 0;; ++set) {
+    auto joints_it = primitive.attributes.find(fmt::format("JOINTS_{}", set));
+    auto weights_it = primitive.attributes.find(fmt::format("WEIGHTS_{}", set));
+    const bool has_joints = joints_it != primitive.attributes.end();
+    const bool has_weights = weights_it != primitive.attributes.end();
+    if (!has_joints && !has_weights) break;
+    if (has_joints != has_weights) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: JOINTS_{} and WEIGHTS_{} must come together", what,
+                                            set, set)));
+    }
+    if (set == kMaxInfluenceSets) {
+      doc_.warnings.push_back(
+          place(doc_, fmt::format("{}: influence sets beyond JOINTS_{} ignored", what, set - 1)));
+      break;
+    }
+    Result<std::vector<uint32_t>> j = readUints(doc_, {joints_it->second,
+                                                       TINYGLTF_TYPE_VEC4,
+                                                       {kUByteForm, kUShortForm},
+                                                       fmt::format("{} JOINTS_{}", what, set)});
+    if (!j.ok()) return j.status();
+    Result<std::vector<float>> w = readFloats(doc_, {weights_it->second,
+                                                     TINYGLTF_TYPE_VEC4,
+                                                     {kFloatForm, kNormUByteForm, kNormUShortForm},
+                                                     fmt::format("{} WEIGHTS_{}", what, set)});
+    if (!w.ok()) return w.status();
+    if (j->size() != vertex_count * 4 || w->size() != vertex_count * 4) {
+      return Status(
+          ErrorCode::kInvalidData,
+          place(doc_, fmt::format("{}: JOINTS_{}/WEIGHTS_{} have {}/{} elements for {} "
+                                  "vertices",
+                                  what, set, set, j->size() / 4, w->size() / 4, vertex_count)));
+    }
+    joint_sets.push_back(std::move(j).value());
+    weight_sets.push_back(std::move(w).value());
+  }
+  if (joint_sets.empty()) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: the node has skin {} but the primitive has no "
+                                          "JOINTS_0/WEIGHTS_0",
+                                          what, binding.skin)));
+  }
+
+  size_t too_many = 0;
+  size_t unnormalised = 0;
+  size_t unweighted = 0;
+  float worst_deviation = 0.0f;
+  Influence influences[kMaxInfluenceSets * 4];
+  for (size_t v = 0; v < vertex_count; ++v) {
+    int count = 0;
+    int nonzero = 0;
+    float sum = 0.0f;
+    for (size_t set = 0; set < joint_sets.size(); ++set) {
+      for (size_t c = 0; c < 4; ++c) {
+        const float w = weight_sets[set][4 * v + c];
+        const uint32_t j = joint_sets[set][4 * v + c];
+        if (w < 0.0f) {
+          return Status(
+              ErrorCode::kInvalidData,
+              place(doc_, fmt::format("{}: vertex {} has negative weight {}", what, v, w)));
+        }
+        if (w == 0.0f) continue;  // the joint of a zero weight may be anything
+        if (j >= skin.joints.size()) {
+          return Status(ErrorCode::kInvalidData,
+                        place(doc_, fmt::format("{}: vertex {} uses joint {}, but skin {} has {} "
+                                                "joints",
+                                                what, v, j, binding.skin, skin.joints.size())));
+        }
+        influences[count++] = {skin.joints[j], w};
+        sum += w;
+        ++nonzero;
+      }
+    }
+    if (nonzero > kMaxInfluences) ++too_many;
+    if (!reduceInfluences(influences, count, joints[v], weights[v])) {
+      ++unweighted;
+      joints[v] = glm::u16vec4(static_cast<uint16_t>(skin.joints[0]), 0, 0, 0);
+      weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      continue;
+    }
+    const float deviation = std::fabs(sum - 1.0f);
+    if (deviation > kWeightSumWarnTolerance) {
+      ++unnormalised;
+      worst_deviation = std::max(worst_deviation, deviation);
+    }
+  }
+  if (too_many > 0) {
+    doc_.warnings.push_back(place(
+        doc_, fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
+                          "renormalised",
+                          what, too_many, kMaxInfluences, kMaxInfluences)));
+  }
+  if (unnormalised > 0) {
+    doc_.warnings.push_back(place(
+        doc_, fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
+                          "renormalised",
+                          what, unnormalised, worst_deviation)));
+  }
+  if (unweighted > 0) {
+    doc_.warnings.push_back(place(
+        doc_,
+        fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
+                    unweighted, skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])])));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
+  const tinygltf::Model& model = doc.model;
+  SkinnedMesh mesh;
+  PrimitiveReader reader(doc, skeleton, mesh);
+  size_t primitives = 0;
+  const auto inverse_binds = skeleton.skeleton.inverseBinds();
+  for (size_t n = 0; n < model.nodes.size(); ++n) {
+    const tinygltf::Node& node = model.nodes[n];
+    if (node.mesh < 0) continue;
+    const tinygltf::Mesh& gltf_mesh = model.meshes[static_cast<size_t>(node.mesh)];
+    Binding binding;
+    if (node.skin >= 0) {
+      binding.skin = node.skin;
+      binding.to_model = skeleton.skin_to_model;
+    } else if (skeleton.node_to_joint[n] >= 0) {
+      binding.rigid_joint = skeleton.node_to_joint[n];
+      // palette = world * inverse_bind must carry the vertex to world * local.
+      const glm::mat4& inverse_bind = inverse_binds[static_cast<size_t>(binding.rigid_joint)];
+      if (!(std::fabs(glm::determinant(inverse_bind)) > kMinDeterminant)) {
+        doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): degenerate transform; "
+                                                      "mesh {} skipped",
+                                                      n, node.name, node.mesh)));
+        continue;
+      }
+      binding.to_model = glm::inverse(inverse_bind);
+    } else {
+      doc.warnings.push_back(
+          place(doc, fmt::format("node {} ('{}'): mesh {} has no skin and is not under a skeleton "
+                                 "node; skipped",
+                                 n, node.name, node.mesh)));
+      continue;
+    }
+    bool morph_warned = false;
+    for (size_t p = 0; p < gltf_mesh.primitives.size(); ++p) {
+      ++primitives;
+      if (!gltf_mesh.primitives[p].targets.empty() && !morph_warned) {
+        morph_warned = true;
+        doc.warnings.push_back(place(
+            doc, fmt::format("mesh {} ('{}'): {} morph targets ignored (base shape imported)",
+                             node.mesh, gltf_mesh.name, gltf_mesh.primitives[p].targets.size())));
+      }
+      std::string name = !gltf_mesh.name.empty() ? gltf_mesh.name
+                         : !node.name.empty()    ? node.name
+                                                 : fmt::format("mesh{}", node.mesh);
+      if (gltf_mesh.primitives.size() > 1) name += fmt::format(".{}", p);
+      if (Status s = reader.read(node.mesh, static_cast<int>(p), binding, name); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  if (primitives > 0 && mesh.submeshes.empty() && reader.skipped_non_triangles) {
+    return Status(ErrorCode::kUnsupported,
+                  place(doc, "only point or line primitives; throng needs triangles"));
+  }
+  return mesh;
+}
+
+}  // namespace throng::gltf

@@ -1,0 +1,25 @@
+// glTF mesh primitives -> one SkinnedMesh in skeleton model space (skinned and rigid meshes).
+#pragma once
+
+#include "offline/gltf_read_document.h"
+#include "offline/gltf_read_skeleton.h"
+#include "throng/core/mesh.h"
+#include "throng/core/status.h"
+
+namespace throng::gltf {
+
+// Weights whose sum is further than this from 1 are reported (and renormalised); smaller drift
+// is normal for normalised bytes (a few 1/255 steps) and is renormalised silently.
+inline constexpr float kWeightSumWarnTolerance = 0.02f;
+// JOINTS_n / WEIGHTS_n sets read per vertex: 4 sets = 16 influences, what reduceInfluences merges.
+inline constexpr int kMaxInfluenceSets = 4;
+
+// Appends one SubMesh per triangle primitive of every mesh node: skinned nodes keep their
+// positions (glTF bind space; the node's own transform is ignored), unskinned nodes in the
+// skeleton are bound rigidly to their joint (positions = inverse(inverse bind) * local). Other
+// unskinned meshes are skipped with a warning. Missing normals are computed (area-weighted),
+// missing indices generated, strips and fans converted; points and lines are skipped with a
+// warning (an error when nothing else is left). Warnings go to doc.warnings.
+Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton);
+
+}  // namespace throng::gltf

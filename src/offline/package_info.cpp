@@ -1,0 +1,66 @@
+// Text description of a package and of its file's section table.
+#include "throng/offline/package_info.h"
+
+#include <fmt/core.h>
+
+#include "throng/core/file_io.h"
+#include "throng/core/package_format.h"
+
+namespace throng {
+
+std::string describePackage(const Package& p) {
+  std::string s;
+  s += fmt::format("source: {}\n", p.source.empty() ? "(unknown)" : p.source);
+  s += fmt::format("skeleton: {} joints\n", p.skeleton.jointCount());
+  s += fmt::format("LODs: {}\n", p.lods.size());
+  for (size_t l = 0; l < p.lods.size(); ++l) {
+    const MeshLod& lod = p.lods[l];
+    s += fmt::format(
+        "  LOD {}: {} vertices, {} triangles, {} sub-meshes, palette {} joints, geometric error "
+        "{:.4g}, skinning error {:.4g}, max distance {}\n",
+        l, lod.mesh.vertexCount(), lod.mesh.triangleCount(), lod.mesh.submeshes.size(),
+        lod.palette_joints.empty() ? p.skeleton.jointCount()
+                                   : static_cast<int>(lod.palette_joints.size()),
+        lod.geometric_error, lod.skinning_error,
+        lod.max_distance > 0.0f ? fmt::format("{:.4g}", lod.max_distance) : "unlimited");
+  }
+  s += fmt::format("clips: {}\n", p.clips.size());
+  s += fmt::format("  {:<24} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5}  {}\n", "name", "first", "frames",
+                   "fps", "seconds", "loop", "root", "bounds");
+  for (const BakedClip& c : p.clips) {
+    s += fmt::format(
+        "  {:<24} {:>7} {:>7} {:>7.3f} {:>9.3f} {:>5} {:>5}  ({:.3g}, {:.3g}, {:.3g}) .. "
+        "({:.3g}, {:.3g}, {:.3g})\n",
+        c.name, c.first_frame, c.frame_count, c.fps, c.duration, c.loop ? "yes" : "no",
+        c.root_motion.empty() ? "-" : "moves", c.bounds.min.x, c.bounds.min.y, c.bounds.min.z,
+        c.bounds.max.x, c.bounds.max.y, c.bounds.max.z);
+  }
+  const AnimationTexture& t = p.animation;
+  const bool is32 = t.format == TexelFormat::kRgba32F;
+  const size_t bytes = is32 ? t.texels32.size() * 4 : t.texels16.size() * 2;
+  s += fmt::format("texture: {} x {} texels, {}, {} bytes, {} frames, {} per row, {} joints\n",
+                   t.width, t.height, is32 ? "RGBA32F" : "RGBA16F", bytes, t.frame_count,
+                   t.frames_per_row, t.joint_count);
+  return s;
+}
+
+std::string describePackageFile(const std::string& path, bool* ok) {
+  if (ok != nullptr) *ok = false;
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes.ok()) return fmt::format("error: {}\n", bytes.status().toString());
+  const auto span = std::as_bytes(std::span<const char>(*bytes));
+  std::string s = fmt::format("package: {} ({} bytes)\n", path, bytes->size());
+  Result<PackageLayout> layout = readPackageLayout(span, path);
+  if (!layout.ok()) return s + fmt::format("error: {}\n", layout.status().toString());
+  s += fmt::format("format version: {}\nsections: {}\n", layout->version, layout->sections.size());
+  for (const PackageSectionInfo& sec : layout->sections) {
+    s += fmt::format("  {} offset {:>10} size {:>10} checksum {:016x}\n", sec.name(), sec.offset,
+                     sec.size, sec.checksum);
+  }
+  Result<Package> package = parsePackage(span, path);
+  if (!package.ok()) return s + fmt::format("error: {}\n", package.status().toString());
+  if (ok != nullptr) *ok = true;
+  return s + describePackage(*package);
+}
+
+}  // namespace throng

@@ -1,0 +1,86 @@
+// Animation texture -> PNG, each matrix row's channels stretched over their own value range.
+#include "throng/offline/texture_preview.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <stb_image_write.h>
+
+#include "throng/core/file_io.h"
+
+namespace throng {
+namespace {
+
+void appendBytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::string*>(context);
+  out->append(static_cast<const char*>(data), static_cast<size_t>(size));
+}
+
+uint8_t toByte(float v, float lo, float hi) {
+  if (!(hi > lo)) return 128;
+  const float u = std::clamp((v - lo) / (hi - lo), 0.0f, 1.0f);
+  return static_cast<uint8_t>(u * 255.0f + 0.5f);
+}
+
+}  // namespace
+
+Status writeTexturePreview(const AnimationTexture& texture, const std::string& path) {
+  if (texture.width == 0 || texture.height == 0 || texture.frame_count == 0 ||
+      texture.joint_count == 0) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: the animation texture is empty", path));
+  }
+  // Ranges per matrix row r and channel c, over every stored texel.
+  float lo[3][4], hi[3][4];
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      lo[r][c] = std::numeric_limits<float>::max();
+      hi[r][c] = -std::numeric_limits<float>::max();
+    }
+  }
+  for (uint32_t f = 0; f < texture.frame_count; ++f) {
+    for (uint32_t j = 0; j < texture.joint_count; ++j) {
+      const JointRows rows = loadJointRows(texture, f, j);
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 4; ++c) {
+          lo[r][c] = std::min(lo[r][c], rows.rows[r][c]);
+          hi[r][c] = std::max(hi[r][c], rows.rows[r][c]);
+        }
+      }
+    }
+  }
+  const size_t width = texture.width;
+  const size_t height = 2 * static_cast<size_t>(texture.height);
+  std::vector<uint8_t> pixels(width * height * 3, 0);
+  for (uint32_t f = 0; f < texture.frame_count; ++f) {
+    for (uint32_t j = 0; j < texture.joint_count; ++j) {
+      const JointRows rows = loadJointRows(texture, f, j);
+      for (uint32_t r = 0; r < 3; ++r) {
+        const size_t x = texture.texelX(f, j, r);
+        const size_t y = 2 * static_cast<size_t>(texture.texelY(f));
+        uint8_t* linear = &pixels[(y * width + x) * 3];
+        for (int c = 0; c < 3; ++c) linear[c] = toByte(rows.rows[r][c], lo[r][c], hi[r][c]);
+        // Translation: dark blue (lowest) to yellow (highest).
+        const uint8_t t = toByte(rows.rows[r][3], lo[r][3], hi[r][3]);
+        uint8_t* translation = &pixels[((y + 1) * width + x) * 3];
+        translation[0] = t;
+        translation[1] = t;
+        translation[2] = static_cast<uint8_t>(255 - t / 2);
+      }
+    }
+  }
+  std::string png;
+  const int ok =
+      stbi_write_png_to_func(appendBytes, &png, static_cast<int>(width), static_cast<int>(height),
+                             3, pixels.data(), static_cast<int>(width * 3));
+  if (ok == 0) {
+    return Status(ErrorCode::kIoError, fmt::format("{}: PNG encoding failed", path));
+  }
+  return writeFileAtomically(path, png);
+}
+
+}  // namespace throng

@@ -1,0 +1,30 @@
+// Camera framing of a world-space box: bounding sphere fitted into the narrower field of view.
+#include "throng/render/camera.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace throng::render {
+
+glm::mat4 framingViewProjection(const Bounds& bounds, float aspect, const CameraFraming& framing) {
+  const glm::vec3 center = 0.5f * (bounds.min + bounds.max);
+  float radius = 0.5f * glm::length(bounds.max - bounds.min);
+  if (!(radius > 0.0f)) radius = 1.0f;
+  radius *= std::max(framing.margin, 1.0f);
+  // The sphere fits when it fits the narrower of the vertical and horizontal fields of view.
+  const float half_y = 0.5f * framing.fov_y;
+  const float half_x = std::atan(std::tan(half_y) * std::max(aspect, 1e-3f));
+  const float distance = radius / std::sin(std::min(half_x, half_y));
+  const glm::vec3 direction(std::cos(framing.pitch) * std::sin(framing.yaw),
+                            std::sin(framing.pitch),
+                            std::cos(framing.pitch) * std::cos(framing.yaw));
+  const glm::vec3 eye = center + distance * direction;
+  const glm::mat4 view = glm::lookAt(eye, center, glm::vec3(0.0f, 1.0f, 0.0f));
+  const float near_plane = std::max(distance - radius, distance * 1e-3f);
+  const float far_plane = distance + radius;
+  return glm::perspective(framing.fov_y, aspect, near_plane, far_plane) * view;
+}
+
+}  // namespace throng::render

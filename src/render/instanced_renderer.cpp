@@ -1,0 +1,452 @@
+// InstancedRenderer: uploads a package (LOD meshes, animation texture) and draws every instance
+// of a LOD with one glDrawElementsInstanced; a transform-feedback twin captures skinned vertices.
+#include "throng/render/instanced_renderer.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include <fmt/core.h>
+#include <glm/gtc/packing.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "throng/render/gl_check.h"
+
+namespace throng::render {
+namespace {
+
+// Attribute locations shared by the draw and the capture programs.
+enum Attribute : GLuint {
+  kPosition = 0,
+  kNormal = 1,
+  kJoints = 2,
+  kWeights = 3,
+  kPositionScale = 4,
+  kRotationBlend = 5,
+  kFrames = 6,
+  kFade = 7,
+  kTint = 8,
+};
+
+const std::vector<AttributeBinding>& attributeBindings() {
+  static const std::vector<AttributeBinding> bindings = {
+      {"a_position", kPosition},
+      {"a_normal", kNormal},
+      {"a_joints", kJoints},
+      {"a_weights", kWeights},
+      {"i_position_scale", kPositionScale},
+      {"i_rotation_blend", kRotationBlend},
+      {"i_frames", kFrames},
+      {"i_fade", kFade},
+      {"i_tint", kTint},
+  };
+  return bindings;
+}
+
+struct GpuVertex {
+  float position[3];
+  float normal[3];
+  uint16_t joints[4];
+  float weights[4];
+};
+static_assert(sizeof(GpuVertex) == 48, "vertices are 48 tightly packed bytes");
+
+// Transform feedback captures world position and normal: 6 floats per vertex.
+constexpr size_t kCapturedFloatsPerVertex = 6;
+
+const void* byteOffset(size_t bytes) {
+  return reinterpret_cast<const void*>(bytes);
+}
+
+Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings) {
+  Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
+  if (!vertex.ok()) return vertex.status();
+  Result<std::string> fragment = embeddedShader("gles3/lit.frag");
+  if (!fragment.ok()) return fragment.status();
+  ProgramDesc desc;
+  desc.name = name;
+  desc.vertex_source = std::move(vertex).value();
+  desc.fragment_source = std::move(fragment).value();
+  desc.attributes = attributeBindings();
+  desc.feedback_varyings = std::move(varyings);
+  return buildProgram(desc);
+}
+
+Status checkPackage(const Package& package) {
+  const AnimationTexture& t = package.animation;
+  const std::string& source = package.source.empty() ? "package" : package.source;
+  if (package.lods.empty())
+    return Status(ErrorCode::kInvalidData, fmt::format("{}: no mesh LODs", source));
+  const int joint_count = package.skeleton.jointCount();
+  if (joint_count <= 0 || t.joint_count != static_cast<uint32_t>(joint_count))
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: animation texture has {} joints, the skeleton {}", source,
+                              t.joint_count, joint_count));
+  if (t.frame_count == 0 || t.frames_per_row == 0 ||
+      t.width < t.frames_per_row * t.texelsPerFrame() ||
+      static_cast<uint64_t>(t.height) * t.frames_per_row < t.frame_count)
+    return Status(
+        ErrorCode::kInvalidData,
+        fmt::format("{}: animation texture {}x{} cannot hold {} frames of {} joints at {} "
+                    "frames per row",
+                    source, t.width, t.height, t.frame_count, t.joint_count, t.frames_per_row));
+  const size_t values = static_cast<size_t>(t.width) * t.height * 4;
+  const size_t stored = t.format == TexelFormat::kRgba32F ? t.texels32.size() : t.texels16.size();
+  if (stored != values)
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: animation texture {}x{} has {} texel values, expected {}",
+                              source, t.width, t.height, stored, values));
+  for (const BakedClip& clip : package.clips) {
+    if (static_cast<uint64_t>(clip.first_frame) + clip.frame_count > t.frame_count)
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: clip '{}' frames [{}, {}) exceed the texture's {} frames",
+                                source, clip.name, clip.first_frame,
+                                clip.first_frame + clip.frame_count, t.frame_count));
+  }
+  for (size_t l = 0; l < package.lods.size(); ++l) {
+    const MeshLod& lod = package.lods[l];
+    const int slots =
+        lod.palette_joints.empty() ? joint_count : static_cast<int>(lod.palette_joints.size());
+    const std::string where = fmt::format("{} LOD {}", source, l);
+    if (Status status = validateMesh(lod.mesh, slots, where); !status.ok()) return status;
+    for (uint16_t joint : lod.palette_joints) {
+      if (joint >= joint_count)
+        return Status(ErrorCode::kInvalidData, fmt::format("{}: palette slot names joint {} of {}",
+                                                           where, joint, joint_count));
+    }
+  }
+  return Status::okStatus();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
+    Device& device, const Package& package, const InstancedRendererOptions& options) {
+  const Caps& caps = device.caps();
+  if (caps.gles_major < 3 || !caps.instancing || caps.max_vertex_texture_image_units < 1 ||
+      (!caps.float_textures && !caps.half_float_textures))
+    return Status(ErrorCode::kUnsupported,
+                  fmt::format("instanced path needs OpenGL ES 3 with instancing, vertex texture "
+                              "fetch and float textures; the device is '{}' ({} vertex texture "
+                              "units, instancing {})",
+                              caps.version, caps.max_vertex_texture_image_units,
+                              caps.instancing ? "on" : "off"));
+  if (Status status = checkPackage(package); !status.ok()) return status;
+  if (Status status = device.makeCurrent(); !status.ok()) return status;
+  checkGl("before creating the instanced renderer").ok();  // start from a clean error state
+
+  std::unique_ptr<InstancedRenderer> renderer(new InstancedRenderer());
+  renderer->options_ = options;
+  Result<Program> program = buildInstancedProgram("gles3/instanced", {});
+  if (!program.ok()) return program.status();
+  renderer->program_ = std::move(program).value();
+  if (Status status = renderer->uploadTexture(device, package.animation); !status.ok())
+    return status;
+  glGenBuffers(1, &renderer->instance_buffer_);
+  for (const MeshLod& lod : package.lods) {
+    if (Status status = renderer->uploadLod(lod, package.skeleton.jointCount()); !status.ok())
+      return status;
+  }
+  if (Status status = checkGl("instanced renderer: upload"); !status.ok()) return status;
+  return renderer;
+}
+
+InstancedRenderer::~InstancedRenderer() {
+  for (LodBuffers& lod : lods_) {
+    glDeleteVertexArrays(1, &lod.vertex_array);
+    glDeleteBuffers(1, &lod.vertex_buffer);
+    glDeleteBuffers(1, &lod.index_buffer);
+  }
+  if (texture_) glDeleteTextures(1, &texture_);
+  if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
+  if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
+}
+
+Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTexture& texture) {
+  const Caps& caps = device.caps();
+  const uint32_t max_size = static_cast<uint32_t>(std::max(caps.max_texture_size, 0));
+  texels_per_frame_ = texture.texelsPerFrame();
+  frame_count_ = texture.frame_count;
+  frames_per_row_ = texture.frames_per_row;
+  texture_width_ = texture.width;
+  texture_height_ = texture.height;
+  const bool relayout = texture.width > max_size || texture.height > max_size;
+  if (relayout) {
+    if (texels_per_frame_ > max_size)
+      return Status(ErrorCode::kLimitExceeded,
+                    fmt::format("animation texture: one frame of {} joints needs {} texels in a "
+                                "row, over the device's GL_MAX_TEXTURE_SIZE {}",
+                                texture.joint_count, texels_per_frame_, max_size));
+    frames_per_row_ = max_size / texels_per_frame_;
+    texture_width_ = frames_per_row_ * texels_per_frame_;
+    texture_height_ = (frame_count_ + frames_per_row_ - 1) / frames_per_row_;
+    if (texture_height_ > max_size)
+      return Status(ErrorCode::kLimitExceeded,
+                    fmt::format("animation texture: {} frames of {} joints need {}x{} texels even "
+                                "at {} frames per row, over the device's GL_MAX_TEXTURE_SIZE {}",
+                                frame_count_, texture.joint_count, texture_width_, texture_height_,
+                                frames_per_row_, max_size));
+  }
+  // Full floats when the device has them; a half-float bake stays half (its error is the baker's).
+  texture_format_ = texture.format;
+  if (texture_format_ == TexelFormat::kRgba32F && !caps.float_textures)
+    texture_format_ = TexelFormat::kRgba16F;
+  if (texture_format_ == TexelFormat::kRgba16F && !caps.half_float_textures)
+    texture_format_ = TexelFormat::kRgba32F;
+
+  const bool convert = texture_format_ != texture.format;
+  std::vector<float> floats;
+  std::vector<uint16_t> halves;
+  const void* pixels = texture.format == TexelFormat::kRgba32F
+                           ? static_cast<const void*>(texture.texels32.data())
+                           : static_cast<const void*>(texture.texels16.data());
+  if (relayout || convert) {
+    const size_t values = static_cast<size_t>(texture_width_) * texture_height_ * 4;
+    if (texture_format_ == TexelFormat::kRgba32F)
+      floats.assign(values, 0.0f);
+    else
+      halves.assign(values, 0);
+    for (uint32_t f = 0; f < frame_count_; ++f) {
+      const size_t from =
+          (static_cast<size_t>(texture.texelY(f)) * texture.width + texture.texelX(f, 0, 0)) * 4;
+      const size_t to = (static_cast<size_t>(f / frames_per_row_) * texture_width_ +
+                         (f % frames_per_row_) * texels_per_frame_) *
+                        4;
+      for (size_t v = 0; v < static_cast<size_t>(texels_per_frame_) * 4; ++v) {
+        const float value = texture.format == TexelFormat::kRgba32F
+                                ? texture.texels32[from + v]
+                                : glm::unpackHalf1x16(texture.texels16[from + v]);
+        if (texture_format_ == TexelFormat::kRgba32F)
+          floats[to + v] = value;
+        else
+          halves[to + v] = glm::packHalf1x16(value);
+      }
+    }
+    pixels = texture_format_ == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
+                                                      : static_cast<const void*>(halves.data());
+  }
+  glGenTextures(1, &texture_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (texture_format_ == TexelFormat::kRgba32F) {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, static_cast<GLsizei>(texture_width_),
+                 static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_FLOAT, pixels);
+  } else {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, static_cast<GLsizei>(texture_width_),
+                 static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_HALF_FLOAT, pixels);
+  }
+  return checkGl(fmt::format("instanced renderer: uploading the {}x{} animation texture",
+                             texture_width_, texture_height_));
+}
+
+Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
+  const SkinnedMesh& mesh = lod.mesh;
+  std::vector<GpuVertex> vertices(mesh.vertexCount());
+  for (size_t v = 0; v < vertices.size(); ++v) {
+    GpuVertex& out = vertices[v];
+    std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
+    const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
+    std::memcpy(out.normal, &normal, sizeof(out.normal));
+    for (int i = 0; i < 4; ++i) {
+      // Bone-reduced LODs index palette slots; the texture is indexed by skeleton joint.
+      const uint16_t slot = mesh.joints[v][i];
+      out.joints[i] = lod.palette_joints.empty() ? slot : lod.palette_joints[slot];
+      assert(out.joints[i] < joint_count);
+      out.weights[i] = mesh.weights[v][i];
+    }
+  }
+  (void)joint_count;
+  LodBuffers buffers;
+  buffers.vertex_count = static_cast<uint32_t>(vertices.size());
+  buffers.index_count = static_cast<uint32_t>(mesh.indices.size());
+  glGenVertexArrays(1, &buffers.vertex_array);
+  glBindVertexArray(buffers.vertex_array);
+  glGenBuffers(1, &buffers.vertex_buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffers.vertex_buffer);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
+               vertices.data(), GL_STATIC_DRAW);
+  const GLsizei stride = sizeof(GpuVertex);
+  glEnableVertexAttribArray(kPosition);
+  glVertexAttribPointer(kPosition, 3, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, position)));
+  glEnableVertexAttribArray(kNormal);
+  glVertexAttribPointer(kNormal, 3, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, normal)));
+  glEnableVertexAttribArray(kJoints);
+  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, stride,
+                         byteOffset(offsetof(GpuVertex, joints)));
+  glEnableVertexAttribArray(kWeights);
+  glVertexAttribPointer(kWeights, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, weights)));
+  for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint}) {
+    glEnableVertexAttribArray(a);
+    glVertexAttribDivisor(a, 1);
+  }
+  glGenBuffers(1, &buffers.index_buffer);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffers.index_buffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+               static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)), mesh.indices.data(),
+               GL_STATIC_DRAW);
+  glBindVertexArray(0);
+  lods_.push_back(buffers);
+  return checkGl(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1));
+}
+
+void InstancedRenderer::packInstances(std::span<const Instance> instances) {
+  if (packed_.size() < instances.size()) packed_.resize(instances.size());
+  const uint32_t last_frame = frame_count_ - 1;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const Instance& in = instances[i];
+    GpuInstance& out = packed_[i];
+    out.position_scale[0] = in.placement.position.x;
+    out.position_scale[1] = in.placement.position.y;
+    out.position_scale[2] = in.placement.position.z;
+    out.position_scale[3] = in.placement.scale;
+    out.rotation_blend[0] = std::cos(in.placement.heading);
+    out.rotation_blend[1] = std::sin(in.placement.heading);
+    out.rotation_blend[2] = in.frames.primary.blend;
+    out.rotation_blend[3] = in.frames.secondary.blend;
+    out.frames[0] = std::min(in.frames.primary.frame_a, last_frame);
+    out.frames[1] = std::min(in.frames.primary.frame_b, last_frame);
+    out.frames[2] = std::min(in.frames.secondary.frame_a, last_frame);
+    out.frames[3] = std::min(in.frames.secondary.frame_b, last_frame);
+    out.fade = in.frames.fade;
+    for (int c = 0; c < 4; ++c)
+      out.tint[c] = static_cast<uint8_t>(std::lround(std::clamp(in.tint[c], 0.0f, 1.0f) * 255.0f));
+    out.padding[0] = out.padding[1] = 0;
+  }
+  const size_t bytes = instances.size() * sizeof(GpuInstance);
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+  if (bytes > instance_buffer_bytes_) {
+    instance_buffer_bytes_ = bytes;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), packed_.data(), GL_STREAM_DRAW);
+  } else {
+    // Orphan the old storage so the driver need not wait for the previous frame's draws.
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instance_buffer_bytes_), nullptr,
+                 GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), packed_.data());
+  }
+}
+
+void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
+  // Each LOD's instances start at its own offset: ES 3.0 has no base-instance draw.
+  const size_t base = first_instance * sizeof(GpuInstance);
+  const GLsizei stride = sizeof(GpuInstance);
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+  glVertexAttribPointer(kPositionScale, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(base + offsetof(GpuInstance, position_scale)));
+  glVertexAttribPointer(kRotationBlend, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(base + offsetof(GpuInstance, rotation_blend)));
+  glVertexAttribIPointer(kFrames, 4, GL_UNSIGNED_INT, stride,
+                         byteOffset(base + offsetof(GpuInstance, frames)));
+  glVertexAttribPointer(kFade, 1, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(base + offsetof(GpuInstance, fade)));
+  glVertexAttribPointer(kTint, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                        byteOffset(base + offsetof(GpuInstance, tint)));
+}
+
+void InstancedRenderer::setUniforms(const Program& program, const FrameView& view) {
+  glUseProgram(program.id());
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glUniform1i(program.uniform("u_animation"), 0);
+  glUniform1i(program.uniform("u_frames_per_row"), static_cast<GLint>(frames_per_row_));
+  glUniform1i(program.uniform("u_texels_per_frame"), static_cast<GLint>(texels_per_frame_));
+  glUniformMatrix4fv(program.uniform("u_view_projection"), 1, GL_FALSE,
+                     glm::value_ptr(view.view_projection));
+  const glm::vec3 light = glm::normalize(view.light_direction);
+  glUniform3f(program.uniform("u_light_direction"), light.x, light.y, light.z);
+  glUniform1f(program.uniform("u_ambient"), view.ambient);
+}
+
+Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances,
+                               std::span<const uint32_t> lod_counts) {
+  assert(lod_counts.size() <= lods_.size());
+  assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == instances.size());
+  stats_ = {};
+  if (instances.empty()) return Status::okStatus();
+  packInstances(instances);
+  setUniforms(program_, view);
+  if (options_.cull_back_faces) {
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+  } else {
+    glDisable(GL_CULL_FACE);
+  }
+  size_t first = 0;
+  for (size_t l = 0; l < lod_counts.size(); ++l) {
+    const uint32_t count = lod_counts[l];
+    if (count == 0) continue;
+    const LodBuffers& lod = lods_[l];
+    glBindVertexArray(lod.vertex_array);
+    bindInstanceAttributes(first);
+    glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(lod.index_count), GL_UNSIGNED_INT,
+                            nullptr, static_cast<GLsizei>(count));
+    ++stats_.draw_calls;
+    stats_.triangles += static_cast<uint64_t>(lod.index_count / 3) * count;
+    stats_.instances += count;
+    first += count;
+  }
+  glBindVertexArray(0);
+  return checkGl("instanced renderer: draw");
+}
+
+Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances) {
+  const uint32_t count = static_cast<uint32_t>(instances.size());
+  return draw(view, instances, std::span<const uint32_t>(&count, 1));
+}
+
+Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> instances, int lod,
+                                                 std::span<glm::vec3> positions,
+                                                 std::span<glm::vec3> normals) {
+  assert(lod >= 0 && lod < lodCount());
+  const LodBuffers& buffers = lods_[lod];
+  const size_t vertices = instances.size() * buffers.vertex_count;
+  assert(positions.size() == vertices && normals.size() == vertices);
+  if (vertices == 0) return Status::okStatus();
+  if (!capture_program_.valid()) {
+    Result<Program> program =
+        buildInstancedProgram("gles3/instanced (capture)", {"v_world_position", "v_world_normal"});
+    if (!program.ok()) return program.status();
+    capture_program_ = std::move(program).value();
+    glGenBuffers(1, &capture_buffer_);
+  }
+  packInstances(instances);
+  setUniforms(capture_program_, FrameView{});
+  glBindVertexArray(buffers.vertex_array);
+  bindInstanceAttributes(0);
+  const size_t bytes = vertices * kCapturedFloatsPerVertex * sizeof(float);
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, capture_buffer_);
+  glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr,
+               GL_STREAM_READ);
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, capture_buffer_);
+  glEnable(GL_RASTERIZER_DISCARD);
+  glBeginTransformFeedback(GL_POINTS);
+  // Instanced draws run instance by instance, so the capture is instance-major.
+  glDrawArraysInstanced(GL_POINTS, 0, static_cast<GLsizei>(buffers.vertex_count),
+                        static_cast<GLsizei>(instances.size()));
+  glEndTransformFeedback();
+  glDisable(GL_RASTERIZER_DISCARD);
+  glBindVertexArray(0);
+  const float* data = static_cast<const float*>(glMapBufferRange(
+      GL_TRANSFORM_FEEDBACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes), GL_MAP_READ_BIT));
+  if (!data) return checkGl("instanced renderer: mapping the transform feedback buffer");
+  for (size_t v = 0; v < vertices; ++v) {
+    const float* record = data + v * kCapturedFloatsPerVertex;
+    positions[v] = glm::vec3(record[0], record[1], record[2]);
+    normals[v] = glm::vec3(record[3], record[4], record[5]);
+  }
+  glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+  return checkGl("instanced renderer: transform feedback capture");
+}
+
+}  // namespace throng::render

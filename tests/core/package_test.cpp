@@ -1,0 +1,481 @@
+// Package file: round trip of every field and every rejection rule of the reader.
+#include "throng/core/package.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+#include "throng/core/file_io.h"
+#include "throng/core/half.h"
+#include "throng/core/package_format.h"
+#include "throng/core/pose.h"
+
+namespace throng {
+namespace {
+
+using Bytes = std::vector<std::byte>;
+
+// A small, valid package built from the chain character: two LODs, two clips, a texture of
+// rest-pose-plus-offset palettes (values vary per frame, joint and row).
+Package makePackage(TexelFormat format = TexelFormat::kRgba32F) {
+  const Character c = test::makeChainCharacter();
+  Package p;
+  p.source = "chain.glb";
+  p.skeleton = c.skeleton;
+  p.lods.push_back(MeshLod{c.mesh, {}, 0.0f, 0.0f, 0.0f});
+  MeshLod reduced{c.mesh, {0, 2}, 0.25f, 0.125f, 40.0f};
+  for (glm::u16vec4& j : reduced.mesh.joints) j = glm::min(j, glm::u16vec4(1));
+  reduced.mesh.uvs.clear();
+  p.lods.push_back(reduced);
+
+  AnimationTexture& t = p.animation;
+  t.format = format;
+  t.joint_count = 3;
+  t.frame_count = 7;
+  t.frames_per_row = 2;
+  t.width = 2 * 9 + 1;  // one spare texel per row
+  t.height = 4;
+  const size_t channels = size_t{t.width} * t.height * 4;
+  if (format == TexelFormat::kRgba32F) {
+    t.texels32.assign(channels, 0.0f);
+  } else {
+    t.texels16.assign(channels, 0);
+  }
+  for (uint32_t f = 0; f < t.frame_count; ++f) {
+    for (uint32_t j = 0; j < 3; ++j) {
+      JointRows rows = packRows(glm::mat4(1.0f));
+      rows.rows[0].w = 0.1f * static_cast<float>(f);
+      rows.rows[1].w = -0.25f * static_cast<float>(j);
+      rows.rows[2].x = 0.001f * static_cast<float>(f * 3 + j);
+      storeJointRows(t, f, j, rows);
+    }
+  }
+  BakedClip walk;
+  walk.name = "walk";
+  walk.first_frame = 0;
+  walk.frame_count = 4;
+  walk.fps = 30.0f;
+  walk.duration = 4.0f / 30.0f;
+  walk.loop = true;
+  walk.bounds = {glm::vec3(-1, 0, -0.5f), glm::vec3(1, 2, 0.5f)};
+  walk.root_motion = {glm::vec3(0), glm::vec3(0, 0, 0.1f), glm::vec3(0, 0, 0.2f),
+                      glm::vec3(0, 0, 0.3f)};
+  BakedClip wave;
+  wave.name = "wave";
+  wave.first_frame = 4;
+  wave.frame_count = 3;
+  wave.fps = 24.0f;
+  wave.duration = 2.0f / 24.0f;
+  wave.loop = false;
+  wave.bounds = {glm::vec3(-0.5f), glm::vec3(0.5f, 2.5f, 0.5f)};
+  p.clips = {walk, wave};
+  return p;
+}
+
+Bytes toBytes(const std::string& s) {
+  Bytes b(s.size());
+  std::memcpy(b.data(), s.data(), s.size());
+  return b;
+}
+
+Bytes serialize(const Package& p) {
+  const auto dir = test::makeTempDir("pkg");
+  const std::string path = (dir / "p.throng").string();
+  const Status s = writePackage(p, path);
+  EXPECT_TRUE(s.ok()) << s.toString();
+  Bytes b = toBytes(test::readFile(path));
+  std::filesystem::remove_all(dir);
+  return b;
+}
+
+Result<Package> parse(const Bytes& b) {
+  return parsePackage(b, "test.throng");
+}
+
+template <typename T>
+void put(Bytes& b, size_t at, T value) {
+  ASSERT_LE(at + sizeof(T), b.size());
+  std::memcpy(b.data() + at, &value, sizeof(T));
+}
+template <typename T>
+T get(const Bytes& b, size_t at) {
+  T value{};
+  std::memcpy(&value, b.data() + at, sizeof(T));
+  return value;
+}
+
+// Recomputes every section checksum and the header checksum after a test edited the bytes, so
+// the edit reaches the section decoders instead of being caught by the checksums.
+void resign(Bytes& b) {
+  const uint32_t count = get<uint32_t>(b, 24);
+  for (uint32_t i = 0; i < count; ++i) {
+    const size_t entry = kPackageHeaderSize + i * kPackageSectionEntrySize;
+    if (entry + kPackageSectionEntrySize > b.size()) return;
+    const uint64_t offset = get<uint64_t>(b, entry + 8);
+    const uint64_t size = get<uint64_t>(b, entry + 16);
+    if (offset > b.size() || size > b.size() - offset) continue;
+    put(b, entry + 24, fnv1a64(std::span<const std::byte>(b).subspan(offset, size)));
+  }
+  const size_t table_end = kPackageHeaderSize + count * kPackageSectionEntrySize;
+  if (table_end > b.size()) return;
+  uint64_t hash = fnv1a64(std::span<const std::byte>(b).first(kPackageHeaderSize - 8));
+  hash = fnv1a64(
+      std::span<const std::byte>(b).subspan(kPackageHeaderSize, table_end - kPackageHeaderSize),
+      hash);
+  put(b, kPackageHeaderSize - 8, hash);
+}
+
+size_t sectionOffset(const Bytes& b, uint32_t tag) {
+  const Result<PackageLayout> layout = readPackageLayout(b, "test");
+  EXPECT_TRUE(layout.ok());
+  for (const PackageSectionInfo& s : layout->sections) {
+    if (s.tag == tag) return s.offset;
+  }
+  ADD_FAILURE() << "no section";
+  return 0;
+}
+
+void expectSameMesh(const SkinnedMesh& a, const SkinnedMesh& b) {
+  EXPECT_EQ(a.positions, b.positions);
+  EXPECT_EQ(a.normals, b.normals);
+  EXPECT_EQ(a.uvs, b.uvs);
+  EXPECT_EQ(a.joints, b.joints);
+  EXPECT_EQ(a.weights, b.weights);
+  EXPECT_EQ(a.indices, b.indices);
+  ASSERT_EQ(a.submeshes.size(), b.submeshes.size());
+  for (size_t s = 0; s < a.submeshes.size(); ++s) {
+    EXPECT_EQ(a.submeshes[s].name, b.submeshes[s].name);
+    EXPECT_EQ(a.submeshes[s].first_index, b.submeshes[s].first_index);
+    EXPECT_EQ(a.submeshes[s].index_count, b.submeshes[s].index_count);
+  }
+}
+
+void expectSamePackage(const Package& a, const Package& b) {
+  EXPECT_EQ(a.source, b.source);
+  ASSERT_EQ(a.skeleton.jointCount(), b.skeleton.jointCount());
+  for (int j = 0; j < a.skeleton.jointCount(); ++j) {
+    EXPECT_EQ(a.skeleton.names()[j], b.skeleton.names()[j]);
+    EXPECT_EQ(a.skeleton.parents()[j], b.skeleton.parents()[j]);
+    const Transform& ra = a.skeleton.restPoses()[j];
+    const Transform& rb = b.skeleton.restPoses()[j];
+    EXPECT_EQ(ra.translation, rb.translation);
+    EXPECT_EQ(ra.rotation, rb.rotation);
+    EXPECT_EQ(ra.scale, rb.scale);
+    EXPECT_EQ(a.skeleton.inverseBinds()[j], b.skeleton.inverseBinds()[j]);
+  }
+  ASSERT_EQ(a.lods.size(), b.lods.size());
+  for (size_t l = 0; l < a.lods.size(); ++l) {
+    expectSameMesh(a.lods[l].mesh, b.lods[l].mesh);
+    EXPECT_EQ(a.lods[l].palette_joints, b.lods[l].palette_joints);
+    EXPECT_EQ(a.lods[l].geometric_error, b.lods[l].geometric_error);
+    EXPECT_EQ(a.lods[l].skinning_error, b.lods[l].skinning_error);
+    EXPECT_EQ(a.lods[l].max_distance, b.lods[l].max_distance);
+  }
+  ASSERT_EQ(a.clips.size(), b.clips.size());
+  for (size_t c = 0; c < a.clips.size(); ++c) {
+    const BakedClip& x = a.clips[c];
+    const BakedClip& y = b.clips[c];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.first_frame, y.first_frame);
+    EXPECT_EQ(x.frame_count, y.frame_count);
+    EXPECT_EQ(x.fps, y.fps);
+    EXPECT_EQ(x.duration, y.duration);
+    EXPECT_EQ(x.loop, y.loop);
+    EXPECT_EQ(x.bounds.min, y.bounds.min);
+    EXPECT_EQ(x.bounds.max, y.bounds.max);
+    EXPECT_EQ(x.root_motion, y.root_motion);
+  }
+  const AnimationTexture& s = a.animation;
+  const AnimationTexture& t = b.animation;
+  EXPECT_EQ(s.format, t.format);
+  EXPECT_EQ(s.width, t.width);
+  EXPECT_EQ(s.height, t.height);
+  EXPECT_EQ(s.joint_count, t.joint_count);
+  EXPECT_EQ(s.frame_count, t.frame_count);
+  EXPECT_EQ(s.frames_per_row, t.frames_per_row);
+  EXPECT_EQ(s.texels32, t.texels32);
+  EXPECT_EQ(s.texels16, t.texels16);
+}
+
+TEST(Package, RoundTripsEveryField) {
+  for (TexelFormat format : {TexelFormat::kRgba32F, TexelFormat::kRgba16F}) {
+    const Package p = makePackage(format);
+    const auto dir = test::makeTempDir("pkg");
+    const std::string path = (dir / "chain.throng").string();
+    ASSERT_TRUE(writePackage(p, path).ok());
+    Result<Package> back = readPackage(path);
+    ASSERT_TRUE(back.ok()) << back.status().toString();
+    expectSamePackage(p, *back);
+    // Writing the read package again gives the same bytes.
+    const std::string again = (dir / "again.throng").string();
+    ASSERT_TRUE(writePackage(*back, again).ok());
+    EXPECT_EQ(test::readFile(path), test::readFile(again));
+    // Only the two packages are in the folder: no temporary files left behind.
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++files;
+    EXPECT_EQ(files, 2);
+    std::filesystem::remove_all(dir);
+  }
+}
+
+TEST(Package, LoadJointRowsDecodesBothFormats) {
+  const Package p32 = makePackage(TexelFormat::kRgba32F);
+  const Package p16 = makePackage(TexelFormat::kRgba16F);
+  for (uint32_t f = 0; f < p32.animation.frame_count; ++f) {
+    for (uint32_t j = 0; j < 3; ++j) {
+      const JointRows a = loadJointRows(p32.animation, f, j);
+      const JointRows b = loadJointRows(p16.animation, f, j);
+      EXPECT_EQ(a.rows[0].w, 0.1f * static_cast<float>(f));
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 4; ++c) {
+          EXPECT_EQ(b.rows[r][c], halfToFloat(floatToHalf(a.rows[r][c])));
+        }
+      }
+    }
+  }
+}
+
+TEST(Package, HeaderIsDocumented) {
+  const Bytes b = serialize(makePackage());
+  EXPECT_EQ(std::memcmp(b.data(), "THRONGPK", 8), 0);
+  EXPECT_EQ(get<uint32_t>(b, 8), kPackageVersion);
+  EXPECT_EQ(static_cast<uint8_t>(b[12]), 0x04);  // little-endian marker 0x01020304
+  EXPECT_EQ(get<uint64_t>(b, 16), b.size());
+  EXPECT_EQ(get<uint32_t>(b, 24), 5u);
+  const Result<PackageLayout> layout = readPackageLayout(b, "test");
+  ASSERT_TRUE(layout.ok());
+  for (const PackageSectionInfo& s : layout->sections) {
+    EXPECT_EQ(s.offset % kPackageSectionAlignment, 0u) << s.name();
+  }
+  EXPECT_EQ(layout->sections[0].name(), "META");
+  EXPECT_EQ(layout->sections[4].name(), "ANIM");
+}
+
+TEST(Package, RejectsTruncationAtEverySectionBoundaryAndRandomLengths) {
+  const Bytes b = serialize(makePackage());
+  std::vector<size_t> lengths = {0, 1, 7, 8, 39, 40, kPackageHeaderSize + 5 * 32 - 1};
+  const Result<PackageLayout> layout = readPackageLayout(b, "test");
+  ASSERT_TRUE(layout.ok());
+  for (const PackageSectionInfo& s : layout->sections) {
+    for (size_t l :
+         {s.offset - 1, s.offset, s.offset + 1, s.offset + s.size - 1, s.offset + s.size}) {
+      if (l < b.size()) lengths.push_back(l);
+    }
+  }
+  std::mt19937 rng(7);
+  for (int i = 0; i < 300; ++i) lengths.push_back(rng() % b.size());
+  for (size_t l : lengths) {
+    const Bytes cut(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(l));
+    const Result<Package> r = parse(cut);
+    ASSERT_FALSE(r.ok()) << "length " << l;
+    EXPECT_EQ(r.status().code(), ErrorCode::kParseError) << r.status().toString();
+    EXPECT_NE(r.status().message().find("test.throng"), std::string::npos);
+  }
+  // Trailing garbage is damage too.
+  Bytes longer = b;
+  longer.push_back(std::byte{0});
+  EXPECT_FALSE(parse(longer).ok());
+}
+
+TEST(Package, ChecksumsCatchEveryFlippedByte) {
+  const Bytes b = serialize(makePackage());
+  ASSERT_TRUE(parse(b).ok());
+  for (size_t i = 0; i < b.size(); ++i) {
+    Bytes flipped = b;
+    flipped[i] ^= std::byte{0x20};
+    const Result<Package> r = parse(flipped);
+    ASSERT_FALSE(r.ok()) << "flipped byte " << i;
+  }
+}
+
+TEST(Package, RejectsWrongMagicAndEndianness) {
+  Bytes b = serialize(makePackage());
+  Bytes magic = b;
+  magic[0] = std::byte{'X'};
+  Result<Package> r = parse(magic);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("magic"), std::string::npos);
+  Bytes endian = b;
+  put<uint32_t>(endian, 12, 0x04030201u);
+  resign(endian);
+  r = parse(endian);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("endianness"), std::string::npos);
+}
+
+TEST(Package, RejectsFutureAndZeroVersions) {
+  for (uint32_t version : {kPackageVersion + 1, 0xffffffffu, 0u}) {
+    Bytes b = serialize(makePackage());
+    put<uint32_t>(b, 8, version);
+    resign(b);
+    const Result<Package> r = parse(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::kVersionMismatch) << r.status().toString();
+  }
+  // Without re-signing too: the version is checked before the checksum.
+  Bytes b = serialize(makePackage());
+  put<uint32_t>(b, 8, kPackageVersion + 1);
+  EXPECT_EQ(parse(b).status().code(), ErrorCode::kVersionMismatch);
+}
+
+// Applies `edit` to a fresh package's bytes, re-signs them, and expects a clean error.
+template <typename Edit>
+Status rejectEdited(Edit edit) {
+  Bytes b = serialize(makePackage());
+  edit(b);
+  resign(b);
+  const Result<Package> r = parse(b);
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? Status() : r.status();
+}
+
+template <typename Edit>
+void expectRejected(Edit edit) {
+  const Status s = rejectEdited(edit);
+  EXPECT_FALSE(s.message().empty());
+}
+
+TEST(Package, RejectsAbsurdCountsAndSizes) {
+  const Bytes base = serialize(makePackage());
+  const size_t skel = sectionOffset(base, kSectionSkeleton);
+  const size_t lods = sectionOffset(base, kSectionLods);
+  const size_t clips = sectionOffset(base, kSectionClips);
+  const size_t anim = sectionOffset(base, kSectionTexture);
+  const size_t meta = sectionOffset(base, kSectionMeta);
+  // Section table: count, offsets and sizes.
+  expectRejected([](Bytes& b) { put<uint32_t>(b, 24, 0xffffffffu); });
+  expectRejected([](Bytes& b) { put<uint32_t>(b, 24, 4u); });  // a section missing
+  expectRejected([](Bytes& b) { put<uint64_t>(b, kPackageHeaderSize + 8, ~uint64_t{0} - 3); });
+  expectRejected([](Bytes& b) { put<uint64_t>(b, kPackageHeaderSize + 16, ~uint64_t{0}); });
+  expectRejected([&](Bytes& b) {  // two sections overlapping
+    put<uint64_t>(b, kPackageHeaderSize + 32 + 8, get<uint64_t>(b, kPackageHeaderSize + 8));
+  });
+  expectRejected([](Bytes& b) {  // a duplicate tag
+    put<uint32_t>(b, kPackageHeaderSize + 32, kSectionMeta);
+  });
+  expectRejected([](Bytes& b) { put<uint64_t>(b, 16, ~uint64_t{0}); });  // file size
+  // Strings and counts larger than the section.
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, meta, 0xfffffff0u); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, skel, 0xffffffffu); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, skel, 1000u); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, skel, 0u); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, skel + 4, 0x7fffffffu); });  // joint name size
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods, 0xffffffffu); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods, 0u); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 16, 0x40000000u); });  // palette count
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 20, 0xffffffffu); });  // vertex count
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 20, 3u); });
+  expectRejected([&](Bytes& b) { put<float>(b, lods + 12, -1.0f); });  // max distance
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, clips, 0xffffffffu); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, clips, 0u); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 4, 0xffffffffu); });  // width
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 8, 0xffffffffu); });  // height
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 4, 0x4000u); });
+  expectRejected([&](Bytes& b) { put<uint8_t>(b, anim, 7); });         // format
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 12, 4u); });  // joints
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 16, 9u); });  // frames
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 20, 0u); });  // frames per row
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 20, 3u); });
+}
+
+TEST(Package, RejectsInconsistentContent) {
+  // The writer runs the same validation as the reader: it refuses, and leaves no file.
+  auto expectInvalid = [](const Package& p, const char* what) {
+    const auto dir = test::makeTempDir("pkg");
+    const std::string path = (dir / "bad.throng").string();
+    const Status s = writePackage(p, path);
+    EXPECT_FALSE(s.ok()) << what;
+    EXPECT_FALSE(std::filesystem::exists(path)) << what;
+    std::filesystem::remove_all(dir);
+  };
+  Package p = makePackage();
+  p.clips[1].frame_count = 4;  // runs past the texture's 7 frames
+  expectInvalid(p, "clip range");
+  p = makePackage();
+  p.clips[0].fps = 0.0f;
+  expectInvalid(p, "fps");
+  p = makePackage();
+  p.clips[0].duration = NAN;
+  expectInvalid(p, "duration");
+  p = makePackage();
+  p.clips[0].root_motion.pop_back();
+  expectInvalid(p, "root motion size");
+  p = makePackage();
+  p.clips[0].bounds.min.x = 5.0f;
+  expectInvalid(p, "bounds");
+  p = makePackage();
+  p.lods[1].palette_joints = {0, 3};
+  expectInvalid(p, "palette joint");
+  p = makePackage();
+  p.lods[0].mesh.joints[0].y = 3;
+  expectInvalid(p, "mesh joint");
+  p = makePackage();
+  p.lods[1].mesh.joints[0].y = 2;  // fine for the skeleton, outside LOD 1's 2-entry palette
+  expectInvalid(p, "palette slot");
+  p = makePackage();
+  p.lods[0].mesh.indices[0] = 999;
+  expectInvalid(p, "index");
+  p = makePackage();
+  p.animation.texels32[5] = INFINITY;
+  expectInvalid(p, "texel");
+  p = makePackage();
+  p.animation.texels32.pop_back();
+  expectInvalid(p, "texel count");
+  p = makePackage();
+  p.lods.clear();
+  expectInvalid(p, "no LOD");
+}
+
+TEST(Package, RejectsNonFiniteValuesAndBadSkeletonOrder) {
+  const Bytes base = serialize(makePackage());
+  const size_t lods = sectionOffset(base, kSectionLods);
+  const size_t skel = sectionOffset(base, kSectionSkeleton);
+  const size_t anim = sectionOffset(base, kSectionTexture);
+  Status s = rejectEdited([&](Bytes& b) { put<float>(b, lods + 24, NAN); });  // position x
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidData) << s.toString();
+  s = rejectEdited([&](Bytes& b) { put<float>(b, anim + 32, INFINITY); });
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidData) << s.toString();
+  // Joint 0 ("root", 4 chars): name (4 + 4) then parent; make the root its own child.
+  s = rejectEdited([&](Bytes& b) { put<int32_t>(b, skel + 4 + 8, 0); });
+  EXPECT_NE(s.message().find("parent"), std::string::npos) << s.toString();
+  // Joint 1 ("mid") given a parent index after itself.
+  const size_t joint1 = skel + 4 + 8 + 4 + 40 + 64;
+  s = rejectEdited([&](Bytes& b) { put<int32_t>(b, joint1 + 7, 2); });
+  EXPECT_FALSE(s.ok());
+  // A rest rotation of NaN is caught by buildSkeleton.
+  s = rejectEdited([&](Bytes& b) { put<float>(b, skel + 4 + 8 + 4 + 12, NAN); });
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidData) << s.toString();
+}
+
+TEST(Package, RandomMutationsNeverCrash) {
+  const Bytes base = serialize(makePackage());
+  std::mt19937 rng(1234);
+  int accepted = 0;
+  for (int i = 0; i < 3000; ++i) {
+    Bytes b = base;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = rng() % b.size();
+      b[at] = static_cast<std::byte>(rng() & 0xff);
+    }
+    if (rng() % 2 == 0) resign(b);
+    const Result<Package> r = parse(b);
+    if (r.ok()) ++accepted;  // a harmless edit (a float, a name byte) may be valid
+  }
+  EXPECT_LT(accepted, 3000);
+}
+
+TEST(Package, ReadErrorsNameTheFile) {
+  const Result<Package> missing = readPackage("/nonexistent/x.throng");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), ErrorCode::kIoError);
+  EXPECT_NE(missing.status().message().find("/nonexistent/x.throng"), std::string::npos);
+  const Status s = writePackage(makePackage(), "/nonexistent/dir/x.throng");
+  EXPECT_EQ(s.code(), ErrorCode::kIoError);
+}
+
+}  // namespace
+}  // namespace throng

@@ -1,0 +1,472 @@
+// The animation baker: stored palettes, frame timing, loop rules, layout, error, determinism.
+#include "throng/offline/bake.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+#include "throng/core/half.h"
+#include "throng/core/package_format.h"
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
+#include "throng/offline/package_info.h"
+#include "throng/offline/texture_preview.h"
+
+namespace throng {
+namespace {
+
+// The chain character with more clips: "bend" (loops: ends match, root steps up and back),
+// "raise" (1.5 s on the timeline [2, 3.5], ends differ: clamped), "sway_loop" (ends differ but
+// the name says loop), "still" (one key: zero length).
+Character makeCharacter() {
+  Character c = test::makeChainCharacter();
+  Clip raise;
+  raise.name = "raise";
+  raise.joints.resize(3);
+  QuatTrack& r = raise.joints[1].rotation;
+  r.times = {2.0f, 3.5f};
+  r.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(1.2f, glm::vec3(1, 0, 0))};
+  Vec3Track& t = raise.joints[0].translation;
+  t.times = {2.0f, 3.5f};
+  t.values = {glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, 3.0f)};
+  updateClipRange(raise);
+  c.clips.push_back(raise);
+  Clip sway = raise;
+  sway.name = "sway_loop";
+  sway.joints[0].translation = {};
+  c.clips.push_back(sway);
+  Clip still;
+  still.name = "still";
+  still.joints.resize(3);
+  still.joints[2].rotation.times = {0.25f};
+  still.joints[2].rotation.values = {glm::angleAxis(0.3f, glm::vec3(0, 0, 1))};
+  updateClipRange(still);
+  c.clips.push_back(still);
+  return c;
+}
+
+const BakedClip& findBaked(const Package& p, const std::string& name) {
+  for (const BakedClip& b : p.clips) {
+    if (b.name == name) return b;
+  }
+  ADD_FAILURE() << "no clip " << name;
+  return p.clips.front();
+}
+
+std::vector<JointRows> sampled(const Character& c, const Clip& clip, float time) {
+  PoseScratch scratch;
+  std::vector<JointRows> palette(c.skeleton.jointCount());
+  evaluatePalette(c.skeleton, &clip, time, scratch, palette);
+  return palette;
+}
+
+std::vector<JointRows> stored(const Package& p, uint32_t frame) {
+  std::vector<JointRows> palette(p.animation.joint_count);
+  for (uint32_t j = 0; j < p.animation.joint_count; ++j) {
+    palette[j] = loadJointRows(p.animation, frame, j);
+  }
+  return palette;
+}
+
+bool bitwiseEqual(const std::vector<JointRows>& a, const std::vector<JointRows>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(JointRows)) == 0;
+}
+
+std::vector<glm::vec3> skinned(const SkinnedMesh& m, const std::vector<JointRows>& palette) {
+  std::vector<glm::vec3> out(m.vertexCount());
+  const SkinJob job{m.positions, {}, m.joints, m.weights, palette, out, {}};
+  EXPECT_TRUE(job.run());
+  return out;
+}
+
+Package bake(const Character& c, const BakeOptions& o, BakeReport* report = nullptr) {
+  Result<Package> p = bakeCharacter(c, o, report);
+  EXPECT_TRUE(p.ok()) << p.status().toString();
+  return p.ok() ? std::move(p).value() : Package{};
+}
+
+TEST(Bake, StoredPalettesEqualSampledPalettesBitwiseInRgba32F) {
+  const Character c = makeCharacter();
+  BakeReport report;
+  const Package p = bake(c, {}, &report);
+  ASSERT_EQ(p.clips.size(), c.clips.size());
+  for (size_t k = 0; k < c.clips.size(); ++k) {
+    const BakedClip& b = p.clips[k];
+    for (uint32_t i = 0; i < b.frame_count; ++i) {
+      const float t = bakedFrameTime(c.clips[k], b, i);
+      EXPECT_TRUE(bitwiseEqual(stored(p, b.first_frame + i), sampled(c, c.clips[k], t)))
+          << b.name << " frame " << i;
+    }
+  }
+  EXPECT_EQ(report.max_error, 0.0f);
+  EXPECT_EQ(report.max_error_fraction, 0.0f);
+  // The package's mesh is the character's, with the full skeleton.
+  ASSERT_EQ(p.lods.size(), 1u);
+  EXPECT_TRUE(p.lods[0].palette_joints.empty());
+  EXPECT_EQ(p.lods[0].mesh.positions, c.mesh.positions);
+  EXPECT_EQ(p.skeleton.jointCount(), 3);
+}
+
+TEST(Bake, Rgba16FStaysWithinTheReportedError) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.format = TexelFormat::kRgba16F;
+  BakeReport report;
+  const Package p = bake(c, o, &report);
+  EXPECT_TRUE(p.animation.texels32.empty());
+  EXPECT_GT(report.max_error, 0.0f);
+  EXPECT_LT(report.max_error_fraction, 1e-3f);  // halves: ~3 decimal digits
+  EXPECT_NEAR(report.max_error_fraction, report.max_error / c.size(), 1e-9f);
+  float worst = 0.0f;
+  for (size_t k = 0; k < c.clips.size(); ++k) {
+    const BakedClip& b = p.clips[k];
+    float clip_worst = 0.0f;
+    for (uint32_t i = 0; i < b.frame_count; ++i) {
+      const auto ref = skinned(c.mesh, sampled(c, c.clips[k], bakedFrameTime(c.clips[k], b, i)));
+      const auto got = skinned(c.mesh, stored(p, b.first_frame + i));
+      for (size_t v = 0; v < ref.size(); ++v) {
+        clip_worst = std::max(clip_worst, glm::distance(ref[v], got[v]));
+      }
+    }
+    EXPECT_EQ(clip_worst, report.clips[k].max_error) << b.name;
+    worst = std::max(worst, clip_worst);
+  }
+  EXPECT_EQ(worst, report.max_error);
+}
+
+TEST(Bake, FrameIIsThePoseAtIOverFps) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.fps = 24.0f;
+  const Package p = bake(c, o);
+  for (size_t k = 0; k < c.clips.size(); ++k) {
+    const Clip& clip = c.clips[k];
+    const BakedClip& b = p.clips[k];
+    for (uint32_t i = 0; i < b.frame_count; ++i) {
+      const float expected = clip.start_time + static_cast<float>(i) / b.fps;
+      EXPECT_NEAR(bakedFrameTime(clip, b, i), expected, 1e-5f) << b.name << " " << i;
+    }
+  }
+}
+
+TEST(Bake, LoopingClipsStoreRoundDurationTimesFpsFramesAndWrapSeamlessly) {
+  const Character c = makeCharacter();
+  for (float fps : {10.0f, 30.0f, 29.97f, 60.0f}) {
+    BakeOptions o;
+    o.fps = fps;
+    const Package p = bake(c, o);
+    const BakedClip& b = findBaked(p, "bend");  // 1 s
+    EXPECT_TRUE(b.loop);
+    EXPECT_EQ(b.frame_count, static_cast<uint32_t>(std::lround(1.0 * fps)));
+    EXPECT_FLOAT_EQ(b.fps, static_cast<float>(b.frame_count) / 1.0f);
+    EXPECT_EQ(b.duration, 1.0f);
+    // The frame after the last is the clip's end, which is the first frame again.
+    EXPECT_TRUE(
+        bitwiseEqual(sampled(c, c.clips[0], c.clips[0].end_time), stored(p, b.first_frame)));
+    EXPECT_NEAR(bakedFrameTime(c.clips[0], b, b.frame_count - 1) + 1.0f / b.fps,
+                c.clips[0].end_time, 1e-5f);
+  }
+}
+
+TEST(Bake, ClampedClipsKeepBothEndsExactly) {
+  const Character c = makeCharacter();
+  for (float fps : {10.0f, 30.0f, 7.0f}) {
+    BakeOptions o;
+    o.fps = fps;
+    const Package p = bake(c, o);
+    const Clip& clip = c.clips[1];  // "raise": [2, 3.5]
+    const BakedClip& b = findBaked(p, "raise");
+    EXPECT_FALSE(b.loop);
+    EXPECT_EQ(b.frame_count, static_cast<uint32_t>(std::lround(1.5 * fps)) + 1);
+    EXPECT_EQ(bakedFrameTime(clip, b, 0), 2.0f);
+    EXPECT_EQ(bakedFrameTime(clip, b, b.frame_count - 1), 3.5f);
+    EXPECT_TRUE(bitwiseEqual(stored(p, b.first_frame), sampled(c, clip, 2.0f)));
+    EXPECT_TRUE(bitwiseEqual(stored(p, b.first_frame + b.frame_count - 1), sampled(c, clip, 3.5f)));
+    // The actual rate spreads whole frames over the clip.
+    EXPECT_FLOAT_EQ(b.fps, static_cast<float>(b.frame_count - 1) / 1.5f);
+  }
+}
+
+TEST(Bake, FrameCountRules) {
+  EXPECT_EQ(bakedFrameCount(1.0f, 30.0f, true), 30u);
+  EXPECT_EQ(bakedFrameCount(1.0f, 30.0f, false), 31u);
+  EXPECT_EQ(bakedFrameCount(0.0f, 30.0f, false), 1u);
+  EXPECT_EQ(bakedFrameCount(0.0f, 30.0f, true), 1u);
+  EXPECT_EQ(bakedFrameCount(0.01f, 30.0f, true), 1u);   // never zero frames
+  EXPECT_EQ(bakedFrameCount(0.01f, 30.0f, false), 2u);  // both ends, even when very short
+  EXPECT_EQ(bakedFrameCount(0.51f, 10.0f, false), 6u);
+  EXPECT_FLOAT_EQ(bakedFrameRate(0.51f, 6, false, 10.0f), 5.0f / 0.51f);
+  EXPECT_EQ(bakedFrameRate(0.0f, 1, false, 24.0f), 24.0f);
+}
+
+TEST(Bake, LoopRulesAndOverrides) {
+  const Character c = makeCharacter();
+  EXPECT_EQ(detectLoop(c, c.clips[0]), LoopReason::kPosesMatch);
+  EXPECT_EQ(detectLoop(c, c.clips[1]), LoopReason::kPosesDiffer);
+  EXPECT_EQ(detectLoop(c, c.clips[2]), LoopReason::kName);
+  EXPECT_EQ(detectLoop(c, c.clips[3]), LoopReason::kZeroDuration);
+  BakeReport report;
+  Package p = bake(c, {}, &report);
+  EXPECT_TRUE(findBaked(p, "bend").loop);
+  EXPECT_FALSE(findBaked(p, "raise").loop);
+  EXPECT_TRUE(findBaked(p, "sway_loop").loop);
+  EXPECT_FALSE(findBaked(p, "still").loop);
+  EXPECT_EQ(findBaked(p, "still").frame_count, 1u);
+  EXPECT_EQ(report.clips[2].loop_reason, LoopReason::kName);
+
+  BakeOptions o;
+  o.loop = {"raise"};
+  o.no_loop = {"bend", "sway_loop"};
+  p = bake(c, o, &report);
+  EXPECT_FALSE(findBaked(p, "bend").loop);
+  EXPECT_EQ(findBaked(p, "bend").frame_count, 31u);
+  EXPECT_TRUE(findBaked(p, "raise").loop);
+  EXPECT_EQ(findBaked(p, "raise").frame_count, 45u);
+  EXPECT_FALSE(findBaked(p, "sway_loop").loop);
+  EXPECT_EQ(report.clips[0].loop_reason, LoopReason::kForcedClamp);
+  EXPECT_EQ(report.clips[1].loop_reason, LoopReason::kForcedLoop);
+  // A forced loop whose ends differ shows the jump in its interpolation error.
+  EXPECT_GT(report.clips[1].interpolation_error, 0.5f);
+
+  o = {};
+  o.loop = {"nope"};
+  Result<Package> bad = bakeCharacter(c, o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("'nope'"), std::string::npos);
+  o = {};
+  o.loop = {"bend"};
+  o.no_loop = {"bend"};
+  EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(Bake, ClipSelectionAndLayout) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.clips = {"raise", "0"};     // by name and by index, in this order
+  o.max_width = 3 * 3 * 4 + 2;  // 4 frames of 3 joints per row, 2 spare texels
+  const Package p = bake(c, o);
+  ASSERT_EQ(p.clips.size(), 2u);
+  EXPECT_EQ(p.clips[0].name, "raise");
+  EXPECT_EQ(p.clips[1].name, "bend");
+  EXPECT_EQ(p.clips[0].first_frame, 0u);
+  EXPECT_EQ(p.clips[1].first_frame, 46u);
+  const AnimationTexture& t = p.animation;
+  EXPECT_EQ(t.frame_count, 76u);
+  EXPECT_EQ(t.frames_per_row, 4u);
+  EXPECT_EQ(t.width, 36u);
+  EXPECT_EQ(t.height, 19u);
+  EXPECT_EQ(t.texelX(5, 2, 1), 1 * 9 + 6 + 1);
+  EXPECT_EQ(t.texelY(5), 1u);
+  EXPECT_EQ(t.texels32.size(), 36u * 19u * 4u);
+
+  // Fewer frames than fit in a row: the texture is one row, exactly as wide as needed.
+  o = {};
+  o.clips = {"still"};
+  const Package one = bake(c, o);
+  EXPECT_EQ(one.animation.width, 9u);
+  EXPECT_EQ(one.animation.height, 1u);
+
+  o = {};
+  o.max_width = 8;  // one frame needs 9 texels
+  const Result<Package> narrow = bakeCharacter(c, o);
+  ASSERT_FALSE(narrow.ok());
+  EXPECT_EQ(narrow.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(narrow.status().message().find("9 texels"), std::string::npos);
+
+  o = {};
+  o.clips = {"missing"};
+  EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(Bake, BadOptionsAreRejected) {
+  const Character c = makeCharacter();
+  for (float fps : {0.0f, -1.0f, NAN, 5000.0f}) {
+    BakeOptions o;
+    o.fps = fps;
+    EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument) << fps;
+  }
+  BakeOptions o;
+  o.threads = -1;
+  EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
+  Character none = c;
+  none.clips.clear();
+  EXPECT_EQ(bakeCharacter(none, {}).status().code(), ErrorCode::kInvalidArgument);
+  Character broken = c;
+  broken.mesh.joints[0].x = 7;
+  EXPECT_EQ(bakeCharacter(broken, {}).status().code(), ErrorCode::kInvalidData);
+}
+
+TEST(Bake, BoundsHoldEveryFrameAndRootMotionIsRecorded) {
+  const Character c = makeCharacter();
+  const Package p = bake(c, {});
+  for (size_t k = 0; k < c.clips.size(); ++k) {
+    const BakedClip& b = p.clips[k];
+    for (uint32_t i = 0; i < b.frame_count; ++i) {
+      for (const glm::vec3& v : skinned(c.mesh, stored(p, b.first_frame + i))) {
+        EXPECT_TRUE(glm::all(glm::lessThanEqual(b.bounds.min, v)) &&
+                    glm::all(glm::lessThanEqual(v, b.bounds.max)))
+            << b.name;
+      }
+    }
+  }
+  // "bend" steps the root up by 0.1 from 0.5 s (STEP) and back at 1 s; "raise" moves it 3 units
+  // along z; "sway_loop" and "still" keep it still.
+  const BakedClip& bend = findBaked(p, "bend");
+  ASSERT_EQ(bend.root_motion.size(), bend.frame_count);
+  EXPECT_EQ(bend.root_motion[0], glm::vec3(0.0f));
+  EXPECT_EQ(bend.root_motion[14], glm::vec3(0.0f));
+  EXPECT_NEAR(bend.root_motion[15].y, 0.1f, 1e-6f);
+  const BakedClip& raise = findBaked(p, "raise");
+  ASSERT_EQ(raise.root_motion.size(), raise.frame_count);
+  EXPECT_NEAR(raise.root_motion.back().z, 3.0f, 1e-6f);
+  EXPECT_GE(raise.bounds.max.z, 3.0f);
+  EXPECT_TRUE(findBaked(p, "sway_loop").root_motion.empty());
+  EXPECT_TRUE(findBaked(p, "still").root_motion.empty());
+}
+
+TEST(Bake, InterpolationErrorShrinksWithFps) {
+  const Character c = makeCharacter();
+  BakeReport slow, fast;
+  BakeOptions o;
+  o.clips = {"bend"};
+  o.fps = 5.0f;
+  (void)bake(c, o, &slow);
+  o.fps = 60.0f;
+  (void)bake(c, o, &fast);
+  EXPECT_GT(slow.interpolation_error, 0.0f);
+  EXPECT_LT(fast.interpolation_error, slow.interpolation_error);
+  EXPECT_NEAR(fast.interpolation_error_fraction, fast.interpolation_error / c.size(), 1e-9f);
+}
+
+TEST(Bake, MaxErrorFailsTheBake) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.format = TexelFormat::kRgba16F;
+  o.max_error = 1e-9f;
+  BakeReport report;
+  const Result<Package> r = bakeCharacter(c, o, &report);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(r.status().message().find("max-error"), std::string::npos);
+  EXPECT_GT(report.max_error, 1e-9f);  // the report is filled anyway
+  o.max_error = report.max_error;
+  EXPECT_TRUE(bakeCharacter(c, o).ok());
+  o.format = TexelFormat::kRgba32F;
+  o.max_error = 0.0f;
+  EXPECT_TRUE(bakeCharacter(c, o).ok());
+}
+
+TEST(Bake, HalfRangeOverflowIsAnError) {
+  Character c = makeCharacter();
+  c.clips[1].joints[0].translation.values[1] = glm::vec3(0.0f, 0.0f, 1e6f);
+  BakeOptions o;
+  o.format = TexelFormat::kRgba16F;
+  const Result<Package> r = bakeCharacter(c, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(r.status().message().find("raise"), std::string::npos);
+  o.format = TexelFormat::kRgba32F;
+  EXPECT_TRUE(bakeCharacter(c, o).ok());
+}
+
+TEST(Bake, DeterministicWhateverTheThreadCount) {
+  const Character c = makeCharacter();
+  const auto dir = test::makeTempDir("bake");
+  std::string files[3];
+  const int threads[3] = {1, 4, 3};
+  for (int k = 0; k < 3; ++k) {
+    BakeOptions o;
+    o.threads = threads[k];
+    o.fps = 120.0f;
+    o.format = k == 2 ? TexelFormat::kRgba32F : TexelFormat::kRgba16F;
+    BakeReport report;
+    const Package p = bake(c, o, &report);
+    EXPECT_EQ(report.threads, threads[k]);
+    const std::string path = (dir / ("p" + std::to_string(k) + ".throng")).string();
+    ASSERT_TRUE(writePackage(p, path).ok());
+    files[k] = test::readFile(path);
+  }
+  EXPECT_FALSE(files[0].empty());
+  EXPECT_EQ(files[0], files[1]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Bake, ProgressCountsEveryFrame) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.threads = 2;
+  uint32_t calls = 0, last_total = 0, most = 0;
+  o.progress = [&](uint32_t done, uint32_t total) {
+    ++calls;
+    last_total = total;
+    most = std::max(most, done);
+  };
+  const Package p = bake(c, o);
+  EXPECT_EQ(calls, p.animation.frame_count);
+  EXPECT_EQ(last_total, p.animation.frame_count);
+  EXPECT_EQ(most, p.animation.frame_count);
+}
+
+TEST(Bake, PackageRoundTripsAndDescribes) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.source = "chain.glb";
+  o.format = TexelFormat::kRgba16F;
+  const Package p = bake(c, o);
+  const auto dir = test::makeTempDir("bake");
+  const std::string path = (dir / "chain.throng").string();
+  ASSERT_TRUE(writePackage(p, path).ok());
+  const Result<Package> back = readPackage(path);
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  EXPECT_EQ(back->source, "chain.glb");
+  EXPECT_EQ(back->animation.texels16, p.animation.texels16);
+
+  const std::string text = describePackage(*back);
+  for (const char* s : {"bend", "raise", "sway_loop", "still", "RGBA16F", "3 joints"}) {
+    EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
+  }
+  bool ok = false;
+  std::string file_text = describePackageFile(path, &ok);
+  EXPECT_TRUE(ok);
+  EXPECT_NE(file_text.find("ANIM"), std::string::npos) << file_text;
+  EXPECT_NE(file_text.find("bend"), std::string::npos);
+
+  std::string damaged = test::readFile(path);
+  damaged[damaged.size() / 2] ^= 0x40;
+  test::writeFile(path, damaged);
+  file_text = describePackageFile(path, &ok);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(file_text.find("error"), std::string::npos) << file_text;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Bake, PreviewIsAPngTwiceAsTallAsTheTexture) {
+  const Character c = makeCharacter();
+  BakeOptions o;
+  o.max_width = 90;
+  const Package p = bake(c, o);
+  const auto dir = test::makeTempDir("bake");
+  const std::string path = (dir / "preview.png").string();
+  ASSERT_TRUE(writeTexturePreview(p.animation, path).ok());
+  const std::string png = test::readFile(path);
+  ASSERT_GT(png.size(), 24u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  auto be32 = [&](size_t at) {
+    return (uint32_t{static_cast<uint8_t>(png[at])} << 24) |
+           (uint32_t{static_cast<uint8_t>(png[at + 1])} << 16) |
+           (uint32_t{static_cast<uint8_t>(png[at + 2])} << 8) | static_cast<uint8_t>(png[at + 3]);
+  };
+  EXPECT_EQ(be32(16), p.animation.width);
+  EXPECT_EQ(be32(20), 2 * p.animation.height);
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 1);  // no temporary file left
+  EXPECT_EQ(writeTexturePreview(p.animation, "/nonexistent/p.png").code(), ErrorCode::kIoError);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace throng

@@ -1,0 +1,265 @@
+// Tests of the instanced baked-texture renderer: GPU skinning vs the CPU oracle (transform
+// feedback), draw-call counts, texture limits, unsupported devices and bad packages.
+#include "throng/render/instanced_renderer.h"
+
+#include <gtest/gtest.h>
+
+#include "render_test_support.h"
+#include "support/test_support.h"
+#include "test_package.h"
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
+
+namespace throng::render {
+namespace {
+
+// RGBA32F palettes: GPU and CPU do the same float arithmetic in a different order.
+constexpr float kFloatTolerance = 1e-4f;  // fraction of the character's size
+constexpr float kNormalTolerance = 1e-3f;
+
+Character chainWithTwoClips() {
+  Character c = test::makeChainCharacter();
+  c.clips.push_back(test::makeChainTwistClip());
+  return c;
+}
+
+std::unique_ptr<InstancedRenderer> makeRenderer(Device& device, const Package& package) {
+  Result<std::unique_ptr<InstancedRenderer>> renderer = InstancedRenderer::create(device, package);
+  EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
+  return renderer.ok() ? std::move(renderer).value() : nullptr;
+}
+
+TEST(InstancedRenderer, TransformFeedbackMatchesCpuSkinnerFloat) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  const Package package = test::bakeForTest(chainWithTwoClips());
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  EXPECT_EQ(renderer->textureFormat(), TexelFormat::kRgba32F);
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    const auto instances = test::randomInstances(package, 64, seed);
+    const test::SkinningError error = test::compareWithCpu(*renderer, package, instances);
+    EXPECT_LT(error.position, kFloatTolerance) << "seed " << seed;
+    EXPECT_LT(error.normal, kNormalTolerance) << "seed " << seed;
+  }
+}
+
+TEST(InstancedRenderer, TransformFeedbackMatchesCpuSkinnerHalf) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  const Package package = test::bakeForTest(chainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  EXPECT_EQ(renderer->textureFormat(), TexelFormat::kRgba16F);
+  // Both sides read the same half texels (widened exactly), so the tolerance stays the float one.
+  const auto instances = test::randomInstances(package, 128, 7);
+  const test::SkinningError error = test::compareWithCpu(*renderer, package, instances);
+  EXPECT_LT(error.position, kFloatTolerance);
+  EXPECT_LT(error.normal, kNormalTolerance);
+}
+
+TEST(InstancedRenderer, FloatBakeOnAHalfOnlyDeviceIsConverted) {
+  DeviceDesc desc;
+  desc.caps.disable_float_textures = true;
+  auto device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  const Package package = test::bakeForTest(chainWithTwoClips());
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  EXPECT_EQ(renderer->textureFormat(), TexelFormat::kRgba16F);
+  // The oracle reads the half-rounded texture: the GPU must match it like for like.
+  Package rounded = test::bakeForTest(chainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
+  const auto instances = test::randomInstances(package, 32, 3);
+  const test::SkinningError error = test::compareWithCpu(*renderer, rounded, instances);
+  EXPECT_LT(error.position, kFloatTolerance);
+}
+
+TEST(InstancedRenderer, ExactFramesEqualTheClipSampledAtThatTime) {
+  // Independent of FramePaletteJob: frame f of a clip, no blend, no fade, is the pose at f / fps.
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  const Character character = chainWithTwoClips();
+  const Package package = test::bakeForTest(character, 24.0f);
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  const uint32_t vertex_count = renderer->vertexCount(0);
+  PoseScratch scratch;
+  scratch.resize(character.skeleton.jointCount());
+  std::vector<JointRows> palette(character.skeleton.jointCount());
+  std::vector<glm::vec3> expected(vertex_count), expected_normals(vertex_count);
+  for (size_t c = 0; c < package.clips.size(); ++c) {
+    const BakedClip& clip = package.clips[c];
+    for (uint32_t f = 0; f < clip.frame_count; f += 5) {
+      Instance instance;
+      instance.frames.primary = {clip.first_frame + f, clip.first_frame + f, 0.0f};
+      instance.frames.secondary = instance.frames.primary;
+      std::vector<glm::vec3> positions(vertex_count), normals(vertex_count);
+      ASSERT_TRUE(renderer
+                      ->captureSkinnedVertices(std::span<const Instance>(&instance, 1), 0,
+                                               positions, normals)
+                      .ok());
+      evaluatePalette(character.skeleton, &character.clips[c],
+                      character.clips[c].start_time + static_cast<float>(f) / clip.fps, scratch,
+                      palette);
+      SkinJob skin{character.mesh.positions,
+                   character.mesh.normals,
+                   character.mesh.joints,
+                   character.mesh.weights,
+                   palette,
+                   expected,
+                   expected_normals};
+      ASSERT_TRUE(skin.run());
+      for (uint32_t v = 0; v < vertex_count; ++v)
+        EXPECT_LT(glm::length(positions[v] - expected[v]), 1e-5f)
+            << "clip " << clip.name << " frame " << f << " vertex " << v;
+    }
+  }
+}
+
+TEST(InstancedRenderer, TooWideTextureIsLaidOutAgainToFit) {
+  const Package package = test::bakeForTest(chainWithTwoClips());  // 9 texels per frame
+  ASSERT_EQ(package.animation.height, 1u);
+  DeviceDesc desc;
+  desc.caps.max_texture_size = 64;  // 7 frames per row instead of all 54 in one
+  auto device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  EXPECT_EQ(renderer->framesPerRow(), 7u);
+  EXPECT_EQ(renderer->textureWidth(), 63u);
+  EXPECT_EQ(renderer->textureHeight(), (package.animation.frame_count + 6) / 7);
+  const auto instances = test::randomInstances(package, 64, 11);
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances).position, kFloatTolerance);
+}
+
+TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
+  const Package package = test::bakeForTest(chainWithTwoClips());
+  {
+    DeviceDesc desc;
+    desc.caps.max_texture_size = 8;  // one frame of 3 joints needs 9 texels
+    auto device = test::makeTestDevice(desc);
+    ASSERT_NE(device, nullptr);
+    auto renderer = InstancedRenderer::create(*device, package);
+    ASSERT_FALSE(renderer.ok());
+    EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded);
+    EXPECT_NE(renderer.status().message().find("GL_MAX_TEXTURE_SIZE 8"), std::string::npos)
+        << renderer.status().message();
+  }
+  {
+    DeviceDesc desc;
+    desc.caps.max_texture_size = 9;  // one frame per row: 54 rows > 9
+    auto device = test::makeTestDevice(desc);
+    ASSERT_NE(device, nullptr);
+    auto renderer = InstancedRenderer::create(*device, package);
+    ASSERT_FALSE(renderer.ok());
+    EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded);
+    EXPECT_NE(renderer.status().message().find("frames"), std::string::npos);
+  }
+}
+
+TEST(InstancedRenderer, OneDrawCallPerLodWhateverTheCrowdSize) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  Package package = test::bakeForTest(chainWithTwoClips());
+  package.lods.push_back(package.lods[0]);  // a second LOD (same mesh) is enough to count draws
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  const uint64_t triangles = package.lods[0].mesh.triangleCount();
+  FrameView view;
+  for (int count : {1, 1000}) {
+    const auto instances = test::randomInstances(package, count, 5);
+    device->beginFrame({0, 0, 0, 1});
+    ASSERT_TRUE(renderer->draw(view, instances).ok());
+    EXPECT_EQ(renderer->stats().draw_calls, 1u) << count << " agents";
+    EXPECT_EQ(renderer->stats().instances, static_cast<uint32_t>(count));
+    EXPECT_EQ(renderer->stats().triangles, triangles * count);
+  }
+  const auto instances = test::randomInstances(package, 1000, 6);
+  const uint32_t split[2] = {400, 600};
+  ASSERT_TRUE(renderer->draw(view, instances, split).ok());
+  EXPECT_EQ(renderer->stats().draw_calls, 2u);
+  const uint32_t only_far[2] = {0, 1000};
+  ASSERT_TRUE(renderer->draw(view, instances, only_far).ok());
+  EXPECT_EQ(renderer->stats().draw_calls, 1u);
+  ASSERT_TRUE(renderer->draw(view, {}).ok());
+  EXPECT_EQ(renderer->stats().draw_calls, 0u);
+  device->finish();
+}
+
+TEST(InstancedRenderer, SecondLodInstancesUseTheirOwnInstanceRecords) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  Package package = test::bakeForTest(chainWithTwoClips());
+  package.lods.push_back(package.lods[0]);
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  // Capture LOD 1 after a two-LOD draw: captures start from instance 0 of what they are given.
+  const auto instances = test::randomInstances(package, 16, 9);
+  const uint32_t split[2] = {8, 8};
+  device->beginFrame({0, 0, 0, 1});
+  ASSERT_TRUE(renderer->draw(FrameView{}, instances, split).ok());
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances, 1).position, kFloatTolerance);
+}
+
+TEST(InstancedRenderer, BoneReducedLodIndexesSkeletonJointsThroughItsPalette) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  Package package = test::bakeForTest(chainWithTwoClips());
+  // LOD 1 keeps joints {0, 2}: slot 0 -> joint 0, slot 1 -> joint 2; "mid" goes to root.
+  MeshLod reduced = package.lods[0];
+  reduced.palette_joints = {0, 2};
+  for (auto& joints : reduced.mesh.joints)
+    for (int i = 0; i < 4; ++i) joints[i] = joints[i] == 2 ? 1 : 0;
+  package.lods.push_back(reduced);
+  auto renderer = makeRenderer(*device, package);
+  ASSERT_NE(renderer, nullptr);
+  const auto instances = test::randomInstances(package, 16, 13);
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances, 1).position, kFloatTolerance);
+}
+
+TEST(InstancedRenderer, Es2DeviceOrNoInstancingIsUnsupported) {
+  const Package package = test::bakeForTest(chainWithTwoClips());
+  DeviceDesc desc;
+  desc.caps.disable_instancing = true;
+  auto device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  auto renderer = InstancedRenderer::create(*device, package);
+  ASSERT_FALSE(renderer.ok());
+  EXPECT_EQ(renderer.status().code(), ErrorCode::kUnsupported);
+  device.reset();
+  desc = {};
+  desc.caps.max_vertex_texture_image_units = 0;
+  device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(InstancedRenderer::create(*device, package).status().code(), ErrorCode::kUnsupported);
+  device.reset();
+  desc = {};
+  desc.gles_major = 2;
+  device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(InstancedRenderer::create(*device, package).status().code(), ErrorCode::kUnsupported);
+}
+
+TEST(InstancedRenderer, InconsistentPackagesAreRefused) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  const Package good = test::bakeForTest(chainWithTwoClips());
+  Package bad = good;
+  bad.animation.texels32.pop_back();
+  EXPECT_EQ(InstancedRenderer::create(*device, bad).status().code(), ErrorCode::kInvalidData);
+  bad = good;
+  bad.lods[0].mesh.joints[3][0] = 3;  // no joint 3
+  EXPECT_EQ(InstancedRenderer::create(*device, bad).status().code(), ErrorCode::kInvalidData);
+  bad = good;
+  bad.lods.clear();
+  EXPECT_EQ(InstancedRenderer::create(*device, bad).status().code(), ErrorCode::kInvalidData);
+  bad = good;
+  bad.clips[1].frame_count += 1;
+  EXPECT_EQ(InstancedRenderer::create(*device, bad).status().code(), ErrorCode::kInvalidData);
+  bad = good;
+  bad.lods[0].palette_joints = {0, 1, 7};
+  EXPECT_EQ(InstancedRenderer::create(*device, bad).status().code(), ErrorCode::kInvalidData);
+}
+
+}  // namespace
+}  // namespace throng::render

@@ -1,0 +1,98 @@
+// Render-test helpers: devices, random instances and the CPU skinning oracle for captures.
+#include "render_test_support.h"
+
+#include <algorithm>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "throng/core/skinning.h"
+#include "throng/crowd/frame_palette.h"
+
+namespace throng::test {
+
+std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
+  Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
+  EXPECT_TRUE(device.ok()) << "headless EGL device: " << device.status().toString();
+  return device.ok() ? std::move(device).value() : nullptr;
+}
+
+std::vector<render::Instance> randomInstances(const Package& package, int count, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::uniform_int_distribution<int> clip_index(0, static_cast<int>(package.clips.size()) - 1);
+  std::vector<AgentPlayback> agents(count);
+  std::vector<render::Instance> instances(count);
+  for (int i = 0; i < count; ++i) {
+    AgentPlayback& a = agents[i];
+    a.clip = static_cast<uint16_t>(clip_index(random));
+    a.previous_clip = static_cast<uint16_t>(clip_index(random));
+    const float duration = std::max(package.clips[a.clip].duration, 0.1f);
+    a.time = (unit(random) * 4.0f - 1.0f) * duration;
+    a.previous_time = unit(random) * 3.0f * std::max(package.clips[a.previous_clip].duration, 0.1f);
+    const int fade_kind = i % 3;
+    a.fade = fade_kind == 0 ? 0.0f : fade_kind == 1 ? unit(random) : 1.0f;
+    render::Instance& instance = instances[i];
+    instance.placement.position =
+        glm::vec3(unit(random), unit(random), unit(random)) * 20.0f - glm::vec3(10.0f);
+    instance.placement.heading = (unit(random) * 2.0f - 1.0f) * 3.14159265f;
+    instance.placement.scale = 0.5f + 1.5f * unit(random);
+    instance.tint = glm::vec4(unit(random), unit(random), unit(random), 1.0f);
+  }
+  std::vector<InstanceFrames> frames(count);
+  PlaybackJob job{package.clips, agents, frames};
+  EXPECT_TRUE(job.run());
+  for (int i = 0; i < count; ++i) instances[i].frames = frames[i];
+  return instances;
+}
+
+SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package& package,
+                             const std::vector<render::Instance>& instances, int lod) {
+  const MeshLod& mesh_lod = package.lods[lod];
+  const SkinnedMesh& mesh = mesh_lod.mesh;
+  const size_t vertex_count = mesh.vertexCount();
+  std::vector<glm::vec3> gpu_positions(instances.size() * vertex_count);
+  std::vector<glm::vec3> gpu_normals(gpu_positions.size());
+  const Status status = renderer.captureSkinnedVertices(instances, lod, gpu_positions, gpu_normals);
+  EXPECT_TRUE(status.ok()) << status.toString();
+  if (!status.ok()) return {1e9f, 1e9f};
+
+  const float size = std::max(computeBounds(mesh.positions).largestExtent(), 1e-6f);
+  std::vector<JointRows> palette(package.skeleton.jointCount());
+  std::vector<JointRows> slots(mesh_lod.palette_joints.empty() ? palette.size()
+                                                               : mesh_lod.palette_joints.size());
+  std::vector<glm::vec3> cpu_positions(vertex_count), cpu_normals(vertex_count);
+  std::vector<glm::vec3> normals = mesh.normals;
+  if (normals.empty()) normals.assign(vertex_count, glm::vec3(0, 1, 0));
+  SkinningError error;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    FramePaletteJob blend;
+    blend.texture = &package.animation;
+    blend.frames = instances[i].frames;
+    blend.palette = palette;
+    EXPECT_TRUE(blend.run());
+    for (size_t s = 0; s < slots.size(); ++s)
+      slots[s] = mesh_lod.palette_joints.empty() ? palette[s] : palette[mesh_lod.palette_joints[s]];
+    SkinJob skin{mesh.positions, normals,       mesh.joints, mesh.weights,
+                 slots,          cpu_positions, cpu_normals};
+    EXPECT_TRUE(skin.run());
+    const glm::mat4 place = placementMatrix(instances[i].placement);
+    const glm::mat3 turn =
+        glm::mat3(placementMatrix({glm::vec3(0.0f), instances[i].placement.heading, 1.0f}));
+    const float scale = size * instances[i].placement.scale;
+    for (size_t v = 0; v < vertex_count; ++v) {
+      const glm::vec3 expected = glm::vec3(place * glm::vec4(cpu_positions[v], 1.0f));
+      const glm::vec3& got = gpu_positions[i * vertex_count + v];
+      error.position = std::max(error.position, glm::length(got - expected) / scale);
+      const glm::vec3 gpu_normal = gpu_normals[i * vertex_count + v];
+      if (glm::length(gpu_normal) > 1e-3f && glm::length(cpu_normals[v]) > 0.5f) {
+        const glm::vec3 expected_normal = glm::normalize(turn * cpu_normals[v]);
+        error.normal =
+            std::max(error.normal, glm::length(glm::normalize(gpu_normal) - expected_normal));
+      }
+    }
+  }
+  return error;
+}
+
+}  // namespace throng::test

@@ -1,0 +1,33 @@
+// Render-test helpers: headless devices that must exist, random instances, the CPU oracle.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "throng/core/package.h"
+#include "throng/render/device.h"
+#include "throng/render/instanced_renderer.h"
+
+namespace throng::test {
+
+// A headless device; a device that cannot be created fails the test (CI has Mesa), never skips.
+std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc = {});
+
+// `count` random instances over the package's clips: random placements (|position| <= 10,
+// scale 0.5..2), times (including negative and past the end), blends and cross-fades (a third
+// with none, a third partial, a third full), turned into frames by PlaybackJob.
+std::vector<render::Instance> randomInstances(const Package& package, int count, uint32_t seed);
+
+struct SkinningError {
+  float position = 0.0f;  // largest world-space distance / (character size * instance scale)
+  float normal = 0.0f;    // largest distance between unit normals
+};
+
+// Captures the GPU-skinned vertices of `instances` (LOD `lod`) by transform feedback and
+// compares them with the CPU oracle: FramePaletteJob (the shader's blend) + SkinJob +
+// placementMatrix. Reports gtest failures for GL errors.
+SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package& package,
+                             const std::vector<render::Instance>& instances, int lod = 0);
+
+}  // namespace throng::test

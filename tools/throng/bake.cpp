@@ -1,0 +1,174 @@
+// `throng bake`: import a character, bake its clips into an animation texture, write a package.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "throng/core/package.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
+#include "throng/offline/sample_character.h"
+#include "throng/offline/texture_preview.h"
+
+namespace throng::cli {
+namespace {
+
+struct BakeArgs {
+  std::string input;
+  bool sample = false;
+  std::string output;
+  float fps = 30.0f;
+  std::string format = "rgba32f";
+  std::vector<std::string> clips;
+  std::vector<std::string> loop;
+  std::vector<std::string> no_loop;
+  uint32_t max_width = 4096;
+  float max_error = -1.0f;
+  std::string preview;
+  std::vector<std::string> clips_from;
+  int threads = 0;
+};
+
+// Draws "[#####.....]  45%  123/456 frames" on stderr, only when it is a terminal.
+class ProgressBar {
+ public:
+  ProgressBar() : enabled_(isatty(fileno(stderr)) != 0) {}
+  void update(uint32_t done, uint32_t total) {
+    if (!enabled_ || total == 0) return;
+    best_ = std::max(best_, done);
+    const int percent = static_cast<int>(100ull * best_ / total);
+    if (percent == last_percent_) return;
+    last_percent_ = percent;
+    constexpr int kWidth = 40;
+    const int filled = percent * kWidth / 100;
+    fmt::print(stderr, "\rbaking [{}{}] {:3}%  {}/{} frames", std::string(filled, '#'),
+               std::string(kWidth - filled, '.'), percent, best_, total);
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (enabled_ && last_percent_ >= 0) fmt::print(stderr, "\r\033[K");
+  }
+
+ private:
+  bool enabled_;
+  uint32_t best_ = 0;
+  int last_percent_ = -1;
+};
+
+std::string percent(float fraction) {
+  return fmt::format("{:.4f}%", 100.0f * fraction);
+}
+
+void printSummary(const BakeArgs& args, const std::string& source, const BakeReport& r,
+                  uint64_t file_bytes) {
+  fmt::print("baked {} -> {}\n", source, args.output);
+  fmt::print("{:<28} {:>7} {:>8} {:>8} {:<18} {:>12} {:>12}\n", "clip", "frames", "fps",
+             "seconds", "loop", "error", "mid-frame");
+  for (const ClipBakeReport& c : r.clips) {
+    fmt::print("{:<28} {:>7} {:>8.3f} {:>8.3f} {:<18} {:>12.4g} {:>12.4g}\n", c.name, c.frames,
+               c.fps, c.duration,
+               fmt::format("{} ({})", c.loop ? "yes" : "no", loopReasonName(c.loop_reason)),
+               c.max_error, c.interpolation_error);
+  }
+  fmt::print("texture: {} x {} texels, {}, {} bytes, {} frames; package {} bytes\n", r.width,
+             r.height, r.format == TexelFormat::kRgba32F ? "RGBA32F" : "RGBA16F", r.texel_bytes,
+             r.frames, file_bytes);
+  fmt::print("error: {:.4g} model units = {} of the character's size {:.4g}\n", r.max_error,
+             percent(r.max_error_fraction), r.character_size);
+  fmt::print("mid-frame interpolation error: {:.4g} model units = {} (raise --fps to lower it)\n",
+             r.interpolation_error, percent(r.interpolation_error_fraction));
+  fmt::print("time: {:.3f} s on {} thread{}\n", r.seconds, r.threads, r.threads == 1 ? "" : "s");
+}
+
+int runBake(const BakeArgs& args) {
+  const bool use_sample = args.sample || args.input == "sample";
+  if (!use_sample && args.input.empty()) return fail("bake: give an input file or --sample");
+  const std::string source = use_sample ? "sample" : args.input;
+  TexelFormat format = TexelFormat::kRgba32F;
+  if (args.format == "rgba16f") {
+    format = TexelFormat::kRgba16F;
+  } else if (args.format != "rgba32f") {
+    return fail(fmt::format("bake: unknown --format '{}' (rgba32f or rgba16f)", args.format));
+  }
+
+  Character character;
+  if (use_sample) {
+    character = makeSampleCharacter();
+  } else {
+    ImportOptions import;
+    import.clip_files = args.clips_from;
+    Result<Character> imported = importGltf(args.input, import);
+    if (!imported.ok()) return fail(imported.status().toString());
+    character = std::move(imported).value();
+  }
+  for (const std::string& w : character.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
+
+  BakeOptions options;
+  options.fps = args.fps;
+  options.format = format;
+  options.max_width = args.max_width;
+  options.clips = args.clips;
+  options.loop = args.loop;
+  options.no_loop = args.no_loop;
+  options.max_error = args.max_error;
+  options.threads = args.threads;
+  options.source = source;
+  ProgressBar bar;
+  options.progress = [&bar](uint32_t done, uint32_t total) { bar.update(done, total); };
+  BakeReport report;
+  Result<Package> package = bakeCharacter(character, options, &report);
+  bar.finish();
+  if (!package.ok()) return fail(package.status().toString());
+  for (const std::string& w : report.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
+
+  if (Status s = writePackage(*package, args.output); !s.ok()) return fail(s.toString());
+  if (!args.preview.empty()) {
+    if (Status s = writeTexturePreview(package->animation, args.preview); !s.ok()) {
+      return fail(s.toString());
+    }
+  }
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(args.output, ec);
+  printSummary(args, source, report, ec ? 0 : bytes);
+  return 0;
+}
+
+std::function<int()> setupBake(CLI::App& sub) {
+  auto args = std::make_shared<BakeArgs>();
+  sub.add_option("input", args->input,
+                 "character file (.glb/.gltf), or the word 'sample' for the built-in character");
+  sub.add_flag("--sample", args->sample, "bake the built-in sample character");
+  sub.add_option("-o,--output", args->output, "package file to write (.throng)")->required();
+  sub.add_option("--fps", args->fps, "samples per second (each clip rounds it to whole frames)")
+      ->capture_default_str();
+  sub.add_option("--format", args->format, "texel format: rgba32f (exact) or rgba16f (half)")
+      ->capture_default_str();
+  sub.add_option("--clips", args->clips, "clips to bake, by name or index (default: all)")
+      ->delimiter(',');
+  sub.add_option("--loop", args->loop, "clips that loop whatever their poses")->delimiter(',');
+  sub.add_option("--no-loop", args->no_loop, "clips that play once whatever their poses")
+      ->delimiter(',');
+  sub.add_option("--max-width", args->max_width, "largest texture width in texels")
+      ->capture_default_str();
+  sub.add_option("--max-error", args->max_error,
+                 "fail when a baked vertex strays further than this (model units)");
+  sub.add_option("--preview", args->preview, "also write the texture as a PNG picture");
+  sub.add_option("--clips-from", args->clips_from,
+                 "more glTF files whose clips are bound to the character by joint name");
+  sub.add_option("--threads", args->threads, "worker threads (0: one per core)")
+      ->capture_default_str();
+  return [args] { return runBake(*args); };
+}
+
+const bool kRegistered =
+    registerCommand({"bake", "bake every clip into an animation texture package (method B)",
+                     setupBake});
+
+}  // namespace
+}  // namespace throng::cli
