@@ -75,6 +75,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   if (Status s = device.makeCurrent(); !s.ok()) return s;
   if (lods.empty()) return Status(ErrorCode::kInvalidArgument, "merged batch: no LODs");
   std::unique_ptr<MergedBatchRenderer> renderer(new MergedBatchRenderer());
+  renderer->cull_back_faces_ = desc.cull_back_faces;
   renderer->budget_ = desc.max_vertex_uniform_vectors > 0
                           ? desc.max_vertex_uniform_vectors
                           : device.caps().max_vertex_uniform_vectors;
@@ -184,6 +185,13 @@ std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index) {
 
 void MergedBatchRenderer::flush(Lod& lod) {
   if (lod.pending == 0) return;
+  if (cull_back_faces_) {
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+  } else {
+    glDisable(GL_CULL_FACE);
+  }
   glUseProgram(lod.program.id());
   glUniformMatrix4fv(lod.view_projection_location, 1, GL_FALSE, &view_projection_[0][0]);
   // One upload of the filled part of the palette: pending * x * 3 vectors.

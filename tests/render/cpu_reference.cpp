@@ -56,7 +56,11 @@ Result<render::Image> drawCpuReference(render::Device& device,
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3), nullptr);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3),
                         reinterpret_cast<const void*>(sizeof(glm::vec3)));
+  glEnable(GL_CULL_FACE);  // as the merged and instanced paths (counter-clockwise fronts)
+  glCullFace(GL_BACK);
+  glFrontFace(GL_CCW);
   glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size() / 2));
+  glDisable(GL_CULL_FACE);
   glDisableVertexAttribArray(0);
   glDisableVertexAttribArray(1);
   glBindBuffer(GL_ARRAY_BUFFER, 0);

@@ -44,8 +44,8 @@ Result<Image> renderChainCrowd() {
     agents[i].previous_clip = static_cast<uint16_t>(1 - i % 2);
     agents[i].previous_time = 0.3f;
     agents[i].fade = i == 5 || i == 10 ? 0.5f : 0.0f;
-    instances[i].placement.position = glm::vec3(static_cast<float>(column) - 1.5f, 0.0f,
-                                                static_cast<float>(row) - 1.5f);
+    instances[i].placement.position =
+        glm::vec3(static_cast<float>(column) - 1.5f, 0.0f, static_cast<float>(row) - 1.5f);
     instances[i].placement.heading = 0.4f * static_cast<float>(i);
     instances[i].tint = glm::vec4(0.4f + 0.15f * static_cast<float>(column),
                                   0.4f + 0.15f * static_cast<float>(row), 0.9f, 1.0f);

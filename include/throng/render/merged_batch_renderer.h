@@ -38,6 +38,7 @@ struct MergedBatchDesc {
   // A LOD whose x joints do not fit the budget is drawn with the nearest coarser LOD that fits
   // (true), or makes create() fail with kLimitExceeded (false).
   bool fall_back_to_fewer_joints = true;
+  bool cull_back_faces = true;  // counter-clockwise front faces (glTF), as the instanced path
 };
 
 // What create() decided for one of the package's LODs.
@@ -105,6 +106,7 @@ class MergedBatchRenderer {
 
   std::vector<Lod> lods_;
   int budget_ = 0;
+  bool cull_back_faces_ = true;
   glm::mat4 view_projection_{1.0f};
   MergedFrameStats stats_;
 };
