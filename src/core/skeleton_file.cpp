@@ -6,13 +6,13 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <system_error>
 #include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "throng/core/file_io.h"
 
 namespace throng {
 namespace {
@@ -602,30 +602,7 @@ std::string formatSkeletonText(const Skeleton& skeleton) {
 }
 
 Status writeSkeletonFile(const Skeleton& skeleton, const std::string& path) {
-  const std::string text = formatSkeletonText(skeleton);
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      return Status(ErrorCode::kIoError, fmt::format("{}: cannot create '{}'", path, temp));
-    }
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    file.close();
-    if (!file) {
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      return Status(ErrorCode::kIoError, fmt::format("{}: cannot write '{}'", path, temp));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return Status(ErrorCode::kIoError,
-                  fmt::format("{}: cannot rename '{}' into place: {}", path, temp, ec.message()));
-  }
-  return {};
+  return writeFileAtomically(path, formatSkeletonText(skeleton));
 }
 
 Result<Skeleton> parseSkeletonText(std::string_view text, std::string_view source_name) {
@@ -643,11 +620,9 @@ Result<Skeleton> readSkeletonFile(const std::string& path) {
                   fmt::format("{}: {} bytes is larger than any skeleton file (limit {} bytes)",
                               path, size, kMaxSkeletonFileBytes));
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status(ErrorCode::kIoError, fmt::format("{}: cannot open", path));
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (file.bad()) return Status(ErrorCode::kIoError, fmt::format("{}: read error", path));
-  return parseSkeletonText(text, path);
+  Result<std::string> text = readFileBytes(path);
+  if (!text.ok()) return text.status();
+  return parseSkeletonText(*text, path);
 }
 
 }  // namespace throng

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -38,7 +37,7 @@ inline constexpr uint64_t kMaxAccessorElements = uint64_t{1} << 24;
 struct AccessorRequest {
   int index = -1;
   int type = TINYGLTF_TYPE_SCALAR;
-  std::initializer_list<ComponentForm> forms;
+  std::vector<ComponentForm> forms;
   std::string what;
 };
 

@@ -40,10 +40,10 @@ Status readTrack(const Document& doc, const tinygltf::AnimationSampler& sampler,
     }
   }
   const bool rotation = path == Path::kRotation;
-  std::initializer_list<ComponentForm> forms =
-      rotation ? std::initializer_list<ComponentForm>{kFloatForm, kNormByteForm, kNormUByteForm,
-                                                      kNormShortForm, kNormUShortForm}
-               : std::initializer_list<ComponentForm>{kFloatForm};
+  std::vector<ComponentForm> forms =
+      rotation ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormUByteForm,
+                                            kNormShortForm, kNormUShortForm}
+               : std::vector<ComponentForm>{kFloatForm};
   Result<std::vector<float>> values =
       readFloats(doc, {sampler.output, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, forms,
                        what + " output"});

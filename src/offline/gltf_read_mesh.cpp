@@ -86,12 +86,11 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
   if (position_accessor < 0) {
     return Status(ErrorCode::kInvalidData, place(doc_, fmt::format("{}: no POSITION", what)));
   }
-  std::initializer_list<ComponentForm> position_forms =
-      doc_.quantized
-          ? std::initializer_list<ComponentForm>{kFloatForm,     kByteForm,      kNormByteForm,
-                                                 kUByteForm,     kNormUByteForm, kShortForm,
-                                                 kNormShortForm, kUShortForm,    kNormUShortForm}
-          : std::initializer_list<ComponentForm>{kFloatForm};
+  std::vector<ComponentForm> position_forms =
+      doc_.quantized ? std::vector<ComponentForm>{kFloatForm,     kByteForm,      kNormByteForm,
+                                                  kUByteForm,     kNormUByteForm, kShortForm,
+                                                  kNormShortForm, kUShortForm,    kNormUShortForm}
+                     : std::vector<ComponentForm>{kFloatForm};
   Result<std::vector<float>> positions =
       readFloats(doc_, {position_accessor, TINYGLTF_TYPE_VEC3, position_forms, what + " POSITION"});
   if (!positions.ok()) return positions.status();
@@ -104,10 +103,9 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
 
   std::vector<float> normals;
   if (const int accessor = attribute("NORMAL"); accessor >= 0) {
-    std::initializer_list<ComponentForm> forms =
-        doc_.quantized
-            ? std::initializer_list<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
-            : std::initializer_list<ComponentForm>{kFloatForm};
+    std::vector<ComponentForm> forms =
+        doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
+                       : std::vector<ComponentForm>{kFloatForm};
     Result<std::vector<float>> read =
         readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC3, forms, what + " NORMAL"});
     if (!read.ok()) return read.status();
@@ -120,12 +118,11 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
   }
   std::vector<float> uvs;
   if (const int accessor = attribute("TEXCOORD_0"); accessor >= 0) {
-    std::initializer_list<ComponentForm> forms =
-        doc_.quantized
-            ? std::initializer_list<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
-                                                   kByteForm,  kNormByteForm,  kUByteForm,
-                                                   kShortForm, kNormShortForm, kUShortForm}
-            : std::initializer_list<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
+    std::vector<ComponentForm> forms =
+        doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
+                                                    kByteForm,  kNormByteForm,  kUByteForm,
+                                                    kShortForm, kNormShortForm, kUShortForm}
+                       : std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
     Result<std::vector<float>> read =
         readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC2, forms, what + " TEXCOORD_0"});
     if (!read.ok()) return read.status();

@@ -92,7 +92,7 @@ Character makeSampleCharacter() {
   Character character;
   character.skeleton = sample::buildSampleSkeleton();
   character.mesh = sample::buildSampleMesh();
-  character.clips = sample::buildSampleClips(character.skeleton);
+  character.clips = sample::buildSampleClips(character.skeleton, character.mesh);
   return character;
 }
 

@@ -1,11 +1,15 @@
 // The sample character's clips: procedural body curves sampled into 30 Hz LINEAR keys.
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numbers>
 
 #include "offline/sample_character_internal.h"
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
 #include "throng/offline/sample_character.h"
 
 namespace throng::sample {
@@ -176,16 +180,45 @@ Pose toPose(const Body& body) {
   return pose;
 }
 
+// Lowest skinned vertex height of `pose` (model units).
+float lowestPoint(const Pose& pose, const Skeleton& skeleton, const SkinnedMesh& mesh) {
+  std::vector<Transform> locals(skeleton.restPoses().begin(), skeleton.restPoses().end());
+  locals[kHips].translation += pose.hips_offset;
+  for (int j = 0; j < kJointCount; ++j) locals[j].rotation = pose.local[j];
+  std::vector<glm::mat4> models(kJointCount);
+  std::vector<JointRows> palette(kJointCount);
+  std::vector<glm::vec3> positions(mesh.vertexCount());
+  const bool ok =
+      LocalToModelJob{skeleton.parents(), locals, glm::mat4(1.0f), models}.run() &&
+      PaletteJob{models, skeleton.inverseBinds(), palette}.run() &&
+      SkinJob{mesh.positions, {}, mesh.joints, mesh.weights, palette, positions, {}}.run();
+  assert(ok);
+  (void)ok;
+  float lowest = std::numeric_limits<float>::max();
+  for (const glm::vec3& p : positions) lowest = std::min(lowest, p.y);
+  return lowest;
+}
+
 // Samples `body_at` at kKeyRate into LINEAR tracks. Joints that never leave identity keep empty
 // tracks (the rest pose). For a loop the last key is a copy of the first, so the loop is seamless.
-Clip sampleClip(const char* name, float duration, bool loop, const Skeleton& skeleton,
+// With `grounded`, a pose that would push a vertex below y = 0 is lifted until it does not (the
+// key poses of falls and lunges are authored by angles, which cannot keep every limb above the
+// floor in between).
+Clip sampleClip(const char* name, float duration, bool loop, bool grounded,
+                const Skeleton& skeleton, const SkinnedMesh& mesh,
                 const std::function<Body(float)>& body_at) {
   const int intervals = static_cast<int>(std::lround(duration * kKeyRate));
   std::vector<Pose> poses;
   std::vector<float> times;
   for (int k = 0; k <= intervals; ++k) {
     times.push_back(duration * static_cast<float>(k) / static_cast<float>(intervals));
-    poses.push_back(loop && k == intervals ? poses.front() : toPose(body_at(times.back())));
+    if (loop && k == intervals) {
+      poses.push_back(poses.front());
+      continue;
+    }
+    Pose pose = toPose(body_at(times.back()));
+    if (grounded) pose.hips_offset.y -= std::min(0.0f, lowestPoint(pose, skeleton, mesh));
+    poses.push_back(pose);
   }
   times.back() = duration;
 
@@ -460,18 +493,19 @@ std::vector<std::pair<float, Body>> dieKeys() {
 
 }  // namespace
 
-std::vector<Clip> buildSampleClips(const Skeleton& skeleton) {
+std::vector<Clip> buildSampleClips(const Skeleton& skeleton, const SkinnedMesh& mesh) {
   std::vector<Clip> clips;
-  clips.push_back(sampleClip(kSampleClipNames[0], kIdlePeriod, true, skeleton, idleAt));
-  clips.push_back(sampleClip(kSampleClipNames[1], kWalk.period, true, skeleton,
+  clips.push_back(
+      sampleClip(kSampleClipNames[0], kIdlePeriod, true, false, skeleton, mesh, idleAt));
+  clips.push_back(sampleClip(kSampleClipNames[1], kWalk.period, true, false, skeleton, mesh,
                              [](float t) { return gaitAt(kWalk, t); }));
-  clips.push_back(sampleClip(kSampleClipNames[2], kRun.period, true, skeleton,
+  clips.push_back(sampleClip(kSampleClipNames[2], kRun.period, true, false, skeleton, mesh,
                              [](float t) { return gaitAt(kRun, t); }));
   const auto attack = attackKeys();
-  clips.push_back(sampleClip(kSampleClipNames[3], kAttackDuration, false, skeleton,
+  clips.push_back(sampleClip(kSampleClipNames[3], kAttackDuration, false, true, skeleton, mesh,
                              [&attack](float t) { return keyed(attack, t); }));
   const auto die = dieKeys();
-  clips.push_back(sampleClip(kSampleClipNames[4], kDieDuration, false, skeleton,
+  clips.push_back(sampleClip(kSampleClipNames[4], kDieDuration, false, true, skeleton, mesh,
                              [&die](float t) { return keyed(die, t); }));
   return clips;
 }

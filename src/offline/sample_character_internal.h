@@ -52,7 +52,8 @@ glm::vec3 restBoneDirection(int joint);
 
 // Closed swept-surface mesh skinned to the joints above (indices are Joint values).
 SkinnedMesh buildSampleMesh();
-// The five clips, in kSampleClipNames order, for a skeleton whose joint order is Joint.
-std::vector<Clip> buildSampleClips(const Skeleton& skeleton);
+// The five clips, in kSampleClipNames order, for a skeleton whose joint order is Joint; the
+// one-shot clips are kept above the ground plane for `mesh`.
+std::vector<Clip> buildSampleClips(const Skeleton& skeleton, const SkinnedMesh& mesh);
 
 }  // namespace throng::sample

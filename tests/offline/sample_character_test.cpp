@@ -384,6 +384,14 @@ TEST(SampleCharacter, DieEndsLyingOnTheGround) {
   EXPECT_GT(start.max.y, 1.7f);
   EXPECT_LT(end.max.y, 0.5f);
   EXPECT_GT(end.min.y, -0.05f);
+  // Nothing sinks into the floor on the way down (keys are lifted; 1 cm for interpolation).
+  for (const char* name : {"die", "attack"}) {
+    const Clip& clip = clipNamed(name);
+    for (int k = 0; k <= 50; ++k) {
+      const float t = clip.duration() * k / 50.0f;
+      EXPECT_GT(computeBounds(skinned(&clip, t)).min.y, -0.01f) << name << " at " << t;
+    }
+  }
   // Clamped past the end: the pose holds.
   EXPECT_EQ(clipTime(die, die.duration() + 5.0f, false), die.end_time);
 }

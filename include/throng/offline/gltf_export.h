@@ -1,0 +1,26 @@
+// glTF 2.0 export of a Character: skeleton nodes, skin, skinned mesh and animations.
+#pragma once
+
+#include <string>
+
+#include "throng/core/character.h"
+#include "throng/core/status.h"
+
+namespace throng {
+
+// Writes `character` as glTF 2.0: binary (.glb) when `path` ends in ".glb" (any case), otherwise
+// JSON (.gltf) with the buffer embedded as a base64 data URI, so the file stands alone.
+// Layout: node i is joint i (name, TRS rest pose, children), followed by one unparented mesh node
+// (no transform) carrying the mesh and the skin; the scene lists the root joints and the mesh
+// node. The skin lists every joint with its inverse bind matrix. The mesh has one primitive per
+// SubMesh (one covering all indices when there are none; none when there are no vertices), each
+// with its own material named after the sub-mesh, sharing POSITION (with min/max), NORMAL,
+// TEXCOORD_0 (when uvs exist), JOINTS_0 (UNSIGNED_SHORT) and WEIGHTS_0 (FLOAT), and UNSIGNED_INT
+// indices. Each clip becomes an animation with one sampler per non-empty track (keys on the
+// clip's own timeline, interpolation kept); glTF requires a channel, so a clip without keys gets
+// one STEP rotation key holding joint 0's rest rotation at its start time.
+// The character is checked first (validateCharacter; kInvalidData names `path`). The file is
+// written atomically (see writeFileAtomically); errors: kIoError.
+Status writeGltf(const Character& character, const std::string& path);
+
+}  // namespace throng

@@ -1,0 +1,296 @@
+// glTF 2.0 writer: builds a tinygltf model from a Character and serialises it in memory.
+#include "throng/offline/gltf_export.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include <fmt/core.h>
+#include <tiny_gltf.h>
+
+#include "throng/core/file_io.h"
+
+namespace throng {
+namespace {
+
+// glTF constants (glTF 2.0 specification, section 5).
+constexpr int kArrayBuffer = 34962;         // bufferView.target for vertex attributes
+constexpr int kElementArrayBuffer = 34963;  // bufferView.target for indices
+constexpr int kTriangles = 4;               // primitive.mode
+
+// Accessor offsets must be multiples of their component size, and a GLB chunk is padded to 4
+// bytes; aligning every buffer view to 4 bytes satisfies both for float, uint16 and uint32 data.
+constexpr size_t kViewAlignment = 4;
+
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(tinygltf::Model& model) : model_(model) { model_.buffers.emplace_back(); }
+
+  // Appends `bytes` as a new buffer view; returns its index.
+  int addView(const void* bytes, size_t size, int target) {
+    std::vector<unsigned char>& data = model_.buffers[0].data;
+    data.resize((data.size() + kViewAlignment - 1) / kViewAlignment * kViewAlignment, 0);
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = data.size();
+    view.byteLength = size;
+    view.target = target;
+    const auto* begin = static_cast<const unsigned char*>(bytes);
+    data.insert(data.end(), begin, begin + size);
+    model_.bufferViews.push_back(view);
+    return static_cast<int>(model_.bufferViews.size() - 1);
+  }
+
+  int addAccessor(int view, size_t byte_offset, int component_type, int type, size_t count,
+                  std::vector<double> min = {}, std::vector<double> max = {}) {
+    tinygltf::Accessor accessor;
+    accessor.bufferView = view;
+    accessor.byteOffset = byte_offset;
+    accessor.componentType = component_type;
+    accessor.type = type;
+    accessor.count = count;
+    accessor.minValues = std::move(min);
+    accessor.maxValues = std::move(max);
+    model_.accessors.push_back(std::move(accessor));
+    return static_cast<int>(model_.accessors.size() - 1);
+  }
+
+  // A float accessor over `values` (`components` floats per element) in a view of its own.
+  int addFloats(const float* values, size_t count, int components, int type, int target,
+                bool with_bounds) {
+    const int view = addView(values, count * components * sizeof(float), target);
+    std::vector<double> min, max;
+    if (with_bounds) {
+      min.assign(components, std::numeric_limits<double>::infinity());
+      max.assign(components, -std::numeric_limits<double>::infinity());
+      for (size_t i = 0; i < count; ++i) {
+        for (int c = 0; c < components; ++c) {
+          min[c] = std::min(min[c], static_cast<double>(values[i * components + c]));
+          max[c] = std::max(max[c], static_cast<double>(values[i * components + c]));
+        }
+      }
+    }
+    return addAccessor(view, 0, TINYGLTF_COMPONENT_TYPE_FLOAT, type, count, std::move(min),
+                       std::move(max));
+  }
+
+  // Key times, shared by every track with the same times (animation sampler inputs need min/max).
+  int addTimes(const std::vector<float>& times) {
+    const auto it = time_accessors_.find(times);
+    if (it != time_accessors_.end()) return it->second;
+    const int accessor = addFloats(times.data(), times.size(), 1, TINYGLTF_TYPE_SCALAR, 0, true);
+    time_accessors_.emplace(times, accessor);
+    return accessor;
+  }
+
+ private:
+  tinygltf::Model& model_;
+  std::map<std::vector<float>, int> time_accessors_;
+};
+
+const char* interpolationName(Interpolation interpolation) {
+  switch (interpolation) {
+    case Interpolation::kStep:
+      return "STEP";
+    case Interpolation::kLinear:
+      return "LINEAR";
+    case Interpolation::kCubicSpline:
+      return "CUBICSPLINE";
+  }
+  return "LINEAR";
+}
+
+void addNodes(const Skeleton& skeleton, tinygltf::Model& model) {
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    tinygltf::Node node;
+    node.name = skeleton.names()[j];
+    const Transform& rest = skeleton.restPoses()[j];
+    node.translation = {rest.translation.x, rest.translation.y, rest.translation.z};
+    node.rotation = {rest.rotation.x, rest.rotation.y, rest.rotation.z, rest.rotation.w};
+    node.scale = {rest.scale.x, rest.scale.y, rest.scale.z};
+    node.children = skeleton.children(j);
+    model.nodes.push_back(std::move(node));
+  }
+}
+
+void addSkin(const Skeleton& skeleton, ModelBuilder& builder, tinygltf::Model& model) {
+  tinygltf::Skin skin;
+  skin.name = "skeleton";
+  std::vector<float> matrices;
+  int roots = 0;
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    skin.joints.push_back(j);
+    const glm::mat4& m = skeleton.inverseBinds()[j];
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) matrices.push_back(m[c][r]);  // glTF is column-major too
+    }
+    if (skeleton.parents()[j] == kNoParent) {
+      ++roots;
+      if (roots == 1) skin.skeleton = j;
+    }
+  }
+  if (roots != 1) skin.skeleton = -1;  // no common root joint
+  if (skeleton.jointCount() > 0) {
+    skin.inverseBindMatrices =
+        builder.addFloats(matrices.data(), skeleton.jointCount(), 16, TINYGLTF_TYPE_MAT4, 0, false);
+  }
+  model.skins.push_back(std::move(skin));
+}
+
+// Returns the mesh node's index, or -1 when there is no mesh to write.
+int addMesh(const SkinnedMesh& mesh, ModelBuilder& builder, tinygltf::Model& model) {
+  const size_t n = mesh.vertexCount();
+  if (n == 0) return -1;
+  tinygltf::Mesh out;
+  out.name = "mesh";
+  std::map<std::string, int> attributes;
+  attributes["POSITION"] =
+      builder.addFloats(&mesh.positions[0].x, n, 3, TINYGLTF_TYPE_VEC3, kArrayBuffer, true);
+  attributes["NORMAL"] =
+      builder.addFloats(&mesh.normals[0].x, n, 3, TINYGLTF_TYPE_VEC3, kArrayBuffer, false);
+  if (!mesh.uvs.empty()) {
+    attributes["TEXCOORD_0"] =
+        builder.addFloats(&mesh.uvs[0].x, n, 2, TINYGLTF_TYPE_VEC2, kArrayBuffer, false);
+  }
+  const int joints_view =
+      builder.addView(mesh.joints.data(), n * sizeof(glm::u16vec4), kArrayBuffer);
+  attributes["JOINTS_0"] = builder.addAccessor(
+      joints_view, 0, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4, n);
+  attributes["WEIGHTS_0"] =
+      builder.addFloats(&mesh.weights[0].x, n, 4, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
+
+  std::vector<SubMesh> submeshes = mesh.submeshes;
+  if (submeshes.empty() && !mesh.indices.empty()) {
+    submeshes.push_back({"mesh", 0, static_cast<uint32_t>(mesh.indices.size())});
+  }
+  const int index_view =
+      mesh.indices.empty()
+          ? -1
+          : builder.addView(mesh.indices.data(), mesh.indices.size() * sizeof(uint32_t),
+                            kElementArrayBuffer);
+  for (const SubMesh& sub : submeshes) {
+    tinygltf::Material material;
+    material.name = sub.name;
+    model.materials.push_back(std::move(material));
+
+    tinygltf::Primitive primitive;
+    primitive.attributes = attributes;
+    primitive.mode = kTriangles;
+    primitive.material = static_cast<int>(model.materials.size() - 1);
+    primitive.indices = builder.addAccessor(index_view, sub.first_index * sizeof(uint32_t),
+                                            TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
+                                            TINYGLTF_TYPE_SCALAR, sub.index_count);
+    out.primitives.push_back(std::move(primitive));
+  }
+  model.meshes.push_back(std::move(out));
+
+  tinygltf::Node node;
+  node.name = "mesh";
+  node.mesh = 0;
+  node.skin = 0;
+  model.nodes.push_back(std::move(node));
+  return static_cast<int>(model.nodes.size() - 1);
+}
+
+void addChannel(tinygltf::Animation& animation, int input, int output, Interpolation interpolation,
+                int node, const char* path) {
+  tinygltf::AnimationSampler sampler;
+  sampler.input = input;
+  sampler.output = output;
+  sampler.interpolation = interpolationName(interpolation);
+  animation.samplers.push_back(std::move(sampler));
+  tinygltf::AnimationChannel channel;
+  channel.sampler = static_cast<int>(animation.samplers.size() - 1);
+  channel.target_node = node;
+  channel.target_path = path;
+  animation.channels.push_back(std::move(channel));
+}
+
+void addAnimations(const Character& character, ModelBuilder& builder, tinygltf::Model& model) {
+  for (const Clip& clip : character.clips) {
+    tinygltf::Animation animation;
+    animation.name = clip.name;
+    for (size_t j = 0; j < clip.joints.size(); ++j) {
+      const JointTracks& tracks = clip.joints[j];
+      const int node = static_cast<int>(j);
+      if (!tracks.translation.empty()) {
+        const Vec3Track& t = tracks.translation;
+        addChannel(
+            animation, builder.addTimes(t.times),
+            builder.addFloats(&t.values[0].x, t.values.size(), 3, TINYGLTF_TYPE_VEC3, 0, false),
+            t.interpolation, node, "translation");
+      }
+      if (!tracks.rotation.empty()) {
+        const QuatTrack& r = tracks.rotation;
+        std::vector<float> xyzw;
+        xyzw.reserve(r.values.size() * 4);
+        for (const glm::quat& q : r.values) xyzw.insert(xyzw.end(), {q.x, q.y, q.z, q.w});
+        addChannel(animation, builder.addTimes(r.times),
+                   builder.addFloats(xyzw.data(), r.values.size(), 4, TINYGLTF_TYPE_VEC4, 0, false),
+                   r.interpolation, node, "rotation");
+      }
+      if (!tracks.scale.empty()) {
+        const Vec3Track& s = tracks.scale;
+        addChannel(
+            animation, builder.addTimes(s.times),
+            builder.addFloats(&s.values[0].x, s.values.size(), 3, TINYGLTF_TYPE_VEC3, 0, false),
+            s.interpolation, node, "scale");
+      }
+    }
+    if (animation.channels.empty() && character.skeleton.jointCount() > 0) {
+      const glm::quat q = character.skeleton.restPoses()[0].rotation;
+      const float xyzw[4] = {q.x, q.y, q.z, q.w};
+      addChannel(animation, builder.addTimes({clip.start_time}),
+                 builder.addFloats(xyzw, 1, 4, TINYGLTF_TYPE_VEC4, 0, false), Interpolation::kStep,
+                 0, "rotation");
+    }
+    if (!animation.channels.empty()) model.animations.push_back(std::move(animation));
+  }
+}
+
+bool endsWithGlb(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string tail = path.substr(path.size() - 4);
+  std::transform(tail.begin(), tail.end(), tail.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return tail == ".glb";
+}
+
+}  // namespace
+
+Status writeGltf(const Character& character, const std::string& path) {
+  if (Status s = validateCharacter(character, path); !s.ok()) return s;
+
+  tinygltf::Model model;
+  model.asset.version = "2.0";
+  model.asset.generator = "throng";
+  ModelBuilder builder(model);
+  const Skeleton& skeleton = character.skeleton;
+  addNodes(skeleton, model);
+  addSkin(skeleton, builder, model);
+  const int mesh_node = addMesh(character.mesh, builder, model);
+  addAnimations(character, builder, model);
+
+  tinygltf::Scene scene;
+  scene.name = "scene";
+  for (int j = 0; j < skeleton.jointCount(); ++j) {
+    if (skeleton.parents()[j] == kNoParent) scene.nodes.push_back(j);
+  }
+  if (mesh_node >= 0) scene.nodes.push_back(mesh_node);
+  model.scenes.push_back(std::move(scene));
+  model.defaultScene = 0;
+
+  const bool binary = endsWithGlb(path);
+  std::ostringstream stream(std::ios::binary);
+  tinygltf::TinyGLTF writer;
+  if (!writer.WriteGltfSceneToStream(&model, stream, /*prettyPrint=*/!binary, binary)) {
+    return Status(ErrorCode::kIoError, fmt::format("{}: the glTF serialiser failed", path));
+  }
+  return writeFileAtomically(path, stream.str());
+}
+
+}  // namespace throng
