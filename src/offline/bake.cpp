@@ -76,6 +76,7 @@ struct FrameResult {
 
 struct ClipPlan {
   const Clip* clip = nullptr;
+  int motion_joint = -1;
   BakedClip baked;
   LoopReason reason = LoopReason::kPosesDiffer;
 };
@@ -161,24 +162,55 @@ float bakedFrameTime(const Clip& clip, const BakedClip& baked, uint32_t frame) {
   return clip.start_time + static_cast<float>(static_cast<double>(frame) / baked.fps);
 }
 
-LoopReason detectLoop(const Character& character, const Clip& clip) {
-  if (!(clip.duration() > 0.0f)) return LoopReason::kZeroDuration;
+int motionJoint(const Skeleton& skeleton, const Clip& clip) {
+  const int n = skeleton.jointCount();
+  std::vector<int> depth(n, 0), descendants(n, 0);
+  for (int j = 0; j < n; ++j) {
+    const int parent = skeleton.parents()[j];
+    if (parent != kNoParent) depth[j] = depth[parent] + 1;
+  }
+  for (int j = n - 1; j >= 0; --j) {  // children come after their parents
+    const int parent = skeleton.parents()[j];
+    if (parent != kNoParent) descendants[parent] += descendants[j] + 1;
+  }
+  int best = -1;
+  for (int j = 0; j < n && j < static_cast<int>(clip.joints.size()); ++j) {
+    if (clip.joints[j].translation.empty()) continue;
+    if (best < 0 || depth[j] < depth[best] ||
+        (depth[j] == depth[best] && descendants[j] > descendants[best])) {
+      best = j;
+    }
+  }
+  return best;
+}
+
+float loopMismatch(const Character& character, const Clip& clip) {
+  if (!(clip.duration() > 0.0f)) return 0.0f;
   const Skeleton& skeleton = character.skeleton;
   const SkinnedMesh& mesh = character.mesh;
   PoseScratch scratch;
   std::vector<JointRows> first(skeleton.jointCount()), last(skeleton.jointCount());
+  const int root = motionJoint(skeleton, clip);
   evaluatePalette(skeleton, &clip, clip.start_time, scratch, first);
-  const glm::vec3 root_first(scratch.models[0][3]);
+  const glm::vec3 root_first = root < 0 ? glm::vec3(0.0f) : glm::vec3(scratch.models[root][3]);
   evaluatePalette(skeleton, &clip, clip.end_time, scratch, last);
-  const glm::vec3 root_shift = glm::vec3(scratch.models[0][3]) - root_first;
+  const glm::vec3 root_shift =
+      root < 0 ? glm::vec3(0.0f) : glm::vec3(scratch.models[root][3]) - root_first;
   std::vector<glm::vec3> a(mesh.vertexCount()), b(mesh.vertexCount());
   skin(mesh, first, a);
   skin(mesh, last, b);
   for (glm::vec3& p : b) p -= root_shift;  // a walk cycle that moves the root still loops
-  if (maxDistance(a, b) <= kLoopPoseTolerance * character.size()) return LoopReason::kPosesMatch;
+  const float size = character.size();
+  const float distance = maxDistance(a, b);
+  return size > 0.0f ? distance / size : (distance > 0.0f ? 1.0f : 0.0f);
+}
+
+LoopReason detectLoop(const Character& character, const Clip& clip) {
+  if (!(clip.duration() > 0.0f)) return LoopReason::kZeroDuration;
+  if (loopMismatch(character, clip) <= kLoopPoseTolerance) return LoopReason::kPosesMatch;
   const std::string name = lowercase(clip.name);
-  if (name.find("loop") != std::string::npos || name.find("cycle") != std::string::npos) {
-    return LoopReason::kName;
+  for (const char* word : {"loop", "cycle", "idle", "walk", "run"}) {
+    if (name.find(word) != std::string::npos) return LoopReason::kName;
   }
   return LoopReason::kPosesDiffer;
 }
@@ -228,6 +260,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     const Clip& clip = character.clips[c];
     ClipPlan plan;
     plan.clip = &clip;
+    plan.motion_joint = motionJoint(skeleton, clip);
     const float duration = clip.duration();
     if (static_cast<double>(duration) * options.fps >= kMaxClipFrames) {
       return Status(ErrorCode::kLimitExceeded,
@@ -303,7 +336,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
       FrameResult& out = results[f];
 
       evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, i), w.scratch, w.reference);
-      out.root = glm::vec3(w.scratch.models[0][3]);
+      if (plan.motion_joint >= 0) out.root = glm::vec3(w.scratch.models[plan.motion_joint][3]);
       for (uint32_t j = 0; j < joints; ++j) {
         storeJointRows(texture, f, j, w.reference[j]);
         w.stored[j] = loadJointRows(texture, f, j);
@@ -380,6 +413,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     cr.duration = b.duration;
     cr.loop = b.loop;
     cr.loop_reason = plan.reason;
+    cr.end_mismatch = loopMismatch(character, *plan.clip);
     b.bounds = results[b.first_frame].bounds;
     const glm::vec3 root0 = results[b.first_frame].root;
     bool moves = false;

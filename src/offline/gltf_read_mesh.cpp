@@ -2,6 +2,8 @@
 #include "offline/gltf_read_mesh.h"
 
 #include <cmath>
+#include <map>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -58,6 +60,7 @@ class PrimitiveReader {
   Document& doc_;
   const SkeletonImport& skeleton_;
   SkinnedMesh& mesh_;
+  std::map<std::string, uint32_t> shared_vertices_;  // vertex-set key -> first vertex
 };
 
 Status PrimitiveReader::read(int m, int p, const Binding& binding,
@@ -173,6 +176,26 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
     }
     indices = std::move(list);
   }
+
+  // Primitives that share every vertex accessor (and binding) share their vertices: exporters
+  // write one primitive per material over one vertex set, and copies would multiply the mesh.
+  std::string share_key = fmt::format("{}|{}|", binding.skin, binding.rigid_joint);
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) share_key += fmt::format("{},", binding.to_model[c][r]);
+  }
+  for (const auto& [name, accessor] : primitive.attributes) {
+    share_key += fmt::format("|{}={}", name, accessor);
+  }
+  if (auto shared = shared_vertices_.find(share_key); shared != shared_vertices_.end()) {
+    SubMesh submesh;
+    submesh.name = submesh_name;
+    submesh.first_index = static_cast<uint32_t>(mesh_.indices.size());
+    submesh.index_count = static_cast<uint32_t>(indices.size());
+    for (uint32_t index : indices) mesh_.indices.push_back(shared->second + index);
+    mesh_.submeshes.push_back(std::move(submesh));
+    return {};
+  }
+  shared_vertices_.emplace(share_key, static_cast<uint32_t>(mesh_.positions.size()));
 
   std::vector<glm::u16vec4> joints(vertex_count);
   std::vector<glm::vec4> weights(vertex_count);

@@ -207,6 +207,17 @@ TEST(Bake, LoopRulesAndOverrides) {
   EXPECT_EQ(detectLoop(c, c.clips[1]), LoopReason::kPosesDiffer);
   EXPECT_EQ(detectLoop(c, c.clips[2]), LoopReason::kName);
   EXPECT_EQ(detectLoop(c, c.clips[3]), LoopReason::kZeroDuration);
+  EXPECT_EQ(loopMismatch(c, c.clips[0]), 0.0f);
+  EXPECT_GT(loopMismatch(c, c.clips[1]), kLoopPoseTolerance);
+  EXPECT_EQ(loopMismatch(c, c.clips[3]), 0.0f);
+  // The name rule: "walk" (any case) loops even when the ends differ.
+  Clip walk = c.clips[1];
+  walk.name = "Walk_Forward";
+  EXPECT_EQ(detectLoop(c, walk), LoopReason::kName);
+  // Moving the whole figure does not stop a clip from looping: root motion is removed first.
+  Clip travel = c.clips[1];
+  travel.joints[1].rotation = {};
+  EXPECT_EQ(detectLoop(c, travel), LoopReason::kPosesMatch);
   BakeReport report;
   Package p = bake(c, {}, &report);
   EXPECT_TRUE(findBaked(p, "bend").loop);
@@ -325,6 +336,18 @@ TEST(Bake, BoundsHoldEveryFrameAndRootMotionIsRecorded) {
   EXPECT_GE(raise.bounds.max.z, 3.0f);
   EXPECT_TRUE(findBaked(p, "sway_loop").root_motion.empty());
   EXPECT_TRUE(findBaked(p, "still").root_motion.empty());
+}
+
+TEST(Bake, MotionJointIsTheTopmostTranslatedJoint) {
+  const Character c = makeCharacter();
+  EXPECT_EQ(motionJoint(c.skeleton, c.clips[0]), 0);
+  EXPECT_EQ(motionJoint(c.skeleton, c.clips[2]), -1);  // rotations only
+  Clip tip_and_mid = c.clips[2];
+  tip_and_mid.joints[2].translation.times = {2.0f};
+  tip_and_mid.joints[2].translation.values = {glm::vec3(0, 1, 0)};
+  EXPECT_EQ(motionJoint(c.skeleton, tip_and_mid), 2);
+  tip_and_mid.joints[1].translation = tip_and_mid.joints[2].translation;
+  EXPECT_EQ(motionJoint(c.skeleton, tip_and_mid), 1);
 }
 
 TEST(Bake, InterpolationErrorShrinksWithFps) {

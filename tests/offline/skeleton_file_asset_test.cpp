@@ -8,7 +8,6 @@
 #include "throng/core/pose.h"
 #include "throng/core/skeleton_file.h"
 
-#if __has_include("throng/offline/gltf_import.h")
 #include "throng/offline/gltf_import.h"
 
 namespace throng {
@@ -54,4 +53,3 @@ TEST(SkeletonFileAssets, CesiumManRoundTripsWithIdenticalPalettes) {
 
 }  // namespace
 }  // namespace throng
-#endif

@@ -70,13 +70,13 @@ std::string percent(float fraction) {
 void printSummary(const BakeArgs& args, const std::string& source, const BakeReport& r,
                   uint64_t file_bytes) {
   fmt::print("baked {} -> {}\n", source, args.output);
-  fmt::print("{:<28} {:>7} {:>8} {:>8} {:<18} {:>12} {:>12}\n", "clip", "frames", "fps", "seconds",
-             "loop", "error", "mid-frame");
+  fmt::print("{:<28} {:>7} {:>8} {:>8} {:<18} {:>9} {:>12} {:>12}\n", "clip", "frames", "fps",
+             "seconds", "loop", "ends", "error", "mid-frame");
   for (const ClipBakeReport& c : r.clips) {
-    fmt::print("{:<28} {:>7} {:>8.3f} {:>8.3f} {:<18} {:>12.4g} {:>12.4g}\n", c.name, c.frames,
-               c.fps, c.duration,
+    fmt::print("{:<28} {:>7} {:>8.3f} {:>8.3f} {:<18} {:>9} {:>12.4g} {:>12.4g}\n", c.name,
+               c.frames, c.fps, c.duration,
                fmt::format("{} ({})", c.loop ? "yes" : "no", loopReasonName(c.loop_reason)),
-               c.max_error, c.interpolation_error);
+               percent(c.end_mismatch), c.max_error, c.interpolation_error);
   }
   fmt::print("texture: {} x {} texels, {}, {} bytes, {} frames; package {} bytes\n", r.width,
              r.height, r.format == TexelFormat::kRgba32F ? "RGBA32F" : "RGBA16F", r.texel_bytes,
@@ -85,6 +85,10 @@ void printSummary(const BakeArgs& args, const std::string& source, const BakeRep
              percent(r.max_error_fraction), r.character_size);
   fmt::print("mid-frame interpolation error: {:.4g} model units = {} (raise --fps to lower it)\n",
              r.interpolation_error, percent(r.interpolation_error_fraction));
+  fmt::print(
+      "('ends': how far the last pose is from the first, as a share of the size; clips "
+      "loop below {}; override with --loop / --no-loop)\n",
+      percent(kLoopPoseTolerance));
   fmt::print("time: {:.3f} s on {} thread{}\n", r.seconds, r.threads, r.threads == 1 ? "" : "s");
 }
 

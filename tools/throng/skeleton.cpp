@@ -11,31 +11,26 @@
 namespace throng::cli {
 namespace {
 
-std::function<int()> setupSkeleton(CLI::App &sub) {
+std::function<int()> setupSkeleton(CLI::App& sub) {
   struct Args {
     std::string input, output;
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
-  sub.add_option("-o,--output", args->output, "the skeleton file to write")
-      ->required();
+  sub.add_option("-o,--output", args->output, "the skeleton file to write")->required();
   return [args] {
     Result<Character> imported = importGltf(args->input);
-    if (!imported.ok())
-      return fail(imported.status().message());
-    if (Status s = writeSkeletonFile(imported->skeleton, args->output);
-        !s.ok()) {
+    if (!imported.ok()) return fail(imported.status().message());
+    if (Status s = writeSkeletonFile(imported->skeleton, args->output); !s.ok()) {
       return fail(s.message());
     }
-    fmt::print("wrote {} ({} joints)\n", args->output,
-               imported->skeleton.jointCount());
+    fmt::print("wrote {} ({} joints)\n", args->output, imported->skeleton.jointCount());
     return 0;
   };
 }
 
 [[maybe_unused]] const bool kRegistered = registerCommand(
-    {"skeleton", "Write the skeleton file (joint tree with relative matrices)",
-     setupSkeleton});
+    {"skeleton", "Write the skeleton file (joint tree with relative matrices)", setupSkeleton});
 
-} // namespace
-} // namespace throng::cli
+}  // namespace
+}  // namespace throng::cli

@@ -17,11 +17,14 @@ inline constexpr float kMaxBakeFps = 1000.0f;
 // Worker threads a bake may use.
 inline constexpr int kMaxBakeThreads = 256;
 // A clip loops when its last pose matches its first within this fraction of the character's
-// size (largest vertex distance, root translation removed): 0.5% of a 1.8 m figure is 9 mm.
-inline constexpr float kLoopPoseTolerance = 0.005f;
-// A clip "moves the root" when joint 0 strays more than this fraction of the character's size
-// from where it is at the clip's first frame.
-inline constexpr float kRootMotionTolerance = 0.001f;
+// size (largest vertex distance, root motion removed): 2% of a 1.8 m figure is 36 mm. Real
+// one-shot clips differ by far more (a jump or a fall: 50-120%); walk cycles whose last key is
+// one frame short of the first pose (CesiumMan: 1.8%) still loop.
+inline constexpr float kLoopPoseTolerance = 0.02f;
+// A clip "moves the root" when its motion joint strays more than this fraction of the
+// character's size from where it is at the clip's first frame: 3% of a 1.8 m figure is 54 mm,
+// more than the bob and sway of a walk in place.
+inline constexpr float kRootMotionTolerance = 0.03f;
 
 struct BakeOptions {
   float fps = 30.0f;  // requested samples per second; each clip adjusts it (see bakedFrameCount)
@@ -41,7 +44,7 @@ struct BakeOptions {
 // Why a clip loops or not.
 enum class LoopReason : uint8_t {
   kPosesMatch,    // first and last poses equal within kLoopPoseTolerance: loops
-  kName,          // name contains "loop" or "cycle" (any case): loops
+  kName,          // name contains loop, cycle, idle, walk or run (any case): loops
   kForcedLoop,    // BakeOptions::loop
   kPosesDiffer,   // ends differ and no rule applies: clamped
   kForcedClamp,   // BakeOptions::no_loop
@@ -57,6 +60,7 @@ struct ClipBakeReport {
   bool loop = false;
   LoopReason loop_reason = LoopReason::kPosesDiffer;
   bool root_motion = false;
+  float end_mismatch = 0.0f;  // loopMismatch: fraction of the character's size
   // Largest distance (model units) between a vertex skinned from the stored frame and the same
   // vertex skinned by SkinJob from the clip sampled at that frame's time, over all frames.
   float max_error = 0.0f;
@@ -102,7 +106,16 @@ float bakedFrameRate(float duration, uint32_t frame_count, bool loop, float fps)
 // File-timeline time of the clip's frame `frame`: clip.start_time + frame / baked.fps, except the
 // last frame of a clamped clip, which is clip.end_time exactly.
 float bakedFrameTime(const Clip& clip, const BakedClip& baked, uint32_t frame);
+// The joint whose translation is the clip's root motion: among the joints with an animated
+// translation, the one nearest the top of the hierarchy, ties going to the one with the most
+// descendants (a hips or body joint rather than a foot IK target); -1 when no joint's
+// translation is animated.
+int motionJoint(const Skeleton& skeleton, const Clip& clip);
 // The looping rule above, without overrides.
 LoopReason detectLoop(const Character& character, const Clip& clip);
+// How far the clip's last pose is from its first: the largest vertex distance between the mesh
+// skinned at end_time (shifted back by the root's displacement) and at start_time, as a fraction
+// of the character's size (0 for a zero-length clip).
+float loopMismatch(const Character& character, const Clip& clip);
 
 }  // namespace throng

@@ -1,0 +1,117 @@
+// End-to-end tests of the throng CLI: inspect, skeleton, sample and pose,
+// success and failure.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+#include "throng/core/pose.h"
+#include "throng/core/skeleton_file.h"
+#include "throng/core/skinning.h"
+#include "throng/offline/gltf_import.h"
+#include "throng/offline/sample_character.h"
+
+namespace throng {
+namespace {
+
+using test::runCli;
+
+TEST(Cli, SampleWritesAGlbThatInspectDescribes) {
+  const auto dir = test::makeTempDir("cli-sample");
+  const std::string glb = (dir / "sample.glb").string();
+  const test::CliResult written = runCli("sample -o '" + glb + "'");
+  ASSERT_EQ(written.exit_code, 0) << written.output;
+  const test::CliResult shown = runCli("inspect '" + glb + "'");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  const Character sample = makeSampleCharacter();
+  EXPECT_NE(shown.output.find("joints: " + std::to_string(sample.skeleton.jointCount())),
+            std::string::npos)
+      << shown.output;
+  EXPECT_NE(shown.output.find(std::to_string(sample.mesh.vertexCount()) + " vertices"),
+            std::string::npos);
+  for (const Clip& clip : sample.clips) EXPECT_NE(shown.output.find(clip.name), std::string::npos);
+}
+
+TEST(Cli, SkeletonWritesAFileThatReadsBackToTheSameSkeleton) {
+  const auto dir = test::makeTempDir("cli-skel");
+  const std::string glb = (dir / "sample.glb").string(), skel = (dir / "sample.skel").string();
+  ASSERT_EQ(runCli("sample -o '" + glb + "'").exit_code, 0);
+  const test::CliResult r = runCli("skeleton '" + glb + "' -o '" + skel + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Result<Skeleton> read = readSkeletonFile(skel);
+  ASSERT_TRUE(read.ok()) << read.status().toString();
+  Result<Character> imported = importGltf(glb);
+  ASSERT_TRUE(imported.ok());
+  ASSERT_EQ(read->jointCount(), imported->skeleton.jointCount());
+  for (int j = 0; j < read->jointCount(); ++j) {
+    EXPECT_EQ(read->names()[j], imported->skeleton.names()[j]);
+    EXPECT_EQ(read->parents()[j], imported->skeleton.parents()[j]);
+  }
+}
+
+// Parses the "v x y z" lines of an OBJ file.
+std::vector<glm::vec3> readObjPositions(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<glm::vec3> out;
+  std::string tag;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream s(line);
+    glm::vec3 p;
+    if (s >> tag && tag == "v" && s >> p.x >> p.y >> p.z) out.push_back(p);
+  }
+  return out;
+}
+
+TEST(Cli, PoseWritesTheSkinnedMeshAtTheRequestedTime) {
+  THRONG_REQUIRE_ASSET("CesiumMan/CesiumMan.glb");
+  const std::string file = test::assetPath("CesiumMan/CesiumMan.glb").string();
+  const auto dir = test::makeTempDir("cli-pose");
+  const std::string obj = (dir / "posed.obj").string();
+  const test::CliResult r = runCli("pose '" + file + "' --clip 0 --time 0.5 -o '" + obj + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Character c = importGltf(file).value();
+  PoseScratch scratch;
+  std::vector<JointRows> palette(c.skeleton.jointCount());
+  evaluatePalette(c.skeleton, &c.clips[0], 0.5f, scratch, palette);
+  std::vector<glm::vec3> expected(c.mesh.vertexCount());
+  ASSERT_TRUE(
+      (SkinJob{c.mesh.positions, {}, c.mesh.joints, c.mesh.weights, palette, expected, {}}.run()));
+  const std::vector<glm::vec3> got = readObjPositions(obj);
+  ASSERT_EQ(got.size(), expected.size());
+  float worst = 0.0f;
+  for (size_t v = 0; v < got.size(); ++v)
+    worst = std::max(worst, glm::length(got[v] - expected[v]));
+  EXPECT_LT(worst, 1e-6f * c.size());
+  // Not the bind pose: the walk moves the legs.
+  float moved = 0.0f;
+  for (size_t v = 0; v < got.size(); ++v)
+    moved = std::max(moved, glm::length(got[v] - c.mesh.positions[v]));
+  EXPECT_GT(moved, 0.01f * c.size());
+}
+
+TEST(Cli, ErrorsNameTheFileAndExitNonZero) {
+  const auto dir = test::makeTempDir("cli-errors");
+  const std::string missing = (dir / "nothing.glb").string();
+  test::CliResult r = runCli("inspect '" + missing + "'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("nothing.glb"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+
+  const std::string garbage = (dir / "garbage.gltf").string();
+  test::writeFile(garbage, "{ this is not json");
+  r = runCli("pose '" + garbage + "' --time 0 -o '" + (dir / "x.obj").string() + "'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("garbage.gltf"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.obj"));
+
+  const std::string glb = (dir / "sample.glb").string();
+  ASSERT_EQ(runCli("sample -o '" + glb + "'").exit_code, 0);
+  r = runCli("pose '" + glb + "' --clip nosuchclip -o '" + (dir / "y.obj").string() + "'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("nosuchclip"), std::string::npos) << r.output;
+  EXPECT_NE(runCli("frobnicate").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace throng
