@@ -46,6 +46,18 @@ TEST(BakeCli, LodsFlagWritesTheChainIntoThePackage) {
   EXPECT_EQ(package->lods[2].palette_joints.size(), 15u);
   EXPECT_EQ(package->lods[3].palette_joints.size(), 10u);
   EXPECT_GT(package->lods[3].skinning_error, 0.0f);
+
+  // `throng render --path merged` draws that package with merged batches on ES 2.0.
+  const std::string png = (dir / "merged.png").string();
+  const test::CliResult render = test::runCli("render " + out +
+                                              " --path merged --agents 30 --frames 1 --width 64 "
+                                              "--height 64 --out " +
+                                              png);
+  ASSERT_EQ(render.exit_code, 0) << render.output;
+  EXPECT_NE(render.output.find("OpenGL ES 2.0"), std::string::npos) << render.output;
+  EXPECT_NE(render.output.find("10 joints"), std::string::npos) << render.output;
+  EXPECT_NE(render.output.find("30 characters, palette source baked"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(png));
   std::filesystem::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "command.h"
+#include "throng/core/package.h"
 #include "throng/core/skeleton_file.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
@@ -21,23 +22,42 @@ int runMergedRender(const MergedRenderOptions& options) {
   if (options.source != "tree" && options.source != "baked") {
     return fail(fmt::format("--source must be tree or baked, not '{}'", options.source));
   }
-  const Character character = makeSampleCharacter();
-  Result<Package> package = bakeCharacter(character, {});
-  if (!package.ok()) return fail(package.status().toString());
-  Result<std::vector<MeshLod>> lods = buildLodChain(character, defaultLodChainOptions());
-  if (!lods.ok()) return fail(lods.status().toString());
-
-  // Method A step 4: the hierarchy goes through the skeleton file and is rebuilt into a tree.
-  const std::filesystem::path skel_path =
-      options.skeleton_file.empty()
-          ? std::filesystem::temp_directory_path() / "throng-merged-render.skel"
-          : std::filesystem::path(options.skeleton_file);
-  if (Status s = writeSkeletonFile(character.skeleton, skel_path.string()); !s.ok()) {
-    return fail(s.toString());
+  Character character;
+  Package package;
+  std::vector<MeshLod> lods;
+  Skeleton tree;
+  if (!options.package.empty()) {
+    if (options.source != "baked") {
+      return fail("a package holds baked frames, not keyframes: use --source baked");
+    }
+    Result<Package> read = readPackage(options.package);
+    if (!read.ok()) return fail(read.status().toString());
+    package = std::move(*read);
+    lods = package.lods;
+    tree = package.skeleton;
+  } else {
+    character = makeSampleCharacter();
+    Result<Package> baked = bakeCharacter(character, {});
+    if (!baked.ok()) return fail(baked.status().toString());
+    package = std::move(*baked);
+    Result<std::vector<MeshLod>> chain = buildLodChain(character, defaultLodChainOptions());
+    if (!chain.ok()) return fail(chain.status().toString());
+    lods = std::move(*chain);
+    // Method A step 4: the hierarchy goes through the skeleton file and is rebuilt into a tree.
+    const std::filesystem::path skel_path =
+        options.skeleton_file.empty()
+            ? std::filesystem::temp_directory_path() / "throng-merged-render.skel"
+            : std::filesystem::path(options.skeleton_file);
+    if (Status s = writeSkeletonFile(character.skeleton, skel_path.string()); !s.ok()) {
+      return fail(s.toString());
+    }
+    Result<Skeleton> read = readSkeletonFile(skel_path.string());
+    if (options.skeleton_file.empty()) std::filesystem::remove(skel_path);
+    if (!read.ok()) return fail(read.status().toString());
+    tree = std::move(*read);
   }
-  Result<Skeleton> tree = readSkeletonFile(skel_path.string());
-  if (options.skeleton_file.empty()) std::filesystem::remove(skel_path);
-  if (!tree.ok()) return fail(tree.status().toString());
+  if (lods.empty() || package.clips.empty()) return fail("the package has no LODs or no clips");
+  const float size = std::max(computeBounds(lods[0].mesh.positions).largestExtent(), 1e-3f);
 
   DeviceDesc desc;
   desc.gles_major = 2;
@@ -47,7 +67,7 @@ int runMergedRender(const MergedRenderOptions& options) {
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   if (!device.ok()) return fail(device.status().toString());
   Result<std::unique_ptr<MergedBatchRenderer>> renderer =
-      MergedBatchRenderer::create(**device, *lods, tree->jointCount());
+      MergedBatchRenderer::create(**device, lods, tree.jointCount());
   if (!renderer.ok()) return fail(renderer.status().toString());
 
   fmt::print("device: {} ({}), GL_MAX_VERTEX_UNIFORM_VECTORS {}\n", (*device)->caps().renderer,
@@ -58,11 +78,10 @@ int runMergedRender(const MergedRenderOptions& options) {
         "LOD {}: drawn as LOD {}, {} joints, {} vertices, K = {} per batch (other "
         "uniforms {}), up to {:.1f} units\n",
         i, info.drawn_lod, info.joints, info.vertices_per_character, info.characters_per_batch,
-        info.other_uniform_vectors, (*lods)[i].max_distance);
+        info.other_uniform_vectors, (lods)[i].max_distance);
   }
 
   // A grid of agents, each playing a clip from its own start time.
-  const float size = character.size();
   const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(options.agents))));
   std::vector<Placement> placements;
   std::vector<AgentPlayback> agents;
@@ -73,7 +92,7 @@ int runMergedRender(const MergedRenderOptions& options) {
     p.heading = 0.4f * static_cast<float>(i % 7);
     placements.push_back(p);
     AgentPlayback a;
-    a.clip = static_cast<uint16_t>(i % std::min<size_t>(3, package->clips.size()));
+    a.clip = static_cast<uint16_t>(i % std::min<size_t>(3, package.clips.size()));
     a.time = 0.13f * static_cast<float>(i);
     agents.push_back(a);
   }
@@ -83,7 +102,7 @@ int runMergedRender(const MergedRenderOptions& options) {
       glm::perspective(0.9f, static_cast<float>(options.width) / options.height, 0.1f * size,
                        500.0f * size) *
       glm::lookAt(camera, glm::vec3(0.0f, 0.0f, -size * 8.0f), glm::vec3(0, 1, 0));
-  const MergedScene scene{&*tree, character.clips, package->clips, &package->animation, *lods};
+  const MergedScene scene{&tree, character.clips, package.clips, &package.animation, lods};
   const PaletteSource source =
       options.source == "tree" ? PaletteSource::kSkeletonTree : PaletteSource::kBakedFrames;
 
@@ -93,7 +112,7 @@ int runMergedRender(const MergedRenderOptions& options) {
   const int frame_count = std::max(1, options.frames);
   for (int f = 0; f < frame_count; ++f) {
     for (AgentPlayback& a : agents) a.time += 1.0f / 30.0f;
-    if (!PlaybackJob{package->clips, agents, frames}.run()) return fail("playback failed");
+    if (!PlaybackJob{package.clips, agents, frames}.run()) return fail("playback failed");
     (*device)->beginFrame({0.2f, 0.22f, 0.26f, 1.0f});
     stats = drawMergedCrowd(**renderer, scene, source, view_projection, camera, placements, agents,
                             frames, scratch);
@@ -127,6 +146,8 @@ std::function<int()> setupMergedRender(CLI::App& sub) {
       ->check(CLI::Range(0, 1 << 20));
   sub.add_option("--source", options->source, "palette source: tree (skeleton file) or baked");
   sub.add_option("--out", options->out, "PNG of the last frame");
+  sub.add_option("--package", options->package,
+                 "package from `throng bake` to draw instead of the sample (needs --source baked)");
   sub.add_option("--skeleton-file", options->skeleton_file,
                  "where to write the skeleton file the tree is read back from");
   return [options] { return runMergedRender(*options); };

@@ -14,6 +14,9 @@ struct MergedRenderOptions {
   std::string source = "tree";  // palette source: "tree" (skeleton file) or "baked"
   std::string out;              // PNG of the last frame; empty = none
   std::string skeleton_file;    // where the skeleton file goes; empty = a temporary file
+  // A package from `throng bake` (with --lods for bone-reduced LODs) drawn instead of the
+  // built-in sample; packages hold baked frames, not keyframes, so the source must be "baked".
+  std::string package;
 };
 
 // Runs the merged path on a headless ES 2.0 device and prints K per LOD, the number of batches
