@@ -13,6 +13,7 @@
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
+#include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/offline/texture_preview.h"
 
@@ -33,6 +34,7 @@ struct BakeArgs {
   std::string preview;
   std::vector<std::string> clips_from;
   int threads = 0;
+  bool lods = false;
 };
 
 // Draws "[#####.....]  45%  123/456 frames" on stderr, only when it is a terminal.
@@ -131,6 +133,22 @@ int runBake(const BakeArgs& args) {
   if (!package.ok()) return fail(package.status().toString());
   for (const std::string& w : report.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
 
+  if (args.lods) {
+    // Method A: the default chain of mesh LODs and bone-reduced skeletons replaces lods[0] alone.
+    Result<std::vector<MeshLod>> lods = buildLodChain(character, defaultLodChainOptions());
+    if (!lods.ok()) return fail(lods.status().toString());
+    package->lods = std::move(*lods);
+    for (size_t i = 0; i < package->lods.size(); ++i) {
+      const MeshLod& lod = package->lods[i];
+      fmt::print(
+          "LOD {}: {} triangles, {} joints, geometric error {:.4g}, skinning error {:.4g}, "
+          "up to {:.4g} units\n",
+          i, lod.mesh.triangleCount(),
+          lod.palette_joints.empty() ? character.skeleton.jointCount()
+                                     : static_cast<int>(lod.palette_joints.size()),
+          lod.geometric_error, lod.skinning_error, lod.max_distance);
+    }
+  }
   if (Status s = writePackage(*package, args.output); !s.ok()) return fail(s.toString());
   if (!args.preview.empty()) {
     if (Status s = writeTexturePreview(package->animation, args.preview); !s.ok()) {
@@ -165,6 +183,8 @@ std::function<int()> setupBake(CLI::App& sub) {
   sub.add_option("--preview", args->preview, "also write the texture as a PNG picture");
   sub.add_option("--clips-from", args->clips_from,
                  "more glTF files whose clips are bound to the character by joint name");
+  sub.add_flag("--lods", args->lods,
+               "also build the method A LOD chain (simplified meshes, 15- and 10-joint skeletons)");
   sub.add_option("--threads", args->threads, "worker threads (0: one per core)")
       ->capture_default_str();
   return [args] { return runBake(*args); };

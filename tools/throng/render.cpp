@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "merged_render.h"
 #include "throng/core/package.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/camera.h"
@@ -63,8 +64,21 @@ double median(std::vector<double> values) {
 }
 
 int runRender(const RenderArgs& args) {
+  if (args.path == "merged") {
+    // Method A on ES 2.0: the package's LODs in merged batches, palettes from its baked frames.
+    MergedRenderOptions merged;
+    merged.package = args.package;
+    merged.source = "baked";
+    merged.agents = args.agents;
+    merged.width = args.width;
+    merged.height = args.height;
+    merged.frames = args.frames;
+    merged.out = args.out;
+    return runMergedRender(merged);
+  }
   if (args.path != "instanced")
-    return fail(fmt::format("--path {}: this build renders with 'instanced'", args.path));
+    return fail(
+        fmt::format("--path {}: this build renders with 'instanced' or 'merged'", args.path));
   if (args.agents < 1 || args.agents > kMaxAgents)
     return fail(fmt::format("--agents {}: must be 1..{}", args.agents, kMaxAgents));
   if (args.width < 1 || args.height < 1 || args.width > kMaxFrameSide ||
@@ -160,7 +174,9 @@ std::function<int()> setupRender(CLI::App& sub) {
   sub.add_option("--clip", args->clip, "clip name or index (default: the first clip)");
   sub.add_option("--seed", args->seed, "seed of each agent's time, heading and tint")
       ->capture_default_str();
-  sub.add_option("--path", args->path, "render path: instanced")->capture_default_str();
+  sub.add_option("--path", args->path,
+                 "render path: instanced (ES3) or merged (ES2 merged batches)")
+      ->capture_default_str();
   sub.add_option("--frames", args->frames, "timed frames (the median is reported)")
       ->capture_default_str();
   return [args] { return runRender(*args); };

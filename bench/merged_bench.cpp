@@ -1,0 +1,222 @@
+// Method A benchmark on an ES 2.0 context: per-character draws vs merged batches (both palette
+// sources), plus the CPU cost of each palette source; prints ratios against the baseline.
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <benchmark/benchmark.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "throng/core/pose.h"
+#include "throng/crowd/batch_palette.h"
+#include "throng/offline/lod.h"
+#include "throng/offline/sample_character.h"
+#include "throng/render/merged_path.h"
+
+namespace throng::render {
+namespace {
+
+// Characters in the benchmark crowd: a 25 x 40 grid, enough for many batches per LOD.
+constexpr int kColumns = 25;
+constexpr int kRows = 40;
+constexpr float kFps = 30.0f;
+
+// One ES2 device, character, LOD chain and crowd shared by every benchmark of the run.
+struct Fixture {
+  std::unique_ptr<Device> device;
+  Character character;
+  std::vector<MeshLod> lods;
+  std::vector<BakedClip> baked_clips;
+  AnimationTexture texture;
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> agents;
+  std::vector<InstanceFrames> frames;
+  glm::vec3 camera{0.0f, 40.0f, 60.0f};
+  glm::mat4 view_projection{1.0f};
+  std::unique_ptr<MergedBatchRenderer> merged;
+  std::unique_ptr<MergedBatchRenderer> per_character;
+
+  MergedScene scene() const {
+    return {&character.skeleton, character.clips, baked_clips, &texture, lods};
+  }
+};
+
+// Bakes the clips the way the package's animation texture lays them out (RGBA32F).
+AnimationTexture bake(const Character& character, std::vector<BakedClip>& clips) {
+  const uint32_t joints = static_cast<uint32_t>(character.skeleton.jointCount());
+  std::vector<JointRows> frames;
+  PoseScratch scratch;
+  for (const Clip& clip : character.clips) {
+    BakedClip baked;
+    baked.name = clip.name;
+    baked.first_frame = static_cast<uint32_t>(frames.size() / joints);
+    baked.fps = kFps;
+    baked.duration = clip.duration();
+    baked.frame_count = std::max(1u, static_cast<uint32_t>(std::lround(clip.duration() * kFps)));
+    for (uint32_t f = 0; f < baked.frame_count; ++f) {
+      frames.resize(frames.size() + joints);
+      evaluatePalette(character.skeleton, &clip, clip.start_time + static_cast<float>(f) / kFps,
+                      scratch,
+                      std::span<JointRows>(frames.data() + frames.size() - joints, joints));
+    }
+    clips.push_back(baked);
+  }
+  AnimationTexture t;
+  t.joint_count = joints;
+  t.frame_count = static_cast<uint32_t>(frames.size() / joints);
+  t.frames_per_row = std::max(1u, 4096u / t.texelsPerFrame());
+  t.width = t.frames_per_row * t.texelsPerFrame();
+  t.height = (t.frame_count + t.frames_per_row - 1) / t.frames_per_row;
+  t.texels32.assign(static_cast<size_t>(t.width) * t.height * 4, 0.0f);
+  for (uint32_t f = 0; f < t.frame_count; ++f) {
+    for (uint32_t j = 0; j < joints; ++j) {
+      for (uint32_t r = 0; r < 3; ++r) {
+        const size_t texel = (static_cast<size_t>(t.texelY(f)) * t.width + t.texelX(f, j, r)) * 4;
+        for (int c = 0; c < 4; ++c) t.texels32[texel + c] = frames[f * joints + j].rows[r][c];
+      }
+    }
+  }
+  return t;
+}
+
+Fixture& fixture() {
+  static Fixture* f = [] {
+    auto* out = new Fixture();
+    DeviceDesc desc;
+    desc.gles_major = 2;
+    desc.width = 512;
+    desc.height = 512;
+    desc.caps.max_vertex_uniform_vectors = 256;  // a common ES2 phone
+    Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
+    if (!device.ok()) {
+      std::fprintf(stderr, "merged_bench: %s\n", device.status().toString().c_str());
+      std::exit(1);
+    }
+    out->device = std::move(device).value();
+    out->character = makeSampleCharacter();
+    out->lods = std::move(buildLodChain(out->character, defaultLodChainOptions()).value());
+    out->texture = bake(out->character, out->baked_clips);
+    const float size = out->character.size();
+    for (int r = 0; r < kRows; ++r) {
+      for (int c = 0; c < kColumns; ++c) {
+        Placement p;
+        p.position = glm::vec3((static_cast<float>(c) - kColumns / 2.0f) * size, 0.0f,
+                               -static_cast<float>(r) * size * 1.5f);
+        out->placements.push_back(p);
+        AgentPlayback a;
+        a.clip = static_cast<uint16_t>((r + c) % out->baked_clips.size());
+        a.time = 0.037f * static_cast<float>(r * kColumns + c);
+        out->agents.push_back(a);
+      }
+    }
+    out->frames.resize(out->agents.size());
+    PlaybackJob{out->baked_clips, out->agents, out->frames}.run();
+    out->camera = glm::vec3(0.0f, size * 4.0f, size * 6.0f);
+    out->view_projection =
+        glm::perspective(0.9f, 1.0f, 0.1f * size, 200.0f * size) *
+        glm::lookAt(out->camera, glm::vec3(0.0f, 0.0f, -size * 20.0f), glm::vec3(0, 1, 0));
+    out->merged = std::move(
+        MergedBatchRenderer::create(*out->device, out->lods, out->character.skeleton.jointCount())
+            .value());
+    MergedBatchDesc one;
+    one.max_characters_per_batch = 1;
+    out->per_character =
+        std::move(MergedBatchRenderer::create(*out->device, out->lods,
+                                              out->character.skeleton.jointCount(), one)
+                      .value());
+    return out;
+  }();
+  return *f;
+}
+
+void drawFrames(benchmark::State& state, MergedBatchRenderer& renderer, PaletteSource source) {
+  Fixture& f = fixture();
+  MergedPathScratch scratch;
+  MergedFrameStats stats;
+  for (auto _ : state) {
+    f.device->beginFrame({0.2f, 0.2f, 0.25f, 1.0f});
+    stats = drawMergedCrowd(renderer, f.scene(), source, f.view_projection, f.camera, f.placements,
+                            f.agents, f.frames, scratch);
+    f.device->finish();
+  }
+  state.counters["characters"] = stats.characters;
+  state.counters["draw_calls"] = stats.draw_calls;
+  state.counters["K_lod0"] = renderer.lodInfo(0).characters_per_batch;
+}
+
+void BM_PerCharacter_Tree(benchmark::State& state) {
+  drawFrames(state, *fixture().per_character, PaletteSource::kSkeletonTree);
+}
+void BM_Merged_Tree(benchmark::State& state) {
+  drawFrames(state, *fixture().merged, PaletteSource::kSkeletonTree);
+}
+void BM_Merged_Baked(benchmark::State& state) {
+  drawFrames(state, *fixture().merged, PaletteSource::kBakedFrames);
+}
+
+// CPU cost alone of filling one character's LOD-0 palette from each source.
+void BM_PaletteFill_Tree(benchmark::State& state) {
+  Fixture& f = fixture();
+  PoseScratch scratch;
+  const auto joints = f.merged->paletteJoints(1);
+  std::vector<JointRows> out(joints.size());
+  size_t i = 0;
+  for (auto _ : state) {
+    const AgentPlayback& a = f.agents[i++ % f.agents.size()];
+    const Clip& clip = f.character.clips[a.clip];
+    treePalette(f.character.skeleton, &clip, clipTime(clip, a.time, true), glm::mat4(1.0f), joints,
+                scratch, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+void BM_PaletteFill_Baked(benchmark::State& state) {
+  Fixture& f = fixture();
+  const auto joints = f.merged->paletteJoints(1);
+  std::vector<JointRows> out(joints.size());
+  size_t i = 0;
+  for (auto _ : state) {
+    bakedPalette(f.texture, f.frames[i++ % f.frames.size()], glm::mat4(1.0f), joints, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+BENCHMARK(BM_PerCharacter_Tree)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Merged_Tree)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Merged_Baked)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PaletteFill_Tree)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PaletteFill_Baked)->Unit(benchmark::kMicrosecond);
+
+// Console output plus a ratio table against the per-character baseline of the same run.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) times_[run.benchmark_name()] = run.GetAdjustedRealTime();
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    const auto base = times_.find("BM_PerCharacter_Tree/real_time");
+    if (base == times_.end()) return;
+    std::printf("\nframe time relative to the per-character baseline (lower is faster):\n");
+    for (const auto& [name, time] : times_) {
+      if (name.rfind("BM_PaletteFill", 0) == 0) continue;
+      std::printf("  %-32s %8.3f ms  x%.3f  (speed-up %.2f)\n", name.c_str(), time,
+                  time / base->second, base->second / time);
+    }
+  }
+
+ private:
+  std::map<std::string, double> times_;
+};
+
+}  // namespace
+}  // namespace throng::render
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  throng::render::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,74 @@
+// Merged batches (method A): K copies of a bone-reduced LOD in one 16-bit mesh, one palette each.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "throng/core/math.h"
+#include "throng/core/mesh.h"
+#include "throng/core/status.h"
+
+namespace throng::render {
+
+// ES 2.0 guarantees only 16-bit indices (32-bit ones need OES_element_index_uint), so one batch
+// mesh addresses at most 65,535 vertices: index values 0..65534 (0xFFFF is kept free because ES 3
+// reserves it as the primitive-restart index, so the same buffers also work there).
+inline constexpr size_t kMaxBatchVertices = 65535;
+
+// GL_MAX_VERTEX_UNIFORM_VECTORS is at least this on every ES 2.0 device.
+inline constexpr int kMinEs2VertexUniformVectors = 128;
+
+// How many characters one merged batch holds, and why.
+struct BatchCapacity {
+  int characters = 0;       // K >= 1
+  int palette_vectors = 0;  // K * x * kVec4PerJoint uniform vectors
+  int by_uniforms = 0;      // K allowed by the uniform budget alone
+  int by_vertices = 0;      // K allowed by kMaxBatchVertices alone
+};
+
+// K = min(floor((max_uniform_vectors - other_uniform_vectors) / (x * kVec4PerJoint)),
+//         floor(kMaxBatchVertices / vertices_per_character)).
+// `other_uniform_vectors` is what the shader uses besides the palette (see
+// MergedBatchRenderer, which reads it from the linked program). kLimitExceeded, naming the limit,
+// when not even one character fits; kInvalidArgument for x < 1 or no vertices.
+Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
+                                           int joints_per_character, size_t vertices_per_character);
+
+// The batch's interleaved vertex: 64 bytes. Joint indices are floats because GLSL ES 1.00 has no
+// integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).
+struct BatchVertex {
+  glm::vec3 position;
+  glm::vec3 normal;
+  glm::vec2 uv;
+  glm::vec4 joints;
+  glm::vec4 weights;
+};
+static_assert(sizeof(BatchVertex) == 64, "BatchVertex is tightly packed");
+
+// K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy)
+// and its indices [k*indices_per_copy, (k+1)*indices_per_copy), so the first n characters are
+// the index range [0, n*indices_per_copy): a part-full batch draws a shorter range.
+struct MergedBatchMesh {
+  int copies = 0;           // K
+  int joints_per_copy = 0;  // x
+  uint32_t vertices_per_copy = 0;
+  uint32_t indices_per_copy = 0;
+  std::vector<BatchVertex> vertices;
+  std::vector<uint16_t> indices;
+
+  uint32_t indexCount(int characters) const {
+    return static_cast<uint32_t>(characters) * indices_per_copy;
+  }
+};
+
+// Builds the merged mesh of `copies` copies of `lod` (whose joint indices are palette slots
+// < joints_per_copy; every sub-mesh is drawn, in index order). kLimitExceeded when
+// copies * vertexCount > kMaxBatchVertices; kInvalidData when a used joint index is >=
+// joints_per_copy; kInvalidArgument for copies < 1.
+Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_per_copy,
+                                             int copies);
+
+}  // namespace throng::render

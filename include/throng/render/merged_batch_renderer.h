@@ -1,0 +1,114 @@
+// The merged-batch renderer (method A, ES 2.0): per LOD one K-copy mesh and one program; each
+// frame K characters per glUniform4fv + glDrawElements.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "throng/core/math.h"
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/render/device.h"
+#include "throng/render/merged_batch.h"
+#include "throng/render/program.h"
+
+namespace throng::render {
+
+// Name of the palette array in shaders/gles2/merged.vert; every other active uniform of the
+// program counts against the budget left for it.
+inline constexpr std::string_view kPaletteUniform = "u_palette";
+
+// Vertex uniform vectors every other active uniform of `program` takes (each uniform costs
+// ceil(columns) vec4 slots times its array size: float..vec4 = 1, mat2 = 2, mat3 = 3, mat4 = 4),
+// excluding the array named `palette_name`. Counts what glGetActiveUniform reports for the whole
+// program, so fragment-stage uniforms are counted too (conservative). Needs a current context.
+int otherUniformVectors(unsigned program, std::string_view palette_name);
+
+struct MergedBatchDesc {
+  // Vertex uniform budget; 0 = the device's caps().max_vertex_uniform_vectors (already lowered
+  // by any CapsOverride).
+  int max_vertex_uniform_vectors = 0;
+  // Upper bound on K; 0 = as many as fit. 1 gives the per-character path (one draw each).
+  int max_characters_per_batch = 0;
+  // A LOD whose x joints do not fit the budget is drawn with the nearest coarser LOD that fits
+  // (true), or makes create() fail with kLimitExceeded (false).
+  bool fall_back_to_fewer_joints = true;
+  bool cull_back_faces = true;  // counter-clockwise front faces (glTF), as the instanced path
+};
+
+// What create() decided for one of the package's LODs.
+struct MergedLodInfo {
+  int drawn_lod = 0;              // the LOD actually drawn for this one (itself unless fallback)
+  int joints = 0;                 // x
+  int characters_per_batch = 0;   // K
+  int other_uniform_vectors = 0;  // read from the linked program
+  uint32_t vertices_per_character = 0;
+  uint32_t indices_per_character = 0;
+};
+
+struct MergedFrameStats {
+  int characters = 0;
+  int batches = 0;  // == draw calls == palette uploads
+  int draw_calls = 0;
+};
+
+class MergedBatchRenderer {
+ public:
+  // Builds, for every LOD of `lods` (lods[i].mesh joint indices are palette slots; an empty
+  // palette_joints means all `skeleton_joints` joints), the program (the shader's array sized
+  // K*x*3), the K-copy batch mesh and its buffers. Errors: kLimitExceeded when a LOD fits
+  // neither itself nor (with fallback) any coarser LOD, naming the LOD and the budget; kGlError
+  // for shader or buffer failures. `device` must be current and outlive the renderer.
+  static Result<std::unique_ptr<MergedBatchRenderer>> create(Device& device,
+                                                             std::span<const MeshLod> lods,
+                                                             int skeleton_joints,
+                                                             const MergedBatchDesc& desc = {});
+  ~MergedBatchRenderer();
+  MergedBatchRenderer(const MergedBatchRenderer&) = delete;
+  MergedBatchRenderer& operator=(const MergedBatchRenderer&) = delete;
+
+  int lodCount() const { return static_cast<int>(lods_.size()); }
+  const MergedLodInfo& lodInfo(int lod) const { return lods_[lod].info; }
+  // Skeleton joint of each palette slot of the LOD drawn for `lod` (x entries).
+  std::span<const uint16_t> paletteJoints(int lod) const;
+  // The uniform budget in force (desc or caps).
+  int uniformBudget() const { return budget_; }
+
+  // Starts a frame: every batch empty, camera set (world -> clip).
+  void beginFrame(const glm::mat4& view_projection);
+  // Reserves the next character drawn with LOD `lod` and returns its x palette entries, to be
+  // filled with the character's placed skinning matrices (slot order of paletteJoints(lod))
+  // before the next addCharacter for the same LOD or endFrame. When that LOD's batch is already
+  // full it is drawn first. Allocates nothing.
+  std::span<JointRows> addCharacter(int lod);
+  // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
+  MergedFrameStats endFrame();
+
+ private:
+  struct Lod {
+    MergedLodInfo info;
+    std::vector<uint16_t> palette_joints;
+    Program program;
+    int palette_location = -1;
+    int view_projection_location = -1;
+    unsigned vertex_buffer = 0;
+    unsigned index_buffer = 0;
+    std::vector<JointRows> staging;  // K * x entries
+    int pending = 0;                 // characters in staging
+  };
+  MergedBatchRenderer() = default;
+  void flush(Lod& lod);
+
+  std::vector<Lod> lods_;
+  int budget_ = 0;
+  bool cull_back_faces_ = true;
+  glm::mat4 view_projection_{1.0f};
+  MergedFrameStats stats_;
+};
+
+}  // namespace throng::render

@@ -1,0 +1,31 @@
+#version 100
+// Merged batch (method A): K characters in one draw; each vertex's joints index the batch palette
+// (copy k: k*x .. k*x+x-1), whose entries already include the character's placement.
+// PALETTE_VECTORS (= K * x * 3) is #defined by the renderer before compiling.
+
+uniform mat4 u_view_projection;
+// 3 rows of each placed 3x4 skinning matrix.
+uniform vec4 u_palette[PALETTE_VECTORS];
+
+attribute vec3 a_position;
+attribute vec3 a_normal;
+attribute vec4 a_joints;  // floats: GLSL ES 1.00 has no integer attributes
+attribute vec4 a_weights;
+
+varying vec3 v_normal;
+
+vec3 skinPoint(float joint, vec4 p) {
+  int r = int(joint + 0.5) * 3;
+  return vec3(dot(u_palette[r], p), dot(u_palette[r + 1], p), dot(u_palette[r + 2], p));
+}
+
+void main() {
+  vec4 p = vec4(a_position, 1.0);
+  vec4 n = vec4(a_normal, 0.0);
+  vec3 world = a_weights.x * skinPoint(a_joints.x, p) + a_weights.y * skinPoint(a_joints.y, p) +
+               a_weights.z * skinPoint(a_joints.z, p) + a_weights.w * skinPoint(a_joints.w, p);
+  vec3 normal = a_weights.x * skinPoint(a_joints.x, n) + a_weights.y * skinPoint(a_joints.y, n) +
+                a_weights.z * skinPoint(a_joints.z, n) + a_weights.w * skinPoint(a_joints.w, n);
+  v_normal = normal;
+  gl_Position = u_view_projection * vec4(world, 1.0);
+}

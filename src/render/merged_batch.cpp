@@ -1,0 +1,93 @@
+// Merged batches: capacity from the uniform and 16-bit index budgets, and the K-copy mesh.
+#include "throng/render/merged_batch.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+namespace throng::render {
+
+Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
+                                           int joints_per_character,
+                                           size_t vertices_per_character) {
+  if (joints_per_character < 1 || vertices_per_character == 0) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("merged batch: {} joints and {} vertices per character",
+                              joints_per_character, vertices_per_character));
+  }
+  BatchCapacity capacity;
+  const int per_character = joints_per_character * kVec4PerJoint;
+  const int budget = max_uniform_vectors - other_uniform_vectors;
+  capacity.by_uniforms = budget > 0 ? budget / per_character : 0;
+  capacity.by_vertices = static_cast<int>(kMaxBatchVertices / vertices_per_character);
+  if (capacity.by_uniforms < 1) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        fmt::format("merged batch: {} joints need {} vertex uniform vectors, but only "
+                    "{} of GL_MAX_VERTEX_UNIFORM_VECTORS = {} are left after the "
+                    "shader's other {}; use a LOD with at most {} joints",
+                    joints_per_character, per_character, std::max(budget, 0), max_uniform_vectors,
+                    other_uniform_vectors, std::max(budget, 0) / kVec4PerJoint));
+  }
+  if (capacity.by_vertices < 1) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("merged batch: a character of {} vertices exceeds the {}-vertex "
+                              "limit of 16-bit indices",
+                              vertices_per_character, kMaxBatchVertices));
+  }
+  capacity.characters = std::min(capacity.by_uniforms, capacity.by_vertices);
+  capacity.palette_vectors = capacity.characters * per_character;
+  return capacity;
+}
+
+Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_per_copy,
+                                             int copies) {
+  if (copies < 1 || joints_per_copy < 1) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("merged batch: {} copies of {} joints", copies, joints_per_copy));
+  }
+  const size_t n = lod.vertexCount();
+  if (n * static_cast<size_t>(copies) > kMaxBatchVertices) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("merged batch: {} copies of {} vertices exceed the {}-vertex limit "
+                              "of 16-bit indices",
+                              copies, n, kMaxBatchVertices));
+  }
+  if (Status s = validateMesh(lod, joints_per_copy, "merged batch LOD"); !s.ok()) return s;
+
+  // Indices of every sub-mesh in order (the whole buffer when there are none).
+  std::vector<uint32_t> source;
+  if (lod.submeshes.empty()) {
+    source = lod.indices;
+  } else {
+    for (const SubMesh& sub : lod.submeshes) {
+      source.insert(source.end(), lod.indices.begin() + sub.first_index,
+                    lod.indices.begin() + sub.first_index + sub.index_count);
+    }
+  }
+  MergedBatchMesh out;
+  out.copies = copies;
+  out.joints_per_copy = joints_per_copy;
+  out.vertices_per_copy = static_cast<uint32_t>(n);
+  out.indices_per_copy = static_cast<uint32_t>(source.size());
+  out.vertices.resize(n * copies);
+  out.indices.resize(source.size() * copies);
+  for (int k = 0; k < copies; ++k) {
+    const float offset = static_cast<float>(k * joints_per_copy);
+    for (size_t v = 0; v < n; ++v) {
+      BatchVertex& bv = out.vertices[k * n + v];
+      bv.position = lod.positions[v];
+      bv.normal = lod.normals[v];
+      bv.uv = lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v];
+      // Unused influences (weight 0) still point into this copy's own palette range.
+      bv.joints = glm::vec4(lod.joints[v]) + offset;
+      bv.weights = lod.weights[v];
+    }
+    for (size_t i = 0; i < source.size(); ++i) {
+      out.indices[k * source.size() + i] = static_cast<uint16_t>(k * n + source[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace throng::render

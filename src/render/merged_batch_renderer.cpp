@@ -1,0 +1,227 @@
+// Merged-batch renderer: programs sized from the probed budget, K-copy buffers, one draw per batch.
+#include "throng/render/merged_batch_renderer.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "throng/render/gl_check.h"
+
+namespace throng::render {
+namespace {
+
+constexpr GLuint kPositionLocation = 0;
+constexpr GLuint kNormalLocation = 1;
+constexpr GLuint kJointsLocation = 2;
+constexpr GLuint kWeightsLocation = 3;
+
+int vectorsOfType(GLenum type) {
+  switch (type) {
+    case GL_FLOAT_MAT2:
+      return 2;
+    case GL_FLOAT_MAT3:
+      return 3;
+    case GL_FLOAT_MAT4:
+      return 4;
+    default:
+      return 1;  // scalars, vectors, booleans and samplers take one slot each
+  }
+}
+
+Result<Program> buildMergedProgram(int palette_vectors) {
+  Result<std::string> vertex = embeddedShader("gles2/merged.vert");
+  if (!vertex.ok()) return vertex.status();
+  Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
+  if (!fragment.ok()) return fragment.status();
+  const std::string defines[] = {fmt::format("PALETTE_VECTORS {}", palette_vectors)};
+  ProgramDesc desc;
+  desc.name = fmt::format("gles2/merged ({} palette vectors)", palette_vectors);
+  desc.vertex_source = injectDefines(*vertex, defines);
+  desc.fragment_source = *fragment;
+  desc.attributes = {{"a_position", kPositionLocation},
+                     {"a_normal", kNormalLocation},
+                     {"a_joints", kJointsLocation},
+                     {"a_weights", kWeightsLocation}};
+  return buildProgram(desc);
+}
+
+}  // namespace
+
+int otherUniformVectors(unsigned program, std::string_view palette_name) {
+  GLint count = 0, max_length = 0;
+  glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
+  glGetProgramiv(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &max_length);
+  std::string name(static_cast<size_t>(std::max(max_length, 1)), '\0');
+  int vectors = 0;
+  for (GLint i = 0; i < count; ++i) {
+    GLsizei length = 0;
+    GLint size = 0;
+    GLenum type = 0;
+    glGetActiveUniform(program, static_cast<GLuint>(i), static_cast<GLsizei>(name.size()), &length,
+                       &size, &type, name.data());
+    const std::string_view active(name.data(), static_cast<size_t>(length));
+    // Arrays are reported as "name[0]".
+    if (active == palette_name || active.substr(0, active.find('[')) == palette_name) continue;
+    vectors += vectorsOfType(type) * size;
+  }
+  return vectors;
+}
+
+Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
+    Device& device, std::span<const MeshLod> lods, int skeleton_joints,
+    const MergedBatchDesc& desc) {
+  if (Status s = device.makeCurrent(); !s.ok()) return s;
+  if (lods.empty()) return Status(ErrorCode::kInvalidArgument, "merged batch: no LODs");
+  std::unique_ptr<MergedBatchRenderer> renderer(new MergedBatchRenderer());
+  renderer->cull_back_faces_ = desc.cull_back_faces;
+  renderer->budget_ = desc.max_vertex_uniform_vectors > 0
+                          ? desc.max_vertex_uniform_vectors
+                          : device.caps().max_vertex_uniform_vectors;
+
+  // The shader's own uniforms, read from a program linked with a one-joint palette.
+  Result<Program> probe = buildMergedProgram(kVec4PerJoint);
+  if (!probe.ok()) return probe.status();
+  const int other = otherUniformVectors(probe->id(), kPaletteUniform);
+
+  const int count = static_cast<int>(lods.size());
+  renderer->lods_.resize(count);
+  std::vector<Status> failures(count);
+  for (int i = 0; i < count; ++i) {
+    Lod& lod = renderer->lods_[i];
+    const MeshLod& source = lods[i];
+    const int x = source.palette_joints.empty() ? skeleton_joints
+                                                : static_cast<int>(source.palette_joints.size());
+    Result<BatchCapacity> capacity =
+        computeBatchCapacity(renderer->budget_, other, x, source.mesh.vertexCount());
+    lod.info.joints = x;
+    lod.info.other_uniform_vectors = other;
+    lod.info.drawn_lod = i;
+    if (!capacity.ok()) {
+      failures[i] = Status(capacity.status().code(),
+                           fmt::format("LOD {}: {}", i, capacity.status().message()));
+      lod.info.drawn_lod = -1;
+      continue;
+    }
+    int k = capacity->characters;
+    if (desc.max_characters_per_batch > 0) k = std::min(k, desc.max_characters_per_batch);
+    lod.info.characters_per_batch = k;
+    if (source.palette_joints.empty()) {
+      lod.palette_joints.resize(x);
+      for (int j = 0; j < x; ++j) lod.palette_joints[j] = static_cast<uint16_t>(j);
+    } else {
+      lod.palette_joints = source.palette_joints;
+    }
+    Result<MergedBatchMesh> mesh = buildMergedBatchMesh(source.mesh, x, k);
+    if (!mesh.ok()) return mesh.status();
+    lod.info.vertices_per_character = mesh->vertices_per_copy;
+    lod.info.indices_per_character = mesh->indices_per_copy;
+    Result<Program> program = buildMergedProgram(k * x * kVec4PerJoint);
+    if (!program.ok()) return program.status();
+    lod.program = std::move(*program);
+    lod.palette_location = lod.program.uniform("u_palette[0]");
+    if (lod.palette_location < 0) lod.palette_location = lod.program.uniform("u_palette");
+    lod.view_projection_location = lod.program.uniform("u_view_projection");
+
+    glGenBuffers(1, &lod.vertex_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
+    glBufferData(GL_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(mesh->vertices.size() * sizeof(BatchVertex)),
+                 mesh->vertices.data(), GL_STATIC_DRAW);
+    glGenBuffers(1, &lod.index_buffer);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(mesh->indices.size() * sizeof(uint16_t)),
+                 mesh->indices.data(), GL_STATIC_DRAW);
+    if (Status s = checkGl(fmt::format("merged batch: buffers of LOD {}", i)); !s.ok()) return s;
+    lod.staging.resize(static_cast<size_t>(k) * x);
+  }
+  // Fallback: a LOD that does not fit draws with the nearest coarser one that does.
+  for (int i = 0; i < count; ++i) {
+    if (renderer->lods_[i].info.drawn_lod >= 0) continue;
+    int coarser = -1;
+    for (int j = i + 1; j < count && desc.fall_back_to_fewer_joints; ++j) {
+      if (renderer->lods_[j].info.drawn_lod == j) {
+        coarser = j;
+        break;
+      }
+    }
+    if (coarser < 0) return failures[i];
+    const Lod& target = renderer->lods_[coarser];
+    renderer->lods_[i].info = target.info;
+    renderer->lods_[i].info.drawn_lod = coarser;
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+  return renderer;
+}
+
+MergedBatchRenderer::~MergedBatchRenderer() {
+  for (Lod& lod : lods_) {
+    if (lod.vertex_buffer != 0) glDeleteBuffers(1, &lod.vertex_buffer);
+    if (lod.index_buffer != 0) glDeleteBuffers(1, &lod.index_buffer);
+  }
+}
+
+std::span<const uint16_t> MergedBatchRenderer::paletteJoints(int lod) const {
+  return lods_[lods_[lod].info.drawn_lod].palette_joints;
+}
+
+void MergedBatchRenderer::beginFrame(const glm::mat4& view_projection) {
+  view_projection_ = view_projection;
+  stats_ = {};
+  for (Lod& lod : lods_) lod.pending = 0;
+}
+
+std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index) {
+  assert(lod_index >= 0 && lod_index < lodCount());
+  Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
+  if (lod.pending == lod.info.characters_per_batch) flush(lod);
+  const size_t x = static_cast<size_t>(lod.info.joints);
+  ++stats_.characters;
+  return std::span<JointRows>(lod.staging.data() + x * lod.pending++, x);
+}
+
+void MergedBatchRenderer::flush(Lod& lod) {
+  if (lod.pending == 0) return;
+  if (cull_back_faces_) {
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+  } else {
+    glDisable(GL_CULL_FACE);
+  }
+  glUseProgram(lod.program.id());
+  glUniformMatrix4fv(lod.view_projection_location, 1, GL_FALSE, &view_projection_[0][0]);
+  // One upload of the filled part of the palette: pending * x * 3 vectors.
+  glUniform4fv(lod.palette_location, lod.pending * lod.info.joints * kVec4PerJoint,
+               &lod.staging[0].rows[0].x);
+  glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
+  const GLsizei stride = sizeof(BatchVertex);
+  glEnableVertexAttribArray(kPositionLocation);
+  glEnableVertexAttribArray(kNormalLocation);
+  glEnableVertexAttribArray(kJointsLocation);
+  glEnableVertexAttribArray(kWeightsLocation);
+  glVertexAttribPointer(kPositionLocation, 3, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, position)));
+  glVertexAttribPointer(kNormalLocation, 3, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, normal)));
+  glVertexAttribPointer(kJointsLocation, 4, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, joints)));
+  glVertexAttribPointer(kWeightsLocation, 4, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, weights)));
+  const uint32_t index_count = static_cast<uint32_t>(lod.pending) * lod.info.indices_per_character;
+  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count), GL_UNSIGNED_SHORT, nullptr);
+  ++stats_.batches;
+  ++stats_.draw_calls;
+  lod.pending = 0;
+}
+
+MergedFrameStats MergedBatchRenderer::endFrame() {
+  for (Lod& lod : lods_) flush(lod);
+  return stats_;
+}
+
+}  // namespace throng::render

@@ -1,0 +1,58 @@
+// The merged-batch path: LOD pick + palette source + batched draws for a whole crowd.
+#include "throng/render/merged_path.h"
+
+#include <cassert>
+
+#include "throng/crowd/batch_palette.h"
+#include "throng/crowd/lod_pick.h"
+
+namespace throng::render {
+
+MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScene& scene,
+                                 PaletteSource source, const glm::mat4& view_projection,
+                                 const glm::vec3& camera, std::span<const Placement> placements,
+                                 std::span<const AgentPlayback> agents,
+                                 std::span<const InstanceFrames> frames,
+                                 MergedPathScratch& scratch) {
+  assert(placements.size() == agents.size());
+  assert(source != PaletteSource::kBakedFrames ||
+         (scene.texture != nullptr && frames.size() == agents.size()));
+  assert(source != PaletteSource::kSkeletonTree ||
+         (scene.skeleton != nullptr && scene.clips.size() == scene.baked_clips.size()));
+  assert(static_cast<int>(scene.lods.size()) == renderer.lodCount());
+  renderer.beginFrame(view_projection);
+  for (size_t i = 0; i < agents.size(); ++i) {
+    const Placement& placement = placements[i];
+    const float distance = modelDistance(glm::length(placement.position - camera), placement.scale);
+    const int lod = pickLod(scene.lods, distance);
+    const std::span<const uint16_t> joints = renderer.paletteJoints(lod);
+    const std::span<JointRows> out = renderer.addCharacter(lod);
+    const glm::mat4 world = placementMatrix(placement);
+    if (source == PaletteSource::kBakedFrames) {
+      bakedPalette(*scene.texture, frames[i], world, joints, out);
+      continue;
+    }
+    const AgentPlayback& agent = agents[i];
+    const Clip& clip = scene.clips[agent.clip];
+    treePalette(*scene.skeleton, &clip,
+                clipTime(clip, agent.time, scene.baked_clips[agent.clip].loop), world, joints,
+                scratch.pose, out);
+    const float fade = agent.fade > 0.0f ? std::min(agent.fade, 1.0f) : 0.0f;
+    if (fade > 0.0f) {
+      const Clip& previous = scene.clips[agent.previous_clip];
+      scratch.fade.resize(out.size());
+      treePalette(
+          *scene.skeleton, &previous,
+          clipTime(previous, agent.previous_time, scene.baked_clips[agent.previous_clip].loop),
+          world, joints, scratch.pose, scratch.fade);
+      for (size_t s = 0; s < out.size(); ++s) {
+        for (int r = 0; r < kVec4PerJoint; ++r) {
+          out[s].rows[r] = (1.0f - fade) * out[s].rows[r] + fade * scratch.fade[s].rows[r];
+        }
+      }
+    }
+  }
+  return renderer.endFrame();
+}
+
+}  // namespace throng::render

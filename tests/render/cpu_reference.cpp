@@ -1,0 +1,112 @@
+// CPU reference images: SkinJob then a trivial static-mesh draw; a small test-only baker.
+#include "render/cpu_reference.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
+#include "throng/render/gl_check.h"
+#include "throng/render/program.h"
+
+namespace throng::test {
+
+Result<render::Image> drawCpuReference(render::Device& device,
+                                       std::span<const ReferenceCharacter> characters,
+                                       const glm::mat4& view_projection,
+                                       const glm::vec4& clear_color) {
+  Result<std::string> vs = render::embeddedShader("gles2/static.vert");
+  Result<std::string> fs = render::embeddedShader("gles2/lambert.frag");
+  if (!vs.ok()) return vs.status();
+  if (!fs.ok()) return fs.status();
+  render::ProgramDesc desc;
+  desc.name = "gles2/static";
+  desc.vertex_source = *vs;
+  desc.fragment_source = *fs;
+  desc.attributes = {{"a_position", 0}, {"a_normal", 1}};
+  Result<render::Program> program = render::buildProgram(desc);
+  if (!program.ok()) return program.status();
+
+  // Unindexed triangle soup: position, normal per corner.
+  std::vector<glm::vec3> soup;
+  std::vector<glm::vec3> positions, normals;
+  for (const ReferenceCharacter& c : characters) {
+    const SkinnedMesh& m = *c.mesh;
+    positions.resize(m.vertexCount());
+    normals.resize(m.vertexCount());
+    if (!SkinJob{m.positions, m.normals, m.joints, m.weights, c.palette, positions, normals}
+             .run()) {
+      return Status(ErrorCode::kInvalidArgument, "cpu reference: SkinJob rejected its input");
+    }
+    for (uint32_t index : m.indices) {
+      soup.push_back(positions[index]);
+      soup.push_back(normals[index]);
+    }
+  }
+  device.beginFrame(clear_color);
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(glm::vec3)),
+               soup.data(), GL_STATIC_DRAW);
+  glUseProgram(program->id());
+  glUniformMatrix4fv(program->uniform("u_view_projection"), 1, GL_FALSE, &view_projection[0][0]);
+  glEnableVertexAttribArray(0);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3), nullptr);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3),
+                        reinterpret_cast<const void*>(sizeof(glm::vec3)));
+  glEnable(GL_CULL_FACE);  // as the merged and instanced paths (counter-clockwise fronts)
+  glCullFace(GL_BACK);
+  glFrontFace(GL_CCW);
+  glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size() / 2));
+  glDisable(GL_CULL_FACE);
+  glDisableVertexAttribArray(0);
+  glDisableVertexAttribArray(1);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glDeleteBuffers(1, &buffer);
+  if (Status s = render::checkGl("cpu reference draw"); !s.ok()) return s;
+  device.finish();
+  return device.readPixels();
+}
+
+AnimationTexture bakeForTest(const Character& character, float fps, std::vector<BakedClip>& clips) {
+  const uint32_t joints = static_cast<uint32_t>(character.skeleton.jointCount());
+  std::vector<std::vector<JointRows>> frames;
+  PoseScratch scratch;
+  clips.clear();
+  for (const Clip& clip : character.clips) {
+    BakedClip baked;
+    baked.name = clip.name;
+    baked.first_frame = static_cast<uint32_t>(frames.size());
+    baked.fps = fps;
+    baked.duration = clip.duration();
+    baked.loop = true;
+    baked.frame_count = std::max(1u, static_cast<uint32_t>(std::lround(clip.duration() * fps)));
+    for (uint32_t f = 0; f < baked.frame_count; ++f) {
+      frames.emplace_back(joints);
+      evaluatePalette(character.skeleton, &clip, clip.start_time + static_cast<float>(f) / fps,
+                      scratch, frames.back());
+    }
+    clips.push_back(baked);
+  }
+  AnimationTexture t;
+  t.format = TexelFormat::kRgba32F;
+  t.joint_count = joints;
+  t.frame_count = static_cast<uint32_t>(frames.size());
+  t.frames_per_row = std::max(1u, std::min(t.frame_count, 4096u / t.texelsPerFrame()));
+  t.width = t.frames_per_row * t.texelsPerFrame();
+  t.height = (t.frame_count + t.frames_per_row - 1) / t.frames_per_row;
+  t.texels32.assign(static_cast<size_t>(t.width) * t.height * 4, 0.0f);
+  for (uint32_t f = 0; f < t.frame_count; ++f) {
+    for (uint32_t j = 0; j < joints; ++j) {
+      for (uint32_t r = 0; r < 3; ++r) {
+        const size_t texel = (static_cast<size_t>(t.texelY(f)) * t.width + t.texelX(f, j, r)) * 4;
+        for (int ch = 0; ch < 4; ++ch) t.texels32[texel + ch] = frames[f][j].rows[r][ch];
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace throng::test

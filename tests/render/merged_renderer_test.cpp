@@ -1,0 +1,231 @@
+// Merged-batch renderer on a real ES 2.0 context (Mesa): budgets, batching, and images compared
+// with the CPU reference.
+#include <cmath>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "offline/lod_fixture.h"
+#include "render/cpu_reference.h"
+#include "support/test_support.h"
+#include "throng/crowd/batch_palette.h"
+#include "throng/crowd/lod_pick.h"
+#include "throng/offline/lod.h"
+#include "throng/render/gl_check.h"
+#include "throng/render/merged_path.h"
+
+namespace throng::render {
+namespace {
+
+// Merged and reference images may differ only where rasterisation of the two vertex streams
+// rounds differently (triangle edges): at most this share of pixels by more than kTolerance.
+constexpr int kTolerance = 8;
+constexpr double kMaxBadPixelShare = 0.003;
+
+std::unique_ptr<Device> makeEs2Device(int max_uniform_vectors = 0) {
+  DeviceDesc desc;
+  desc.gles_major = 2;
+  if (max_uniform_vectors > 0) desc.caps.max_vertex_uniform_vectors = max_uniform_vectors;
+  Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
+  EXPECT_TRUE(device.ok()) << device.status().toString();
+  if (!device.ok()) return nullptr;
+  EXPECT_EQ((*device)->caps().gles_major, 2) << (*device)->caps().version;
+  return std::move(device).value();
+}
+
+struct Scene {
+  Character character = test::makeTubeCharacter(12, 12);
+  std::vector<MeshLod> lods;
+  std::vector<BakedClip> baked_clips;
+  AnimationTexture texture;
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> agents;
+  std::vector<InstanceFrames> frames;
+  glm::vec3 camera{0.0f, 6.0f, 40.0f};
+  glm::mat4 view_projection{1.0f};
+
+  // `rows` x `columns` characters facing the camera, spread over the LOD distances.
+  Scene(int rows, int columns, float depth_step) {
+    LodChainOptions options = defaultLodChainOptions();
+    options.levels[1].joint_count = 9;
+    options.levels[2].joint_count = 6;
+    options.levels[3].joint_count = 4;
+    // LOD 0 up to 48 units, 1 up to 84, 2 up to 144 (the tube is 12 units tall).
+    options.levels[0].max_distance_in_sizes = 4.0f;
+    options.levels[1].max_distance_in_sizes = 7.0f;
+    options.levels[2].max_distance_in_sizes = 12.0f;
+    lods = std::move(buildLodChain(character, options).value());
+    texture = test::bakeForTest(character, 30.0f, baked_clips);
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < columns; ++c) {
+        Placement p;
+        p.position =
+            glm::vec3((static_cast<float>(c) - 0.5f * static_cast<float>(columns - 1)) * 3.0f, 0.0f,
+                      -static_cast<float>(r) * depth_step);
+        p.heading = 0.3f * static_cast<float>(c);
+        placements.push_back(p);
+        AgentPlayback a;
+        a.time = static_cast<float>((r * columns + c) % 30) / 30.0f;  // whole baked frames
+        agents.push_back(a);
+      }
+    }
+    frames.resize(agents.size());
+    EXPECT_TRUE((PlaybackJob{baked_clips, agents, frames}.run()));
+    const glm::mat4 view = glm::lookAt(camera, glm::vec3(0.0f, 6.0f, 0.0f), glm::vec3(0, 1, 0));
+    view_projection = glm::perspective(0.6f, 1.0f, 1.0f, 2000.0f) * view;
+  }
+  MergedScene merged() const {
+    return {&character.skeleton, character.clips, baked_clips, &texture, lods};
+  }
+};
+
+TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
+  auto device = makeEs2Device();
+  ASSERT_NE(device, nullptr);
+  Scene scene(1, 1, 0.0f);
+  auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  // merged.vert declares one mat4 besides the palette.
+  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 4);
+}
+
+TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
+  Scene scene(1, 1, 0.0f);
+  for (int budget : {128, 256, 0}) {
+    auto device = makeEs2Device(budget);
+    ASSERT_NE(device, nullptr);
+    const int limit = device->caps().max_vertex_uniform_vectors;
+    if (budget > 0) {
+      EXPECT_EQ(limit, budget);
+    }
+    auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    for (int i = 0; i < (*renderer)->lodCount(); ++i) {
+      const MergedLodInfo& info = (*renderer)->lodInfo(i);
+      const int k = info.characters_per_batch;
+      ASSERT_GE(k, 1);
+      // K is the largest count that fits both limits.
+      EXPECT_LE(k * info.joints * kVec4PerJoint + info.other_uniform_vectors, limit);
+      EXPECT_LE(static_cast<size_t>(k) * info.vertices_per_character, kMaxBatchVertices);
+      EXPECT_TRUE((k + 1) * info.joints * kVec4PerJoint + info.other_uniform_vectors > limit ||
+                  (k + 1) * info.vertices_per_character > kMaxBatchVertices)
+          << "budget " << limit << " LOD " << i;
+    }
+    if (budget == 128) {
+      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 4) / (13 * 3));
+      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 4) / (4 * 3));
+    }
+    EXPECT_TRUE(checkGl("create").ok());
+  }
+}
+
+TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
+  Scene scene(1, 1, 0.0f);
+  // 13 joints need 39 vectors: with 40 - 4 = 36 free only the 9-, 6- and 4-joint LODs fit.
+  auto device = makeEs2Device(40);
+  ASSERT_NE(device, nullptr);
+  auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  EXPECT_EQ((*renderer)->lodInfo(0).drawn_lod, 1);
+  EXPECT_EQ((*renderer)->lodInfo(0).joints, 9);
+  EXPECT_EQ((*renderer)->paletteJoints(0).size(), 9u);
+  MergedBatchDesc strict;
+  strict.fall_back_to_fewer_joints = false;
+  auto failed = MergedBatchRenderer::create(*device, scene.lods, 13, strict);
+  EXPECT_EQ(failed.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(failed.status().message().find("LOD 0"), std::string::npos);
+  // Nothing fits at all.
+  auto tiny = makeEs2Device(0);
+  MergedBatchDesc none;
+  none.max_vertex_uniform_vectors = 10;
+  EXPECT_EQ(MergedBatchRenderer::create(*tiny, scene.lods, 13, none).status().code(),
+            ErrorCode::kLimitExceeded);
+}
+
+TEST(MergedRenderer, DrawsKCharactersPerCall) {
+  auto device = makeEs2Device(256);
+  ASSERT_NE(device, nullptr);
+  Scene scene(1, 20, 0.0f);
+  scene.lods.resize(1);  // every character at LOD 0
+  scene.lods[0].max_distance = 0.0f;
+  auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
+  ASSERT_TRUE(renderer.ok());
+  const int k = (*renderer)->lodInfo(0).characters_per_batch;
+  ASSERT_EQ(k, (256 - 4) / 39);
+  MergedPathScratch scratch;
+  device->beginFrame({0, 0, 0, 1});
+  const MergedFrameStats stats = drawMergedCrowd(
+      **renderer, scene.merged(), PaletteSource::kSkeletonTree, scene.view_projection, scene.camera,
+      scene.placements, scene.agents, {}, scratch);
+  device->finish();
+  EXPECT_TRUE(checkGl("draw").ok());
+  EXPECT_EQ(stats.characters, 20);
+  EXPECT_EQ(stats.draw_calls, (20 + k - 1) / k);
+  EXPECT_EQ(stats.batches, stats.draw_calls);
+  MergedBatchDesc per_character;
+  per_character.max_characters_per_batch = 1;
+  auto baseline = MergedBatchRenderer::create(*device, scene.lods, 13, per_character);
+  ASSERT_TRUE(baseline.ok());
+  device->beginFrame({0, 0, 0, 1});
+  EXPECT_EQ(drawMergedCrowd(**baseline, scene.merged(), PaletteSource::kSkeletonTree,
+                            scene.view_projection, scene.camera, scene.placements, scene.agents, {},
+                            scratch)
+                .draw_calls,
+            20);
+}
+
+// The merged image of both palette sources equals the CPU reference of the same LODs and poses.
+TEST(MergedRenderer, ImagesMatchTheCpuReference) {
+  for (int budget : {128, 256}) {
+    auto device = makeEs2Device(budget);
+    ASSERT_NE(device, nullptr);
+    Scene scene(4, 5, 40.0f);  // rows at 40, 80, 120, 160 units: LODs 0, 1, 2, 3
+    auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    const glm::vec4 clear(0.1f, 0.1f, 0.15f, 1.0f);
+
+    std::vector<test::ReferenceCharacter> reference;
+    std::set<int> lods_seen;
+    PoseScratch pose;
+    for (size_t i = 0; i < scene.agents.size(); ++i) {
+      const Placement& p = scene.placements[i];
+      const int lod = pickLod(scene.lods, glm::length(p.position - scene.camera));
+      lods_seen.insert(lod);
+      test::ReferenceCharacter c;
+      c.mesh = &scene.lods[(*renderer)->lodInfo(lod).drawn_lod].mesh;
+      c.palette.resize((*renderer)->paletteJoints(lod).size());
+      treePalette(scene.character.skeleton, &scene.character.clips[0], scene.agents[i].time,
+                  placementMatrix(p), (*renderer)->paletteJoints(lod), pose, c.palette);
+      reference.push_back(std::move(c));
+    }
+    EXPECT_EQ(lods_seen.size(), 4u);
+    Result<Image> expected =
+        test::drawCpuReference(*device, reference, scene.view_projection, clear);
+    ASSERT_TRUE(expected.ok()) << expected.status().toString();
+
+    for (PaletteSource source : {PaletteSource::kSkeletonTree, PaletteSource::kBakedFrames}) {
+      MergedPathScratch scratch;
+      device->beginFrame(clear);
+      drawMergedCrowd(**renderer, scene.merged(), source, scene.view_projection, scene.camera,
+                      scene.placements, scene.agents, scene.frames, scratch);
+      device->finish();
+      Result<Image> image = device->readPixels();
+      ASSERT_TRUE(image.ok());
+      const ImageDifference diff = compareImages(*image, *expected, kTolerance);
+      const double share =
+          static_cast<double>(diff.bad_pixels) / static_cast<double>(image->width * image->height);
+      EXPECT_LE(share, kMaxBadPixelShare)
+          << "budget " << budget << " source " << static_cast<int>(source) << ": "
+          << diff.bad_pixels << " pixels differ by more than " << kTolerance << " (max "
+          << diff.max_channel_difference << ")";
+      // The characters are on screen: the image is not just the clear colour.
+      int lit = 0;
+      for (size_t px = 0; px < image->rgba.size(); px += 4) lit += image->rgba[px] > 60;
+      EXPECT_GT(lit, 500);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace throng::render
