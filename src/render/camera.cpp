@@ -20,11 +20,36 @@ glm::mat4 framingViewProjection(const Bounds& bounds, float aspect, const Camera
   const glm::vec3 direction(std::cos(framing.pitch) * std::sin(framing.yaw),
                             std::sin(framing.pitch),
                             std::cos(framing.pitch) * std::cos(framing.yaw));
-  const glm::vec3 eye = center + distance * direction;
-  const glm::mat4 view = glm::lookAt(eye, center, glm::vec3(0.0f, 1.0f, 0.0f));
-  const float near_plane = std::max(distance - radius, distance * 1e-3f);
-  const float far_plane = distance + radius;
-  return glm::perspective(framing.fov_y, aspect, near_plane, far_plane) * view;
+  auto matrixAt = [&](float d) {
+    const glm::vec3 eye = center + d * direction;
+    const glm::mat4 view = glm::lookAt(eye, center, glm::vec3(0.0f, 1.0f, 0.0f));
+    const float near_plane = std::max(d - radius, d * 1e-3f);
+    const float far_plane = d + radius;
+    return glm::perspective(framing.fov_y, aspect, near_plane, far_plane) * view;
+  };
+  if (!framing.fit_corners) return matrixAt(distance);
+  // Bisect the distance: the sphere's distance always fits; the nearest fitting one is wanted.
+  const float inset = 1.0f / std::max(framing.margin, 1.0f);
+  auto fits = [&](float d) {
+    const glm::mat4 m = matrixAt(d);
+    for (int c = 0; c < 8; ++c) {
+      const glm::vec3 corner((c & 1) ? bounds.max.x : bounds.min.x,
+                             (c & 2) ? bounds.max.y : bounds.min.y,
+                             (c & 4) ? bounds.max.z : bounds.min.z);
+      const glm::vec4 clip = m * glm::vec4(corner, 1.0f);
+      if (!(clip.w > 0.0f) || std::abs(clip.x) > inset * clip.w ||
+          std::abs(clip.y) > inset * clip.w) {
+        return false;
+      }
+    }
+    return true;
+  };
+  float lo = 0.0f, hi = distance;
+  for (int i = 0; i < 32; ++i) {
+    const float mid = 0.5f * (lo + hi);
+    (fits(mid) ? hi : lo) = mid;
+  }
+  return matrixAt(hi);
 }
 
 }  // namespace throng::render

@@ -11,8 +11,10 @@
 
 #include "command.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/lod_pick.h"
 #include "throng/crowd/playback.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
 #include "throng/render/capture.h"
@@ -62,6 +64,11 @@ int runDemo(const DemoArgs& args) {
   fmt::print("baked {} clips, {} frames, texture {}x{} ({:.3g} s)\n", package->clips.size(),
              package->animation.frame_count, package->animation.width, package->animation.height,
              bake_report.seconds);
+
+  // Method A's LOD chain (simplified meshes, fewer bones) lets far characters cost less.
+  Result<std::vector<MeshLod>> lods = buildLodChain(character, defaultLodChainOptions());
+  if (!lods.ok()) return fail(lods.status().message());
+  package->lods = std::move(*lods);
 
   Result<ClipSet> clip_set = clipSetByName(package->clips);
   if (!clip_set.ok()) return fail(clip_set.status().message());
@@ -118,20 +125,38 @@ int runDemo(const DemoArgs& args) {
   if (!PlaybackJob{package->clips, crowd.playback(), frames}.run()) {
     return fail("demo: playback job rejected the crowd state");
   }
-  std::vector<render::Instance> instances(crowd.agentCount());
-  for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
-    instances[a] = {crowd.placements()[a], frames[a], stateTint(crowd.states()[a])};
-  }
   Bounds scene{glm::vec3(-half - spacing, 0.0f, -half - spacing),
                glm::vec3(half + spacing, character.size(), half + spacing)};
   render::FrameView view;
   view.view_projection = render::framingViewProjection(
-      scene, static_cast<float>(args.width) / static_cast<float>(args.height));
+      scene, static_cast<float>(args.width) / static_cast<float>(args.height),
+      render::CameraFraming{.fit_corners = true});
+  // The eye is the point the projection sends to infinity: inverse(VP) * (0, 0, 1, 0).
+  const glm::vec4 eye_h = glm::inverse(view.view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  const glm::vec3 eye = glm::vec3(eye_h) / eye_h.w;
+
+  // Instances sorted by LOD (counting sort), as InstancedRenderer::draw wants them.
+  const int lod_count = static_cast<int>(package->lods.size());
+  std::vector<int> lod_of(crowd.agentCount());
+  std::vector<uint32_t> lod_counts(lod_count, 0);
+  for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
+    const Placement& p = crowd.placements()[a];
+    lod_of[a] = pickLod(package->lods, modelDistance(glm::distance(eye, p.position), p.scale));
+    ++lod_counts[lod_of[a]];
+  }
+  std::vector<uint32_t> next(lod_count, 0);
+  for (int l = 1; l < lod_count; ++l) next[l] = next[l - 1] + lod_counts[l - 1];
+  std::vector<render::Instance> instances(crowd.agentCount());
+  for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
+    instances[next[lod_of[a]]++] = {crowd.placements()[a], frames[a], stateTint(crowd.states()[a])};
+  }
 
   std::vector<double> times;
   for (int f = 0; f < args.timed_frames + 1; ++f) {
     (*device)->beginFrame(glm::vec4(0.12f, 0.13f, 0.16f, 1.0f));
-    if (Status s = (*renderer)->draw(view, instances); !s.ok()) return fail(s.message());
+    if (Status s = (*renderer)->draw(view, instances, lod_counts); !s.ok()) {
+      return fail(s.message());
+    }
     const double ms = (*device)->finish();
     if (f > 0) times.push_back(ms);  // the first frame pays for shader and upload warm-up
   }
@@ -151,7 +176,14 @@ int runDemo(const DemoArgs& args) {
   fmt::print("\nrender: {} ({}), {} draw call(s), {} triangles, frame {:.2f} ms (median of {})\n",
              (*device)->caps().renderer, (*device)->caps().version, stats.draw_calls,
              stats.triangles, times[times.size() / 2], times.size());
-  fmt::print("wrote {} ({}x{})\n", args.out, args.width, args.height);
+  fmt::print("lods (agents per level):");
+  for (int l = 0; l < lod_count; ++l) {
+    fmt::print(" {}: {} ({} triangles, {} joints)", l, lod_counts[l],
+               package->lods[l].mesh.triangleCount(),
+               package->lods[l].palette_joints.empty() ? character.skeleton.jointCount()
+                                                       : package->lods[l].palette_joints.size());
+  }
+  fmt::print("\nwrote {} ({}x{})\n", args.out, args.width, args.height);
   return 0;
 }
 

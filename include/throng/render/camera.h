@@ -12,6 +12,9 @@ struct CameraFraming {
   float pitch = 0.6108652f;  // radians above the horizon the camera looks down from (35 degrees)
   float yaw = 0.0f;          // radians about +Y; 0 puts the camera on the +Z side looking to -Z
   float margin = 1.05f;      // >= 1: how much larger than the box's bounding sphere to frame
+  // Pull the camera in until the box's corners (not its bounding sphere) touch the frame: fills
+  // the picture for flat boxes such as a crowd on the ground.
+  bool fit_corners = false;
 };
 
 // World -> clip matrix (GL conventions, depth -1..1) of a camera that sees the whole of `bounds`
