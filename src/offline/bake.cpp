@@ -137,6 +137,8 @@ const char* loopReasonName(LoopReason reason) {
       return "ends differ";
     case LoopReason::kForcedClamp:
       return "--no-loop";
+    case LoopReason::kOneShotName:
+      return "one-shot name";
     case LoopReason::kZeroDuration:
       return "single pose";
   }
@@ -207,8 +209,13 @@ float loopMismatch(const Character& character, const Clip& clip) {
 
 LoopReason detectLoop(const Character& character, const Clip& clip) {
   if (!(clip.duration() > 0.0f)) return LoopReason::kZeroDuration;
-  if (loopMismatch(character, clip) <= kLoopPoseTolerance) return LoopReason::kPosesMatch;
   const std::string name = lowercase(clip.name);
+  // An attack that returns to its guard pose still plays once: its name says so.
+  for (const char* word :
+       {"attack", "punch", "hit", "throw", "jump", "death", "die", "shoot", "slash"}) {
+    if (name.find(word) != std::string::npos) return LoopReason::kOneShotName;
+  }
+  if (loopMismatch(character, clip) <= kLoopPoseTolerance) return LoopReason::kPosesMatch;
   for (const char* word : {"loop", "cycle", "idle", "walk", "run"}) {
     if (name.find(word) != std::string::npos) return LoopReason::kName;
   }

@@ -1,5 +1,6 @@
 // The animation baker: stored palettes, frame timing, loop rules, layout, error, determinism.
 #include "throng/offline/bake.h"
+#include "throng/offline/sample_character.h"
 
 #include <cmath>
 #include <cstring>
@@ -214,6 +215,10 @@ TEST(Bake, LoopRulesAndOverrides) {
   Clip walk = c.clips[1];
   walk.name = "Walk_Forward";
   EXPECT_EQ(detectLoop(c, walk), LoopReason::kName);
+  // A one-off action clamps even when its ends match.
+  Clip attack = c.clips[0];
+  attack.name = "Sword_Attack";
+  EXPECT_EQ(detectLoop(c, attack), LoopReason::kOneShotName);
   // Moving the whole figure does not stop a clip from looping: root motion is removed first.
   Clip travel = c.clips[1];
   travel.joints[1].rotation = {};
@@ -489,6 +494,22 @@ TEST(Bake, PreviewIsAPngTwiceAsTallAsTheTexture) {
   EXPECT_EQ(files, 1);  // no temporary file left
   EXPECT_EQ(writeTexturePreview(p.animation, "/nonexistent/p.png").code(), ErrorCode::kIoError);
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace throng
+
+namespace throng {
+namespace {
+
+TEST(Bake, SampleCharacterLoopsItsCyclesAndPlaysItsActionsOnce) {
+  const Character sample = makeSampleCharacter();
+  Result<Package> p = bakeCharacter(sample, {});
+  ASSERT_TRUE(p.ok()) << p.status().toString();
+  for (const BakedClip& clip : p->clips) {
+    const bool cycle = clip.name == "idle" || clip.name == "walk" || clip.name == "run";
+    EXPECT_EQ(clip.loop, cycle) << clip.name;
+  }
 }
 
 }  // namespace

@@ -49,6 +49,8 @@ enum class LoopReason : uint8_t {
   kPosesDiffer,   // ends differ and no rule applies: clamped
   kForcedClamp,   // BakeOptions::no_loop
   kZeroDuration,  // a single pose: clamped, one frame
+  kOneShotName,   // name says a one-off action (attack, punch, hit, throw, jump, death, die,
+                  // shoot, slash; any case): clamped even when it ends where it started
 };
 const char* loopReasonName(LoopReason reason);
 
