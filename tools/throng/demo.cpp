@@ -200,7 +200,9 @@ std::function<int()> setupDemo(CLI::App& sub) {
 }
 
 [[maybe_unused]] const bool kRegistered = registerCommand(
-    {"demo", "The crowd demo: the built-in character, commands, one instanced draw", setupDemo});
+    {"demo",
+     "the crowd demo: the built-in character driven by commands, one instanced draw per LOD",
+     setupDemo});
 
 }  // namespace
 }  // namespace throng::cli

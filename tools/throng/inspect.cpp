@@ -73,7 +73,7 @@ std::function<int()> setupInspect(CLI::App& sub) {
 
 [[maybe_unused]] const bool kRegistered =
     registerCommand({"inspect",
-                     "Show the joint tree, meshes, clips and warnings of a "
+                     "show the joint tree, meshes, clips and warnings of a "
                      "glTF file or package",
                      setupInspect});
 

@@ -56,7 +56,7 @@ std::function<int()> setupPose(CLI::App& sub) {
 }
 
 [[maybe_unused]] const bool kRegistered = registerCommand(
-    {"pose", "Write the skinned mesh at a clip time as OBJ (glTF world space)", setupPose});
+    {"pose", "write the skinned mesh at a clip time as OBJ (glTF world space)", setupPose});
 
 }  // namespace
 }  // namespace throng::cli

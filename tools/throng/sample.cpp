@@ -24,7 +24,7 @@ std::function<int()> setupSample(CLI::App& sub) {
 }
 
 [[maybe_unused]] const bool kRegistered =
-    registerCommand({"sample", "Write the built-in sample character as .glb", setupSample});
+    registerCommand({"sample", "write the built-in sample character as .glb", setupSample});
 
 }  // namespace
 }  // namespace throng::cli

@@ -30,7 +30,7 @@ std::function<int()> setupSkeleton(CLI::App& sub) {
 }
 
 [[maybe_unused]] const bool kRegistered = registerCommand(
-    {"skeleton", "Write the skeleton file (joint tree with relative matrices)", setupSkeleton});
+    {"skeleton", "write the skeleton file (joint tree with relative matrices)", setupSkeleton});
 
 }  // namespace
 }  // namespace throng::cli
