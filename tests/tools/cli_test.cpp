@@ -115,3 +115,28 @@ TEST(Cli, ErrorsNameTheFileAndExitNonZero) {
 
 }  // namespace
 }  // namespace throng
+
+namespace throng {
+namespace {
+
+TEST(Cli, InspectDescribesAPackageAndReportsACorruptOne) {
+  const auto dir = test::makeTempDir("cli-inspect-package");
+  const std::string package = (dir / "sample.throng").string();
+  ASSERT_EQ(test::runCli("bake sample -o '" + package + "'").exit_code, 0);
+  test::CliResult r = test::runCli("inspect '" + package + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* expected : {"23 joints", "walk", "die", "RGBA32F", "texels"}) {
+    EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
+  }
+  std::string bytes = test::readFile(package);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x40);
+  const std::string corrupt = (dir / "corrupt.throng").string();
+  test::writeFile(corrupt, bytes);
+  r = test::runCli("inspect '" + corrupt + "'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("corrupt.throng"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("checksum"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace throng
