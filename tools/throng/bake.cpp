@@ -141,12 +141,14 @@ int runBake(const BakeArgs& args) {
     for (size_t i = 0; i < package->lods.size(); ++i) {
       const MeshLod& lod = package->lods[i];
       fmt::print(
-          "LOD {}: {} triangles, {} joints, geometric error {:.4g}, skinning error {:.4g}, "
-          "up to {:.4g} units\n",
+          "LOD {}: {} triangles, {} joints, geometric error {:.4g}, skinning error {:.4g} "
+          "({:.2f}% of the size), used {}\n",
           i, lod.mesh.triangleCount(),
           lod.palette_joints.empty() ? character.skeleton.jointCount()
                                      : static_cast<int>(lod.palette_joints.size()),
-          lod.geometric_error, lod.skinning_error, lod.max_distance);
+          lod.geometric_error, lod.skinning_error, 100.0f * lod.skinning_error / character.size(),
+          lod.max_distance > 0.0f ? fmt::format("up to {:.4g} units away", lod.max_distance)
+                                  : std::string("beyond"));
     }
   }
   if (Status s = writePackage(*package, args.output); !s.ok()) return fail(s.toString());
