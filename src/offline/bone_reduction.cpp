@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <tuple>
 
 #include <fmt/core.h>
@@ -16,6 +17,8 @@ namespace {
 // Joint scoring skins every weighted vertex against each of its ancestors in every sampled
 // frame; frames beyond this count are strided over to keep the cost bounded on long clips.
 constexpr size_t kMaxScoringFrames = 64;
+// The swap refinement stops after this many improving swaps (each round tries every pair).
+constexpr int kMaxSwapRounds = 64;
 
 // Every sample time of every clip at `fps` (both ends), or one rest-pose "frame" when there are
 // no clips: the palettes of those poses, frame-major (frames x joints).
@@ -107,6 +110,10 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
   std::vector<double> weight(joints, 0.0);  // total skin weight bound to each joint
   for (int j = 0; j < joints; ++j) cost[j].assign(chains[j].size(), 0.0);
   std::vector<float> deviation;
+  // Per influence (vertex-major, kMaxInfluences slots): its deviation when bound to each ancestor
+  // on its joint's chain, stored at influence_offset[..] + k. Drives the worst-vertex refinement.
+  std::vector<size_t> influence_offset(mesh.vertexCount() * kMaxInfluences, SIZE_MAX);
+  std::vector<float> influence_deviation;
   for (size_t v = 0; v < mesh.vertexCount(); ++v) {
     for (int i = 0; i < kMaxInfluences; ++i) {
       const float w = mesh.weights[v][i];
@@ -123,6 +130,8 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
         }
       }
       for (size_t k = 1; k < chains[r].size(); ++k) cost[r][k] += w * deviation[k];
+      influence_offset[v * kMaxInfluences + static_cast<size_t>(i)] = influence_deviation.size();
+      influence_deviation.insert(influence_deviation.end(), deviation.begin(), deviation.end());
     }
   }
   // Weight under each joint's subtree, the tie-break when no candidate lowers the estimate.
@@ -159,6 +168,55 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
     kept[best] = true;
     ++kept_count;
   }
+  // The greedy pass minimises the summed deviation; the error users see is the worst vertex.
+  // Refine by swapping a kept joint for an unkept one while the worst vertex's bound
+  // (sum over its influences of weight x deviation to the nearest kept ancestor) drops.
+  std::vector<size_t> level(joints);
+  auto worstVertex = [&](const std::vector<bool>& keep) {
+    for (int r = 0; r < joints; ++r) {
+      size_t k = 0;
+      while (!keep[chains[r][k]]) ++k;  // roots are always kept
+      level[r] = k;
+    }
+    float worst = 0.0f;
+    for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+      float bound = 0.0f;
+      for (int i = 0; i < kMaxInfluences; ++i) {
+        const size_t offset = influence_offset[v * kMaxInfluences + static_cast<size_t>(i)];
+        if (offset == SIZE_MAX) continue;
+        const int r = mesh.joints[v][i];
+        bound += mesh.weights[v][i] * influence_deviation[offset + level[r]];
+      }
+      worst = std::max(worst, bound);
+    }
+    return worst;
+  };
+  float current = worstVertex(kept);
+  for (int round = 0; round < kMaxSwapRounds; ++round) {
+    int best_out = -1, best_in = -1;
+    float best = current;
+    for (int out = 0; out < joints; ++out) {
+      if (!kept[out] || parents[out] == kNoParent) continue;
+      for (int in = 0; in < joints; ++in) {
+        if (kept[in]) continue;
+        kept[out] = false;
+        kept[in] = true;
+        const float candidate = worstVertex(kept);
+        kept[in] = false;
+        kept[out] = true;
+        if (candidate < best * (1.0f - 1e-4f)) {
+          best = candidate;
+          best_out = out;
+          best_in = in;
+        }
+      }
+    }
+    if (best_out < 0) break;
+    kept[best_out] = false;
+    kept[best_in] = true;
+    current = best;
+  }
+
   std::vector<uint16_t> result;
   for (int j = 0; j < joints; ++j) {
     if (kept[j]) result.push_back(static_cast<uint16_t>(j));
