@@ -318,17 +318,21 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
-      if (run.run_type != Run::RT_Iteration) continue;
+      // With --benchmark_repetitions the median stands for the benchmark; otherwise its one run.
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (run.run_type != Run::RT_Iteration && !median) continue;
       Row row;
+      row.median = median;
       row.ms = run.GetAdjustedRealTime();
       row.draw_calls = run.counters.at("draw_calls");
       row.triangles = run.counters.at("triangles");
       // "BM_<path>/<agents>/<camera>/real_time": group by agents and camera.
       const std::string name = run.benchmark_name();
       const size_t slash = name.find('/');
-      const size_t end = name.find("/real_time");
+      const size_t end = name.find("/real_time");  // also ends "/real_time_median"
       Key key{static_cast<int>(run.counters.at("agents")), name.substr(slash + 1, end - slash - 1)};
-      rows_[key][name.substr(0, slash)] = row;
+      Row& slot = rows_[key][name.substr(0, slash)];
+      if (median || !slot.median) slot = row;
     }
   }
   void Finalize() override {
@@ -359,6 +363,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     double ms = 0.0;
     double draw_calls = 0.0;
     double triangles = 0.0;
+    bool median = false;  // from the median aggregate of repetitions
   };
   using Key = std::pair<int, std::string>;  // agents (sorts numerically), "agents/camera"
   std::map<Key, std::map<std::string, Row>> rows_;
