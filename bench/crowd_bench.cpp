@@ -1,0 +1,427 @@
+// All three render paths on one ES 3.0 device, same crowd, same frame: per-character draws (the
+// baseline), merged batches (both palette sources) and instanced draws; ratios against the
+// baseline.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "throng/crowd/lod_pick.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/lod.h"
+#include "throng/offline/sample_character.h"
+#include "throng/render/camera.h"
+#include "throng/render/instanced_renderer.h"
+#include "throng/render/merged_path.h"
+
+namespace throng::render {
+namespace {
+
+// Frame size of every path (pixels per side).
+constexpr int kFrameSize = 512;
+// Vertex uniform budget imposed on the ES 3 context: a common ES2 phone, so the merged path's K
+// (characters per batch) is what a phone would get, not what llvmpipe's 4096 vectors allow.
+constexpr int kPhoneUniformVectors = 256;
+// Grid spacing in multiples of the character's size (the demo's 1.1 plus room for headings).
+constexpr float kGridSpacing = 1.5f;
+// Crowd sizes run when --agents is not given.
+constexpr int kDefaultAgents[] = {100, 1000, 10000};
+// Image agreement demanded before timing (as tests/render/merged_cross_path_test.cpp): the paths
+// differ only in float rounding of the skinning and in which edge pixels rasterisation keeps, so
+// at most 0.1% of the pixels may differ by more than 4 (of 255) in a channel.
+constexpr int kTolerance = 4;
+constexpr double kMaxBadPixelShare = 0.001;
+const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
+
+// Where the crowd is seen from (the same for every path of a run).
+enum class CameraKind {
+  kOverview,  // the whole crowd framed from above (fit corners): few pixels, far LODs
+  kStreet,    // a spectator at the front row looking into the crowd: near characters cover many
+              // pixels and use LOD 0-1, the rest fade into coarser LODs (or out of the frame)
+};
+constexpr CameraKind kCameras[] = {CameraKind::kOverview, CameraKind::kStreet};
+const char* cameraName(CameraKind camera) {
+  return camera == CameraKind::kOverview ? "overview" : "street";
+}
+// The street camera, in multiples of the character's size: eye height, how far in front of the
+// front row it stands, and how far behind the front row it looks at (the bench of merged_bench).
+constexpr float kStreetEyeHeight = 4.0f;
+constexpr float kStreetEyeBack = 6.0f;
+constexpr float kStreetLookAhead = 20.0f;
+constexpr float kStreetFovY = 0.9f;  // radians
+
+[[noreturn]] void die(const std::string& message) {
+  std::fprintf(stderr, "crowd_bench: %s\n", message.c_str());
+  std::exit(1);
+}
+
+template <typename T>
+T take(Result<T> result, const char* what) {
+  if (!result.ok()) die(std::string(what) + ": " + result.status().toString());
+  return std::move(result).value();
+}
+
+// Device, character, package and the renderers: shared by every crowd size.
+struct Shared {
+  std::unique_ptr<Device> device;
+  Character character;
+  Package package;  // baked at 30 fps; lods = the default LOD chain
+  std::unique_ptr<MergedBatchRenderer> per_character;
+  std::unique_ptr<MergedBatchRenderer> merged;
+  std::unique_ptr<InstancedRenderer> instanced;
+
+  MergedScene mergedScene() const {
+    return {&character.skeleton, character.clips, package.clips, &package.animation, package.lods};
+  }
+};
+
+// One crowd: placements and clip times from one generator, the camera framing it, and the
+// per-frame buffers every path fills (allocated once).
+struct Scene {
+  int agents = 0;
+  CameraKind camera = CameraKind::kOverview;
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> playback;
+  FrameView view;
+  glm::vec3 eye{0.0f};
+  uint64_t triangles = 0;            // per frame, the LODs drawn (same on every path)
+  std::vector<uint32_t> lod_agents;  // agents per LOD (for the report)
+  std::vector<InstanceFrames> frames;
+  std::vector<int> lod_of;
+  std::vector<uint32_t> lod_counts;
+  std::vector<uint32_t> next;
+  std::vector<Instance> instances;
+  MergedPathScratch merged_scratch;
+};
+
+Shared& shared() {
+  static Shared* s = [] {
+    auto* out = new Shared();
+    DeviceDesc desc;
+    desc.gles_major = 3;
+    desc.width = desc.height = kFrameSize;
+    desc.caps.max_vertex_uniform_vectors = kPhoneUniformVectors;
+    out->device = take(Device::createHeadless(desc), "ES 3.0 headless device");
+    if (out->device->caps().gles_major < 3)
+      die("asked for ES 3.0, got " + out->device->caps().version);
+    out->character = makeSampleCharacter();
+    BakeOptions bake;  // 30 fps, RGBA32F
+    out->package = take(bakeCharacter(out->character, bake), "bake");
+    out->package.lods =
+        take(buildLodChain(out->character, defaultLodChainOptions()), "default LOD chain");
+    const int joints = out->character.skeleton.jointCount();
+    // The ES2 merged renderer's GLSL ES 1.00 shaders compile in this ES 3 context (create fails
+    // with kGlError and the shader log otherwise); the image check below shows they draw right.
+    MergedBatchDesc one;
+    one.max_characters_per_batch = 1;
+    out->per_character =
+        take(MergedBatchRenderer::create(*out->device, out->package.lods, joints, one),
+             "per-character renderer");
+    out->merged = take(MergedBatchRenderer::create(*out->device, out->package.lods, joints),
+                       "merged renderer");
+    out->instanced =
+        take(InstancedRenderer::create(*out->device, out->package), "instanced renderer");
+    const Caps& caps = out->device->caps();
+    std::printf("device: %s | %s | GLSL %s | uniform budget %d vectors\n", caps.renderer.c_str(),
+                caps.version.c_str(), caps.shading_language.c_str(), out->merged->uniformBudget());
+    std::printf("LODs (triangles, joints, K merged, K baseline, max distance in model units):\n");
+    for (int l = 0; l < out->merged->lodCount(); ++l) {
+      const MergedLodInfo& info = out->merged->lodInfo(l);
+      std::printf("  LOD %d: %zu tris, %d joints, K = %d, K = %d, %.2f (drawn as LOD %d)\n", l,
+                  out->package.lods[l].mesh.triangleCount(), info.joints, info.characters_per_batch,
+                  out->per_character->lodInfo(l).characters_per_batch,
+                  out->package.lods[l].max_distance, info.drawn_lod);
+    }
+    return out;
+  }();
+  return *s;
+}
+
+// Agent i of a crowd of n: a square grid, a heading and a clip from a fixed integer hash, and a
+// time on a whole baked frame, so the skeleton-tree source (exact clip time) and the baked frames
+// hold the same pose and the images of all paths can be compared.
+Scene makeScene(int agents, CameraKind camera) {
+  Shared& s = shared();
+  Scene scene;
+  scene.agents = agents;
+  scene.camera = camera;
+  const float size = s.character.size();
+  const float spacing = kGridSpacing * size;
+  int columns = 1;
+  while (columns * columns < agents) ++columns;
+  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
+  for (int i = 0; i < agents; ++i) {
+    const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
+    Placement p;
+    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
+                           spacing * static_cast<float>(i / columns) - half);
+    p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
+    scene.placements.push_back(p);
+    AgentPlayback a;
+    a.clip = static_cast<uint16_t>((hash >> 8) % s.package.clips.size());
+    const BakedClip& clip = s.package.clips[a.clip];
+    a.time = static_cast<float>((hash >> 4) % clip.frame_count) / clip.fps;
+    scene.playback.push_back(a);
+  }
+  const Bounds bounds{glm::vec3(-half - spacing, 0.0f, -half - spacing),
+                      glm::vec3(half + spacing, size, half + spacing)};
+  if (camera == CameraKind::kOverview) {
+    scene.view.view_projection =
+        framingViewProjection(bounds, 1.0f, CameraFraming{.fit_corners = true});
+    // The eye is the point the projection sends to infinity: inverse(VP) * (0, 0, 1, 0).
+    const glm::vec4 eye = glm::inverse(scene.view.view_projection) * glm::vec4(0, 0, 1, 0);
+    scene.eye = glm::vec3(eye) / eye.w;
+  } else {
+    const float front = half;  // the camera is on the +Z side, like the overview's
+    scene.eye = glm::vec3(0.0f, kStreetEyeHeight * size, front + kStreetEyeBack * size);
+    const glm::vec3 target(0.0f, 0.0f, front - kStreetLookAhead * size);
+    const float far = 2.0f * (2.0f * half + (kStreetEyeBack + kStreetEyeHeight) * size);
+    scene.view.view_projection = glm::perspective(kStreetFovY, 1.0f, 0.1f * size, far) *
+                                 glm::lookAt(scene.eye, target, glm::vec3(0, 1, 0));
+  }
+
+  const int lod_count = static_cast<int>(s.package.lods.size());
+  scene.lod_agents.assign(lod_count, 0);
+  for (const Placement& p : scene.placements) {
+    const int lod =
+        pickLod(s.package.lods, modelDistance(glm::distance(scene.eye, p.position), p.scale));
+    ++scene.lod_agents[lod];
+    scene.triangles += s.package.lods[s.merged->lodInfo(lod).drawn_lod].mesh.triangleCount();
+  }
+  scene.frames.resize(agents);
+  scene.lod_of.resize(agents);
+  scene.lod_counts.resize(lod_count);
+  scene.next.resize(lod_count);
+  scene.instances.resize(agents);
+  return scene;
+}
+
+// Paths compared; each frame includes its CPU work, uploads, draws and glFinish.
+enum class Path { kPerCharacter, kMergedTree, kMergedBaked, kInstanced };
+constexpr Path kPaths[] = {Path::kPerCharacter, Path::kMergedTree, Path::kMergedBaked,
+                           Path::kInstanced};
+
+const char* pathName(Path path) {
+  switch (path) {
+    case Path::kPerCharacter:
+      return "PerCharacter_Tree";
+    case Path::kMergedTree:
+      return "Merged_Tree";
+    case Path::kMergedBaked:
+      return "Merged_Baked";
+    case Path::kInstanced:
+      return "Instanced";
+  }
+  return "?";
+}
+
+// One whole frame of `path`; returns its draw calls.
+int drawFrame(Path path, Scene& scene) {
+  Shared& s = shared();
+  s.device->beginFrame(kClear);
+  int draw_calls = 0;
+  if (path == Path::kInstanced) {
+    PlaybackJob{s.package.clips, scene.playback, scene.frames}.run();
+    // LOD pick, then a counting sort by LOD as InstancedRenderer::draw wants the instances.
+    std::fill(scene.lod_counts.begin(), scene.lod_counts.end(), 0u);
+    for (int a = 0; a < scene.agents; ++a) {
+      const Placement& p = scene.placements[a];
+      scene.lod_of[a] =
+          pickLod(s.package.lods, modelDistance(glm::distance(scene.eye, p.position), p.scale));
+      ++scene.lod_counts[scene.lod_of[a]];
+    }
+    scene.next[0] = 0;
+    for (size_t l = 1; l < scene.next.size(); ++l) {
+      scene.next[l] = scene.next[l - 1] + scene.lod_counts[l - 1];
+    }
+    for (int a = 0; a < scene.agents; ++a) {
+      scene.instances[scene.next[scene.lod_of[a]]++] = {scene.placements[a], scene.frames[a]};
+    }
+    if (Status st = s.instanced->draw(scene.view, scene.instances, scene.lod_counts); !st.ok()) {
+      die("instanced draw: " + st.toString());
+    }
+    draw_calls = static_cast<int>(s.instanced->stats().draw_calls);
+  } else {
+    const bool baked = path == Path::kMergedBaked;
+    if (baked) PlaybackJob{s.package.clips, scene.playback, scene.frames}.run();
+    MergedBatchRenderer& renderer = path == Path::kPerCharacter ? *s.per_character : *s.merged;
+    const MergedFrameStats stats = drawMergedCrowd(
+        renderer, s.mergedScene(),
+        baked ? PaletteSource::kBakedFrames : PaletteSource::kSkeletonTree,
+        scene.view.view_projection, scene.eye, scene.placements, scene.playback,
+        baked ? std::span<const InstanceFrames>(scene.frames) : std::span<const InstanceFrames>(),
+        scene.merged_scratch);
+    draw_calls = stats.draw_calls;
+  }
+  s.device->finish();
+  return draw_calls;
+}
+
+// Not timed: every path's image must match the baseline's, or the comparison is meaningless.
+void checkImages(Scene& scene) {
+  Shared& s = shared();
+  drawFrame(Path::kPerCharacter, scene);
+  const Image baseline = take(s.device->readPixels(), "read back");
+  int64_t lit = 0;
+  for (size_t px = 0; px < baseline.rgba.size(); px += 4) {
+    lit += std::abs(baseline.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+  }
+  std::printf("%d agents, %s camera: LOD mix", scene.agents, cameraName(scene.camera));
+  for (size_t l = 0; l < scene.lod_agents.size(); ++l) std::printf(" %u", scene.lod_agents[l]);
+  std::printf(", %llu triangles, %lld pixels covered; images vs baseline:",
+              static_cast<unsigned long long>(scene.triangles), static_cast<long long>(lit));
+  if (lit < static_cast<int64_t>(baseline.rgba.size() / 4 / 100)) die("the crowd is not in view");
+  for (Path path : {Path::kMergedTree, Path::kMergedBaked, Path::kInstanced}) {
+    drawFrame(path, scene);
+    const Image image = take(s.device->readPixels(), "read back");
+    const ImageDifference d = compareImages(baseline, image, kTolerance);
+    const double share =
+        static_cast<double>(d.bad_pixels) / static_cast<double>(baseline.width * baseline.height);
+    std::printf(" %s %lld px (max %d)", pathName(path), static_cast<long long>(d.bad_pixels),
+                d.max_channel_difference);
+    if (share > kMaxBadPixelShare) {
+      std::printf("\n");
+      die(std::string(pathName(path)) + " draws a different image than the baseline");
+    }
+  }
+  std::printf("\n");
+}
+
+// Scenes by name ("1000/street"); nodes never move, so benchmarks keep references.
+std::map<std::string, Scene>& scenes() {
+  static std::map<std::string, Scene> all;
+  return all;
+}
+
+void runPath(benchmark::State& state, Path path, Scene& scene) {
+  int draw_calls = 0;
+  for (auto _ : state) draw_calls = drawFrame(path, scene);
+  state.counters["agents"] = scene.agents;
+  state.counters["draw_calls"] = draw_calls;
+  state.counters["triangles"] = static_cast<double>(scene.triangles);
+}
+
+// Console output plus, per crowd size, each path's frame time relative to the baseline.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  explicit RatioReporter(OutputOptions options) : ConsoleReporter(options) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      // With --benchmark_repetitions the median stands for the benchmark; otherwise its one run.
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (run.run_type != Run::RT_Iteration && !median) continue;
+      Row row;
+      row.median = median;
+      row.ms = run.GetAdjustedRealTime();
+      row.draw_calls = run.counters.at("draw_calls");
+      row.triangles = run.counters.at("triangles");
+      // "BM_<path>/<agents>/<camera>/real_time": group by agents and camera.
+      const std::string name = run.benchmark_name();
+      const size_t slash = name.find('/');
+      const size_t end = name.find("/real_time");  // also ends "/real_time_median"
+      Key key{static_cast<int>(run.counters.at("agents")), name.substr(slash + 1, end - slash - 1)};
+      Row& slot = rows_[key][name.substr(0, slash)];
+      if (median || !slot.median) slot = row;
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::printf("\nframe time relative to the per-character baseline of the same run:\n");
+    std::printf("%-15s  %-18s %10s %7s %10s %8s %9s\n", "scene", "path", "frame ms", "draws",
+                "triangles", "vs base", "speed-up");
+    for (const auto& [key, by_path] : rows_) {
+      const auto base = by_path.find("BM_PerCharacter_Tree");
+      for (Path path : kPaths) {
+        const auto it = by_path.find(std::string("BM_") + pathName(path));
+        if (it == by_path.end()) continue;
+        const Row& r = it->second;
+        if (base == by_path.end()) {
+          std::printf("%-15s  %-18s %10.2f %7.0f %10.0f\n", key.second.c_str(), pathName(path),
+                      r.ms, r.draw_calls, r.triangles);
+          continue;
+        }
+        std::printf("%-15s  %-18s %10.2f %7.0f %10.0f %8.3f %8.2fx\n", key.second.c_str(),
+                    pathName(path), r.ms, r.draw_calls, r.triangles, r.ms / base->second.ms,
+                    base->second.ms / r.ms);
+      }
+    }
+  }
+
+ private:
+  struct Row {
+    double ms = 0.0;
+    double draw_calls = 0.0;
+    double triangles = 0.0;
+    bool median = false;  // from the median aggregate of repetitions
+  };
+  using Key = std::pair<int, std::string>;  // agents (sorts numerically), "agents/camera"
+  std::map<Key, std::map<std::string, Row>> rows_;
+};
+
+// Removes "--agents=a,b,c" from argv (Google Benchmark rejects flags it does not know).
+std::vector<int> takeAgentsFlag(int& argc, char** argv) {
+  std::vector<int> agents(std::begin(kDefaultAgents), std::end(kDefaultAgents));
+  constexpr std::string_view kFlag = "--agents=";
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.substr(0, kFlag.size()) != kFlag) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    agents.clear();
+    std::string list(arg.substr(kFlag.size()));
+    for (size_t start = 0; start <= list.size();) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      const int n = std::atoi(list.substr(start, comma - start).c_str());
+      if (n <= 0) die("--agents wants positive counts separated by commas: " + list);
+      agents.push_back(n);
+      start = comma + 1;
+    }
+  }
+  argc = kept;
+  return agents;
+}
+
+}  // namespace
+}  // namespace throng::render
+
+int main(int argc, char** argv) {
+  using namespace throng::render;
+  const std::vector<int> agents = takeAgentsFlag(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  shared();
+  for (int n : agents) {
+    for (CameraKind camera : kCameras) {
+      const std::string name = std::to_string(n) + "/" + cameraName(camera);
+      Scene& scene = scenes().emplace(name, makeScene(n, camera)).first->second;
+      checkImages(scene);
+      for (Path path : kPaths) {
+        benchmark::RegisterBenchmark(
+            (std::string("BM_") + pathName(path) + "/" + name).c_str(),
+            [path, &scene](benchmark::State& state) { runPath(state, path, scene); })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
+    }
+  }
+  std::fflush(stdout);
+  // Colour only on a terminal (a custom reporter does not read --benchmark_color).
+  RatioReporter reporter(isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_ColorTabular
+                                                : benchmark::ConsoleReporter::OO_Tabular);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,187 @@
+// CPU jobs per frame: palette evaluation, CPU skinning, playback, crowd update and the baked-frame
+// palette, for the built-in sample character; throughput in items (characters, vertices, agents).
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
+#include "throng/crowd/crowd.h"
+#include "throng/crowd/frame_palette.h"
+#include "throng/crowd/playback.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/sample_character.h"
+
+namespace throng {
+namespace {
+
+// Seconds per crowd tick: a 30 Hz simulation, as the demo.
+constexpr float kTickSeconds = 1.0f / 30.0f;
+// Agents of the crowd benchmarks: a large crowd, still far inside the L2 cache per array.
+constexpr int kCrowdAgents = 1000;
+// Commands per crowd tick: 1% of the agents are told something new every frame.
+constexpr int kCommandsPerTick = kCrowdAgents / 100;
+
+struct Fixture {
+  Character character;
+  Package package;
+  std::vector<AgentPlayback> playback;  // kCrowdAgents agents, spread over clips and times
+};
+
+const Fixture& fixture() {
+  static const Fixture* f = [] {
+    auto* out = new Fixture();
+    out->character = makeSampleCharacter();
+    Result<Package> package = bakeCharacter(out->character, BakeOptions{});
+    if (!package.ok()) {
+      std::fprintf(stderr, "jobs_bench: bake: %s\n", package.status().toString().c_str());
+      std::exit(1);
+    }
+    out->package = std::move(package).value();
+    for (int i = 0; i < kCrowdAgents; ++i) {
+      AgentPlayback a;
+      a.clip = static_cast<uint16_t>(i % out->package.clips.size());
+      a.time = 0.037f * static_cast<float>(i);
+      // Every fourth agent is in a cross-fade, so both frame pairs are read.
+      if (i % 4 == 0) {
+        a.previous_clip = static_cast<uint16_t>((i + 1) % out->package.clips.size());
+        a.previous_time = 0.011f * static_cast<float>(i);
+        a.fade = 0.5f;
+      }
+      out->playback.push_back(a);
+    }
+    return out;
+  }();
+  return *f;
+}
+
+// Sample clip + local->model + palette for one character (23 joints); items = characters.
+void BM_EvaluatePalette(benchmark::State& state) {
+  const Fixture& f = fixture();
+  PoseScratch scratch;
+  std::vector<JointRows> palette(f.character.skeleton.jointCount());
+  size_t i = 0;
+  for (auto _ : state) {
+    const AgentPlayback& a = f.playback[i++ % f.playback.size()];
+    const Clip& clip = f.character.clips[a.clip];
+    evaluatePalette(f.character.skeleton, &clip,
+                    clipTime(clip, a.time, f.package.clips[a.clip].loop), scratch, palette);
+    benchmark::DoNotOptimize(palette.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["joints"] = f.character.skeleton.jointCount();
+}
+
+// The CPU reference skinner over the full mesh (positions and normals); items = vertices.
+void BM_SkinJob(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const SkinnedMesh& mesh = f.character.mesh;
+  PoseScratch scratch;
+  std::vector<JointRows> palette(f.character.skeleton.jointCount());
+  evaluatePalette(f.character.skeleton, &f.character.clips[1], f.character.clips[1].start_time,
+                  scratch, palette);
+  std::vector<glm::vec3> positions(mesh.vertexCount());
+  std::vector<glm::vec3> normals(mesh.vertexCount());
+  const SkinJob job{mesh.positions, mesh.normals, mesh.joints, mesh.weights,
+                    palette,        positions,    normals};
+  if (!job.validate()) {
+    state.SkipWithError("SkinJob rejected the sample mesh");
+    return;
+  }
+  for (auto _ : state) {
+    job.run();
+    benchmark::DoNotOptimize(positions.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(mesh.vertexCount()));
+  state.counters["vertices"] = static_cast<double>(mesh.vertexCount());
+}
+
+// (clip, time) -> frame pairs for the whole crowd; items = agents.
+void BM_PlaybackJob(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<InstanceFrames> frames(f.playback.size());
+  const PlaybackJob job{f.package.clips, f.playback, frames};
+  if (!job.validate()) {
+    state.SkipWithError("PlaybackJob rejected the crowd");
+    return;
+  }
+  for (auto _ : state) {
+    job.run();
+    benchmark::DoNotOptimize(frames.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(frames.size()));
+}
+
+// One 30 Hz tick of the state machine with 1% of the agents getting a command (walk, run,
+// attack, idle; never die, so the crowd stays alive however long the benchmark runs); items =
+// agents.
+void BM_CrowdUpdate(benchmark::State& state) {
+  const Fixture& f = fixture();
+  Result<ClipSet> clip_set = clipSetByName(f.package.clips);
+  if (!clip_set.ok()) {
+    state.SkipWithError(clip_set.status().toString().c_str());
+    return;
+  }
+  clip_set->walk_speed = kSampleWalkSpeed;
+  clip_set->run_speed = kSampleRunSpeed;
+  Crowd crowd(f.package.clips, *clip_set);
+  int columns = 1;
+  while (columns * columns < kCrowdAgents) ++columns;
+  const float spacing = 1.5f * f.character.size();
+  for (int i = 0; i < kCrowdAgents; ++i) {
+    Placement p;
+    p.position = glm::vec3(spacing * static_cast<float>(i % columns), 0.0f,
+                           spacing * static_cast<float>(i / columns));
+    crowd.addAgent(p, 0.013f * static_cast<float>(i));
+  }
+  constexpr CommandType kTypes[] = {CommandType::kWalkTo, CommandType::kRunTo, CommandType::kAttack,
+                                    CommandType::kIdle};
+  const float extent = spacing * static_cast<float>(columns);
+  uint32_t next = 0;
+  for (auto _ : state) {
+    for (int c = 0; c < kCommandsPerTick; ++c, ++next) {
+      const uint32_t hash = next * 2654435761u;
+      Command command;
+      command.agent = hash % kCrowdAgents;
+      command.type = kTypes[(hash >> 8) % 4];
+      command.target = glm::vec2(static_cast<float>((hash >> 12) % 1000) * 0.001f * extent,
+                                 static_cast<float>((hash >> 22) % 1000) * 0.001f * extent);
+      crowd.submit(command);
+    }
+    crowd.update(kTickSeconds);
+    benchmark::DoNotOptimize(crowd.playback().data());
+  }
+  state.SetItemsProcessed(state.iterations() * kCrowdAgents);
+  state.counters["commands_per_tick"] = kCommandsPerTick;
+}
+
+// The CPU twin of the instanced shader's palette: two frame pairs blended and cross-faded for
+// all 23 joints of one character; items = characters.
+void BM_FramePaletteJob(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<InstanceFrames> frames(f.playback.size());
+  PlaybackJob{f.package.clips, f.playback, frames}.run();
+  std::vector<JointRows> palette(f.package.animation.joint_count);
+  FramePaletteJob job{&f.package.animation, frames[0], palette};
+  size_t i = 0;
+  for (auto _ : state) {
+    job.frames = frames[i++ % frames.size()];
+    job.run();
+    benchmark::DoNotOptimize(palette.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["joints"] = static_cast<double>(palette.size());
+}
+
+}  // namespace
+}  // namespace throng
+
+BENCHMARK(throng::BM_EvaluatePalette)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_SkinJob)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PlaybackJob)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_CrowdUpdate)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_FramePaletteJob)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();
