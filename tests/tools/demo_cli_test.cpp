@@ -40,3 +40,23 @@ TEST(DemoCli, RejectsBadArguments) {
 
 }  // namespace
 }  // namespace throng
+
+namespace throng {
+namespace {
+
+TEST(DemoCli, StreetViewCullsTheAgentsOutsideTheFrustum) {
+  const auto dir = test::makeTempDir("cli-demo-street");
+  const test::CliResult r =
+      test::runCli("demo --agents 100 --seconds 1 --width 160 --height 120 --view street --out '" +
+                   (dir / "street.png").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("culling: (\\d+) of 100 agents visible")))
+      << r.output;
+  EXPECT_GT(std::stoi(m[1]), 0);
+  EXPECT_LT(std::stoi(m[1]), 100);
+  EXPECT_NE(test::runCli("demo --view sideways --out /dev/null").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace throng

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "command.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/culling.h"
 #include "throng/crowd/lod_pick.h"
 #include "throng/crowd/playback.h"
 #include "throng/offline/bake.h"
@@ -38,6 +40,7 @@ struct DemoArgs {
   int height = 540;
   uint32_t seed = 1;
   int timed_frames = 3;
+  std::string view = "overview";  // or "street": at eye height in front of the crowd
 };
 
 glm::vec4 stateTint(AgentState state) {
@@ -127,27 +130,45 @@ int runDemo(const DemoArgs& args) {
   }
   Bounds scene{glm::vec3(-half - spacing, 0.0f, -half - spacing),
                glm::vec3(half + spacing, character.size(), half + spacing)};
+  const float aspect = static_cast<float>(args.width) / static_cast<float>(args.height);
   render::FrameView view;
-  view.view_projection = render::framingViewProjection(
-      scene, static_cast<float>(args.width) / static_cast<float>(args.height),
-      render::CameraFraming{.fit_corners = true});
-  // The eye is the point the projection sends to infinity: inverse(VP) * (0, 0, 1, 0).
-  const glm::vec4 eye_h = glm::inverse(view.view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
-  const glm::vec3 eye = glm::vec3(eye_h) / eye_h.w;
+  glm::vec3 eye;
+  if (args.view == "street") {
+    // A person standing just in front of the crowd, looking into it.
+    eye = glm::vec3(0.0f, 0.95f * character.size(), half + 1.5f * spacing);
+    view.view_projection =
+        glm::perspective(1.0472f, aspect, 0.05f, 4.0f * (half + 2.0f * spacing)) *
+        glm::lookAt(eye, glm::vec3(0.0f, 0.6f * character.size(), 0.0f), glm::vec3(0, 1, 0));
+  } else {
+    view.view_projection =
+        render::framingViewProjection(scene, aspect, render::CameraFraming{.fit_corners = true});
+    // The eye is the point the projection sends to infinity: inverse(VP) * (0, 0, 1, 0).
+    const glm::vec4 eye_h = glm::inverse(view.view_projection) * glm::vec4(0, 0, 1, 0);
+    eye = glm::vec3(eye_h) / eye_h.w;
+  }
 
-  // Instances sorted by LOD (counting sort), as InstancedRenderer::draw wants them.
+  // Cull by clip bounds, then sort the visible by LOD (counting sort) for InstancedRenderer::draw.
+  std::vector<uint32_t> visible(crowd.agentCount());
+  uint32_t visible_count = 0;
+  if (!CullJob{package->clips, crowd.placements(), crowd.playback(),
+               frustumFromViewProjection(view.view_projection), visible, &visible_count}
+           .run()) {
+    return fail("demo: culling job rejected the crowd state");
+  }
   const int lod_count = static_cast<int>(package->lods.size());
   std::vector<int> lod_of(crowd.agentCount());
   std::vector<uint32_t> lod_counts(lod_count, 0);
-  for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
-    const Placement& p = crowd.placements()[a];
-    lod_of[a] = pickLod(package->lods, modelDistance(glm::distance(eye, p.position), p.scale));
-    ++lod_counts[lod_of[a]];
+  for (uint32_t v = 0; v < visible_count; ++v) {
+    const Placement& p = crowd.placements()[visible[v]];
+    const int lod = pickLod(package->lods, modelDistance(glm::distance(eye, p.position), p.scale));
+    lod_of[visible[v]] = lod;
+    ++lod_counts[lod];
   }
   std::vector<uint32_t> next(lod_count, 0);
   for (int l = 1; l < lod_count; ++l) next[l] = next[l - 1] + lod_counts[l - 1];
-  std::vector<render::Instance> instances(crowd.agentCount());
-  for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
+  std::vector<render::Instance> instances(visible_count);
+  for (uint32_t v = 0; v < visible_count; ++v) {
+    const uint32_t a = visible[v];
     instances[next[lod_of[a]]++] = {crowd.placements()[a], frames[a], stateTint(crowd.states()[a])};
   }
 
@@ -176,6 +197,7 @@ int runDemo(const DemoArgs& args) {
   fmt::print("\nrender: {} ({}), {} draw call(s), {} triangles, frame {:.2f} ms (median of {})\n",
              (*device)->caps().renderer, (*device)->caps().version, stats.draw_calls,
              stats.triangles, times[times.size() / 2], times.size());
+  fmt::print("culling: {} of {} agents visible\n", visible_count, crowd.agentCount());
   fmt::print("lods (agents per level):");
   for (int l = 0; l < lod_count; ++l) {
     fmt::print(" {}: {} ({} triangles, {} joints)", l, lod_counts[l],
@@ -196,6 +218,9 @@ std::function<int()> setupDemo(CLI::App& sub) {
   sub.add_option("--width", args->width, "image width in pixels")->capture_default_str();
   sub.add_option("--height", args->height, "image height in pixels")->capture_default_str();
   sub.add_option("--seed", args->seed, "random seed of the commands")->capture_default_str();
+  sub.add_option("--view", args->view, "camera: overview (the whole crowd) or street (eye level)")
+      ->check(CLI::IsMember({"overview", "street"}))
+      ->capture_default_str();
   return [args] { return runDemo(*args); };
 }
 

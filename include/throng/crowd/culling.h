@@ -1,0 +1,39 @@
+// Frustum culling of agents: each agent's clip bounds, placed in the world, against the camera.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "throng/core/animation_texture.h"
+#include "throng/crowd/playback.h"
+
+namespace throng {
+
+// Six planes (x, y, z, w) with inside meaning dot(xyz, p) + w >= 0; left, right, bottom, top,
+// near, far. Normalised, so plane distances are in world units.
+struct Frustum {
+  glm::vec4 planes[6];
+};
+
+// Planes of a world -> clip matrix (Gribb & Hartmann, "Fast extraction of viewing frustum planes
+// from the world-view-projection matrix", 2001), for OpenGL's clip volume -w <= x, y, z <= w.
+Frustum frustumFromViewProjection(const glm::mat4& view_projection);
+
+// Writes the indices of the agents that may be visible to `visible` (in agent order) and their
+// count to `*visible_count`. An agent is tested as the bounding sphere of its clip's bounds (and
+// of the fading clip's while a cross-fade runs), placed by its Placement: conservative, never
+// culls a visible agent. Sizes: placements == playback <= visible; clip indices < clips.size().
+// Allocates nothing.
+struct CullJob {
+  std::span<const BakedClip> clips;
+  std::span<const Placement> placements;
+  std::span<const AgentPlayback> playback;
+  Frustum frustum;
+  std::span<uint32_t> visible;
+  uint32_t* visible_count = nullptr;
+
+  bool validate() const;
+  bool run() const;
+};
+
+}  // namespace throng
