@@ -52,8 +52,8 @@ void PoseScratch::resize(int joint_count) {
   models.resize(joint_count);
 }
 
-void evaluatePalette(const Skeleton& skeleton, const Clip* clip, float time, PoseScratch& scratch,
-                     std::span<JointRows> palette) {
+void evaluateModels(const Skeleton& skeleton, const Clip* clip, float time, const glm::mat4& root,
+                    PoseScratch& scratch) {
   scratch.resize(skeleton.jointCount());
   if (clip != nullptr) {
     [[maybe_unused]] const bool sampled =
@@ -63,8 +63,13 @@ void evaluatePalette(const Skeleton& skeleton, const Clip* clip, float time, Pos
     std::copy(skeleton.restPoses().begin(), skeleton.restPoses().end(), scratch.locals.begin());
   }
   [[maybe_unused]] const bool modeled =
-      LocalToModelJob{skeleton.parents(), scratch.locals, glm::mat4(1.0f), scratch.models}.run();
+      LocalToModelJob{skeleton.parents(), scratch.locals, root, scratch.models}.run();
   assert(modeled);
+}
+
+void evaluatePalette(const Skeleton& skeleton, const Clip* clip, float time, PoseScratch& scratch,
+                     std::span<JointRows> palette) {
+  evaluateModels(skeleton, clip, time, glm::mat4(1.0f), scratch);
   [[maybe_unused]] const bool paletted =
       PaletteJob{scratch.models, skeleton.inverseBinds(), palette}.run();
   assert(paletted);

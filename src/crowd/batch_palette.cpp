@@ -41,21 +41,10 @@ JointRows placeRows(const glm::mat4& placement, const JointRows& m) {
 void treePalette(const Skeleton& skeleton, const Clip* clip, float time, const glm::mat4& placement,
                  std::span<const uint16_t> palette_joints, PoseScratch& scratch,
                  std::span<JointRows> out) {
-  const int joints = skeleton.jointCount();
-  assert(out.size() ==
-         (palette_joints.empty() ? static_cast<size_t>(joints) : palette_joints.size()));
-  scratch.resize(joints);
-  if (clip != nullptr) {
-    [[maybe_unused]] const bool sampled =
-        SampleClipJob{clip, time, skeleton.restPoses(), scratch.locals}.run();
-    assert(sampled);
-  } else {
-    std::copy(skeleton.restPoses().begin(), skeleton.restPoses().end(), scratch.locals.begin());
-  }
+  assert(out.size() == (palette_joints.empty() ? static_cast<size_t>(skeleton.jointCount())
+                                               : palette_joints.size()));
   // The tree walk (parents first) with the placement as the root: world-space joint matrices.
-  [[maybe_unused]] const bool modeled =
-      LocalToModelJob{skeleton.parents(), scratch.locals, placement, scratch.models}.run();
-  assert(modeled);
+  evaluateModels(skeleton, clip, time, placement, scratch);
   const std::span<const glm::mat4> inverse_binds = skeleton.inverseBinds();
   for (size_t s = 0; s < out.size(); ++s) {
     const size_t j = palette_joints.empty() ? s : palette_joints[s];

@@ -52,6 +52,11 @@ struct PoseScratch {
   void resize(int joint_count);
 };
 
+// Samples `clip` at `time` (file timeline; the rest pose when clip is null) and walks the tree
+// under `root`: afterwards scratch.models holds every joint's matrix, root * model space.
+void evaluateModels(const Skeleton& skeleton, const Clip* clip, float time, const glm::mat4& root,
+                    PoseScratch& scratch);
+
 // The three jobs in a row: the skinning palette of `clip` at `time` (file timeline), or of the
 // rest pose when clip is null. `palette` must hold skeleton.jointCount() entries.
 void evaluatePalette(const Skeleton& skeleton, const Clip* clip, float time, PoseScratch& scratch,
