@@ -10,6 +10,7 @@
 
 #include "throng/core/pose.h"
 #include "throng/crowd/batch_palette.h"
+#include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/merged_path.h"
@@ -42,44 +43,6 @@ struct Fixture {
   }
 };
 
-// Bakes the clips the way the package's animation texture lays them out (RGBA32F).
-AnimationTexture bake(const Character& character, std::vector<BakedClip>& clips) {
-  const uint32_t joints = static_cast<uint32_t>(character.skeleton.jointCount());
-  std::vector<JointRows> frames;
-  PoseScratch scratch;
-  for (const Clip& clip : character.clips) {
-    BakedClip baked;
-    baked.name = clip.name;
-    baked.first_frame = static_cast<uint32_t>(frames.size() / joints);
-    baked.fps = kFps;
-    baked.duration = clip.duration();
-    baked.frame_count = std::max(1u, static_cast<uint32_t>(std::lround(clip.duration() * kFps)));
-    for (uint32_t f = 0; f < baked.frame_count; ++f) {
-      frames.resize(frames.size() + joints);
-      evaluatePalette(character.skeleton, &clip, clip.start_time + static_cast<float>(f) / kFps,
-                      scratch,
-                      std::span<JointRows>(frames.data() + frames.size() - joints, joints));
-    }
-    clips.push_back(baked);
-  }
-  AnimationTexture t;
-  t.joint_count = joints;
-  t.frame_count = static_cast<uint32_t>(frames.size() / joints);
-  t.frames_per_row = std::max(1u, 4096u / t.texelsPerFrame());
-  t.width = t.frames_per_row * t.texelsPerFrame();
-  t.height = (t.frame_count + t.frames_per_row - 1) / t.frames_per_row;
-  t.texels32.assign(static_cast<size_t>(t.width) * t.height * 4, 0.0f);
-  for (uint32_t f = 0; f < t.frame_count; ++f) {
-    for (uint32_t j = 0; j < joints; ++j) {
-      for (uint32_t r = 0; r < 3; ++r) {
-        const size_t texel = (static_cast<size_t>(t.texelY(f)) * t.width + t.texelX(f, j, r)) * 4;
-        for (int c = 0; c < 4; ++c) t.texels32[texel + c] = frames[f * joints + j].rows[r][c];
-      }
-    }
-  }
-  return t;
-}
-
 Fixture& fixture() {
   static Fixture* f = [] {
     auto* out = new Fixture();
@@ -96,7 +59,15 @@ Fixture& fixture() {
     out->device = std::move(device).value();
     out->character = makeSampleCharacter();
     out->lods = std::move(buildLodChain(out->character, defaultLodChainOptions()).value());
-    out->texture = bake(out->character, out->baked_clips);
+    BakeOptions bake_options;
+    bake_options.fps = kFps;
+    Result<Package> package = bakeCharacter(out->character, bake_options);
+    if (!package.ok()) {
+      std::fprintf(stderr, "merged_bench: %s\n", package.status().toString().c_str());
+      std::exit(1);
+    }
+    out->baked_clips = std::move(package->clips);
+    out->texture = std::move(package->animation);
     const float size = out->character.size();
     for (int r = 0; r < kRows; ++r) {
       for (int c = 0; c < kColumns; ++c) {
