@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <initializer_list>
 #include <system_error>
 #include <unordered_map>
 #include <vector>
@@ -53,15 +54,21 @@ void appendQuoted(std::string& out, std::string_view name) {
 }
 
 // Row-major: the first four numbers are the matrix's first row (m[0][0] m[1][0] m[2][0] m[3][0]).
-void appendMatrix(std::string& out, std::string_view keyword, const glm::mat4& m) {
+// "keyword v0 v1 ...\n".
+void appendLine(std::string& out, std::string_view keyword, std::initializer_list<float> values) {
   out += keyword;
-  for (int r = 0; r < 4; ++r) {
-    for (int c = 0; c < 4; ++c) {
-      out.push_back(' ');
-      appendFloat(out, m[c][r]);
-    }
+  for (const float v : values) {
+    out.push_back(' ');
+    appendFloat(out, v);
   }
   out.push_back('\n');
+}
+
+// The matrix row by row, as the format writes it.
+void appendMatrix(std::string& out, std::string_view keyword, const glm::mat4& m) {
+  appendLine(out, keyword,
+             {m[0][0], m[1][0], m[2][0], m[3][0], m[0][1], m[1][1], m[2][1], m[3][1], m[0][2],
+              m[1][2], m[2][2], m[3][2], m[0][3], m[1][3], m[2][3], m[3][3]});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -573,27 +580,10 @@ std::string formatSkeletonText(const Skeleton& skeleton) {
       appendQuoted(out, names[c]);
     }
     const Transform& t = rest[j];
-    out += "\ntranslation ";
-    appendFloat(out, t.translation.x);
-    out.push_back(' ');
-    appendFloat(out, t.translation.y);
-    out.push_back(' ');
-    appendFloat(out, t.translation.z);
-    out += "\nrotation ";
-    appendFloat(out, t.rotation.x);
-    out.push_back(' ');
-    appendFloat(out, t.rotation.y);
-    out.push_back(' ');
-    appendFloat(out, t.rotation.z);
-    out.push_back(' ');
-    appendFloat(out, t.rotation.w);
-    out += "\nscale ";
-    appendFloat(out, t.scale.x);
-    out.push_back(' ');
-    appendFloat(out, t.scale.y);
-    out.push_back(' ');
-    appendFloat(out, t.scale.z);
     out.push_back('\n');
+    appendLine(out, "translation", {t.translation.x, t.translation.y, t.translation.z});
+    appendLine(out, "rotation", {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w});
+    appendLine(out, "scale", {t.scale.x, t.scale.y, t.scale.z});
     appendMatrix(out, "matrix", toMatrix(t));
     appendMatrix(out, "inverse_bind", inverse_binds[j]);
   }
