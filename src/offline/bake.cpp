@@ -458,6 +458,8 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
       buildPackageImages(character.images, character.materials);
   if (!images.ok()) return images.status();
   package.images = std::move(images).value();
+  rep.materials = package.materials.size();
+  rep.images = package.images.size();
   for (const PackageImage& image : package.images) {
     for (const auto* chain : {&image.mips, &image.pot_mips}) {
       for (const ImageLevel& level : *chain) rep.image_bytes += level.rgba.size();

@@ -27,8 +27,6 @@ constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
 constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
 constexpr size_t kGlbHeaderBytes = 12;
 constexpr size_t kChunkHeaderBytes = 8;
-// tinygltf takes the byte count as `unsigned int`; larger files cannot be handed to it.
-constexpr uint64_t kMaxFileBytes = std::numeric_limits<unsigned int>::max();
 
 uint32_t readU32(const std::vector<unsigned char>& bytes, size_t offset) {
   uint32_t value = 0;
@@ -98,10 +96,10 @@ Result<Document> loadDocument(const std::string& path) {
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)),
                                    std::istreambuf_iterator<char>());
   if (file.bad()) return Status(ErrorCode::kIoError, fmt::format("{}: read error", path));
-  if (bytes.size() > kMaxFileBytes) {
+  if (bytes.size() > kMaxGltfFileBytes) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} bytes; files over {} bytes are not supported", path,
-                              bytes.size(), kMaxFileBytes));
+                              bytes.size(), kMaxGltfFileBytes));
   }
   if (bytes.empty()) return Status(ErrorCode::kParseError, fmt::format("{}: empty file", path));
 

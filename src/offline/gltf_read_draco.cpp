@@ -217,6 +217,16 @@ Status PrimitiveDecoder::decode(size_t m, size_t p) {
            joints ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT : TINYGLTF_COMPONENT_TYPE_FLOAT,
            fmt::format("draco mesh {} {}", m, name));
   }
+  // An attribute left on the Draco view (prepareForTinygltf gave it the view because it had
+  // none) is not in the extension's map: it has no data at all.
+  for (const auto& [name, index] : primitive.attributes) {
+    if (index >= 0 && static_cast<size_t>(index) < model.accessors.size() &&
+        model.accessors[static_cast<size_t>(index)].bufferView == view_index &&
+        decoded_.count(index) == 0) {
+      return invalid(
+          fmt::format("attribute {} has no buffer view and is not in the Draco data", name));
+    }
+  }
   return {};
 }
 

@@ -17,8 +17,6 @@ using nlohmann::json;
 constexpr size_t kGlbHeaderBytes = 12;
 constexpr size_t kChunkHeaderBytes = 8;
 constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
-// tinygltf takes the byte count as `unsigned int`.
-constexpr uint64_t kMaxFileBytes = std::numeric_limits<unsigned int>::max();
 // What a meshopt fallback buffer becomes: 4 zero bytes (tinygltf wants data; nothing reads it).
 constexpr const char* kEmptyBufferUri = "data:application/octet-stream;base64,AAAAAA==";
 
@@ -188,11 +186,11 @@ Status prepareForTinygltf(const std::string& path, std::vector<unsigned char>& b
   std::vector<unsigned char> out;
   const size_t rest = bytes.size() - json_end;  // the BIN chunk, header included, if any
   const uint64_t total = kGlbHeaderBytes + kChunkHeaderBytes + text.size() + rest;
-  if (total > kMaxFileBytes) {
+  if (total > kMaxGltfFileBytes) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} bytes once rewritten; files over {} bytes are not "
                               "supported",
-                              path, total, kMaxFileBytes));
+                              path, total, kMaxGltfFileBytes));
   }
   out.resize(total);
   std::memcpy(out.data(), bytes.data(), 8);  // magic, version

@@ -490,6 +490,8 @@ TEST(Bake, MaterialsAndImageChainsGoIntoThePackage) {
   EXPECT_TRUE(p->images[0].pot_mips.empty());
   EXPECT_EQ(p->images[1].mips.size(), 2u);
   EXPECT_EQ(report.image_bytes, (16u + 4u + 1u + 4u + 1u) * 4u);
+  EXPECT_EQ(report.materials, 4u);
+  EXPECT_EQ(report.images, 2u);
   const auto dir = test::makeTempDir("bake-looks");
   const std::string path = (dir / "looks.throng").string();
   ASSERT_TRUE(writePackage(*p, path).ok());

@@ -271,6 +271,13 @@ TEST_F(CompressedInCode, DracoPrimitivesDecode) {
   EXPECT_NE(bad.status().message().find("mesh 0 primitive 0 (KHR_draco_mesh_compression)"),
             std::string::npos)
       << bad.status().message();
+  // An attribute without data of its own that the extension does not map.
+  primitive["extensions"]["KHR_draco_mesh_compression"]["attributes"].erase("WEIGHTS_0");
+  bad = load(file.gltf, "unmapped.gltf");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("WEIGHTS_0 has no buffer view"), std::string::npos)
+      << bad.status().message();
+  primitive["extensions"]["KHR_draco_mesh_compression"]["attributes"]["WEIGHTS_0"] = weights_id;
   // An attribute id the stream does not have.
   primitive["extensions"]["KHR_draco_mesh_compression"]["attributes"]["POSITION"] = 77;
   bad = load(file.gltf, "bad-id.gltf");

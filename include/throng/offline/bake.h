@@ -83,6 +83,8 @@ struct BakeReport {
   uint32_t height = 0;
   uint32_t frames = 0;       // over all clips
   uint64_t texel_bytes = 0;  // size of the texture data
+  size_t materials = 0;      // Package::materials (0: everything draws with the default)
+  size_t images = 0;         // Package::images
   uint64_t image_bytes = 0;  // RGBA8 bytes of the material images, mip chains included
   int threads = 0;
   double seconds = 0.0;  // wall-clock time of the bake
