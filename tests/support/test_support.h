@@ -30,6 +30,8 @@ struct CliResult {
   std::string output;
 };
 CliResult runCli(const std::string& args);
+// Runs a shell command line; output has stdout and stderr together.
+CliResult runShell(const std::string& command);
 
 }  // namespace throng::test
 

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "throng/version.h"
 
 namespace throng::cli {
 
@@ -30,6 +31,7 @@ int fail(const std::string& message) {
 int main(int argc, char** argv) {
   using namespace throng::cli;
   CLI::App app{"throng: crowds of skeletal-animated characters in a handful of draw calls"};
+  app.set_version_flag("--version", "throng " THRONG_VERSION_STRING);
   app.require_subcommand(1);
   auto& registry = commandRegistry();
   std::sort(registry.begin(), registry.end(),
