@@ -1,6 +1,7 @@
 // Tests of `throng render`: every input kind and path, every option meaning the same on every
 // path (the images agree), the JSON report, and errors that mean one thing (exit 2 or 1).
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -230,11 +231,36 @@ TEST(RenderCli, InputErrorsExitOneNamingTheFile) {
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(lineCount(r.output), 1) << r.output;
   EXPECT_NE(r.output.find("short.throng"), std::string::npos) << r.output;
+  r = test::runCli("render sample --agents 1 -o " + quoted(dir / "no-such-folder" / "x.png"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no-such-folder"), std::string::npos) << r.output;
   test::writeFile(dir / "garbage.glb", "not a glTF file");
   r = test::runCli("render " + quoted(dir / "garbage.glb") + " -o " + png);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("garbage.glb"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
+  std::filesystem::remove_all(dir);
+}
+
+// With Mesa held to ES 2.0 (the user's override), auto falls back to an ES 2.0 context and the
+// merged path, and an instanced request fails as a run-time error naming what is missing.
+TEST(RenderCli, AutoFallsBackToMergedOnAnEs2OnlyMachine) {
+  if (std::getenv("MESA_GLES_VERSION_OVERRIDE")) GTEST_SKIP() << "the user's override is set";
+  const auto dir = test::makeTempDir("render-cli-es2");
+  setenv("MESA_GLES_VERSION_OVERRIDE", "2.0", 1);
+  const test::CliResult automatic =
+      test::runCli("render sample --agents 4 --width 64 --height 48 -o " + quoted(dir / "a.png"));
+  const test::CliResult instanced =
+      test::runCli("render sample --agents 4 --path instanced --width 64 --height 48 -o " +
+                   quoted(dir / "i.png"));
+  unsetenv("MESA_GLES_VERSION_OVERRIDE");
+  EXPECT_EQ(automatic.exit_code, 0) << automatic.output;
+  EXPECT_NE(automatic.output.find("path: merged (OpenGL ES 2.0: no instancing"), std::string::npos)
+      << automatic.output;
+  EXPECT_EQ(instanced.exit_code, 1) << instanced.output;
+  EXPECT_EQ(lineCount(instanced.output), 1) << instanced.output;
+  EXPECT_NE(instanced.output.find("OpenGL ES 3"), std::string::npos) << instanced.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "i.png"));
   std::filesystem::remove_all(dir);
 }
 

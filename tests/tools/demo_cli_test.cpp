@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "support/test_support.h"
+#include "throng/offline/gltf_export.h"
 
 namespace throng {
 namespace {
@@ -149,6 +150,18 @@ TEST(DemoCli, ABadScriptExitsOneNamingTheFileAndLine) {
       test::runCli("demo --commands " + quoted(dir / "none.txt") + " -o " + quoted(dir / "x.png"));
   EXPECT_EQ(missing.exit_code, 1) << missing.output;
   EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
+}
+
+TEST(DemoCli, AnInputWithoutTheStateClipsExitsOneNamingIt) {
+  const auto dir = test::makeTempDir("cli-demo-clips");
+  const auto glb = dir / "chain.glb";
+  ASSERT_TRUE(writeGltf(test::makeChainCharacter(), glb.string()).ok());
+  const test::CliResult r = test::runCli("demo " + quoted(glb) + " -o " + quoted(dir / "x.png"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(lineCount(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find("chain.glb: no clip for the 'idle' state"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("clips: 0 bend"), std::string::npos) << r.output;
 }
 
 }  // namespace

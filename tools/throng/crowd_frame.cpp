@@ -197,7 +197,7 @@ void printReport(const FrameReport& r) {
   if (!r.frame_ms.empty()) {
     fmt::print(
         "frame time: {:.3f} ms median of {} frame(s) (min {:.3f}, max {:.3f}; wall clock from "
-        "the frame's start to glFinish)\n",
+        "the frame's start to glFinish, after a warm-up draw)\n",
         median(r.frame_ms), r.frame_ms.size(),
         *std::min_element(r.frame_ms.begin(), r.frame_ms.end()),
         *std::max_element(r.frame_ms.begin(), r.frame_ms.end()));

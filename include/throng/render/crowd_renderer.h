@@ -100,6 +100,11 @@ struct CrowdFrame {
 // view frustum), the LOD pick and a counting sort by LOD (crowd-layer jobs over spans), then the
 // path's packing and draw calls. Scratch buffers grow with the crowd and are reused; a frame of
 // a crowd no larger than a previous one allocates nothing.
+//
+// Room to grow, by design: a GPU-driven path (ES 3.1 compute doing playback, culling and the LOD
+// pick) is one more RenderPath with its own pack and submit; mixed crowds will give CrowdFrame a
+// per-agent character index and the renderer one package per character (the LOD sort then keys
+// on (character, LOD)); materials add one draw per (LOD, material) inside a path's submit.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
