@@ -93,11 +93,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
         lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
     info.triangles = lod.mesh.triangleCount();
     lod_info_.push_back(info);
-    MeshLod limits;  // everything but the mesh
-    limits.palette_joints = lod.palette_joints;
-    limits.geometric_error = lod.geometric_error;
-    limits.skinning_error = lod.skinning_error;
-    limits.max_distance = lod.max_distance;
+    MeshLod limits = lod;  // everything the LOD rule may read, but not the mesh
+    limits.mesh = {};
     lods_.push_back(std::move(limits));
   }
   choosePath(package, desc);

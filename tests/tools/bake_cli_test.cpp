@@ -137,7 +137,6 @@ TEST(BakeCli, LodsFlagWritesTheChainIntoThePackage) {
   const auto out = dir / "sample.throng";
   const test::CliResult r = test::runCli("bake sample --lods --out " + quoted(out));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("LOD 3:"), std::string::npos) << r.output;
   Result<Package> package = readPackage(out.string());
   ASSERT_TRUE(package.ok()) << package.status().toString();
   ASSERT_EQ(package->lods.size(), 4u);
