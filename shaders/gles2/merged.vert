@@ -4,6 +4,8 @@
 // COPIES (= K) and JOINTS_PER_COPY (= x) are #defined by the renderer before compiling.
 
 uniform mat4 u_view_projection;
+uniform float u_uv_set;       // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
+uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
 // 3 rows of each placed 3x4 skinning matrix.
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * 3];
 // One RGBA tint per character (the instanced path's per-instance tint).
@@ -11,11 +13,16 @@ uniform vec4 u_tint[COPIES];
 
 attribute vec3 a_position;
 attribute vec3 a_normal;
+attribute vec2 a_uv0;
+attribute vec2 a_uv1;
+attribute vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
 attribute vec4 a_joints;  // floats: GLSL ES 1.00 has no integer attributes
 attribute vec4 a_weights;
 
 varying vec3 v_normal;
 varying vec4 v_tint;
+varying vec2 v_uv;
+varying vec4 v_color;
 
 vec3 skinPoint(float joint, vec4 p) {
   int r = int(joint + 0.5) * 3;
@@ -32,5 +39,7 @@ void main() {
   v_normal = normal;
   // Every joint of a vertex lies in its own copy's palette range.
   v_tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
+  v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
+  v_color = a_color;
   gl_Position = u_view_projection * vec4(world, 1.0);
 }

@@ -11,11 +11,16 @@ uniform mat4 u_view_projection;
 uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
 uniform int u_frames_per_row;
 uniform int u_texels_per_frame;  // 3 * joint count
+uniform float u_uv_set;          // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
+uniform mat3 u_uv_transform;     // KHR_texture_transform of the material's texture
 
 in vec3 a_position;  // model space, bind pose
 in vec3 a_normal;
 in uvec4 a_joints;   // skeleton joints (texture columns)
 in vec4 a_weights;
+in vec2 a_uv0;
+in vec2 a_uv1;
+in vec4 a_color;     // linear RGBA vertex colour (COLOR_0; white when absent)
 
 in vec4 i_position_scale;  // world position, uniform scale
 in vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
@@ -26,6 +31,8 @@ in vec4 i_tint;
 out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec4 v_tint;
+out vec2 v_uv;
+out vec4 v_color;
 
 // Row `row` of `joint`'s matrix at texture frame `frame` (animation_texture.h layout).
 vec4 animationRow(uint frame, uint joint, int row) {
@@ -72,5 +79,7 @@ void main() {
   v_world_position = i_position_scale.xyz + i_position_scale.w * turned;
   v_world_normal = vec3(c * normal.x + s * normal.z, normal.y, c * normal.z - s * normal.x);
   v_tint = i_tint;
+  v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
+  v_color = a_color;
   gl_Position = u_view_projection * vec4(v_world_position, 1.0);
 }

@@ -50,7 +50,7 @@ std::optional<RenderPath> renderPathFromName(std::string_view name) {
 }
 
 CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc)
-    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod) {
+    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod), tint_(desc.tint) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
       desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
@@ -92,6 +92,9 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     info.joints =
         lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
     info.triangles = lod.mesh.triangleCount();
+    std::vector<uint32_t> grouped;
+    info.materials =
+        static_cast<int>(groupIndicesByMaterial(lod.mesh, package.materials, grouped).size());
     lod_info_.push_back(info);
     MeshLod limits = lod;  // everything the LOD rule may read, but not the mesh
     limits.mesh = {};
@@ -182,8 +185,9 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
   merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
   merged_desc.cull_back_faces = !desc.double_sided;
-  Result<std::unique_ptr<MergedBatchRenderer>> merged = MergedBatchRenderer::create(
-      *device_, package.lods, package.skeleton.jointCount(), merged_desc);
+  Result<std::unique_ptr<MergedBatchRenderer>> merged =
+      MergedBatchRenderer::create(*device_, package.lods, package.skeleton.jointCount(),
+                                  merged_desc, Looks{package.materials, package.images});
   if (!merged.ok()) return merged.status();
   merged_ = std::move(merged).value();
   texture_ = package.animation;
@@ -195,6 +199,7 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
     lod_info_[l].joints = info.joints;
     lod_info_[l].characters_per_draw = info.characters_per_batch;
     lod_info_[l].triangles = lod_info_[info.drawn_lod].triangles;
+    lod_info_[l].materials = lod_info_[info.drawn_lod].materials;
   }
   return Status::okStatus();
 }
@@ -286,7 +291,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
     for (uint32_t i = 0; i < visible; ++i) {
       const uint32_t a = order_[i];
       instances_[i] = {frame.placements[a], frames_[a],
-                       frame.tints.empty() ? white : frame.tints[a]};
+                       frame.tints.empty() || !tint_ ? white : frame.tints[a]};
     }
     if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
         !s.ok()) {
@@ -316,21 +321,24 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
       bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
                    std::span<JointRows>(palettes_.data() + at, joints.size()));
       at += joints.size();
-      tints_[i] = frame.tints.empty() ? white : quantizedTint(frame.tints[a]);
+      tints_[i] = frame.tints.empty() || !tint_ ? white : quantizedTint(frame.tints[a]);
     }
   }
   stats_.cpu_ms.pack_upload = millisecondsSince(start);
 
   start = Clock::now();
   merged_->beginFrame(view);
-  at = 0;
-  for (int l = 0; l < lodCount(); ++l) {
-    if (lod_counts_[l] == 0) continue;
-    const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
-    merged_->drawCharacters(
-        l, std::span<const JointRows>(palettes_.data() + at, count),
-        std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]));
-    at += count;
+  // Opaque materials of every LOD, then the blended ones (their batches' palettes go up again).
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    at = 0;
+    for (int l = 0; l < lodCount(); ++l) {
+      if (lod_counts_[l] == 0) continue;
+      const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
+      merged_->drawCharacters(
+          l, std::span<const JointRows>(palettes_.data() + at, count),
+          std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]), pass);
+      at += count;
+    }
   }
   const MergedFrameStats merged_stats = merged_->endFrame();
   Status s = checkGl("crowd renderer: merged draw");

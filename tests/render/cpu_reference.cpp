@@ -8,6 +8,7 @@
 #include "throng/core/skinning.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/gl_check.h"
+#include "throng/render/material_draws.h"
 #include "throng/render/program.h"
 
 namespace throng::test {
@@ -24,7 +25,8 @@ Result<render::Image> drawCpuReference(render::Device& device,
   desc.name = "gles2/static";
   desc.vertex_source = *vs;
   desc.fragment_source = *fs;
-  desc.attributes = {{"a_position", 0}, {"a_normal", 1}};
+  desc.attributes = {
+      {"a_position", 0}, {"a_normal", 1}, {"a_uv0", 2}, {"a_uv1", 3}, {"a_color", 4}};
   Result<render::Program> program = render::buildProgram(desc);
   if (!program.ok()) return program.status();
 
@@ -56,14 +58,19 @@ Result<render::Image> drawCpuReference(render::Device& device,
   const glm::vec3 direction = glm::normalize(light.light_direction);
   glUniform3f(program->uniform("u_light_direction"), direction.x, direction.y, direction.z);
   glUniform1f(program->uniform("u_ambient"), light.ambient);
+  // The default material (white, untextured); no vertex colours or uvs: constant attributes.
+  Result<render::GpuMaterials> material = render::GpuMaterials::create(device, render::Looks{});
+  if (!material.ok()) return material.status();
+  material->apply(render::MaterialUniforms::of(*program), 0, true);
+  glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);
+  glVertexAttrib2f(2, 0.0f, 0.0f);
+  glVertexAttrib2f(3, 0.0f, 0.0f);
   glEnableVertexAttribArray(0);
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3), nullptr);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3),
                         reinterpret_cast<const void*>(sizeof(glm::vec3)));
-  glEnable(GL_CULL_FACE);  // as the merged and instanced paths (counter-clockwise fronts)
-  glCullFace(GL_BACK);
-  glFrontFace(GL_CCW);
+  // apply() culls back faces as the merged and instanced paths (counter-clockwise fronts).
   glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size() / 2));
   glDisable(GL_CULL_FACE);
   glDisableVertexAttribArray(0);

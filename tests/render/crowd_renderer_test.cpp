@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
@@ -12,6 +13,7 @@
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
@@ -320,6 +322,74 @@ TEST(CrowdRenderer, EveryPathDrawsTheSameImage) {
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     const Image image = drawOnce(*es2, renderer, scene);
     EXPECT_LE(badShare(reference, image, renderPathName(path)), kMaxBadPixelShare)
+        << renderPathName(path) << " on ES 2.0";
+  }
+}
+
+// A textured character (CesiumMan: one material with a 1024x1024 base-colour texture): every
+// path's image equals the per-character baseline's within crowd_bench's tolerance.
+TEST(CrowdRenderer, EveryPathDrawsTheSameTexturedCharacter) {
+  THRONG_REQUIRE_ASSET("CesiumMan/CesiumMan.glb");
+  Result<Character> character = importGltf(test::assetPath("CesiumMan/CesiumMan.glb").string());
+  ASSERT_TRUE(character.ok()) << character.status().toString();
+  ASSERT_FALSE(character->images.empty());
+  BakeOptions bake;
+  bake.threads = 1;
+  const Package package = bakeCharacter(*character, bake).value();
+  // A 3 x 3 grid, tinted, seen from the front at the height of their chests.
+  const float size = character->size();
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> playback;
+  std::vector<glm::vec4> tints;
+  for (int i = 0; i < 9; ++i) {
+    Placement p;
+    p.position = glm::vec3(0.6f * size * static_cast<float>(i % 3 - 1), 0.0f,
+                           -0.8f * size * static_cast<float>(i / 3));
+    p.heading = 0.4f * static_cast<float>(i % 3 - 1);
+    placements.push_back(p);
+    AgentPlayback a;
+    a.time = 0.21f * static_cast<float>(i);
+    playback.push_back(a);
+    tints.push_back(glm::vec4(1.0f, 0.6f + 0.2f * static_cast<float>(i % 3), 1.0f, 1.0f));
+  }
+  const glm::vec3 centre = 0.5f * (package.clips[0].bounds.min + package.clips[0].bounds.max);
+  const FrameView view =
+      lookAtView(glm::vec3(0.0f, centre.y, 2.2f * size), glm::vec3(0.0f, centre.y, -0.8f * size),
+                 0.9f, 1.0f, 0.01f * size, 20.0f * size);
+  const CrowdFrame frame{placements, playback, tints};
+  auto draw = [&](Device& device, RenderPath path) {
+    CrowdRendererDesc desc;
+    desc.path = path;
+    desc.fixed_lod = 0;
+    CrowdRenderer renderer(device, package, desc);
+    EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
+    device.beginFrame(kClear);
+    EXPECT_TRUE(renderer.draw(view, frame).ok());
+    device.finish();
+    return device.readPixels().value();
+  };
+  auto es3 = makeDevice(3);
+  ASSERT_NE(es3, nullptr);
+  const Image baseline = draw(*es3, RenderPath::kPerCharacter);
+  // The texture shows: many distinct colours, and the crowd covers the frame.
+  std::set<uint32_t> colours;
+  int lit = 0;
+  for (size_t px = 0; px < baseline.rgba.size(); px += 4) {
+    colours.insert(static_cast<uint32_t>(baseline.rgba[px]) << 16 |
+                   static_cast<uint32_t>(baseline.rgba[px + 1]) << 8 | baseline.rgba[px + 2]);
+    lit += std::abs(baseline.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+  }
+  EXPECT_GT(lit, kFrameSize * kFrameSize / 10);
+  EXPECT_GT(colours.size(), 500u) << "a textured crowd has many colours";
+  for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged}) {
+    EXPECT_LE(badShare(baseline, draw(*es3, path), renderPathName(path)), kMaxBadPixelShare)
+        << renderPathName(path) << " on ES 3";
+  }
+  es3.reset();
+  auto es2 = makeDevice(2);
+  ASSERT_NE(es2, nullptr);
+  for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
+    EXPECT_LE(badShare(baseline, draw(*es2, path), renderPathName(path)), kMaxBadPixelShare)
         << renderPathName(path) << " on ES 2.0";
   }
 }

@@ -93,8 +93,9 @@ TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
   Scene scene(1, 1, 0.0f);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  // merged.vert declares one mat4 besides the palettes and tints; lambert.frag a vec3 and a float.
-  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 6);
+  // Besides the palettes and tints, merged.vert declares a mat4, a mat3 and a float (8 vectors);
+  // lambert.frag a vec3, a vec4, a sampler and four floats (7): counted together.
+  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 15);
 }
 
 TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
@@ -121,8 +122,8 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
           << "budget " << limit << " LOD " << i;
     }
     if (budget == 128) {
-      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 6) / (13 * 3 + 1));
-      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 6) / (4 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 15) / (13 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 15) / (4 * 3 + 1));
     }
     EXPECT_TRUE(checkGl("create").ok());
   }

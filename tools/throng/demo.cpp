@@ -142,6 +142,7 @@ int runDemo(const DemoArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.tint = choice->tint;
   render::CrowdRenderer renderer(**device, package, desc);
   if (!renderer.ok()) return fail(renderer.status().message());
 

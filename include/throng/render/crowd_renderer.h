@@ -45,6 +45,7 @@ struct CrowdRendererDesc {
   float lod_threshold_pixels = 0.0f;   // screen error the LOD rule allows; 0 = 1 pixel
   int max_vertex_uniform_vectors = 0;  // merged paths' uniform budget; 0 = the device's
   bool double_sided = false;           // also draw back faces (default: cull them; CCW fronts)
+  bool tint = true;  // false: CrowdFrame::tints are ignored and every agent shows its material
 };
 
 // CPU milliseconds of one frame's phases (wall clock on the calling thread).
@@ -73,13 +74,14 @@ struct LodDrawInfo {
   int joints = 0;               // palette joints
   int characters_per_draw = 0;  // K on the merged paths (1 per character); 0 = all (instanced)
   uint64_t triangles = 0;       // per character
+  int materials = 0;            // materials of the drawn LOD: draws per instanced draw or batch
 };
 
 // Per-agent input of a frame: spans of equal length (tints may be empty: every agent white).
 struct CrowdFrame {
   std::span<const Placement> placements;
   std::span<const AgentPlayback> playback;
-  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the base colour
+  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the material's colour
 };
 
 // Draws crowds of one package's character on one device.
@@ -104,7 +106,8 @@ struct CrowdFrame {
 // Room to grow, by design: a GPU-driven path (ES 3.1 compute doing playback, culling and the LOD
 // pick) is one more RenderPath with its own pack and submit; mixed crowds will give CrowdFrame a
 // per-agent character index and the renderer one package per character (the LOD sort then keys
-// on (character, LOD)); materials add one draw per (LOD, material) inside a path's submit.
+// on (character, LOD)). Materials: one draw per (LOD, material) on the instanced path, per (batch,
+// material) on the merged ones, blended materials after every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -146,6 +149,7 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  bool tint_ = true;
 
   std::vector<BakedClip> clips_;
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
