@@ -236,10 +236,13 @@ TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
       const LodDrawInfo info = renderer.lodInfo(l);
       lods_in_use += n > 0;
       expected_triangles += n * info.triangles;
+      // One draw per material of each instanced draw or batch.
+      EXPECT_EQ(info.materials, 3) << "the sample's clothes, skin and shoes";
       if (info.characters_per_draw == 0) {
-        expected_draws += n > 0;
+        expected_draws += (n > 0) * info.materials;
       } else {
-        expected_draws += (n + info.characters_per_draw - 1) / info.characters_per_draw;
+        expected_draws +=
+            (n + info.characters_per_draw - 1) / info.characters_per_draw * info.materials;
       }
     }
     EXPECT_GE(lods_in_use, 2) << renderPathName(path);
@@ -248,7 +251,7 @@ TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
     EXPECT_EQ(stats.draw_calls, expected_draws) << renderPathName(path);
     EXPECT_EQ(stats.triangles, expected_triangles) << renderPathName(path);
     if (path == RenderPath::kPerCharacter) {
-      EXPECT_EQ(stats.draw_calls, stats.visible);
+      EXPECT_EQ(stats.draw_calls, 3 * stats.visible);
     }
     EXPECT_GE(stats.cpu_ms.submit, 0.0);
   }
@@ -264,7 +267,7 @@ TEST(CrowdRenderer, AFixedLodDrawsEveryAgentWithIt) {
   const Scene scene(4);
   drawOnce(*device, renderer, scene);
   EXPECT_EQ(renderer.stats().agents_per_lod[3], renderer.stats().visible);
-  EXPECT_EQ(renderer.stats().draw_calls, 1u);
+  EXPECT_EQ(renderer.stats().draw_calls, 3u);  // one per material
 }
 
 TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {

@@ -131,8 +131,8 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
 
 TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   Scene scene(1, 1, 0.0f);
-  // 13 joints need 39 + 1 vectors: with 40 - 6 = 34 free only the 9-, 6- and 4-joint LODs fit.
-  auto device = makeEs2Device(40);
+  // 13 joints need 39 + 1 vectors: with 49 - 15 = 34 free only the 9-, 6- and 4-joint LODs fit.
+  auto device = makeEs2Device(49);
   ASSERT_NE(device, nullptr);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
