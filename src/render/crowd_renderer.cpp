@@ -108,9 +108,9 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
   clips_ = package.clips;
   const Bounds bind = computeBounds(package.lods[0].mesh.positions);
   character_height_ = std::max(bind.size().y, 1e-3f);
-  character_footprint_ = std::clamp(0.5f * kShadowFootprintScale * std::max(bind.size().x, bind.size().z),
-                                    kMinShadowRadius * character_height_,
-                                    kMaxShadowRadius * character_height_);
+  character_footprint_ =
+      std::clamp(0.5f * kShadowFootprintScale * std::max(bind.size().x, bind.size().z),
+                 kMinShadowRadius * character_height_, kMaxShadowRadius * character_height_);
   const int skeleton_joints = package.skeleton.jointCount();
   for (const MeshLod& lod : package.lods) {
     LodDrawInfo info;
@@ -243,7 +243,8 @@ AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
     const uint32_t count = lod_counts_[l];
     if (count == 0) continue;
     // Instanced: one draw per LOD; merged paths: K characters per draw.
-    const uint32_t per_draw = instanced_ ? count : static_cast<uint32_t>(std::max(1, lod_info_[l].characters_per_draw));
+    const uint32_t per_draw =
+        instanced_ ? count : static_cast<uint32_t>(std::max(1, lod_info_[l].characters_per_draw));
     for (uint32_t i = lod_first_[l]; i < lod_first_[l] + count && i < visible; ++i) {
       if (order_[i] != agent) continue;
       const uint32_t k = i - lod_first_[l];
@@ -264,8 +265,7 @@ glm::vec4 CrowdRenderer::agentTint(const CrowdFrame& frame, uint32_t agent, int 
   return frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
 }
 
-Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame,
-                                 uint32_t visible) {
+Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible) {
   if (!ground_.grid && !ground_.shadows) return Status::okStatus();
   const Clock::time_point start = Clock::now();
   if (!ground_renderer_) {
@@ -285,7 +285,8 @@ Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame,
                            radius * std::abs(p.scale)};
     }
   }
-  Status s = ground_renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count));
+  Status s =
+      ground_renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count));
   stats_.ground_draw_calls = ground_renderer_->drawCalls();
   stats_.cpu_ms.ground = millisecondsSince(start);
   return s;

@@ -74,9 +74,9 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
       corners[q * 8 + c * 2 + 1] = kCorners[c][1];
     }
     const uint16_t base = static_cast<uint16_t>(q * 4);
-    const uint16_t quad[6] = {base, static_cast<uint16_t>(base + 1), static_cast<uint16_t>(base + 2),
-                              base, static_cast<uint16_t>(base + 2),
-                              static_cast<uint16_t>(base + 3)};
+    const uint16_t quad[6] = {
+        base, static_cast<uint16_t>(base + 1), static_cast<uint16_t>(base + 2),
+        base, static_cast<uint16_t>(base + 2), static_cast<uint16_t>(base + 3)};
     std::copy(quad, quad + 6, indices.begin() + q * 6);
   }
   glGenBuffers(1, &r->corner_buffer_);
@@ -121,9 +121,9 @@ Status GroundRenderer::draw(const FrameView& view, const GroundDesc& desc,
 
 Status GroundRenderer::drawGround(const FrameView& view, const GroundDesc& desc) {
   const float cell = desc.cell > 0.0f ? desc.cell : 1.0f;
-  const float extent = desc.extent > 0.0f       ? desc.extent
-                       : view.fog.enabled()     ? view.fog.end
-                                                : kGroundCellsWithoutFog * cell;
+  const float extent = desc.extent > 0.0f   ? desc.extent
+                       : view.fog.enabled() ? view.fog.end
+                                            : kGroundCellsWithoutFog * cell;
   const float viewport_height = view.viewport_height > 0.0f
                                     ? view.viewport_height
                                     : static_cast<float>(std::max(device_->height(), 1));

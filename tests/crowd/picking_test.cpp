@@ -2,8 +2,8 @@
 // and agents inside a screen rectangle (in front of the camera only).
 #include "throng/crowd/picking.h"
 
-#include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
 
 namespace throng {
 namespace {
@@ -76,8 +76,8 @@ TEST(Picking, TheRectangleHoldsTheAgentsWhoseCentresProjectIntoIt) {
                     glm::vec2(-0.05f, -0.5f), inside);
   EXPECT_EQ(inside, (std::vector<uint32_t>{1, 2}));
   inside.clear();
-  agentsInRectangle(clips, placements, playback, view_projection, glm::vec2(-1.0f),
-                    glm::vec2(1.0f), inside);
+  agentsInRectangle(clips, placements, playback, view_projection, glm::vec2(-1.0f), glm::vec2(1.0f),
+                    inside);
   EXPECT_EQ(inside, (std::vector<uint32_t>{0, 1, 2})) << "never the agent behind the camera";
 }
 

@@ -371,7 +371,8 @@ TEST(CrowdRenderer, FogHidesFarCharactersOnEveryPath) {
       }
       ++characters;
       for (int c = 0; c < 3; ++c) {
-        off += std::abs(fogged.rgba[px + c] - static_cast<int>(std::lround(fog_color[c] * 255.0f))) > 1;
+        off += std::abs(fogged.rgba[px + c] -
+                        static_cast<int>(std::lround(fog_color[c] * 255.0f))) > 1;
       }
     }
     EXPECT_GT(characters, 200) << renderPathName(path);
@@ -441,7 +442,9 @@ TEST(CrowdRenderer, AgentDrawInfoSaysHowEachAgentWasDrawn) {
       EXPECT_GE(info.draw_call, 0);
       EXPECT_LT(info.draw_call, static_cast<int>(stats.draw_calls)) << renderPathName(path);
       EXPECT_TRUE(slots.insert({info.draw_call, info.slot}).second) << "one agent per slot";
-      if (path == RenderPath::kPerCharacter) EXPECT_EQ(info.slot, 0);
+      if (path == RenderPath::kPerCharacter) {
+        EXPECT_EQ(info.slot, 0);
+      }
     }
     EXPECT_EQ(visible, stats.visible) << renderPathName(path);
     EXPECT_LT(visible, stats.agents) << "some agents are culled";

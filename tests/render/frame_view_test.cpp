@@ -9,8 +9,8 @@ namespace {
 TEST(FrameView, TheViewRayGoesThroughWhatThePointShows) {
   const FrameView view =
       lookAtView(glm::vec3(2.0f, 5.0f, 9.0f), glm::vec3(0.0f, 1.0f, 0.0f), 0.8f, 1.5f, 0.1f, 50.0f);
-  for (const glm::vec3& p : {glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(3.0f, 0.0f, -4.0f),
-                             glm::vec3(-2.0f, 2.0f, 1.0f)}) {
+  for (const glm::vec3& p :
+       {glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(3.0f, 0.0f, -4.0f), glm::vec3(-2.0f, 2.0f, 1.0f)}) {
     const glm::vec4 clip = view.view_projection * glm::vec4(p, 1.0f);
     const Ray ray = viewRay(view, glm::vec2(clip) / clip.w);
     // The ray starts on the near plane (0.1 from the eye) and passes through p.

@@ -17,7 +17,7 @@ namespace {
 #ifdef THRONG_VIEWER_PATH
 
 test::CliResult runViewer(const std::string& args, const std::string& prefix = "") {
-  return test::runCommand(prefix + "'" + THRONG_VIEWER_PATH + "' " + args);
+  return test::runShell(prefix + "'" + THRONG_VIEWER_PATH + "' " + args);
 }
 
 std::string quoted(const std::filesystem::path& path) {
@@ -119,16 +119,14 @@ TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
   test::writeFile(dir / "broken.glb", std::string("glTF\x02\0\0\0garbage", 16));
   ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
   const auto png = dir / "viewer.png";
-  const test::CliResult r =
-      runViewer("--agents 50 --width 320 --height 240 --frames 2 --drop " +
-                    quoted(dir / "broken.glb") + " --drop " + quoted(dir / "hero.glb") +
-                    " --screenshot " + quoted(png),
-                kXvfb);
+  const test::CliResult r = runViewer("--agents 50 --width 320 --height 240 --frames 2 --drop " +
+                                          quoted(dir / "broken.glb") + " --drop " +
+                                          quoted(dir / "hero.glb") + " --screenshot " + quoted(png),
+                                      kXvfb);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("could not load"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("broken.glb"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("showing " + (dir / "hero.glb").string()), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("showing " + (dir / "hero.glb").string()), std::string::npos) << r.output;
   EXPECT_TRUE(std::filesystem::exists(png));
   std::filesystem::remove_all(dir);
 }

@@ -24,13 +24,12 @@ void CharacterLoader::startNext() {
   running_ = true;
   progress_ = {true, path, 0.0f, "starting", queue_.size()};
   worker_ = std::thread([this, path] {
-    Result<cli::CrowdInput> input =
-        cli::loadCrowdInput(path, [this](float done, const char* step) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          // Bake workers report out of order: the bar only moves forward.
-          progress_.done = std::max(progress_.done, done);
-          progress_.step = step;
-        });
+    Result<cli::CrowdInput> input = cli::loadCrowdInput(path, [this](float done, const char* step) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // Bake workers report out of order: the bar only moves forward.
+      progress_.done = std::max(progress_.done, done);
+      progress_.step = step;
+    });
     std::lock_guard<std::mutex> lock(mutex_);
     finished_.push_back({path, std::move(input)});
     running_ = false;
@@ -41,7 +40,8 @@ void CharacterLoader::startNext() {
 CharacterLoader::Progress CharacterLoader::progress() const {
   std::lock_guard<std::mutex> lock(mutex_);
   Progress p = progress_;
-  p.busy = running_ || !queue_.empty();
+  // A finished load not yet taken still counts: the caller has not shown it (or its error).
+  p.busy = running_ || !queue_.empty() || !finished_.empty();
   p.queued = queue_.size();
   return p;
 }

@@ -24,7 +24,7 @@ class CharacterLoader {
   void load(const std::string& path);
 
   struct Progress {
-    bool busy = false;  // a load is queued or under way
+    bool busy = false;  // a load is queued, under way, or finished and not yet taken
     std::string path;   // the one under way
     float done = 0.0f;  // 0..1
     std::string step;   // "importing", "baking clips", ...

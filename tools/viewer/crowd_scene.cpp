@@ -66,7 +66,8 @@ ViewerCharacter makeViewerCharacter(cli::CrowdInput input) {
   c.clip_set = clipSetByName(input.package.clips, 0, &missing);
   if (!missing.empty()) {
     std::string list;
-    for (AgentState s : missing) list += fmt::format("{}{}", list.empty() ? "" : ", ", agentStateName(s));
+    for (AgentState s : missing)
+      list += fmt::format("{}{}", list.empty() ? "" : ", ", agentStateName(s));
     c.clip_note = fmt::format("no clip named for {}: played by clip 0 ({})", list,
                               input.package.clips[0].name);
   }

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "crowd_input.h"
 #include "viewer.h"
@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
   }
   options.vsync = !no_vsync;
   if (agents < 1 || agents > static_cast<int>(viewer::kMaxAgents)) {
-    return usageError(fmt::format("--agents {}: must be a whole number in 1..{}", agents,
-                                  viewer::kMaxAgents));
+    return usageError(
+        fmt::format("--agents {}: must be a whole number in 1..{}", agents, viewer::kMaxAgents));
   }
   options.agents = static_cast<uint32_t>(agents);
   const std::optional<render::RenderPath> chosen = render::renderPathFromName(path);
@@ -80,8 +80,8 @@ int main(int argc, char** argv) {
     return usageError(fmt::format("--path {}: must be one of {}", path, names));
   }
   options.path = *chosen;
-  for (const auto& [flag, value] : {std::pair<const char*, int>{"--width", options.width},
-                                    {"--height", options.height}}) {
+  for (const auto& [flag, value] :
+       {std::pair<const char*, int>{"--width", options.width}, {"--height", options.height}}) {
     if (value < 1 || value > kMaxWindowSide) {
       return usageError(
           fmt::format("{} {}: must be a whole number in 1..{}", flag, value, kMaxWindowSide));

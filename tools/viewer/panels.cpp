@@ -78,8 +78,8 @@ void Viewer::drawPanels() {
   // Rendering.
   if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
     const render::CrowdRenderer& renderer = scene_->renderer();
-    if (ImGui::BeginCombo("path", render::renderPathName(static_cast<render::RenderPath>(
-                                      path_index_)))) {
+    if (ImGui::BeginCombo("path",
+                          render::renderPathName(static_cast<render::RenderPath>(path_index_)))) {
       for (int i = 0; i < render::kRenderPathCount; ++i) {
         if (ImGui::Selectable(render::renderPathName(static_cast<render::RenderPath>(i)),
                               i == path_index_)) {
@@ -272,10 +272,15 @@ void Viewer::drawOverlay() {
   const render::CpuPhaseTimes& cpu = stats.cpu_ms;
   if (ImGui::BeginTable("cpu", 4, ImGuiTableFlags_SizingStretchProp)) {
     const std::pair<const char*, double> phases[] = {
-        {"update", cpu.update}, {"playback", cpu.playback}, {"cull", cpu.cull},
-        {"lod", cpu.lod},       {"pack", cpu.pack_upload},  {"submit", cpu.submit},
-        {"ground", cpu.ground}, {"total", cpu.update + cpu.playback + cpu.cull + cpu.lod +
-                                              cpu.pack_upload + cpu.submit + cpu.ground}};
+        {"update", cpu.update},
+        {"playback", cpu.playback},
+        {"cull", cpu.cull},
+        {"lod", cpu.lod},
+        {"pack", cpu.pack_upload},
+        {"submit", cpu.submit},
+        {"ground", cpu.ground},
+        {"total", cpu.update + cpu.playback + cpu.cull + cpu.lod + cpu.pack_upload + cpu.submit +
+                      cpu.ground}};
     for (const auto& [name, ms] : phases) {
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", name);

@@ -7,8 +7,10 @@
 #include <cstdlib>
 
 #define GLFW_INCLUDE_NONE
+#include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
 #include <fmt/core.h>
 #include <imgui.h>
 
@@ -73,8 +75,8 @@ Viewer::Viewer(ViewerOptions options, std::vector<ViewerCharacter> characters)
 Viewer::~Viewer() {
   // GL objects go while the context is still current, before the window and its context.
   scene_.reset();
-  imgui_.reset();
   device_.reset();
+  if (imgui_gl_ready_) ImGui_ImplOpenGL3_Shutdown();
   if (imgui_ready_) {
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -146,10 +148,11 @@ Status Viewer::openWindow() {
   // ImGui's GLFW back-end chains to callbacks set before it: the drop callback goes first.
   glfwSetDropCallback(window_, viewer::onDrop);
   ImGui_ImplGlfw_InitForOther(window_, true);
-  Result<std::unique_ptr<ImGuiGlesRenderer>> imgui =
-      ImGuiGlesRenderer::create(device_->caps().gles_major);
-  if (!imgui.ok()) return imgui.status();
-  imgui_ = std::move(imgui).value();
+  // The back-end is built for ES 2.0 (tools/viewer/CMakeLists.txt): GLSL ES 1.00 on any context.
+  if (!ImGui_ImplOpenGL3_Init("#version 100")) {
+    return Status(ErrorCode::kGlError, "Dear ImGui's OpenGL ES back-end did not start");
+  }
+  imgui_gl_ready_ = true;
   return Status::okStatus();
 }
 
@@ -166,8 +169,8 @@ Status Viewer::createScene(size_t character) {
       *desc.fixed_lod >= static_cast<int>(characters_[character]->input.package.lods.size())) {
     desc.fixed_lod.reset();
   }
-  Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(
-      *device_, *characters_[character], desc, static_cast<uint32_t>(agents_));
+  Result<std::unique_ptr<CrowdScene>> scene =
+      CrowdScene::create(*device_, *characters_[character], desc, static_cast<uint32_t>(agents_));
   if (!scene.ok()) return scene.status();
   const bool first = !scene_;
   scene_ = std::move(scene).value();
@@ -279,8 +282,8 @@ void Viewer::handleMouse() {
       }
     } else {
       std::vector<uint32_t> inside;
-      agentsInRectangle(package.clips, crowd.placements(), crowd.playback(),
-                        view.view_projection, toNdc(select_from_), toNdc(mouse), inside);
+      agentsInRectangle(package.clips, crowd.placements(), crowd.playback(), view.view_projection,
+                        toNdc(select_from_), toNdc(mouse), inside);
       scene_->select(inside, io.KeyShift);
     }
   }
@@ -303,14 +306,28 @@ void Viewer::drawMarkers() {
     int count = 0;
     for (int i = 0; i < 32; ++i) {
       const float a = 6.2831853f * static_cast<float>(i) / 32.0f;
-      const glm::vec4 clip = view.view_projection * glm::vec4(target_->x + radius * std::cos(a),
-                                                              0.0f, target_->y + radius * std::sin(a),
-                                                              1.0f);
+      const glm::vec4 clip =
+          view.view_projection * glm::vec4(target_->x + radius * std::cos(a), 0.0f,
+                                           target_->y + radius * std::sin(a), 1.0f);
       if (!(clip.w > 0.0f)) return;
       points[count++] = ImVec2((clip.x / clip.w * 0.5f + 0.5f) * size.x,
                                (0.5f - clip.y / clip.w * 0.5f) * size.y);
     }
     draw->AddPolyline(points, count, IM_COL32(255, 80, 60, 230), ImDrawFlags_Closed, 2.0f);
+  }
+}
+
+// ImGui's ES 2.0 back-end sets its vertex attributes without a vertex array object: on ES 3 they
+// must not land in the one the crowd's renderer left bound. It restores the rest of the state it
+// changes but leaves its attribute arrays enabled; they are turned off again for the next frame.
+void Viewer::drawImGui() {
+  if (device_->caps().gles_major >= 3) glBindVertexArray(0);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  GLint attributes = 0;
+  glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attributes);
+  for (GLint i = 0; i < attributes; ++i) glDisableVertexAttribArray(static_cast<GLuint>(i));
+  if (const GLenum error = glGetError(); error != GL_NO_ERROR) {
+    addMessage(fmt::format("drawing the panels: GL error 0x{:04x}", error), true);
   }
 }
 
@@ -348,6 +365,7 @@ void Viewer::frame(float seconds) {
   if (width > 0 && height > 0 && (width != device_->width() || height != device_->height())) {
     if (Status s = device_->resize(width, height); !s.ok()) addMessage(s.message(), true);
   }
+  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   handleMouse();
@@ -367,7 +385,7 @@ void Viewer::frame(float seconds) {
   }
   const double crowd_ms = device_->finish();
   ImGui::Render();
-  if (Status s = imgui_->draw(ImGui::GetDrawData()); !s.ok()) addMessage(s.message(), true);
+  drawImGui();
 
   const float frame_ms = static_cast<float>(1000.0 * (glfwGetTime() - start));
   frame_ms_[history_at_] = frame_ms;
@@ -381,8 +399,8 @@ void Viewer::frame(float seconds) {
 int Viewer::run() {
   if (Status s = openWindow(); !s.ok()) return fail(s.message());
   if (Status s = createScene(0); !s.ok()) {
-    return fail(fmt::format("cannot draw {} on this device: {}", characters_[0]->input.name,
-                            s.message()));
+    return fail(
+        fmt::format("cannot draw {} on this device: {}", characters_[0]->input.name, s.message()));
   }
   for (const std::string& path : options_.drops) loader_.load(path);
   const bool screenshot = !options_.screenshot.empty();
@@ -391,9 +409,9 @@ int Viewer::run() {
   while (!glfwWindowShouldClose(window_)) {
     glfwPollEvents();
     const double now = glfwGetTime();
-    const float seconds = screenshot ? kScreenshotStepSeconds
-                                     : std::clamp(static_cast<float>(now - last), 0.0f,
-                                                  kMaxStepSeconds);
+    const float seconds = screenshot
+                              ? kScreenshotStepSeconds
+                              : std::clamp(static_cast<float>(now - last), 0.0f, kMaxStepSeconds);
     last = now;
     frame(seconds);
     // A screenshot run waits for the characters it was given to drop, so they are in it.

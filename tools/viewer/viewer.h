@@ -14,7 +14,6 @@
 
 #include "character_loader.h"
 #include "crowd_scene.h"
-#include "imgui_gles.h"
 #include "orbit_camera.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
@@ -72,6 +71,7 @@ class Viewer {
   void drawOverlay();
   void drawSelectionPanel();
   void drawMarkers();
+  void drawImGui();
   render::FrameView currentView() const;
   void addMessage(std::string text, bool error);
   glm::vec2 toNdc(const glm::vec2& pixel) const;
@@ -86,8 +86,8 @@ class Viewer {
   GLFWwindow* window_ = nullptr;
   bool glfw_ready_ = false;
   bool imgui_ready_ = false;
+  bool imgui_gl_ready_ = false;  // ImGui's OpenGL back-end started
   std::unique_ptr<render::Device> device_;
-  std::unique_ptr<ImGuiGlesRenderer> imgui_;
   std::unique_ptr<CrowdScene> scene_;
   OrbitCamera camera_;
   CharacterLoader loader_;
@@ -118,8 +118,8 @@ class Viewer {
   // Timing.
   double clock_ = 0.0;  // viewer seconds (simulation)
   static constexpr int kHistory = 240;
-  std::array<float, kHistory> frame_ms_{};     // wall clock between frames
-  std::array<float, kHistory> crowd_ms_{};     // beginFrame .. crowd drawn and finished
+  std::array<float, kHistory> frame_ms_{};  // wall clock between frames
+  std::array<float, kHistory> crowd_ms_{};  // beginFrame .. crowd drawn and finished
   int history_at_ = 0;
   int history_count_ = 0;
   std::vector<float> all_frame_ms_;  // every frame (screenshot runs report the median)

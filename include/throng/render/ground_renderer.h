@@ -21,15 +21,15 @@ namespace throng::render {
 // program's own world needs no ground); sizes of 0 are filled in from the character by
 // CrowdRenderer, and from 1 world unit by GroundRenderer alone.
 struct GroundDesc {
-  bool grid = false;     // the ground plane with its grid lines
-  bool shadows = false;  // a blob shadow under every visible character
-  float height = 0.0f;   // world y of the ground plane (shadows lie on it too)
+  bool grid = false;                          // the ground plane with its grid lines
+  bool shadows = false;                       // a blob shadow under every visible character
+  float height = 0.0f;                        // world y of the ground plane (shadows lie on it too)
   glm::vec3 color{0.36f, 0.38f, 0.35f};       // RGB 0..1, lit like the characters
   glm::vec3 line_color{0.55f, 0.57f, 0.52f};  // RGB 0..1 of the grid lines
   float line_strength = 1.0f;                 // 0..1; 0 = a plain plane
-  float cell = 0.0f;          // world units between grid lines (every 10th is stronger)
-  float extent = 0.0f;        // half side of the ground square centred under the eye, world
-                              // units; 0 = the fog's end, or 200 cells without fog
+  float cell = 0.0f;             // world units between grid lines (every 10th is stronger)
+  float extent = 0.0f;           // half side of the ground square centred under the eye, world
+                                 // units; 0 = the fog's end, or 200 cells without fog
   float shadow_opacity = 0.55f;  // 0..1: how much a shadow darkens the ground at its centre
   float shadow_radius = 0.0f;    // world units at scale 1 (times Placement::scale)
 };
@@ -73,10 +73,10 @@ class GroundRenderer {
   bool instancing_ = false;
   Program ground_;
   Program shadow_;
-  unsigned quad_buffer_ = 0;     // ground: 4 corners
-  unsigned corner_buffer_ = 0;   // shadows: 4 corners (instanced) or kMaxShadowsPerDraw quads
-  unsigned index_buffer_ = 0;    // 6 indices per quad
-  unsigned shadow_buffer_ = 0;   // streamed BlobShadow records (ES 2.0: each one 4 times)
+  unsigned quad_buffer_ = 0;    // ground: 4 corners
+  unsigned corner_buffer_ = 0;  // shadows: 4 corners (instanced) or kMaxShadowsPerDraw quads
+  unsigned index_buffer_ = 0;   // 6 indices per quad
+  unsigned shadow_buffer_ = 0;  // streamed BlobShadow records (ES 2.0: each one 4 times)
   size_t shadow_buffer_bytes_ = 0;
   std::vector<BlobShadow> expanded_;  // ES 2.0 staging, reused
   uint32_t draw_calls_ = 0;
