@@ -159,7 +159,9 @@ Status GroundRenderer::drawShadows(const FrameView& view, const GroundDesc& desc
   glUniform1f(shadow_.uniform("u_opacity"), std::clamp(desc.shadow_opacity, 0.0f, 1.0f));
   detail::setFogUniforms(shadow_.uniform("u_fog_eye"), shadow_.uniform("u_fog_color"), view);
   glEnable(GL_BLEND);
-  glBlendFunc(GL_ZERO, GL_ONE_MINUS_SRC_ALPHA);
+  // Colour darkens by the shadow's alpha; the frame's alpha stays (an opaque picture, not one
+  // with holes where the shadows are).
+  glBlendFuncSeparate(GL_ZERO, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
   glDepthMask(GL_FALSE);
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(kShadowOffsetFactor, kShadowOffsetUnits);

@@ -109,6 +109,7 @@ Mismatches compareWithCpu(const Image& image, const FrameView& view, const Groun
       for (int c = 0; c < 3; ++c) {
         worst = std::max(worst, std::abs(px[c] - static_cast<int>(std::lround(want[c] * 255.0f))));
       }
+      worst = std::max(worst, 255 - px[3]);  // shadows darken the colour, the frame stays opaque
       ++m.checked;
       m.bad += worst > kTolerance;
       m.worst = std::max(m.worst, worst);
