@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 xvfb-run -a -s "-screen 0 1280x800x24" "$build/throng-viewer" sample \
-  --agents 2500 --width 960 --height 540 --frames 90 --screenshot docs/viewer.png
+  --agents 250 --lod-colors --width 960 --height 540 --frames 20 --screenshot docs/viewer.png

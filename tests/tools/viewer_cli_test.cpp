@@ -38,15 +38,17 @@ void expectAPicture(const std::filesystem::path& png, int width, int height) {
   EXPECT_EQ(image->width, width);
   EXPECT_EQ(image->height, height);
   std::set<uint32_t> colours;
-  size_t differing = 0;
+  size_t differing = 0, translucent = 0;
   const uint8_t* first = image->rgba.data();
   for (size_t i = 0; i < image->rgba.size(); i += 4) {
     const uint8_t* p = &image->rgba[i];
+    translucent += p[3] != 255;
     colours.insert(uint32_t(p[0]) << 16 | uint32_t(p[1]) << 8 | p[2]);
     differing += p[0] != first[0] || p[1] != first[1] || p[2] != first[2];
   }
   EXPECT_GT(colours.size(), 200u) << "a flat or nearly flat picture";
   EXPECT_GT(differing, image->rgba.size() / 4 / 4) << "most of the frame is one colour";
+  EXPECT_EQ(translucent, 0u) << "the window's picture is opaque";
 }
 
 TEST(ViewerCli, ABadCharacterFileExitsOneNamingIt) {
