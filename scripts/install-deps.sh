@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root).
+# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root):
+# the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI.
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
@@ -7,6 +8,7 @@ packages=(
   libmeshoptimizer-dev libdraco-dev libgtest-dev libgmock-dev libbenchmark-dev
   gltfpack draco
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  libglfw3-dev libimgui-dev xvfb xauth
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #version 100
 // Shared ES2 fragment shader: the instanced path's shading (shaders/gles3/lit.frag), so ES2 and
 // ES3 images compare: Lambert + ambient of the material (factor x sRGB texture x vertex colour)
-// times the character's tint, alpha as the material's mode says, written sRGB-encoded.
+// times the character's tint, alpha as the material's mode says, written sRGB-encoded, then the
+// fog.
 precision mediump float;
 
 uniform vec3 u_light_direction;  // world-space direction the light travels, normalised
@@ -14,6 +15,7 @@ uniform float u_opaque;          // 1: write alpha 1 (OPAQUE, MASK); 0: the alph
 
 varying vec3 v_normal;
 varying vec4 v_tint;
+varying vec4 v_fog;  // fog colour * amount, amount (computed per vertex)
 varying vec2 v_uv;
 varying vec4 v_color;
 
@@ -34,6 +36,6 @@ void main() {
   // Back faces (double-sided materials) are lit from their own side.
   vec3 n = normalize(gl_FrontFacing ? v_normal : -v_normal);
   float diffuse = max(dot(n, -u_light_direction), 0.0);
-  vec3 lit = color.rgb * (u_ambient + (1.0 - u_ambient) * diffuse);
-  gl_FragColor = vec4(linearToSrgb(clamp(lit, 0.0, 1.0)), mix(color.a, 1.0, u_opaque));
+  vec3 lit = linearToSrgb(clamp(color.rgb * (u_ambient + (1.0 - u_ambient) * diffuse), 0.0, 1.0));
+  gl_FragColor = vec4(lit * (1.0 - v_fog.a) + v_fog.rgb, mix(color.a, 1.0, u_opaque));
 }

@@ -1,7 +1,8 @@
 #version 300 es
 // Lambert + ambient shading of skinned crowds: the material (factor x sRGB texture x vertex
-// colour) times the per-instance tint, alpha as the material's mode says, written sRGB-encoded.
-// shaders/gles2/lambert.frag is the same for ES 2.0; keep the two alike.
+// colour) times the per-instance tint, alpha as the material's mode says, written sRGB-encoded,
+// then the fog (in the encoded colours, as the clear colour). shaders/gles2/lambert.frag is the
+// same for ES 2.0; keep the two alike.
 precision mediump float;
 
 uniform vec3 u_light_direction;  // world-space direction the light travels, normalised
@@ -14,6 +15,7 @@ uniform float u_opaque;          // 1: write alpha 1 (OPAQUE, MASK); 0: the alph
 
 in vec3 v_world_normal;
 in vec4 v_tint;
+in vec4 v_fog;  // fog colour * amount, amount (computed per vertex)
 in vec2 v_uv;
 in vec4 v_color;
 
@@ -36,6 +38,6 @@ void main() {
   // Back faces (double-sided materials) are lit from their own side.
   vec3 n = normalize(gl_FrontFacing ? v_world_normal : -v_world_normal);
   float diffuse = max(dot(n, -u_light_direction), 0.0);
-  vec3 lit = color.rgb * (u_ambient + (1.0 - u_ambient) * diffuse);
-  o_color = vec4(linearToSrgb(clamp(lit, 0.0, 1.0)), mix(color.a, 1.0, u_opaque));
+  vec3 lit = linearToSrgb(clamp(color.rgb * (u_ambient + (1.0 - u_ambient) * diffuse), 0.0, 1.0));
+  o_color = vec4(lit * (1.0 - v_fog.a) + v_fog.rgb, mix(color.a, 1.0, u_opaque));
 }

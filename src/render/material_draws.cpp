@@ -110,7 +110,9 @@ GpuMaterials::~GpuMaterials() {
 }
 
 GpuMaterials::GpuMaterials(GpuMaterials&& other) noexcept
-    : materials_(std::move(other.materials_)), textures_(std::move(other.textures_)) {
+    : plain_(other.plain_),
+      materials_(std::move(other.materials_)),
+      textures_(std::move(other.textures_)) {
   other.textures_.clear();
 }
 
@@ -118,6 +120,7 @@ GpuMaterials& GpuMaterials::operator=(GpuMaterials&& other) noexcept {
   if (this != &other) {
     if (!textures_.empty())
       glDeleteTextures(static_cast<GLsizei>(textures_.size()), textures_.data());
+    plain_ = other.plain_;
     materials_ = std::move(other.materials_);
     textures_ = std::move(other.textures_);
     other.textures_.clear();
@@ -132,9 +135,11 @@ const Material& GpuMaterials::material(uint32_t index) const {
 
 void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_back_faces) const {
   const Material& m = material(index);
-  glUniform4fv(u.base_color, 1, glm::value_ptr(m.base_color));
+  const glm::vec4 white(1.0f);
+  glUniform4fv(u.base_color, 1, glm::value_ptr(plain_ ? white : m.base_color));
   const TextureRef& ref = m.base_color_texture;
-  const bool textured = ref.present() && static_cast<size_t>(ref.image) < textures_.size();
+  const bool textured =
+      !plain_ && ref.present() && static_cast<size_t>(ref.image) < textures_.size();
   glUniform1f(u.textured, textured ? 1.0f : 0.0f);
   glUniform1i(u.texture, kMaterialTextureUnit);
   glActiveTexture(GL_TEXTURE0 + kMaterialTextureUnit);

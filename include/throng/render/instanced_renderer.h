@@ -79,6 +79,8 @@ class InstancedRenderer {
   Status upload(std::span<const Instance> instances);
   Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
   const RenderStats& stats() const { return stats_; }
+  // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
+  void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
   // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
   // and returns the world-space skinned vertices of LOD `lod` for every instance:

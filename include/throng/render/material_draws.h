@@ -86,8 +86,12 @@ class GpuMaterials {
   // Blending and depth writes for a pass: kBlend blends over what is drawn (src alpha) without
   // writing depth; kOpaque restores the opaque state.
   static void beginPass(MaterialPass pass);
+  // Plain: every material's colour factor and texture are left out (white), for debug colours
+  // (CrowdRendererDesc::lod_tint); alpha modes and sidedness stay.
+  void setPlain(bool plain) { plain_ = plain; }
 
  private:
+  bool plain_ = false;
   std::vector<Material> materials_;
   std::vector<GLuint> textures_;  // one per image
 };

@@ -86,6 +86,8 @@ class MergedBatchRenderer {
   std::span<const uint16_t> paletteJoints(int lod) const;
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
+  // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
+  void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
   // Starts a frame: every batch empty, camera (world -> clip) and light set.
   void beginFrame(const FrameView& view);
@@ -119,6 +121,8 @@ class MergedBatchRenderer {
     int view_projection_location = -1;
     int light_location = -1;
     int ambient_location = -1;
+    int fog_eye_location = -1;
+    int fog_color_location = -1;
     uint32_t triangles_per_character = 0;
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;
