@@ -190,13 +190,14 @@ struct PoseCharacter {
   int max_timelines = 0;
 };
 
-PoseCharacter makePoseCharacter(std::string name, Character character) {
+PoseCharacter makePoseCharacter(std::string name, Character character,
+                                const PackOptions& options = {}) {
   PoseCharacter out;
   out.name = std::move(name);
   out.character = std::move(character);
   out.soa = SoaSkeleton(out.character.skeleton);
   for (const Clip& clip : out.character.clips) {
-    out.packed.push_back(packClip(clip, out.character.skeleton.restPoses()));
+    out.packed.push_back(packClip(clip, out.character.skeleton.restPoses(), options));
     out.max_timelines = std::max(out.max_timelines, out.packed.back().timelineCount());
   }
   return out;
@@ -205,6 +206,13 @@ PoseCharacter makePoseCharacter(std::string name, Character character) {
 const PoseCharacter& humanoid() {
   static const PoseCharacter* c =
       new PoseCharacter(makePoseCharacter("benchmark humanoid", makeBenchmarkHumanoid()));
+  return *c;
+}
+
+// The same with constant tracks kept as tracks (every channel interpolated, as unpacked).
+const PoseCharacter& humanoidUnfolded() {
+  static const PoseCharacter* c = new PoseCharacter(makePoseCharacter(
+      "benchmark humanoid, constant tracks kept", makeBenchmarkHumanoid(), {false}));
   return *c;
 }
 
@@ -283,6 +291,10 @@ void BM_PoseChain(benchmark::State& state) {
 void BM_PoseChainReference(benchmark::State& state) {
   poseChain<false>(state, &humanoid());
 }
+// The fast chain without folding constant tracks (what the folding saves).
+void BM_PoseChainUnfolded(benchmark::State& state) {
+  poseChain<true>(state, &humanoidUnfolded());
+}
 // Both on the shared asset with the most joints.
 void BM_PoseChainAsset(benchmark::State& state) {
   poseChain<true>(state, largestAsset());
@@ -296,6 +308,11 @@ void BM_PoseChainAssetReference(benchmark::State& state) {
 
 BENCHMARK(throng::BM_PoseChain)->Arg(1)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_PoseChainReference)
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainUnfolded)
     ->Arg(1)
     ->Arg(100)
     ->Arg(10000)

@@ -31,6 +31,7 @@ struct Fixture {
   std::vector<BakedClip> baked_clips;
   AnimationTexture texture;
   std::vector<Placement> placements;
+  std::vector<glm::mat4> worlds;  // placementMatrix(placements[i])
   std::vector<AgentPlayback> agents;
   std::vector<InstanceFrames> frames;
   glm::vec3 camera{0.0f, 40.0f, 60.0f};
@@ -77,6 +78,7 @@ Fixture& fixture() {
         p.position = glm::vec3((static_cast<float>(c) - kColumns / 2.0f) * size, 0.0f,
                                -static_cast<float>(r) * size * 1.5f);
         out->placements.push_back(p);
+        out->worlds.push_back(placementMatrix(p));
         AgentPlayback a;
         a.clip = static_cast<uint16_t>((r + c) % out->baked_clips.size());
         a.time = 0.037f * static_cast<float>(r * kColumns + c);
@@ -132,7 +134,8 @@ void BM_Merged_Baked(benchmark::State& state) {
   drawFrames(state, *fixture().merged, PaletteSource::kBakedFrames);
 }
 
-// CPU cost alone of filling one character's LOD-0 palette from each source.
+// CPU cost alone of filling one character's LOD-1 palette (placed in the world) from each source,
+// agent after agent.
 void BM_PaletteFill_Tree(benchmark::State& state) {
   Fixture& f = fixture();
   PoseScratch scratch;
@@ -140,9 +143,10 @@ void BM_PaletteFill_Tree(benchmark::State& state) {
   std::vector<JointRows> out(joints.size());
   size_t i = 0;
   for (auto _ : state) {
-    const AgentPlayback& a = f.agents[i++ % f.agents.size()];
+    if (++i == f.agents.size()) i = 0;  // the next agent (no division in the timed loop)
+    const AgentPlayback& a = f.agents[i];
     const Clip& clip = f.character.clips[a.clip];
-    treePalette(f.character.skeleton, &clip, clipTime(clip, a.time, true), glm::mat4(1.0f), joints,
+    treePalette(f.character.skeleton, &clip, clipTime(clip, a.time, true), f.worlds[i], joints,
                 scratch, out);
     benchmark::DoNotOptimize(out.data());
   }
@@ -154,12 +158,12 @@ void BM_PaletteFill_TreeFast(benchmark::State& state) {
   const auto joints = f.merged->paletteJoints(1);
   std::vector<JointRows> out(joints.size());
   std::vector<SamplingContext> contexts(f.agents.size());
-  size_t i = 0;
+  size_t agent = 0;
   for (auto _ : state) {
-    const size_t agent = i++ % f.agents.size();
+    if (++agent == f.agents.size()) agent = 0;
     const AgentPlayback& a = f.agents[agent];
     treePalette(f.soa, &f.packed[a.clip], clipTime(f.character.clips[a.clip], a.time, true),
-                contexts[agent], glm::mat4(1.0f), joints, scratch, out);
+                contexts[agent], f.worlds[agent], joints, scratch, out);
     benchmark::DoNotOptimize(out.data());
   }
 }
@@ -169,7 +173,8 @@ void BM_PaletteFill_Baked(benchmark::State& state) {
   std::vector<JointRows> out(joints.size());
   size_t i = 0;
   for (auto _ : state) {
-    bakedPalette(f.texture, f.frames[i++ % f.frames.size()], glm::mat4(1.0f), joints, out);
+    if (++i == f.frames.size()) i = 0;
+    bakedPalette(f.texture, f.frames[i], f.worlds[i], joints, out);
     benchmark::DoNotOptimize(out.data());
   }
 }

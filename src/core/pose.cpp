@@ -200,8 +200,8 @@ void exactSlerpWeights(F4 cosine, float u, uint32_t lanes, F4& f0, F4& f1) {
 
 // One group of a packed clip at one key span: every block interpolated and stored.
 template <int kComponents>
-void sampleGroup(const PackedClip& clip, const PackedClip::Group& g, const KeySpan& s,
-                 std::span<SoaTransform> output) {
+THRONG_HOT_LOOP void sampleGroup(const PackedClip& clip, const PackedClip::Group& g,
+                                 const KeySpan& s, std::span<SoaTransform> output) {
   const float* values = clip.values().data() + g.first_value;
   const float* key_a = values + size_t{s.k} * g.block_count * g.stride;
   const float* key_b = values + size_t{s.k1} * g.block_count * g.stride;
@@ -277,42 +277,30 @@ void sampleGroup(const PackedClip& clip, const PackedClip::Group& g, const KeySp
   }
 }
 
-// Rows of a column-major affine matrix: (m[0][r], m[1][r], m[2][r], m[3][r]).
-inline void matrixRows(const glm::mat4& m, F4 rows[3]) {
-  for (int r = 0; r < 3; ++r) rows[r] = simd::set(m[0][r], m[1][r], m[2][r], m[3][r]);
+// Row r of P * L for affine P (its row r at p, in memory) and L given by rows: the sum over k of
+// P[r][k] * L.row(k), with L.row(3) = (0, 0, 0, 1), in glm's order of operations, so the result
+// equals glm::mat4 products to the bit. P's elements are broadcast straight from memory.
+THRONG_INLINE F4 multiplyRow(const float* p, const F4 l[3], F4 e3) {
+  return ((simd::splatFrom(p) * l[0] + simd::splatFrom(p + 1) * l[1]) +
+          simd::splatFrom(p + 2) * l[2]) +
+         simd::splatFrom(p + 3) * e3;
 }
 
-// Row r of P * L for affine P and L given by rows: the sum over k of P[r][k] * L.row(k), with
-// L.row(3) = (0, 0, 0, 1); glm's order of operations, so the result equals glm::mat4 products.
-inline F4 multiplyRow(F4 p, const F4 l[3], F4 e3) {
-  return ((simd::broadcast<0>(p) * l[0] + simd::broadcast<1>(p) * l[1]) +
-          simd::broadcast<2>(p) * l[2]) +
-         simd::broadcast<3>(p) * e3;
-}
-// The same with a 4-row right-hand side (inverse binds may be projective).
-inline F4 multiplyRow4(F4 p, const F4 l[4]) {
-  return ((simd::broadcast<0>(p) * l[0] + simd::broadcast<1>(p) * l[1]) +
-          simd::broadcast<2>(p) * l[2]) +
-         simd::broadcast<3>(p) * l[3];
-}
-
-inline void loadRows(const JointRows& rows, F4 out[3]) {
-  for (int r = 0; r < 3; ++r) out[r] = simd::load(&rows.rows[r].x);
-}
-inline void storeRows(JointRows& rows, const F4 in[3]) {
-  for (int r = 0; r < 3; ++r) simd::store(&rows.rows[r].x, in[r]);
-}
-
-inline void skinRows(const F4 model[3], const glm::vec4* inverse_bind, JointRows& out) {
+// rows(model * inverse_bind) with the inverse bind as 4 rows (it may be projective).
+THRONG_INLINE void skinRows(const JointRows& model, const glm::vec4* inverse_bind, JointRows& out) {
   F4 ib[4];
   for (int r = 0; r < 4; ++r) ib[r] = simd::load(&inverse_bind[r].x);
-  F4 rows[3];
-  for (int r = 0; r < 3; ++r) rows[r] = multiplyRow4(model[r], ib);
-  storeRows(out, rows);
+  for (int r = 0; r < 3; ++r) {
+    const float* m = &model.rows[r].x;
+    const F4 row = ((simd::splatFrom(m) * ib[0] + simd::splatFrom(m + 1) * ib[1]) +
+                    simd::splatFrom(m + 2) * ib[2]) +
+                   simd::splatFrom(m + 3) * ib[3];
+    simd::store(&out.rows[r].x, row);
+  }
 }
 
 // The local matrices of one SoA block as rows: local[l][r] is row r of lane l's toMatrix().
-void localRows(const SoaTransform& t, F4 local[kSoaWidth][3]) {
+THRONG_INLINE void localRows(const SoaTransform& t, F4 local[kSoaWidth][3]) {
   const F4 qx = simd::load(t.rotation[0]), qy = simd::load(t.rotation[1]);
   const F4 qz = simd::load(t.rotation[2]), qw = simd::load(t.rotation[3]);
   const F4 sx = simd::load(t.scale[0]), sy = simd::load(t.scale[1]), sz = simd::load(t.scale[2]);
@@ -382,14 +370,13 @@ bool SoaPaletteJob::validate() const {
                      [joints](uint16_t j) { return j < joints; });
 }
 
-bool SoaPaletteJob::run() const {
+THRONG_HOT_LOOP bool SoaPaletteJob::run() const {
   if (!validate()) return false;
   const int joints = skeleton->jointCount();
   const std::span<const int16_t> parents = skeleton->parents();
   const glm::vec4* inverse_binds = skeleton->inverseBindRows().data();
   const bool every_joint = palette_joints.empty();
-  F4 root_rows[3];
-  matrixRows(root, root_rows);
+  const JointRows root_rows = packRows(root);
   const F4 e3 = simd::set(0.0f, 0.0f, 0.0f, 1.0f);
   for (int b = 0; b < skeleton->blockCount(); ++b) {
     F4 local[kSoaWidth][3];
@@ -398,24 +385,17 @@ bool SoaPaletteJob::run() const {
       const int j = b * kSoaWidth + l;
       if (j >= joints) break;
       const int parent = parents[j];
-      F4 p[3];
-      if (parent == kNoParent) {
-        for (int r = 0; r < 3; ++r) p[r] = root_rows[r];
-      } else {
-        loadRows(models[parent], p);
-      }
+      const JointRows& p = parent == kNoParent ? root_rows : models[parent];
       F4 m[3];
-      for (int r = 0; r < 3; ++r) m[r] = multiplyRow(p[r], local[l], e3);
-      storeRows(models[j], m);
-      if (every_joint) skinRows(m, inverse_binds + 4 * j, palette[j]);
+      for (int r = 0; r < 3; ++r) m[r] = multiplyRow(&p.rows[r].x, local[l], e3);
+      for (int r = 0; r < 3; ++r) simd::store(&models[j].rows[r].x, m[r]);
+      if (every_joint) skinRows(models[j], inverse_binds + 4 * j, palette[j]);
     }
   }
   if (!every_joint) {
     for (size_t s = 0; s < palette_joints.size(); ++s) {
       const uint16_t j = palette_joints[s];
-      F4 m[3];
-      loadRows(models[j], m);
-      skinRows(m, inverse_binds + 4 * j, palette[s]);
+      skinRows(models[j], inverse_binds + 4 * j, palette[s]);
     }
   }
   return true;

@@ -50,18 +50,21 @@ const Texel* frameTexels(const AnimationTexture& texture, const std::vector<Texe
 }
 
 // Row r of joint j: 4 channels at texel 3j + r of the frame.
-inline F4 loadRow(const float* frame, uint32_t joint, int r) {
+THRONG_INLINE F4 loadRow(const float* frame, uint32_t joint, int r) {
   return simd::load(frame + (3 * joint + r) * 4);
 }
-inline F4 loadRow(const uint16_t* frame, uint32_t joint, int r) {
+THRONG_INLINE F4 loadRow(const uint16_t* frame, uint32_t joint, int r) {
   return simd::loadHalf4(frame + (3 * joint + r) * 4);
 }
 
 // out[s] = placement * sum_f weight[f] * frame_f(joint): kFrames frames blended, then placed.
-template <int kFrames, typename Texel>
-void blendAndPlace(const Texel* const (&frames)[kFrames], const float (&weights)[kFrames],
-                   const glm::mat4& placement, std::span<const uint16_t> palette_joints,
-                   std::span<JointRows> out) {
+// kUpright: the placement keeps +Y up (a crowd placement: a turn about Y, a uniform scale and a
+// translation), so row 1 needs only M's row 1 and rows 0 and 2 skip it.
+template <int kFrames, bool kUpright, typename Texel>
+THRONG_HOT_LOOP void blendAndPlace(const Texel* const (&frame_texels)[kFrames],
+                                   const float (&weights)[kFrames], const glm::mat4& placement,
+                                   std::span<const uint16_t> palette_joints,
+                                   std::span<JointRows> out) {
   // Row r of P * M is sum_k P[k][r] * M.row(k) + (0, 0, 0, P[3][r]): the placement's elements
   // are the same for every joint, so they are broadcast once.
   F4 p[3][3], t[3];
@@ -70,17 +73,43 @@ void blendAndPlace(const Texel* const (&frames)[kFrames], const float (&weights)
     t[r] = simd::set(0.0f, 0.0f, 0.0f, placement[3][r]);
   }
   F4 w[kFrames];
-  for (int f = 0; f < kFrames; ++f) w[f] = simd::splat(weights[f]);
-  for (size_t s = 0; s < out.size(); ++s) {
+  const Texel* frames[kFrames];
+  for (int f = 0; f < kFrames; ++f) {
+    w[f] = simd::splat(weights[f]);
+    frames[f] = frame_texels[f];
+  }
+  const size_t slots = out.size();
+  JointRows* const rows = out.data();
+  for (size_t s = 0; s < slots; ++s) {
     const uint32_t j = palette_joints.empty() ? static_cast<uint32_t>(s) : palette_joints[s];
     F4 m[3];
     for (int k = 0; k < 3; ++k) {
       m[k] = loadRow(frames[0], j, k) * w[0];
       for (int f = 1; f < kFrames; ++f) m[k] = m[k] + loadRow(frames[f], j, k) * w[f];
     }
-    for (int r = 0; r < 3; ++r) {
-      simd::store(&out[s].rows[r].x, p[r][0] * m[0] + p[r][1] * m[1] + p[r][2] * m[2] + t[r]);
+    if constexpr (kUpright) {
+      simd::store(&rows[s].rows[0].x, p[0][0] * m[0] + p[0][2] * m[2] + t[0]);
+      simd::store(&rows[s].rows[1].x, p[1][1] * m[1] + t[1]);
+      simd::store(&rows[s].rows[2].x, p[2][0] * m[0] + p[2][2] * m[2] + t[2]);
+    } else {
+      for (int r = 0; r < 3; ++r) {
+        simd::store(&rows[s].rows[r].x, p[r][0] * m[0] + p[r][1] * m[1] + p[r][2] * m[2] + t[r]);
+      }
     }
+  }
+}
+
+template <int kFrames, typename Texel>
+void blendAndPlace(const Texel* const (&frames)[kFrames], const float (&weights)[kFrames],
+                   const glm::mat4& placement, std::span<const uint16_t> palette_joints,
+                   std::span<JointRows> out) {
+  // Row 1 of P is (0, P[1][1], 0, ty) and column 1 is (0, P[1][1], 0, 0).
+  const bool upright = placement[0][1] == 0.0f && placement[2][1] == 0.0f &&
+                       placement[1][0] == 0.0f && placement[1][2] == 0.0f;
+  if (upright) {
+    blendAndPlace<kFrames, true>(frames, weights, placement, palette_joints, out);
+  } else {
+    blendAndPlace<kFrames, false>(frames, weights, placement, palette_joints, out);
   }
 }
 

@@ -14,6 +14,23 @@
 #include <emmintrin.h>
 #endif
 
+// Marks a hot loop for an AVX clone picked at load time where the CPU has AVX (GCC/Clang
+// function multi-versioning, x86-64 Linux): the same SSE2-level operations in VEX encoding, with
+// three operands (no register copies) and broadcasts from memory. No FMA, so both clones give
+// the same IEEE results; the SSE2 clone stays the baseline.
+#if defined(THRONG_SIMD_SSE2) && defined(__x86_64__) && defined(__linux__) && \
+    (defined(__GNUC__) || defined(__clang__)) && !defined(THRONG_NO_CLONES)
+#define THRONG_HOT_LOOP __attribute__((target_clones("avx", "default")))
+#else
+#define THRONG_HOT_LOOP
+#endif
+// Helpers of hot loops are inlined into each clone.
+#if defined(__GNUC__) || defined(__clang__)
+#define THRONG_INLINE inline __attribute__((always_inline))
+#else
+#define THRONG_INLINE inline
+#endif
+
 namespace throng::simd {
 
 #if defined(THRONG_SIMD_SSE2)
@@ -30,6 +47,10 @@ inline void store(float* p, F4 a) {
 }
 inline F4 splat(float x) {
   return {_mm_set1_ps(x)};
+}
+// Every lane set to *p (one load where the CPU broadcasts from memory, as with AVX).
+inline F4 splatFrom(const float* p) {
+  return {_mm_load1_ps(p)};
 }
 inline F4 set(float x, float y, float z, float w) {
   return {_mm_setr_ps(x, y, z, w)};
@@ -122,6 +143,9 @@ inline void store(float* p, F4 a) {
 }
 inline F4 splat(float x) {
   return {{x, x, x, x}};
+}
+inline F4 splatFrom(const float* p) {
+  return splat(*p);
 }
 inline F4 set(float x, float y, float z, float w) {
   return {{x, y, z, w}};
