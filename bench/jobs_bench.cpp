@@ -242,7 +242,7 @@ const PoseCharacter* largestAsset() {
 // Characters of a pose-chain crowd: each plays clip (i % clips) from its own start time, all
 // clips looping, and advances one 30 Hz tick per iteration; every character has its own palette
 // (and, on the fast chain, its own key cursors), one PoseScratch serves them all (one thread).
-template <bool kFast>
+template <bool kFast, bool kOnePalette = false>
 void poseChain(benchmark::State& state, const PoseCharacter* c) {
   if (c == nullptr) {
     state.SkipWithError("shared assets not present");
@@ -253,8 +253,9 @@ void poseChain(benchmark::State& state, const PoseCharacter* c) {
   const size_t clips = c->character.clips.size();
   std::vector<float> playback(n);
   for (int i = 0; i < n; ++i) playback[i] = 0.0137f * static_cast<float>(i);
-  std::vector<SamplingContext> contexts(n, SamplingContext(c->max_timelines));
-  std::vector<JointRows> palettes(static_cast<size_t>(n) * joints);
+  std::vector<SamplingContext> contexts(n);
+  for (SamplingContext& context : contexts) context.reserve(c->max_timelines);
+  std::vector<JointRows> palettes(static_cast<size_t>(kOnePalette ? 1 : n) * joints);
   PoseScratch scratch;
   scratch.resize(joints);
   for (auto _ : state) {
@@ -262,8 +263,8 @@ void poseChain(benchmark::State& state, const PoseCharacter* c) {
       playback[i] += kTickSeconds;
       const size_t clip = static_cast<size_t>(i) % clips;
       const float time = clipTime(c->character.clips[clip], playback[i], true);
-      const std::span<JointRows> palette(palettes.data() + static_cast<size_t>(i) * joints,
-                                         static_cast<size_t>(joints));
+      const size_t first = kOnePalette ? 0 : static_cast<size_t>(i) * joints;
+      const std::span<JointRows> palette(palettes.data() + first, static_cast<size_t>(joints));
       if constexpr (kFast) {
         evaluatePalette(c->soa, &c->packed[clip], time, contexts[i], scratch, palette);
       } else {
@@ -291,6 +292,11 @@ void BM_PoseChain(benchmark::State& state) {
 void BM_PoseChainReference(benchmark::State& state) {
   poseChain<false>(state, &humanoid());
 }
+// Diagnostic: the fast chain with every character writing the same palette, so that the 48
+// bytes per joint of a large crowd's palettes never leave the cache: the compute alone.
+void BM_PoseChainOnePalette(benchmark::State& state) {
+  poseChain<true, true>(state, &humanoid());
+}
 // The fast chain without folding constant tracks (what the folding saves).
 void BM_PoseChainUnfolded(benchmark::State& state) {
   poseChain<true>(state, &humanoidUnfolded());
@@ -312,6 +318,7 @@ BENCHMARK(throng::BM_PoseChainReference)
     ->Arg(100)
     ->Arg(10000)
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainOnePalette)->Arg(10000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_PoseChainUnfolded)
     ->Arg(1)
     ->Arg(100)

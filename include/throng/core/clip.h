@@ -161,7 +161,8 @@ PackedClip packClip(const Clip& clip, std::span<const Transform> rest,
 class SamplingContext {
  public:
   SamplingContext() = default;
-  // Room for clips of up to `max_timelines` timelines, so that sampling never allocates.
+  // Room for clips of up to `max_timelines` timelines, so that sampling never allocates (a copy
+  // keeps the cursors, not the room).
   explicit SamplingContext(int max_timelines) { reserve(max_timelines); }
   void reserve(int max_timelines) { cursors_.reserve(static_cast<size_t>(max_timelines)); }
   // Forgets the cursors; the next sample searches from the start.
