@@ -241,8 +241,15 @@ const PoseCharacter* largestAsset() {
 
 // Characters of a pose-chain crowd: each plays clip (i % clips) from its own start time, all
 // clips looping, and advances one 30 Hz tick per iteration; every character has its own palette
-// (and, on the fast chain, its own key cursors), one PoseScratch serves them all (one thread).
-template <bool kFast, bool kOnePalette = false>
+// in one buffer, as a crowd's palettes gathered for upload (and, on the fast chain, its own key
+// cursors); one PoseScratch serves them all (one thread).
+enum class Output {
+  kStreamed,    // every character's palette kept (a crowd's upload buffer), streaming stores
+  kCached,      // the same with ordinary stores
+  kOnePalette,  // every character writes the same palette (diagnostic: the compute alone)
+};
+
+template <bool kFast, Output kOutput = Output::kStreamed>
 void poseChain(benchmark::State& state, const PoseCharacter* c) {
   if (c == nullptr) {
     state.SkipWithError("shared assets not present");
@@ -255,6 +262,9 @@ void poseChain(benchmark::State& state, const PoseCharacter* c) {
   for (int i = 0; i < n; ++i) playback[i] = 0.0137f * static_cast<float>(i);
   std::vector<SamplingContext> contexts(n);
   for (SamplingContext& context : contexts) context.reserve(c->max_timelines);
+  constexpr bool kOnePalette = kOutput == Output::kOnePalette;
+  const PaletteStore store =
+      kOutput == Output::kStreamed ? PaletteStore::kStreaming : PaletteStore::kCached;
   std::vector<JointRows> palettes(static_cast<size_t>(kOnePalette ? 1 : n) * joints);
   PoseScratch scratch;
   scratch.resize(joints);
@@ -266,7 +276,7 @@ void poseChain(benchmark::State& state, const PoseCharacter* c) {
       const size_t first = kOnePalette ? 0 : static_cast<size_t>(i) * joints;
       const std::span<JointRows> palette(palettes.data() + first, static_cast<size_t>(joints));
       if constexpr (kFast) {
-        evaluatePalette(c->soa, &c->packed[clip], time, contexts[i], scratch, palette);
+        evaluatePalette(c->soa, &c->packed[clip], time, contexts[i], scratch, palette, store);
       } else {
         evaluatePalette(c->character.skeleton, &c->character.clips[clip], time, scratch, palette);
       }
@@ -283,8 +293,8 @@ void poseChain(benchmark::State& state, const PoseCharacter* c) {
       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-// The fast chain (packed clips, key cursors, SoA, SIMD) on the benchmark humanoid; argument:
-// characters.
+// The fast chain (packed clips, key cursors, SoA, SIMD, streaming palette stores) on the benchmark
+// humanoid; argument: characters.
 void BM_PoseChain(benchmark::State& state) {
   poseChain<true>(state, &humanoid());
 }
@@ -295,7 +305,11 @@ void BM_PoseChainReference(benchmark::State& state) {
 // Diagnostic: the fast chain with every character writing the same palette, so that the 48
 // bytes per joint of a large crowd's palettes never leave the cache: the compute alone.
 void BM_PoseChainOnePalette(benchmark::State& state) {
-  poseChain<true, true>(state, &humanoid());
+  poseChain<true, Output::kOnePalette>(state, &humanoid());
+}
+// The fast chain with ordinary (cached) palette stores: what streaming saves.
+void BM_PoseChainCached(benchmark::State& state) {
+  poseChain<true, Output::kCached>(state, &humanoid());
 }
 // The fast chain without folding constant tracks (what the folding saves).
 void BM_PoseChainUnfolded(benchmark::State& state) {
@@ -319,6 +333,7 @@ BENCHMARK(throng::BM_PoseChainReference)
     ->Arg(10000)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_PoseChainOnePalette)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainCached)->Arg(1)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_PoseChainUnfolded)
     ->Arg(1)
     ->Arg(100)

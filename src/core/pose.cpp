@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "throng/core/simd.h"
@@ -287,6 +288,7 @@ THRONG_INLINE F4 multiplyRow(const float* p, const F4 l[3], F4 e3) {
 }
 
 // rows(model * inverse_bind) with the inverse bind as 4 rows (it may be projective).
+template <bool kStream>
 THRONG_INLINE void skinRows(const JointRows& model, const glm::vec4* inverse_bind, JointRows& out) {
   F4 ib[4];
   for (int r = 0; r < 4; ++r) ib[r] = simd::load(&inverse_bind[r].x);
@@ -295,7 +297,11 @@ THRONG_INLINE void skinRows(const JointRows& model, const glm::vec4* inverse_bin
     const F4 row = ((simd::splatFrom(m) * ib[0] + simd::splatFrom(m + 1) * ib[1]) +
                     simd::splatFrom(m + 2) * ib[2]) +
                    simd::splatFrom(m + 3) * ib[3];
-    simd::store(&out.rows[r].x, row);
+    if constexpr (kStream) {
+      simd::stream(&out.rows[r].x, row);
+    } else {
+      simd::store(&out.rows[r].x, row);
+    }
   }
 }
 
@@ -370,17 +376,22 @@ bool SoaPaletteJob::validate() const {
                      [joints](uint16_t j) { return j < joints; });
 }
 
-THRONG_HOT_LOOP bool SoaPaletteJob::run() const {
-  if (!validate()) return false;
-  const int joints = skeleton->jointCount();
-  const std::span<const int16_t> parents = skeleton->parents();
-  const glm::vec4* inverse_binds = skeleton->inverseBindRows().data();
-  const bool every_joint = palette_joints.empty();
-  const JointRows root_rows = packRows(root);
+namespace {
+
+template <bool kStream>
+THRONG_HOT_LOOP void soaPalette(const SoaPaletteJob& job) {
+  const SoaSkeleton& skeleton = *job.skeleton;
+  const int joints = skeleton.jointCount();
+  const std::span<const int16_t> parents = skeleton.parents();
+  const glm::vec4* inverse_binds = skeleton.inverseBindRows().data();
+  const std::span<JointRows> models = job.models;
+  const std::span<JointRows> palette = job.palette;
+  const bool every_joint = job.palette_joints.empty();
+  const JointRows root_rows = packRows(job.root);
   const F4 e3 = simd::set(0.0f, 0.0f, 0.0f, 1.0f);
-  for (int b = 0; b < skeleton->blockCount(); ++b) {
+  for (int b = 0; b < skeleton.blockCount(); ++b) {
     F4 local[kSoaWidth][3];
-    localRows(locals[b], local);
+    localRows(job.locals[b], local);
     for (int l = 0; l < kSoaWidth; ++l) {
       const int j = b * kSoaWidth + l;
       if (j >= joints) break;
@@ -389,14 +400,27 @@ THRONG_HOT_LOOP bool SoaPaletteJob::run() const {
       F4 m[3];
       for (int r = 0; r < 3; ++r) m[r] = multiplyRow(&p.rows[r].x, local[l], e3);
       for (int r = 0; r < 3; ++r) simd::store(&models[j].rows[r].x, m[r]);
-      if (every_joint) skinRows(models[j], inverse_binds + 4 * j, palette[j]);
+      if (every_joint) skinRows<kStream>(models[j], inverse_binds + 4 * j, palette[j]);
     }
   }
   if (!every_joint) {
-    for (size_t s = 0; s < palette_joints.size(); ++s) {
-      const uint16_t j = palette_joints[s];
-      skinRows(models[j], inverse_binds + 4 * j, palette[s]);
+    for (size_t s = 0; s < job.palette_joints.size(); ++s) {
+      const uint16_t j = job.palette_joints[s];
+      skinRows<kStream>(models[j], inverse_binds + 4 * j, palette[s]);
     }
+  }
+  if constexpr (kStream) simd::streamFence();
+}
+
+}  // namespace
+
+bool SoaPaletteJob::run() const {
+  if (!validate()) return false;
+  const bool aligned = reinterpret_cast<uintptr_t>(palette.data()) % 16 == 0;
+  if (store == PaletteStore::kStreaming && aligned) {
+    soaPalette<true>(*this);
+  } else {
+    soaPalette<false>(*this);
   }
   return true;
 }
@@ -434,7 +458,7 @@ void evaluatePalette(const Skeleton& skeleton, const Clip* clip, float time, Pos
 void evaluatePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float time,
                      SamplingContext& context, const glm::mat4& root,
                      std::span<const uint16_t> palette_joints, PoseScratch& scratch,
-                     std::span<JointRows> palette) {
+                     std::span<JointRows> palette, PaletteStore store) {
   if (scratch.model_rows.size() != static_cast<size_t>(skeleton.jointCount())) {
     scratch.resize(skeleton.jointCount());
   }
@@ -447,13 +471,15 @@ void evaluatePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float 
     locals = scratch.soa_locals;
   }
   [[maybe_unused]] const bool paletted =
-      SoaPaletteJob{&skeleton, locals, root, scratch.model_rows, palette_joints, palette}.run();
+      SoaPaletteJob{&skeleton, locals, root, scratch.model_rows, palette_joints, palette, store}
+          .run();
   assert(paletted);
 }
 
 void evaluatePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float time,
-                     SamplingContext& context, PoseScratch& scratch, std::span<JointRows> palette) {
-  evaluatePalette(skeleton, clip, time, context, glm::mat4(1.0f), {}, scratch, palette);
+                     SamplingContext& context, PoseScratch& scratch, std::span<JointRows> palette,
+                     PaletteStore store) {
+  evaluatePalette(skeleton, clip, time, context, glm::mat4(1.0f), {}, scratch, palette, store);
 }
 
 }  // namespace throng

@@ -353,6 +353,28 @@ TEST(SoaPaletteJob, EqualsTheReferenceJobsBitForBit) {
   }
 }
 
+// Streaming (non-temporal) palette stores write the same bytes, aligned or not (the fallback).
+TEST(SoaPaletteJob, StreamingStoresWriteTheSameBytes) {
+  const Fixture f = makeFixture(26, 6);
+  const int n = f.skeleton.jointCount();
+  std::vector<Transform> locals(n);
+  ASSERT_TRUE((SampleClipJob{&f.clip, 0.9f, f.skeleton.restPoses(), locals}.run()));
+  const std::vector<SoaTransform> soa = toSoa(locals);
+  std::vector<JointRows> models(n), cached(n), streamed(n);
+  ASSERT_TRUE((SoaPaletteJob{&f.soa, soa, placementMatrix(), models, {}, cached}.run()));
+  SoaPaletteJob job{&f.soa, soa, placementMatrix(), models, {}, streamed, PaletteStore::kStreaming};
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(std::memcmp(streamed.data(), cached.data(), n * sizeof(JointRows)), 0);
+  struct Misaligned {
+    float pad;
+    JointRows rows[26];
+  } misaligned{};
+  job.palette = misaligned.rows;
+  ASSERT_NE(reinterpret_cast<uintptr_t>(misaligned.rows) % 16, 0u);
+  ASSERT_TRUE(job.run());
+  EXPECT_EQ(std::memcmp(misaligned.rows, cached.data(), n * sizeof(JointRows)), 0);
+}
+
 TEST(EvaluatePalette, FastChainMatchesTheReferenceChain) {
   const Fixture f = makeFixture(45, 11);
   PoseScratch reference_scratch, scratch;
@@ -362,7 +384,8 @@ TEST(EvaluatePalette, FastChainMatchesTheReferenceChain) {
   std::mt19937 rng(12);
   for (const float time : probeTimes(f.clip, rng)) {
     evaluatePalette(f.skeleton, &f.clip, time, reference_scratch, expected);
-    evaluatePalette(f.soa, &f.packed, time, context, scratch, palette);
+    evaluatePalette(f.soa, &f.packed, time, context, scratch, palette,
+                    time > 1.0f ? PaletteStore::kStreaming : PaletteStore::kCached);
     for (int j = 0; j < n; ++j) {
       for (int r = 0; r < kVec4PerJoint; ++r) {
         for (int c = 0; c < 4; ++c) {

@@ -84,6 +84,13 @@ struct SamplePackedClipJob {
   bool run() const;  // false (and no output) when validate() fails
 };
 
+// How the fast chain writes palettes. kStreaming uses non-temporal stores that bypass the caches
+// and skip reading each line before writing it: for palettes written once and read later by
+// someone else (a large crowd's palettes gathered in a GPU upload buffer), where it saves memory
+// traffic; not for a palette read back right away (uploaded as uniforms, skinned on the CPU).
+// Falls back to ordinary stores when the palette is not 16-byte aligned or without SSE2.
+enum class PaletteStore : uint8_t { kCached, kStreaming };
+
 // The fast local-to-model and palette: models[j] = root * model(j) as 3x4 rows (root affine), and
 // palette[s] = rows(models[j] * inverse_bind(j)) for j = palette_joints[s], or for every joint
 // (s == j) when palette_joints is empty. Bit-identical to LocalToModelJob + PaletteJob on the same
@@ -96,6 +103,7 @@ struct SoaPaletteJob {
   std::span<JointRows> models;
   std::span<const uint16_t> palette_joints;
   std::span<JointRows> palette;
+  PaletteStore store = PaletteStore::kCached;
 
   bool validate() const;
   bool run() const;
@@ -125,7 +133,8 @@ void evaluatePalette(const Skeleton& skeleton, const Clip* clip, float time, Pos
 // `context`. `clip` must be packed for this skeleton; `palette` holds skeleton.jointCount()
 // entries. Allocates nothing once scratch is sized and context reserved.
 void evaluatePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float time,
-                     SamplingContext& context, PoseScratch& scratch, std::span<JointRows> palette);
+                     SamplingContext& context, PoseScratch& scratch, std::span<JointRows> palette,
+                     PaletteStore store = PaletteStore::kCached);
 
 // The same for a crowd's merged batches: every joint's model matrix under an affine `root` (the
 // character's placement) lands in scratch.model_rows, and palette[s] is joint palette_joints[s]'s
@@ -133,6 +142,6 @@ void evaluatePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float 
 void evaluatePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float time,
                      SamplingContext& context, const glm::mat4& root,
                      std::span<const uint16_t> palette_joints, PoseScratch& scratch,
-                     std::span<JointRows> palette);
+                     std::span<JointRows> palette, PaletteStore store = PaletteStore::kCached);
 
 }  // namespace throng

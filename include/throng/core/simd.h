@@ -45,6 +45,14 @@ inline F4 load(const float* p) {
 inline void store(float* p, F4 a) {
   _mm_storeu_ps(p, a.v);
 }
+// A non-temporal store (past the caches, no read for ownership) to 16-byte aligned p; call
+// streamFence() before others read what was streamed.
+inline void stream(float* p, F4 a) {
+  _mm_stream_ps(p, a.v);
+}
+inline void streamFence() {
+  _mm_sfence();
+}
 inline F4 splat(float x) {
   return {_mm_set1_ps(x)};
 }
@@ -141,6 +149,10 @@ inline F4 load(const float* p) {
 inline void store(float* p, F4 a) {
   std::memcpy(p, a.v, sizeof(a.v));
 }
+inline void stream(float* p, F4 a) {
+  store(p, a);
+}
+inline void streamFence() {}
 inline F4 splat(float x) {
   return {{x, x, x, x}};
 }
