@@ -13,7 +13,7 @@ namespace {
 std::function<int()> setupSample(CLI::App& sub) {
   auto output = std::make_shared<std::string>("sample.glb");
   auto humanoid = std::make_shared<bool>(false);
-  sub.add_option("-o,--output", *output, "the .glb (or .gltf) file to write");
+  sub.add_option("-o,--out", *output, "the .glb (or .gltf) file to write");
   sub.add_flag("--humanoid", *humanoid,
                "the benchmark humanoid instead (71 joints, every channel keyed at 30 Hz)");
   return [output, humanoid] {
