@@ -77,8 +77,8 @@ Result<EGLDisplay> acquireDisplay(int gles_major) {
   if (!get_platform_display)
     return Status(ErrorCode::kGlError, "EGL: eglGetPlatformDisplayEXT is not available");
   prepareVersionOverride(gles_major);
-  EGLDisplay display =
-      get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  // The surfaceless platform takes no native display (EGL_DEFAULT_DISPLAY, a null pointer).
+  EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
   if (display == EGL_NO_DISPLAY) return eglFailure("eglGetPlatformDisplayEXT(surfaceless)");
   EGLint major = 0, minor = 0;
   if (!eglInitialize(display, &major, &minor)) return eglFailure("eglInitialize");
@@ -113,6 +113,12 @@ Status validateDesc(const DeviceDesc& desc) {
 
 Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   if (Status status = validateDesc(desc); !status.ok()) return status;
+#ifdef __EMSCRIPTEN__
+  // A browser has no EGL device of its own: a page draws into its canvas's WebGL context.
+  return Status(ErrorCode::kUnsupported,
+                "device: no headless devices in a browser (use createForCurrentContext on the "
+                "page's WebGL context)");
+#endif
   Result<EGLDisplay> display = acquireDisplay(desc.gles_major);
   if (!display.ok()) return display.status();
   std::unique_ptr<Device> device(new Device());

@@ -38,7 +38,8 @@ class Device {
  public:
   // A headless device. EGL or GL failures (no surfaceless platform, no context of that version,
   // incomplete framebuffer, size over GL_MAX_RENDERBUFFER_SIZE) are kGlError; a version other
-  // than 2 or 3 or a non-positive size is kInvalidArgument.
+  // than 2 or 3 or a non-positive size is kInvalidArgument; the web build (emscripten) has no
+  // headless devices: kUnsupported.
   static Result<std::unique_ptr<Device>> createHeadless(const DeviceDesc& desc);
   // A device over the context already current on this thread (a window's, a browser's), drawing
   // into framebuffer 0 of desc.width x desc.height. It owns no context.
