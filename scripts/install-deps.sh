@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root).
+# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root);
+# with --web also what the web page needs (emscripten, and Chromium for scripts/web-check.sh).
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
@@ -7,6 +8,10 @@ packages=(
   libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
 )
+if [ "${1:-}" = "--web" ]; then
+  # python3-websocket drives Chromium over the DevTools protocol (scripts/web_check.py).
+  packages+=(emscripten chromium python3-websocket)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -178,7 +178,7 @@ def summary(state):
     return (f"WebGL {state.get('webgl')}, {state.get('path')} path, {state.get('agents')} agents "
             f"({state.get('visible')} visible), {state.get('drawCalls')} draw calls, "
             f"{state.get('frames')} frames, frame {float(state.get('frameMs', 0)):.1f} ms "
-            f"(CPU {float(state.get('cpuMs', 0)):.1f} ms), {float(state.get('covered', 0)):.1%} "
+            f"(callback {float(state.get('callbackMs', 0)):.1f} ms), {float(state.get('covered', 0)):.1%} "
             f"covered, {state.get('character')}; {state.get('renderer')}")
 
 
@@ -197,6 +197,18 @@ DROP_SCRIPT = """
 """
 
 
+def hold(browser, args, state):
+    """Keeps the page drawing for --hold seconds (the frame-time window fills with steady frames)."""
+    if args.hold <= 0:
+        return state
+    time.sleep(args.hold)
+    return waitFor(browser, "holding", lambda s: True, args.timeout)
+
+
+def withSuffix(path, suffix):
+    return path[:-4] + suffix + ".png" if path.endswith(".png") else path + suffix + ".png"
+
+
 def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
     browser = Browser(args.chromium)
     try:
@@ -205,9 +217,7 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
         state = waitFor(browser, f"loading {query or 'the page'}",
                         lambda s: drawn(s, args.min_frames), args.timeout)
         ready_seconds = time.monotonic() - started
-        if args.hold > 0:  # let the frame-time window fill with steady frames
-            time.sleep(args.hold)
-            state = json.loads(browser.state())
+        state = hold(browser, args, state)
         checkDrawing(state, query or "default")
         if int(state["webgl"]) != expect_webgl or state["path"] != expect_path:
             raise CheckFailed(f"{query}: expected WebGL {expect_webgl} and the {expect_path} path, "
@@ -228,8 +238,12 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
                         drawn(s, args.min_frames, frames_before))
 
             state = waitFor(browser, f"showing the dropped {name}", shown, args.timeout)
+            state = hold(browser, args, state)
             checkDrawing(state, f"dropped {name}")
-            drop_out = out[:-4] + "-drop.png" if out.endswith(".png") else out + "-drop.png"
+            if int(state["webgl"]) != expect_webgl or state["path"] != expect_path:
+                raise CheckFailed(f"dropped {name}: expected the {expect_path} path, the page "
+                                  f"reports {summary(state)}")
+            drop_out = withSuffix(out, "-drop")
             browser.screenshot(drop_out)
             print(f"web-check: dropped {name}: {summary(state)}; wrote {drop_out}")
     except CheckFailed:
@@ -244,16 +258,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("page_dir")
     parser.add_argument("out", help="screenshot of the WebGL2 page (PNG); the WebGL 1 one goes "
-                                    "to OUT with -webgl1 before .png")
+                                    "to OUT-webgl1.png, those after a drop to OUT-drop.png and "
+                                    "OUT-webgl1-drop.png")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--timeout", type=float, default=180.0,
                         help="seconds a page gets to become ready and draw")
-    parser.add_argument("--min-frames", type=int, default=40,
+    parser.add_argument("--min-frames", type=int, default=10,
                         help="frames the page must report before it counts as drawing")
-    parser.add_argument("--agents", type=int, default=400)
+    parser.add_argument("--agents", type=int, default=64)
     parser.add_argument("--hold", type=float, default=0.0,
                         help="seconds to keep drawing before reading the frame time")
-    parser.add_argument("--drop", help="a .glb to drop on the WebGL2 page")
+    parser.add_argument("--drop", help="a .glb, .gltf or .throng file to drop on each page")
     args = parser.parse_args()
 
     page_dir = os.path.abspath(args.page_dir)
@@ -271,10 +286,10 @@ def main():
         server = serve(root)
         base_url = f"http://127.0.0.1:{server.server_address[1]}"
         out = os.path.abspath(args.out)
-        webgl1_out = out[:-4] + "-webgl1.png" if out.endswith(".png") else out + "-webgl1.png"
         try:
             runPage(args, base_url, f"?agents={args.agents}", out, 2, "instanced", args.drop)
-            runPage(args, base_url, f"?agents={args.agents}&webgl=1", webgl1_out, 1, "merged")
+            runPage(args, base_url, f"?agents={args.agents}&webgl=1", withSuffix(out, "-webgl1"), 1,
+                    "merged", args.drop)
         finally:
             server.shutdown()
     except CheckFailed as failure:

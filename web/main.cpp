@@ -39,14 +39,14 @@ constexpr float kMaxStepSeconds = 0.1f;
 // kReportPeriod frames; every frame would cost layout work for nothing.
 constexpr uint64_t kReportEveryFrameUntil = 10;
 constexpr uint64_t kReportPeriod = 10;
-// Covered pixels (not the clear colour) are counted at these frames, then every
+// Covered pixels (not the clear colour) are counted at these frames of a scene, then every
 // kCoveragePeriod frames: a read-back stalls the pipeline, so not every frame.
 constexpr std::array<uint64_t, 2> kCoverageFrames = {3, 30};
 constexpr uint64_t kCoveragePeriod = 240;
 // A pixel is covered when a channel differs from the clear colour by more than this (0..255).
 constexpr int kCoverageTolerance = 3;
 // The camera starts framing the crowd this much closer than its bounding sphere.
-constexpr float kStartZoom = 0.8f;
+constexpr float kStartZoom = 0.6f;
 
 struct Page {
   EMSCRIPTEN_WEBGL_CONTEXT_HANDLE context = 0;
@@ -61,11 +61,13 @@ struct Page {
   std::unique_ptr<CrowdScene> scene;
   OrbitCamera camera;
   uint32_t agents = 1;
+  DrawPath path = DrawPath::kInstanced;  // the one asked for; the scene falls back when it cannot
 
   uint64_t frames = 0;
+  uint64_t scene_frames = 0;  // frames drawn since the scene was (re)built
   double last_frame_ms = 0.0;
   std::array<double, kTimingWindow> intervals{};
-  std::array<double, kTimingWindow> cpu{};
+  std::array<double, kTimingWindow> callback{};  // ms in onFrame: update, draw calls, GPU waits
   int timing_samples = 0;
   SceneStats stats;
   double covered = -1.0;  // share of pixels not the clear colour, -1 before the first count
@@ -115,12 +117,12 @@ void report() {
   }
   const std::string json = fmt::format(
       "{{\"state\":\"{}\",\"webgl\":{},\"path\":\"{}\",\"paths\":{},\"agents\":{},"
-      "\"visible\":{},\"drawCalls\":{},\"frames\":{},\"frameMs\":{:.2f},\"cpuMs\":{:.2f},"
+      "\"visible\":{},\"drawCalls\":{},\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},"
       "\"covered\":{:.4f},\"character\":{},\"clipNote\":{},\"renderer\":{},\"width\":{},"
       "\"height\":{},\"error\":{},\"loadError\":{}}}",
       state, p.webgl, p.scene ? drawPathName(p.scene->path()) : "", jsonString(paths),
       p.stats.agents, p.stats.visible, p.stats.draw_calls, p.frames,
-      median(p.intervals, p.timing_samples), median(p.cpu, p.timing_samples), p.covered,
+      median(p.intervals, p.timing_samples), median(p.callback, p.timing_samples), p.covered,
       jsonString(p.character), jsonString(p.clip_note),
       jsonString(p.device ? p.device->caps().renderer + " / " + p.device->caps().version : ""),
       p.width, p.height, jsonString(p.error), jsonString(p.load_error));
@@ -144,13 +146,14 @@ void frameCamera() {
 // can, the path.
 Status rebuildScene() {
   Page& p = page();
-  const DrawPath previous = p.scene ? p.scene->path() : DrawPath::kInstanced;
   p.scene.reset();
   Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(*p.device, *p.package, p.clip_set);
   if (!scene.ok()) return scene.status();
   p.scene = std::move(*scene);
-  if (p.scene->supports(previous)) (void)p.scene->setPath(previous);
+  if (p.scene->supports(p.path)) (void)p.scene->setPath(p.path);
   p.scene->setAgentCount(p.agents);
+  p.covered = -1.0;  // counted again for the new scene
+  p.scene_frames = 0;
   return Status::okStatus();
 }
 
@@ -217,15 +220,16 @@ EM_BOOL onFrame(double now_ms, void*) {
   }
   p.stats = *stats;
   ++p.frames;
+  ++p.scene_frames;
   if (interval > 0.0) {
     const int slot = p.timing_samples % kTimingWindow;
     p.intervals[slot] = interval;
-    p.cpu[slot] = emscripten_get_now() - start;
+    p.callback[slot] = emscripten_get_now() - start;
     ++p.timing_samples;
   }
-  const bool count_coverage = std::find(kCoverageFrames.begin(), kCoverageFrames.end(), p.frames) !=
-                                  kCoverageFrames.end() ||
-                              p.frames % kCoveragePeriod == 0;
+  const bool count_coverage = std::find(kCoverageFrames.begin(), kCoverageFrames.end(),
+                                        p.scene_frames) != kCoverageFrames.end() ||
+                              p.scene_frames % kCoveragePeriod == 0;
   if (count_coverage) {
     // Read back before the browser presents the frame (the drawing buffer is not preserved).
     Result<render::Image> image = p.device->readPixels();
@@ -310,11 +314,11 @@ EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int 
   clips.walk_speed = kSampleWalkSpeed;
   clips.run_speed = kSampleRunSpeed;
   p.agents = static_cast<uint32_t>(std::clamp<int>(agents, 1, kMaxAgents));
+  p.path = path == 1 ? DrawPath::kMerged : DrawPath::kInstanced;
   if (Status s = showPackage(std::move(*package), "built-in sample", clips, ""); !s.ok()) {
     fail(s.message());
     return 1;
   }
-  if (path == 1) (void)p.scene->setPath(DrawPath::kMerged);
   report();
   emscripten_request_animation_frame_loop(&onFrame, nullptr);
   return 0;
@@ -337,7 +341,9 @@ EMSCRIPTEN_KEEPALIVE int throng_set_path(int path) {
   using namespace throng::web;
   Page& p = page();
   if (!p.scene) return 1;
-  const throng::Status s = p.scene->setPath(path == 1 ? DrawPath::kMerged : DrawPath::kInstanced);
+  const DrawPath wanted = path == 1 ? DrawPath::kMerged : DrawPath::kInstanced;
+  const throng::Status s = p.scene->setPath(wanted);
+  if (s.ok()) p.path = wanted;
   p.load_error = s.ok() ? "" : s.message();
   report();
   return s.ok() ? 0 : 1;

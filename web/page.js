@@ -46,7 +46,7 @@
     body.dataset.drawCalls = s.drawCalls;
     body.dataset.frames = s.frames;
     body.dataset.frameMs = s.frameMs;
-    body.dataset.cpuMs = s.cpuMs;
+    body.dataset.callbackMs = s.callbackMs;
     body.dataset.covered = s.covered;
     body.dataset.character = s.character;
     body.dataset.renderer = s.renderer;
@@ -57,7 +57,7 @@
     statsLine.textContent =
         `WebGL ${s.webgl === 2 ? "2" : "1"} · ${s.path} path · ${s.agents} agents ` +
         `(${s.visible} visible) · ${s.drawCalls} draw calls · frame ${s.frameMs.toFixed(1)} ms ` +
-        `(CPU ${s.cpuMs.toFixed(1)} ms) · ${s.character}` +
+        `(callback ${s.callbackMs.toFixed(1)} ms) · ${s.character}` +
         (s.clipNote ? ` · ${s.clipNote}` : "") + `\n${s.renderer}`;
     message.textContent = s.error || s.loadError;
     for (const option of pathSelect.options) {
