@@ -182,6 +182,15 @@ def summary(state):
             f"covered, {state.get('character')}; {state.get('renderer')}")
 
 
+SWITCH_SCRIPT = """
+(() => {
+  const select = document.getElementById('path');
+  select.value = '%d';
+  select.dispatchEvent(new Event('change'));
+  return true;
+})()
+"""
+
 DROP_SCRIPT = """
 (async () => {
   const response = await fetch(%(url)s);
@@ -225,6 +234,16 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
         browser.screenshot(out)
         print(f"web-check: {query or '(default)'}: ready in {ready_seconds:.1f} s; {summary(state)}; "
               f"wrote {out}")
+        if expect_webgl == 2:
+            # WebGL2 has both paths: the path switch must reach the merged one, and back.
+            for path, value in (("merged", 1), ("instanced", 0)):
+                frames_before = int(state["frames"])
+                browser.evaluate(SWITCH_SCRIPT % value)
+                state = waitFor(browser, f"switching to the {path} path",
+                                lambda s: s.get("path") == path and drawn(s, 3, frames_before),
+                                args.timeout)
+                checkDrawing(state, f"switched to {path}")
+                print(f"web-check: switched to the {path} path: {state['drawCalls']} draw calls")
         if drop:
             name = os.path.basename(drop)
             frames_before = int(json.loads(browser.state())["frames"])

@@ -34,8 +34,8 @@ constexpr float kMinBindDeterminant = 1e-12f;
 
 // Float <-> text. std::to_chars / std::from_chars where the standard library has them for floats
 // (__cpp_lib_to_chars); emscripten 3.1.6's libc++ (the web build) has neither, so there fmt
-// writes the same shortest round-trip digits (possibly in the other notation, e.g. 100000 for
-// 1e+05) and strtof reads them (the web has only the "C" locale).
+// writes a shortest round-trip form (the same float, not always the same characters) and strtof
+// reads it (the web has only the "C" locale).
 #ifdef __cpp_lib_to_chars
 std::to_chars_result floatToChars(char* first, char* last, float value) {
   return std::to_chars(first, last, value);
