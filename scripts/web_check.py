@@ -14,6 +14,7 @@ import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -68,7 +69,7 @@ def serve(directory):
 class Browser:
     """One headless Chromium with a fresh profile, and a DevTools session on one tab."""
 
-    def __init__(self, chromium):
+    def __init__(self, chromium, timeout):
         self.profile = tempfile.mkdtemp(prefix="throng-chromium-")
         flags = CHROMIUM_FLAGS + [f"--user-data-dir={self.profile}"]
         if os.geteuid() == 0:
@@ -88,7 +89,9 @@ class Browser:
             targets = [t for t in json.load(r) if t.get("type") == "page"]
         if not targets:
             raise CheckFailed("chromium has no page to drive")
-        self.socket = websocket.create_connection(targets[0]["webSocketDebuggerUrl"], timeout=60)
+        # A page busy in a long frame answers only after it: wait as long as the whole check may.
+        self.socket = websocket.create_connection(targets[0]["webSocketDebuggerUrl"],
+                                                  timeout=timeout)
         self.next_id = 0
         self.console = []
         self.call("Runtime.enable")
@@ -103,7 +106,12 @@ class Browser:
         self.next_id += 1
         self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
         while True:
-            message = json.loads(self.socket.recv())
+            try:
+                message = json.loads(self.socket.recv())
+            except websocket.WebSocketTimeoutException:
+                raise CheckFailed(f"{method}: the browser did not answer in time") from None
+            except websocket.WebSocketException as e:
+                raise CheckFailed(f"{method}: the DevTools connection failed: {e}") from None
             if message.get("id") == self.next_id:
                 if "error" in message:
                     raise CheckFailed(f"{method}: {message['error']}")
@@ -219,7 +227,7 @@ def withSuffix(path, suffix):
 
 
 def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
-    browser = Browser(args.chromium)
+    browser = Browser(args.chromium, args.timeout)
     try:
         started = time.monotonic()
         browser.call("Page.navigate", url=f"{base_url}/index.html{query}")
@@ -234,7 +242,7 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
         browser.screenshot(out)
         print(f"web-check: {query or '(default)'}: ready in {ready_seconds:.1f} s; {summary(state)}; "
               f"wrote {out}")
-        if expect_webgl == 2:
+        if expect_webgl == 2 and not args.measure:
             # WebGL2 has both paths: the path switch must reach the merged one, and back.
             for path, value in (("merged", 1), ("instanced", 0)):
                 frames_before = int(state["frames"])
@@ -244,7 +252,7 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
                                 args.timeout)
                 checkDrawing(state, f"switched to {path}")
                 print(f"web-check: switched to the {path} path: {state['drawCalls']} draw calls")
-        if drop:
+        if drop and not args.measure:
             name = os.path.basename(drop)
             frames_before = int(json.loads(browser.state())["frames"])
             browser.evaluate(DROP_SCRIPT % {"url": json.dumps(f"{base_url}/drop/{name}"),
@@ -274,6 +282,8 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
 
 
 def main():
+    # A terminated check still closes its browser (the finally blocks run).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("page_dir")
     parser.add_argument("out", help="screenshot of the WebGL2 page (PNG); the WebGL 1 one goes "
@@ -288,6 +298,11 @@ def main():
     parser.add_argument("--hold", type=float, default=0.0,
                         help="seconds to keep drawing before reading the frame time")
     parser.add_argument("--drop", help="a .glb, .gltf or .throng file to drop on each page")
+    parser.add_argument("--package", help="a .throng (or .glb) the pages show instead of the "
+                                          "built-in character (?package=)")
+    parser.add_argument("--measure", action="store_true",
+                        help="only load each page and report its frame time (no path switch, "
+                             "no drop)")
     args = parser.parse_args()
 
     page_dir = os.path.abspath(args.page_dir)
@@ -299,16 +314,20 @@ def main():
     try:
         for name in os.listdir(page_dir):
             os.symlink(os.path.join(page_dir, name), os.path.join(root, name))
-        if args.drop:
-            os.mkdir(os.path.join(root, "drop"))
-            os.symlink(os.path.abspath(args.drop), os.path.join(root, "drop", os.path.basename(args.drop)))
+        os.mkdir(os.path.join(root, "drop"))
+        for extra in (args.drop, args.package):
+            if extra:
+                os.symlink(os.path.abspath(extra), os.path.join(root, "drop", os.path.basename(extra)))
         server = serve(root)
         base_url = f"http://127.0.0.1:{server.server_address[1]}"
         out = os.path.abspath(args.out)
+        query = f"?agents={args.agents}"
+        if args.package:
+            query += f"&package=drop/{os.path.basename(args.package)}"
         try:
-            runPage(args, base_url, f"?agents={args.agents}", out, 2, "instanced", args.drop)
-            runPage(args, base_url, f"?agents={args.agents}&webgl=1", withSuffix(out, "-webgl1"), 1,
-                    "merged", args.drop)
+            runPage(args, base_url, query, out, 2, "instanced", args.drop)
+            runPage(args, base_url, query + "&webgl=1", withSuffix(out, "-webgl1"), 1, "merged",
+                    args.drop)
         finally:
             server.shutdown()
     except CheckFailed as failure:

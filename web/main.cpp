@@ -30,15 +30,15 @@ namespace {
 
 constexpr const char* kCanvas = "#canvas";
 constexpr glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
-// Frame and CPU times are medians over this many frames.
+// Frame and callback times are medians over this many frames.
 constexpr int kTimingWindow = 60;
 // A browser tab in the background stops calling back; its first frame back must not simulate
 // the whole absence at once (seconds).
 constexpr float kMaxStepSeconds = 0.1f;
-// The DOM is updated every frame for the first frames (so a check sees each one), then every
-// kReportPeriod frames; every frame would cost layout work for nothing.
+// The DOM is updated every frame for the first frames (so a check sees each one), then at most
+// every kReportIntervalMs: every frame would cost layout work for nothing.
 constexpr uint64_t kReportEveryFrameUntil = 10;
-constexpr uint64_t kReportPeriod = 10;
+constexpr double kReportIntervalMs = 250.0;
 // Covered pixels (not the clear colour) are counted at these frames of a scene, then every
 // kCoveragePeriod frames: a read-back stalls the pipeline, so not every frame.
 constexpr std::array<uint64_t, 2> kCoverageFrames = {3, 30};
@@ -66,6 +66,7 @@ struct Page {
   uint64_t frames = 0;
   uint64_t scene_frames = 0;  // frames drawn since the scene was (re)built
   double last_frame_ms = 0.0;
+  double last_report_ms = 0.0;
   std::array<double, kTimingWindow> intervals{};
   std::array<double, kTimingWindow> callback{};  // ms in onFrame: update, draw calls, GPU waits
   int timing_samples = 0;
@@ -202,6 +203,38 @@ Result<std::unique_ptr<Package>> bake(const Character& character, const std::str
   return std::make_unique<Package>(std::move(*package));
 }
 
+// Shows the character in `file`: a .throng package as it is, a .glb or .gltf imported and baked.
+Status showFile(const std::string& file) {
+  const std::string name = file.substr(file.find_last_of('/') + 1);
+  auto load = [&]() -> Result<std::unique_ptr<Package>> {
+    if (name.ends_with(".throng")) {
+      Result<Package> read = readPackage(file);
+      if (!read.ok()) return read.status();
+      return std::make_unique<Package>(std::move(*read));
+    }
+    Result<Character> character = importGltf(file);
+    if (!character.ok()) return character.status();
+    return bake(*character, name);
+  };
+  Result<std::unique_ptr<Package>> package = load();
+  if (!package.ok()) return package.status();
+  std::string note;
+  const ClipSet clips = clipSetFor(**package, note);
+  return showPackage(std::move(*package), name, clips, note);
+}
+
+// Bakes and shows the built-in sample character.
+Status showSample() {
+  const Character character = makeSampleCharacter();
+  Result<std::unique_ptr<Package>> package = bake(character, "built-in sample character");
+  if (!package.ok()) return package.status();
+  ClipSet clips = clipSetByName((*package)->clips).value();
+  // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
+  clips.walk_speed = kSampleWalkSpeed;
+  clips.run_speed = kSampleRunSpeed;
+  return showPackage(std::move(*package), "built-in sample", clips, "");
+}
+
 EM_BOOL onFrame(double now_ms, void*) {
   Page& p = page();
   if (!p.error.empty() || !p.scene) return EM_FALSE;
@@ -242,7 +275,10 @@ EM_BOOL onFrame(double now_ms, void*) {
     p.covered = static_cast<double>(difference.bad_pixels) /
                 (static_cast<double>(p.width) * static_cast<double>(p.height));
   }
-  if (p.frames <= kReportEveryFrameUntil || p.frames % kReportPeriod == 0) report();
+  if (p.frames <= kReportEveryFrameUntil || now_ms - p.last_report_ms >= kReportIntervalMs) {
+    p.last_report_ms = now_ms;
+    report();
+  }
   return EM_TRUE;
 }
 
@@ -276,9 +312,11 @@ using throng::web::page;
 extern "C" {
 
 // Creates the WebGL context (2, or 1 when `max_webgl` is 1 or WebGL2 is missing) on #canvas of
-// width x height pixels, bakes the built-in character and starts the frame loop. 0 on success;
-// otherwise the page reports the error.
-EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int agents, int path) {
+// width x height pixels, shows `file` (in the in-memory file system, as throng_load) or, when it
+// is empty, bakes the built-in character, and starts the frame loop. `path`: 0 instanced, 1
+// merged. 0 on success; otherwise the page reports the error.
+EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int agents, int path,
+                                      const char* file) {
   using namespace throng;
   using namespace throng::web;
   Page& p = page();
@@ -303,19 +341,10 @@ EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int 
     fail(s.message());
     return 1;
   }
-  const Character character = makeSampleCharacter();
-  Result<std::unique_ptr<Package>> package = bake(character, "built-in sample character");
-  if (!package.ok()) {
-    fail(package.status().message());
-    return 1;
-  }
-  ClipSet clips = clipSetByName((*package)->clips).value();
-  // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
-  clips.walk_speed = kSampleWalkSpeed;
-  clips.run_speed = kSampleRunSpeed;
   p.agents = static_cast<uint32_t>(std::clamp<int>(agents, 1, kMaxAgents));
   p.path = path == 1 ? DrawPath::kMerged : DrawPath::kInstanced;
-  if (Status s = showPackage(std::move(*package), "built-in sample", clips, ""); !s.ok()) {
+  const std::string start_file(file);
+  if (Status s = start_file.empty() ? showSample() : showFile(start_file); !s.ok()) {
     fail(s.message());
     return 1;
   }
@@ -365,29 +394,10 @@ EMSCRIPTEN_KEEPALIVE void throng_zoom(float factor) {
 // imported and baked, a .throng package is read as is. 0 on success; otherwise the current
 // crowd stays and loadError says why.
 EMSCRIPTEN_KEEPALIVE int throng_load(const char* path) {
-  using namespace throng;
   using namespace throng::web;
   Page& p = page();
   if (!p.device) return 1;
-  const std::string file(path);
-  const std::string name = file.substr(file.find_last_of('/') + 1);
-  auto load = [&]() -> Result<std::unique_ptr<Package>> {
-    if (name.size() > 7 && name.ends_with(".throng")) {
-      Result<Package> read = readPackage(file);
-      if (!read.ok()) return read.status();
-      return std::make_unique<Package>(std::move(*read));
-    }
-    Result<Character> character = importGltf(file);
-    if (!character.ok()) return character.status();
-    return bake(*character, name);
-  };
-  Result<std::unique_ptr<Package>> package = load();
-  Status status = package.ok() ? Status::okStatus() : package.status();
-  if (status.ok()) {
-    std::string note;
-    const ClipSet clips = clipSetFor(**package, note);
-    status = showPackage(std::move(*package), name, clips, note);
-  }
+  const throng::Status status = showFile(path);
   p.load_error = status.ok() ? "" : status.message();
   report();
   return status.ok() ? 0 : 1;

@@ -7,6 +7,7 @@
   const maxWebgl = params.get("webgl") === "1" ? 1 : 2;  // ?webgl=1 forces the WebGL 1 path
   const startAgents = Math.max(1, Math.min(50000, parseInt(params.get("agents") || "400", 10) || 400));
   const startPath = params.get("path") === "merged" ? 1 : 0;
+  const startPackage = params.get("package");  // a .throng (or .glb) URL shown instead of the sample
 
   const body = document.body;
   const canvas = document.getElementById("canvas");
@@ -140,11 +141,20 @@
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
     onAbort: (what) => pageError(`the WebAssembly module aborted: ${what}`),
-    onRuntimeInitialized: () => {
+    onRuntimeInitialized: async () => {
       wireControls();
+      let file = "";
+      if (startPackage) {
+        const response = await fetch(startPackage);
+        if (!response.ok) return pageError(`${startPackage}: HTTP ${response.status}`);
+        file = "/start/" + startPackage.split("/").pop();
+        Module.FS.mkdir("/start");
+        Module.FS.writeFile(file, new Uint8Array(await response.arrayBuffer()));
+      }
       started = true;
       const [width, height] = canvasPixels();
-      Module._throng_start(maxWebgl, width, height, startAgents, startPath);
+      Module.ccall("throng_start", "number", ["number", "number", "number", "number", "number", "string"],
+                   [maxWebgl, width, height, startAgents, startPath, file]);
     },
   };
 })();
