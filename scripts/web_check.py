@@ -193,7 +193,7 @@ def summary(state):
 SWITCH_SCRIPT = """
 (() => {
   const select = document.getElementById('path');
-  select.value = '%d';
+  select.value = %s;
   select.dispatchEvent(new Event('change'));
   return true;
 })()
@@ -243,10 +243,11 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
         print(f"web-check: {query or '(default)'}: ready in {ready_seconds:.1f} s; {summary(state)}; "
               f"wrote {out}")
         if expect_webgl == 2 and not args.measure:
-            # WebGL2 has both paths: the path switch must reach the merged one, and back.
-            for path, value in (("merged", 1), ("instanced", 0)):
+            # WebGL2 has every path: the path switch must reach each, and come back to auto.
+            for path, value in (("merged", "merged"), ("per-character", "per-character"),
+                                ("instanced", "auto")):
                 frames_before = int(state["frames"])
-                browser.evaluate(SWITCH_SCRIPT % value)
+                browser.evaluate(SWITCH_SCRIPT % json.dumps(value))
                 state = waitFor(browser, f"switching to the {path} path",
                                 lambda s: s.get("path") == path and drawn(s, 3, frames_before),
                                 args.timeout)

@@ -61,7 +61,8 @@ struct Page {
   std::unique_ptr<CrowdScene> scene;
   OrbitCamera camera;
   uint32_t agents = 1;
-  DrawPath path = DrawPath::kInstanced;  // the one asked for; the scene falls back when it cannot
+  // The path asked for (kAuto: the renderer's choice); a scene that cannot use it takes its own.
+  render::RenderPath path = render::RenderPath::kAuto;
 
   uint64_t frames = 0;
   uint64_t scene_frames = 0;  // frames drawn since the scene was (re)built
@@ -70,7 +71,7 @@ struct Page {
   std::array<double, kTimingWindow> intervals{};
   std::array<double, kTimingWindow> callback{};  // ms in onFrame: update, draw calls, GPU waits
   int timing_samples = 0;
-  SceneStats stats;
+  render::CrowdFrameStats stats;
   double covered = -1.0;  // share of pixels not the clear colour, -1 before the first count
   render::Image background;
   std::string error;       // fatal: the page stops drawing
@@ -109,22 +110,32 @@ void report() {
   const Page& p = page();
   const char* state = !p.error.empty() ? "error" : p.frames > 0 ? "ready" : "loading";
   std::string paths;
+  std::string lods;
   if (p.scene) {
-    for (const DrawPath path : {DrawPath::kInstanced, DrawPath::kMerged}) {
+    for (int i = 1; i < render::kRenderPathCount; ++i) {
+      const auto path = static_cast<render::RenderPath>(i);
       if (!p.scene->supports(path)) continue;
       if (!paths.empty()) paths += ' ';
-      paths += drawPathName(path);
+      paths += render::renderPathName(path);
     }
   }
+  for (const uint32_t count : p.stats.agents_per_lod) {
+    if (!lods.empty()) lods += '/';
+    lods += std::to_string(count);
+  }
+  const render::CpuPhaseTimes& cpu = p.stats.cpu_ms;
   const std::string json = fmt::format(
-      "{{\"state\":\"{}\",\"webgl\":{},\"path\":\"{}\",\"paths\":{},\"agents\":{},"
-      "\"visible\":{},\"drawCalls\":{},\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},"
+      "{{\"state\":\"{}\",\"webgl\":{},\"path\":\"{}\",\"paths\":{},\"pathReason\":{},"
+      "\"agents\":{},\"visible\":{},\"drawCalls\":{},\"triangles\":{},\"lods\":\"{}\","
+      "\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},\"cpuMs\":{{\"update\":{:.2f},"
+      "\"playback\":{:.2f},\"cull\":{:.2f},\"lod\":{:.2f},\"pack\":{:.2f},\"submit\":{:.2f}}},"
       "\"covered\":{:.4f},\"character\":{},\"clipNote\":{},\"renderer\":{},\"width\":{},"
       "\"height\":{},\"error\":{},\"loadError\":{}}}",
-      state, p.webgl, p.scene ? drawPathName(p.scene->path()) : "", jsonString(paths),
-      p.stats.agents, p.stats.visible, p.stats.draw_calls, p.frames,
-      median(p.intervals, p.timing_samples), median(p.callback, p.timing_samples), p.covered,
-      jsonString(p.character), jsonString(p.clip_note),
+      state, p.webgl, p.scene ? render::renderPathName(p.scene->path()) : "", jsonString(paths),
+      jsonString(p.scene ? p.scene->autoReason() : ""), p.stats.agents, p.stats.visible,
+      p.stats.draw_calls, p.stats.triangles, lods, p.frames, median(p.intervals, p.timing_samples),
+      median(p.callback, p.timing_samples), cpu.update, cpu.playback, cpu.cull, cpu.lod,
+      cpu.pack_upload, cpu.submit, p.covered, jsonString(p.character), jsonString(p.clip_note),
       jsonString(p.device ? p.device->caps().renderer + " / " + p.device->caps().version : ""),
       p.width, p.height, jsonString(p.error), jsonString(p.load_error));
   throngReportJs(json.c_str());
@@ -151,7 +162,7 @@ Status rebuildScene() {
   Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(*p.device, *p.package, p.clip_set);
   if (!scene.ok()) return scene.status();
   p.scene = std::move(*scene);
-  if (p.scene->supports(p.path)) (void)p.scene->setPath(p.path);
+  (void)p.scene->setPath(p.path);  // a path this scene cannot use leaves the automatic one
   p.scene->setAgentCount(p.agents);
   p.covered = -1.0;  // counted again for the new scene
   p.scene_frames = 0;
@@ -244,14 +255,13 @@ EM_BOOL onFrame(double now_ms, void*) {
 
   p.device->beginFrame(kClearColor);
   const float aspect = static_cast<float>(p.width) / static_cast<float>(p.height);
-  const glm::mat4 view_projection = p.camera.viewProjection(aspect, p.scene->radius());
+  const render::FrameView view = p.camera.frameView(aspect, p.scene->radius());
   const float step = std::min(static_cast<float>(interval / 1000.0), kMaxStepSeconds);
-  Result<SceneStats> stats = p.scene->frame(step, view_projection, p.camera.eye());
-  if (!stats.ok()) {
-    fail(stats.status().message());
+  if (Status s = p.scene->frame(step, view); !s.ok()) {
+    fail(s.message());
     return EM_FALSE;
   }
-  p.stats = *stats;
+  p.stats = p.scene->stats();
   ++p.frames;
   ++p.scene_frames;
   if (interval > 0.0) {
@@ -313,10 +323,10 @@ extern "C" {
 
 // Creates the WebGL context (2, or 1 when `max_webgl` is 1 or WebGL2 is missing) on #canvas of
 // width x height pixels, shows `file` (in the in-memory file system, as throng_load) or, when it
-// is empty, bakes the built-in character, and starts the frame loop. `path`: 0 instanced, 1
-// merged. 0 on success; otherwise the page reports the error.
-EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int agents, int path,
-                                      const char* file) {
+// is empty, bakes the built-in character, and starts the frame loop. `path`: a renderPathName
+// (auto when it is none). 0 on success; otherwise the page reports the error.
+EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int agents,
+                                      const char* path, const char* file) {
   using namespace throng;
   using namespace throng::web;
   Page& p = page();
@@ -342,7 +352,7 @@ EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int 
     return 1;
   }
   p.agents = static_cast<uint32_t>(std::clamp<int>(agents, 1, kMaxAgents));
-  p.path = path == 1 ? DrawPath::kMerged : DrawPath::kInstanced;
+  p.path = render::renderPathFromName(path).value_or(render::RenderPath::kAuto);
   const std::string start_file(file);
   if (Status s = start_file.empty() ? showSample() : showFile(start_file); !s.ok()) {
     fail(s.message());
@@ -365,14 +375,18 @@ EMSCRIPTEN_KEEPALIVE void throng_set_agents(int count) {
   report();
 }
 
-// 0: instanced, 1: merged. 0 on success; otherwise the path stays and loadError says why.
-EMSCRIPTEN_KEEPALIVE int throng_set_path(int path) {
+// `name`: auto, instanced, merged or per-character (render::renderPathName). 0 on success;
+// otherwise the path stays and loadError says why.
+EMSCRIPTEN_KEEPALIVE int throng_set_path(const char* name) {
+  using namespace throng;
   using namespace throng::web;
   Page& p = page();
   if (!p.scene) return 1;
-  const DrawPath wanted = path == 1 ? DrawPath::kMerged : DrawPath::kInstanced;
-  const throng::Status s = p.scene->setPath(wanted);
-  if (s.ok()) p.path = wanted;
+  const std::optional<render::RenderPath> wanted = render::renderPathFromName(name);
+  const Status s = wanted ? p.scene->setPath(*wanted)
+                          : Status(ErrorCode::kInvalidArgument,
+                                   fmt::format("page: no render path is called '{}'", name));
+  if (s.ok()) p.path = *wanted;
   p.load_error = s.ok() ? "" : s.message();
   report();
   return s.ok() ? 0 : 1;

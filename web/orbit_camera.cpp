@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <glm/gtc/matrix_transform.hpp>
-
 namespace throng::web {
 namespace {
 
@@ -32,11 +30,10 @@ glm::vec3 OrbitCamera::eye() const {
   return target + distance * glm::vec3(c * std::sin(yaw), std::sin(pitch), c * std::cos(yaw));
 }
 
-glm::mat4 OrbitCamera::viewProjection(float aspect, float scene_radius) const {
+render::FrameView OrbitCamera::frameView(float aspect, float scene_radius) const {
   const float near_plane = std::max(kNearFraction * distance, 1e-3f);
   const float far_plane = distance + 2.0f * scene_radius + near_plane;
-  return glm::perspective(fov_y, aspect, near_plane, far_plane) *
-         glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+  return render::lookAtView(eye(), target, fov_y, aspect, near_plane, far_plane);
 }
 
 float OrbitCamera::framingDistance(float radius) const {

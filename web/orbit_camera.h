@@ -3,6 +3,8 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/render/frame_view.h"
+
 namespace throng::web {
 
 struct OrbitCamera {
@@ -17,9 +19,9 @@ struct OrbitCamera {
   // Wheel: multiplies the distance by `factor` (> 0), clamped to [min_distance, max_distance].
   void zoom(float factor, float min_distance, float max_distance);
   glm::vec3 eye() const;
-  // World -> clip (GL depth -1..1) for a viewport of `aspect` = width / height; the near and far
-  // planes bracket a scene of `scene_radius` world units around the target.
-  glm::mat4 viewProjection(float aspect, float scene_radius) const;
+  // The view for a viewport of `aspect` = width / height; the near and far planes bracket a scene
+  // of `scene_radius` world units around the target.
+  render::FrameView frameView(float aspect, float scene_radius) const;
   // The distance at which a sphere of `radius` around the target fills the view's height.
   float framingDistance(float radius) const;
 };

@@ -6,7 +6,7 @@
   const params = new URLSearchParams(window.location.search);
   const maxWebgl = params.get("webgl") === "1" ? 1 : 2;  // ?webgl=1 forces the WebGL 1 path
   const startAgents = Math.max(1, Math.min(50000, parseInt(params.get("agents") || "400", 10) || 400));
-  const startPath = params.get("path") === "merged" ? 1 : 0;
+  const startPath = params.get("path") || "auto";  // auto, instanced, merged or per-character
   const startPackage = params.get("package");  // a .throng (or .glb) URL shown instead of the sample
 
   const body = document.body;
@@ -42,6 +42,9 @@
     body.dataset.webgl = s.webgl;
     body.dataset.path = s.path;
     body.dataset.paths = s.paths;
+    body.dataset.pathReason = s.pathReason;
+    body.dataset.triangles = s.triangles;
+    body.dataset.lods = s.lods;
     body.dataset.agents = s.agents;
     body.dataset.visible = s.visible;
     body.dataset.drawCalls = s.drawCalls;
@@ -53,18 +56,25 @@
     body.dataset.renderer = s.renderer;
     body.dataset.error = s.error;
     body.dataset.loadError = s.loadError;
+    const cpu = s.cpuMs;
+    body.dataset.cpuMs = JSON.stringify(cpu);
     document.title = `throng: ${s.state}, ${s.frames} frames, ${s.drawCalls} draw calls, ` +
                      `${s.path}, WebGL ${s.webgl === 2 ? "2" : "1"}`;
     statsLine.textContent =
         `WebGL ${s.webgl === 2 ? "2" : "1"} · ${s.path} path · ${s.agents} agents ` +
-        `(${s.visible} visible) · ${s.drawCalls} draw calls · frame ${s.frameMs.toFixed(1)} ms ` +
+        `(${s.visible} visible, LODs ${s.lods}) · ${s.drawCalls} draw calls · ` +
+        `${s.triangles.toLocaleString("en")} triangles · frame ${s.frameMs.toFixed(1)} ms ` +
         `(callback ${s.callbackMs.toFixed(1)} ms) · ${s.character}` +
-        (s.clipNote ? ` · ${s.clipNote}` : "") + `\n${s.renderer}`;
+        (s.clipNote ? ` · ${s.clipNote}` : "") +
+        `\nCPU ms: update ${cpu.update.toFixed(2)}, playback ${cpu.playback.toFixed(2)}, ` +
+        `cull ${cpu.cull.toFixed(2)}, LOD ${cpu.lod.toFixed(2)}, pack ${cpu.pack.toFixed(2)}, ` +
+        `submit ${cpu.submit.toFixed(2)}\n${s.renderer} · auto: ${s.pathReason}`;
     message.textContent = s.error || s.loadError;
+    const paths = s.paths.split(" ");
     for (const option of pathSelect.options) {
-      option.disabled = !s.paths.split(" ").includes(option.value === "1" ? "merged" : "instanced");
+      option.disabled = option.value !== "auto" && !paths.includes(option.value);
     }
-    pathSelect.value = s.path === "merged" ? "1" : "0";
+    if (pathSelect.value !== "auto" || !s.path) pathSelect.value = s.path;
   }
 
   // Files go into the in-memory file system (one folder per drop, so a .gltf finds its .bin).
@@ -92,13 +102,15 @@
   }
 
   function wireControls() {
+    pathSelect.value = startPath;
     agentsInput.value = startAgents;
     agentsValue.textContent = startAgents;
     agentsInput.addEventListener("input", () => {
       agentsValue.textContent = agentsInput.value;
       Module._throng_set_agents(parseInt(agentsInput.value, 10));
     });
-    pathSelect.addEventListener("change", () => Module._throng_set_path(parseInt(pathSelect.value, 10)));
+    pathSelect.addEventListener("change",
+        () => Module.ccall("throng_set_path", "number", ["string"], [pathSelect.value]));
     fileInput.addEventListener("change", () => loadFiles(Array.from(fileInput.files)));
 
     let drag = null;
@@ -153,7 +165,7 @@
       }
       started = true;
       const [width, height] = canvasPixels();
-      Module.ccall("throng_start", "number", ["number", "number", "number", "number", "number", "string"],
+      Module.ccall("throng_start", "number", ["number", "number", "number", "number", "string", "string"],
                    [maxWebgl, width, height, startAgents, startPath, file]);
     },
   };

@@ -3,11 +3,8 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
 #include <system_error>
@@ -17,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "throng/core/file_io.h"
+#include "throng/core/number_text.h"
 
 namespace throng {
 namespace {
@@ -31,45 +29,6 @@ constexpr float kMinBindDeterminant = 1e-12f;
 
 // ---------------------------------------------------------------------------------------------
 // Writing
-
-// Float <-> text. std::to_chars / std::from_chars where the standard library has them for floats
-// (__cpp_lib_to_chars); emscripten 3.1.6's libc++ (the web build) has neither, so there fmt
-// writes a shortest round-trip form (the same float, not always the same characters) and strtof
-// reads it (the web has only the "C" locale).
-#ifdef __cpp_lib_to_chars
-std::to_chars_result floatToChars(char* first, char* last, float value) {
-  return std::to_chars(first, last, value);
-}
-std::from_chars_result floatFromChars(const std::string& token, float& value) {
-  return std::from_chars(token.data(), token.data() + token.size(), value);
-}
-#else
-std::to_chars_result floatToChars(char* first, char* last, float value) {
-  const auto result = fmt::format_to_n(first, static_cast<size_t>(last - first), "{}", value);
-  if (result.size > static_cast<size_t>(last - first)) return {last, std::errc::value_too_large};
-  return {result.out, std::errc()};
-}
-std::from_chars_result floatFromChars(const std::string& token, float& value) {
-  const char* begin = token.c_str();
-  if (token.empty() || std::isspace(static_cast<unsigned char>(token[0])) || token[0] == '+')
-    return {begin, std::errc::invalid_argument};  // from_chars accepts neither
-  char* end = nullptr;
-  errno = 0;
-  const float parsed = std::strtof(begin, &end);
-  if (end == begin) return {begin, std::errc::invalid_argument};
-  if (errno == ERANGE && std::isinf(parsed)) return {end, std::errc::result_out_of_range};
-  value = parsed;
-  return {end, std::errc()};
-}
-#endif
-
-void appendFloat(std::string& out, float value) {
-  char buffer[32];
-  // Shortest representation that parses back to the same float: the round trip is bit-exact.
-  const auto result = floatToChars(buffer, buffer + sizeof(buffer), value);
-  assert(result.ec == std::errc());
-  out.append(buffer, result.ptr);
-}
 
 void appendQuoted(std::string& out, std::string_view name) {
   out.push_back('"');
@@ -283,13 +242,13 @@ Status Parser::parseFloats(const Line& line, float* values, int count) const {
   }
   for (int i = 0; i < count; ++i) {
     const std::string& token = line.tokens[i + 1];
-    const auto r = floatFromChars(token, values[i]);
-    if (r.ec == std::errc::result_out_of_range && r.ptr == token.data() + token.size()) {
+    const std::errc parsed = parseFloat(token, values[i]);
+    if (parsed == std::errc::result_out_of_range) {
       return error(ErrorCode::kInvalidData, line.number,
                    fmt::format("number {} after '{}' ('{}') is out of the float range", i + 1,
                                line.tokens[0], token));
     }
-    if (line.quoted[i + 1] || r.ec != std::errc() || r.ptr != token.data() + token.size()) {
+    if (line.quoted[i + 1] || parsed != std::errc()) {
       return error(
           ErrorCode::kParseError, line.number,
           fmt::format("number {} after '{}' ('{}') is not a number", i + 1, line.tokens[0], token));
