@@ -32,13 +32,15 @@ add_library(fmt::fmt INTERFACE IMPORTED)
 set_target_properties(fmt::fmt PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${web_include}"
                                           INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY=1)
 # emscripten brings its own EGL and GLES headers, and links WebGL by itself.
-add_library(PkgConfig::EGL INTERFACE IMPORTED)
-add_library(PkgConfig::GLESV2 INTERFACE IMPORTED)
+add_library(PkgConfig::THRONG_EGL INTERFACE IMPORTED)
+add_library(PkgConfig::THRONG_GLESV2 INTERFACE IMPORTED)
+# The page is built without threads (docs/web.md): the bake runs on the calling thread.
+add_library(Threads::Threads INTERFACE IMPORTED)
 
 # stb_image (read by tinygltf and the PNG reader) and stb_image_write (the PNG writer).
 add_library(throng_web_stb STATIC "${CMAKE_CURRENT_LIST_DIR}/web/stb.cpp")
 target_include_directories(throng_web_stb SYSTEM PUBLIC "${THRONG_WEB_SYSTEM_INCLUDE}/stb")
-add_library(PkgConfig::STB ALIAS throng_web_stb)
+add_library(PkgConfig::THRONG_STB ALIAS throng_web_stb)
 
 # tinygltf's parser throws on malformed JSON and the importer catches it (gltf_read_document.cpp):
 # both sides are compiled with exceptions; the hot layers (crowd, render) are not.
