@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root);
+# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root):
+# the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI;
 # with --web also what the web page needs (emscripten, and Chromium for scripts/web-check.sh).
 set -euo pipefail
 packages=(
@@ -7,6 +8,7 @@ packages=(
   libtinygltf-dev nlohmann-json3-dev libstb-dev libglm-dev libcli11-dev libfmt-dev
   libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  libglfw3-dev libimgui-dev xvfb xauth
 )
 if [ "${1:-}" = "--web" ]; then
   # python3-websocket drives Chromium over the DevTools protocol (scripts/web_check.py).
