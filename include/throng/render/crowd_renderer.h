@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/core/job_system.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
@@ -46,6 +47,10 @@ struct CrowdRendererDesc {
   float lod_threshold_pixels = 0.0f;   // screen error the LOD rule allows; 0 = 1 pixel
   int max_vertex_uniform_vectors = 0;  // merged paths' uniform budget; 0 = the device's
   bool double_sided = false;           // also draw back faces (default: cull them; CCW fronts)
+  // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
+  // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
+  // The frame's output (instance records, palettes, draws) is the same whatever its thread count.
+  JobSystem* jobs = nullptr;
   // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
   // from the character: grid cells half its height, shadows as wide as its footprint.
   GroundDesc ground;
@@ -144,7 +149,8 @@ class CrowdRenderer {
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
 
-  // Advances `crowd` by `seconds` (Crowd::update), timed into the next draw's cpu_ms.update.
+  // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one), timed into
+  // the next draw's cpu_ms.update.
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
@@ -153,6 +159,9 @@ class CrowdRenderer {
   // The same for a Crowd's agents (tints: one per agent, or empty).
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   const CrowdFrameStats& stats() const { return stats_; }
+  // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
+  // agent index within a LOD. Valid until the next draw().
+  std::span<const uint32_t> drawOrder() const { return {order_.data(), stats_.visible}; }
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
@@ -203,6 +212,10 @@ class CrowdRenderer {
   std::vector<uint32_t> order_;
   std::vector<uint32_t> lod_counts_;
   std::vector<uint32_t> lod_first_;
+  std::vector<uint32_t> lod_next_;
+  std::vector<uint32_t> chunk_visible_;  // visible agents per chunk
+  std::vector<uint32_t> chunk_cursors_;  // per chunk and LOD: count, then the sort's first slot
+  JobSystem* jobs_ = nullptr;
   std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
