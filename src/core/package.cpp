@@ -86,6 +86,9 @@ void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
 }
 
 void writeTexture(ByteWriter& w, const AnimationTexture& t) {
+  static_assert(2 * sizeof(uint8_t) + sizeof(uint16_t) + 5 * sizeof(uint32_t) + sizeof(uint64_t) ==
+                    kTextureHeaderSize,
+                "the header written here ends where the texel data starts");
   w.u8(static_cast<uint8_t>(t.format));
   w.u8(0);
   w.u16(0);

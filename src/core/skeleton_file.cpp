@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "throng/core/file_io.h"
+#include "throng/core/number_text.h"
 
 namespace throng {
 namespace {
@@ -25,14 +26,6 @@ constexpr float kMatrixAgreement = 1e-5f;
 
 // ---------------------------------------------------------------------------------------------
 // Writing
-
-void appendFloat(std::string& out, float value) {
-  char buffer[32];
-  // Shortest representation that parses back to the same float: the round trip is bit-exact.
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  assert(result.ec == std::errc());
-  out.append(buffer, result.ptr);
-}
 
 void appendQuoted(std::string& out, std::string_view name) {
   out.push_back('"');
@@ -246,13 +239,13 @@ Status Parser::parseFloats(const Line& line, float* values, int count) const {
   }
   for (int i = 0; i < count; ++i) {
     const std::string& token = line.tokens[i + 1];
-    const auto r = std::from_chars(token.data(), token.data() + token.size(), values[i]);
-    if (r.ec == std::errc::result_out_of_range && r.ptr == token.data() + token.size()) {
+    const std::errc parsed = parseFloat(token, values[i]);
+    if (parsed == std::errc::result_out_of_range) {
       return error(ErrorCode::kInvalidData, line.number,
                    fmt::format("number {} after '{}' ('{}') is out of the float range", i + 1,
                                line.tokens[0], token));
     }
-    if (line.quoted[i + 1] || r.ec != std::errc() || r.ptr != token.data() + token.size()) {
+    if (line.quoted[i + 1] || parsed != std::errc()) {
       return error(
           ErrorCode::kParseError, line.number,
           fmt::format("number {} after '{}' ('{}') is not a number", i + 1, line.tokens[0], token));

@@ -6,7 +6,9 @@
 #include <limits>
 
 #include <fmt/core.h>
+#ifndef THRONG_NO_MESHOPTIMIZER
 #include <meshoptimizer.h>
+#endif
 
 namespace throng {
 
@@ -26,6 +28,12 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
       !s.ok()) {
     return s;
   }
+#ifdef THRONG_NO_MESHOPTIMIZER
+  // Builds without meshoptimizer (the web build: Debian ships it as a native library only).
+  return Status(
+      ErrorCode::kUnsupported,
+      "simplify: this build of throng has no mesh simplifier (built without meshoptimizer)");
+#else
   const size_t vertex_count = mesh.vertexCount();
   const float* positions = vertex_count > 0 ? &mesh.positions[0].x : nullptr;
   const float scale =
@@ -87,6 +95,7 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   m.indices.resize(indices.size());
   for (size_t i = 0; i < indices.size(); ++i) m.indices[i] = remap[indices[i]];
   return out;
+#endif
 }
 
 }  // namespace throng

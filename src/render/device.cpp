@@ -59,8 +59,8 @@ Result<EGLDisplay> acquireDisplay() {
       eglGetProcAddress("eglGetPlatformDisplayEXT"));
   if (!get_platform_display)
     return Status(ErrorCode::kGlError, "EGL: eglGetPlatformDisplayEXT is not available");
-  EGLDisplay display =
-      get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  // The surfaceless platform takes no native display (EGL_DEFAULT_DISPLAY, a null pointer).
+  EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
   if (display == EGL_NO_DISPLAY) return eglFailure("eglGetPlatformDisplayEXT(surfaceless)");
   EGLint major = 0, minor = 0;
   if (!eglInitialize(display, &major, &minor)) return eglFailure("eglInitialize");
@@ -99,6 +99,12 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("device: a headless device draws into its own framebuffer, not {}",
                               desc.framebuffer));
+#ifdef __EMSCRIPTEN__
+  // A browser has no EGL device of its own: a page draws into its canvas's WebGL context.
+  return Status(ErrorCode::kUnsupported,
+                "device: no headless devices in a browser (use createForCurrentContext on the "
+                "page's WebGL context)");
+#endif
   Result<EGLDisplay> display = acquireDisplay();
   if (!display.ok()) return display.status();
   std::unique_ptr<Device> device(new Device());

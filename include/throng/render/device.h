@@ -43,7 +43,8 @@ class Device {
  public:
   // A headless device. EGL or GL failures (no surfaceless platform, no context of that version,
   // incomplete framebuffer, size over GL_MAX_RENDERBUFFER_SIZE) are kGlError; a version other
-  // than 2 or 3, a non-positive size or a non-zero desc.framebuffer is kInvalidArgument.
+  // than 2 or 3, a non-positive size or a non-zero desc.framebuffer is kInvalidArgument; the web
+  // build (emscripten) has no headless devices: kUnsupported.
   static Result<std::unique_ptr<Device>> createHeadless(const DeviceDesc& desc);
   // A device over the context already current on this thread (a window's, a browser's, a game
   // engine's), drawing into desc.framebuffer (0: the default one) of desc.width x desc.height.
