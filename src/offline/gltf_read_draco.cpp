@@ -23,11 +23,11 @@ Status decodeDracoPrimitives(Document& doc) {
   for (size_t m = 0; m < doc.model.meshes.size(); ++m) {
     for (size_t p = 0; p < doc.model.meshes[m].primitives.size(); ++p) {
       if (doc.model.meshes[m].primitives[p].extensions.count(kDracoExtension) == 0) continue;
-      return Status(ErrorCode::kUnsupported,
-                    fmt::format("{}: this build of throng has no Draco decoder "
-                                "(bake the file with a native build)",
-                                place(doc, fmt::format("mesh {} primitive {} ({})", m, p,
-                                                       kDracoExtension))));
+      return Status(
+          ErrorCode::kUnsupported,
+          fmt::format("{}: this build of throng has no Draco decoder "
+                      "(bake the file with a native build)",
+                      place(doc, fmt::format("mesh {} primitive {} ({})", m, p, kDracoExtension))));
     }
   }
   return {};

@@ -17,10 +17,11 @@ namespace throng::gltf {
 Status decodeMeshoptViews(Document& doc) {
   for (size_t v = 0; v < doc.model.bufferViews.size(); ++v) {
     if (doc.model.bufferViews[v].extensions.count(kMeshoptExtension) == 0) continue;
-    return Status(ErrorCode::kUnsupported,
-                  fmt::format("{}: this build of throng has no meshoptimizer to decode it "
-                              "(bake the file with a native build)",
-                              place(doc, fmt::format("buffer view {} ({})", v, kMeshoptExtension))));
+    return Status(
+        ErrorCode::kUnsupported,
+        fmt::format("{}: this build of throng has no meshoptimizer to decode it "
+                    "(bake the file with a native build)",
+                    place(doc, fmt::format("buffer view {} ({})", v, kMeshoptExtension))));
   }
   return {};
 }
