@@ -3,31 +3,12 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cctype>
-#include <charconv>
 #include <cmath>
-
-#include <fmt/core.h>
 
 namespace throng {
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
-
-bool containsNoCase(const std::string& text, const char* word) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower.find(word) != std::string::npos;
-}
-
-// Ground speed of a clip from its root motion: horizontal distance over its duration.
-float rootSpeed(const BakedClip& clip) {
-  if (clip.root_motion.size() < 2 || !(clip.duration > 0.0f)) return 0.0f;
-  const glm::vec3 d = clip.root_motion.back() - clip.root_motion.front();
-  const float covered = static_cast<float>(clip.root_motion.size() - 1) / clip.fps;
-  return covered > 0.0f ? std::hypot(d.x, d.z) / covered : 0.0f;
-}
 
 float wrapAngle(float a) {
   while (a > kPi) a -= 2 * kPi;
@@ -36,69 +17,6 @@ float wrapAngle(float a) {
 }
 
 }  // namespace
-
-const char* agentStateName(AgentState state) {
-  switch (state) {
-    case AgentState::kIdle:
-      return "idle";
-    case AgentState::kWalk:
-      return "walk";
-    case AgentState::kRun:
-      return "run";
-    case AgentState::kAttack:
-      return "attack";
-    case AgentState::kDead:
-      return "dead";
-    case AgentState::kPlay:
-      return "play";
-  }
-  return "?";
-}
-
-int findClip(std::span<const BakedClip> clips, std::string_view name) {
-  for (size_t c = 0; c < clips.size(); ++c) {
-    if (clips[c].name == name) return static_cast<int>(c);
-  }
-  size_t index = 0;
-  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), index);
-  if (!name.empty() && ec == std::errc() && end == name.data() + name.size() &&
-      index < clips.size()) {
-    return static_cast<int>(index);
-  }
-  return -1;
-}
-
-std::string clipList(std::span<const BakedClip> clips) {
-  std::string list;
-  for (size_t c = 0; c < clips.size(); ++c) {
-    list += fmt::format("{}{} {}", c == 0 ? "" : ", ", c, clips[c].name);
-  }
-  return list.empty() ? "none" : list;
-}
-
-Result<ClipSet> clipSetByName(std::span<const BakedClip> clips) {
-  static const std::vector<const char*> kWords[kClipSetStates] = {
-      {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
-  ClipSet set;
-  for (int s = 0; s < kClipSetStates; ++s) {
-    int found = -1;
-    for (const char* word : kWords[s]) {
-      for (size_t c = 0; c < clips.size() && found < 0; ++c) {
-        if (containsNoCase(clips[c].name, word)) found = static_cast<int>(c);
-      }
-      if (found >= 0) break;
-    }
-    if (found < 0) {
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("no clip for the '{}' state (looked for a name containing '{}')",
-                                agentStateName(static_cast<AgentState>(s)), kWords[s][0]));
-    }
-    set.state_clip[s] = static_cast<uint16_t>(found);
-  }
-  if (const float v = rootSpeed(clips[set.state_clip[1]]); v > 0.0f) set.walk_speed = v;
-  if (const float v = rootSpeed(clips[set.state_clip[2]]); v > 0.0f) set.run_speed = v;
-  return set;
-}
 
 Crowd::Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc)
     : clips_(clips.begin(), clips.end()), clip_set_(clip_set), desc_(desc) {

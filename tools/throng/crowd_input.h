@@ -5,8 +5,11 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/crowd/clip_set.h"
 
 namespace throng::cli {
 
@@ -19,9 +22,25 @@ struct CrowdInput {
   std::vector<std::string> warnings;
 };
 
-// "sample" -> the built-in character; *.glb / *.gltf -> imported and baked here (30 fps,
-// RGBA32F) with the default LOD chain (method A's levels; LOD 0 alone, with a warning, when the
-// chain cannot be built); anything else is read as a .throng package. Errors name the file.
-Result<CrowdInput> loadCrowdInput(const std::string& input);
+// The options of `render` and `demo` about their input's clips.
+struct ClipArgs {
+  std::string clips;                    // --clips: a clip map (parseClipMap), "" = by name
+  std::vector<std::string> clips_from;  // --clips-from: glTF files whose clips are added
+};
+// Adds --clips and --clips-from to `sub`.
+void addClipOptions(CLI::App& sub, ClipArgs& args);
+
+// "sample" -> the built-in character; *.glb / *.gltf -> imported (with the clips of
+// `clip_files`, bound by joint name) and baked here (30 fps, RGBA32F) with the default LOD chain
+// (method A's levels; LOD 0 alone, with a warning, when the chain cannot be built); anything
+// else is read as a .throng package. A glTF character without clips gets one clip of its rest
+// pose, with a warning. Errors name the file.
+Result<CrowdInput> loadCrowdInput(const std::string& input,
+                                  const std::vector<std::string>& clip_files = {});
+
+// The input's ClipSet from the clip map `clip_map` ("" = by name): fallbacks go to
+// input.warnings; the sample's in-place walk and run get its known speeds unless the map says
+// otherwise. Errors: a bad map (kInvalidArgument) naming the input.
+Result<ClipSet> crowdClipSet(CrowdInput& input, const std::string& clip_map);
 
 }  // namespace throng::cli

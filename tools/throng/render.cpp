@@ -30,6 +30,7 @@ struct RenderArgs {
   uint32_t seed = 1;
   int frames = 1;
   FrontendArgs frontend;
+  ClipArgs clips;
 };
 
 int runRender(const RenderArgs& args) {
@@ -40,11 +41,19 @@ int runRender(const RenderArgs& args) {
                                      checkRange("--frames", args.frames, 1, kMaxFrames)}) {
     if (!message.empty()) return usageError(message);
   }
-  Result<CrowdInput> input = loadCrowdInput(args.input);
+  Result<CrowdInput> input = loadCrowdInput(args.input, args.clips.clips_from);
   if (!input.ok()) return fail(input.status().message());
+  // --clip names the clip; else a clip map's idle clip; else clip 0.
+  int clip_index = 0;
+  if (!args.clip.empty()) {
+    clip_index = findClip(input->package.clips, args.clip);
+  } else if (!args.clips.clips.empty()) {
+    Result<ClipSet> clip_set = crowdClipSet(*input, args.clips.clips);
+    if (!clip_set.ok()) return usageError("--clips: " + clip_set.status().message());
+    clip_index = clip_set->state_clip[static_cast<int>(AgentState::kIdle)];
+  }
   for (const std::string& w : input->warnings) fmt::print(stderr, "throng: warning: {}\n", w);
   const Package& package = input->package;
-  const int clip_index = args.clip.empty() ? 0 : findClip(package.clips, args.clip);
   if (clip_index < 0) {
     return usageError(fmt::format("--clip {}: no such clip in {} (clips: {})", args.clip,
                                   input->name, clipList(package.clips)));
@@ -130,7 +139,9 @@ std::function<int()> setupRender(CLI::App& sub) {
       ->required();
   sub.add_option("--agents", args->agents, "number of characters, on a square grid")
       ->capture_default_str();
-  sub.add_option("--clip", args->clip, "clip every agent plays, by name or index (default: 0)");
+  sub.add_option("--clip", args->clip,
+                 "clip every agent plays, by name or index (default: the --clips map's idle "
+                 "clip, else clip 0)");
   sub.add_option("--seed", args->seed, "seed of each agent's start time, heading and tint")
       ->capture_default_str();
   sub.add_option("--frames", args->frames,
@@ -139,6 +150,7 @@ std::function<int()> setupRender(CLI::App& sub) {
       ->capture_default_str();
   args->frontend.out = "crowd.png";
   addFrontendOptions(sub, args->frontend);
+  addClipOptions(sub, args->clips);
   return [args] { return runRender(*args); };
 }
 

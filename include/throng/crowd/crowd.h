@@ -11,15 +11,10 @@
 
 #include "throng/core/animation_texture.h"
 #include "throng/core/status.h"
+#include "throng/crowd/clip_set.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
-
-enum class AgentState : uint8_t { kIdle, kWalk, kRun, kAttack, kDead, kPlay };
-inline constexpr int kAgentStateCount = 6;
-// The states whose clip the ClipSet names: all but kPlay, whose clip its command names.
-inline constexpr int kClipSetStates = 5;
-const char* agentStateName(AgentState state);
 
 enum class CommandType : uint8_t {
   kIdle,    // stop where you are
@@ -39,24 +34,6 @@ struct Command {
   uint16_t clip = 0;       // kPlay: index into the crowd's clips
   bool loop = false;       // kPlay: loop until the next command (true) or play once (false)
 };
-
-// Which clip each state plays, and how fast locomotion moves (world units per second).
-struct ClipSet {
-  std::array<uint16_t, kClipSetStates> state_clip{};
-  float walk_speed = 1.4f;
-  float run_speed = 3.5f;
-};
-
-// Finds the clips for each state by name (case-insensitive substrings: idle; walk; run; attack,
-// punch, slash or hit; die or death). Locomotion speeds come from the clips' root motion when
-// they have any. Errors (kInvalidArgument) name the state without a clip.
-Result<ClipSet> clipSetByName(std::span<const BakedClip> clips);
-
-// Index of the clip named `name`, else of clip number `name` when it is a decimal index; -1 when
-// neither. Allocates nothing.
-int findClip(std::span<const BakedClip> clips, std::string_view name);
-// "0 idle, 1 walk, 2 run" (or "none"): the clips, for messages.
-std::string clipList(std::span<const BakedClip> clips);
 
 struct CrowdDesc {
   float cross_fade_seconds = 0.25f;  // a state change blends clips over this long
