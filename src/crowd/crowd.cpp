@@ -2,6 +2,7 @@
 #include "throng/crowd/crowd.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 
@@ -19,13 +20,28 @@ float wrapAngle(float a) {
 }  // namespace
 
 Crowd::Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc)
-    : clips_(clips.begin(), clips.end()), clip_set_(clip_set), desc_(desc) {
-  for ([[maybe_unused]] uint16_t c : clip_set_.state_clip) assert(c < clips_.size());
+    : Crowd(std::span<const CrowdCharacter>(std::array{CrowdCharacter{clips, clip_set}}), desc) {}
+
+Crowd::Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc) : desc_(desc) {
+  assert(characters.size() <= kMaxCrowdCharacters);
+  for (const CrowdCharacter& character : characters) {
+    clip_first_.push_back(static_cast<uint32_t>(clips_.size()));
+    clip_count_.push_back(static_cast<uint16_t>(character.clips.size()));
+    clip_sets_.push_back(character.clip_set);
+    clips_.insert(clips_.end(), character.clips.begin(), character.clips.end());
+    for ([[maybe_unused]] uint16_t c : character.clip_set.state_clip) {
+      assert(c < character.clips.size());
+    }
+  }
 }
 
-uint32_t Crowd::addAgent(const Placement& placement, float start_time) {
+uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t character,
+                         uint16_t variant) {
+  assert(character < characterCount());
   AgentPlayback p;
-  p.clip = p.previous_clip = clip_set_.state_clip[static_cast<int>(AgentState::kIdle)];
+  p.clip = p.previous_clip = clip_sets_[character].state_clip[static_cast<int>(AgentState::kIdle)];
+  characters_.push_back(character);
+  variants_.push_back(variant);
   p.time = p.previous_time = start_time;
   placements_.push_back(placement);
   playback_.push_back(p);
@@ -37,8 +53,8 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time) {
 }
 
 void Crowd::submit(const Command& command) {
-  if (command.agent >= agentCount() ||
-      (command.type == CommandType::kPlay && command.clip >= clips_.size())) {
+  if (command.agent >= agentCount() || (command.type == CommandType::kPlay &&
+                                        command.clip >= clip_count_[characters_[command.agent]])) {
     ++dropped_commands_;
     return;
   }
@@ -47,7 +63,7 @@ void Crowd::submit(const Command& command) {
 
 void Crowd::enterState(uint32_t agent, AgentState state) {
   assert(state != AgentState::kPlay);
-  enterState(agent, state, clip_set_.state_clip[static_cast<int>(state)]);
+  enterState(agent, state, clip_sets_[characters_[agent]].state_clip[static_cast<int>(state)]);
 }
 
 void Crowd::enterState(uint32_t agent, AgentState state, uint16_t clip) {
@@ -106,19 +122,36 @@ void Crowd::apply(const Command& c) {
 void Crowd::update(float seconds) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
+  events_.clear();
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
   for (uint32_t a = 0; a < agentCount(); ++a) {
     AgentPlayback& p = playback_[a];
+    const float time_before = p.time;
+    const float previous_before = p.previous_time;
+    const float fade_before = p.fade;
     p.time += seconds * p.speed;
     p.previous_time += seconds * p.speed;
     p.fade = std::max(0.0f, p.fade - fade_step);
 
     const AgentState state = states_[a];
-    const float duration = clips_[p.clip].duration;
+    // Events before any state change below restarts a clip: the playing clip's (looping as it
+    // plays: a looped kPlay loops even a clamped clip), then the fading one's while it shows.
+    const BakedClip& playing = clipOf(a, p.clip);
+    const bool loops = playing.loop || (state == AgentState::kPlay && play_loops_[a]);
+    forEachCrossedEvent(playing, time_before, p.time, loops, [&](uint16_t e) {
+      events_.push_back({a, p.clip, e, 1.0f - p.fade});
+    });
+    if (fade_before > 0.0f) {
+      const BakedClip& faded = clipOf(a, p.previous_clip);
+      forEachCrossedEvent(faded, previous_before, p.previous_time, faded.loop, [&](uint16_t e) {
+        events_.push_back({a, p.previous_clip, e, p.fade});
+      });
+    }
+    const float duration = playing.duration;
     if (state == AgentState::kPlay && play_loops_[a] && p.time >= duration) {
       // Loop even a clip baked to play once (its own flag would hold the last frame).
-      if (!clips_[p.clip].loop) p.time = duration > 0.0f ? std::fmod(p.time, duration) : 0.0f;
+      if (!playing.loop) p.time = duration > 0.0f ? std::fmod(p.time, duration) : 0.0f;
     } else if ((state == AgentState::kAttack || state == AgentState::kPlay) && p.time >= duration) {
       enterState(a, resume_states_[a]);
     } else if (state == AgentState::kWalk || state == AgentState::kRun) {
@@ -126,8 +159,9 @@ void Crowd::update(float seconds) {
       const glm::vec2 here(pl.position.x, pl.position.z);
       const glm::vec2 to = targets_[a] - here;
       const float distance = glm::length(to);
-      const float step = (state == AgentState::kWalk ? clip_set_.walk_speed : clip_set_.run_speed) *
-                         seconds * pl.scale;
+      const ClipSet& set = clip_sets_[characters_[a]];
+      const float step =
+          (state == AgentState::kWalk ? set.walk_speed : set.run_speed) * seconds * pl.scale;
       if (distance <= step) {
         pl.position.x = targets_[a].x;
         pl.position.z = targets_[a].y;

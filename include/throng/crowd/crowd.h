@@ -12,6 +12,7 @@
 #include "throng/core/animation_texture.h"
 #include "throng/core/status.h"
 #include "throng/crowd/clip_set.h"
+#include "throng/crowd/event_crossing.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
@@ -40,25 +41,54 @@ struct CrowdDesc {
   float turn_rate = 8.0f;            // radians per second towards the walking direction
 };
 
+// One character of a (mixed) crowd: its package's clips and which clip each state plays.
+struct CrowdCharacter {
+  std::span<const BakedClip> clips;  // copied by the Crowd
+  ClipSet clip_set;                  // indices into `clips`
+};
+
+// A crowd holds at most this many characters: an agent names its character in 16 bits.
+inline constexpr size_t kMaxCrowdCharacters = 65535;
+
 // Structure-of-arrays crowd. update() allocates nothing once commands have been reserved.
 class Crowd {
  public:
-  // `clips` is copied (durations and loop flags); state clips index it.
+  // One character: `clips` is copied (durations, loop flags, events); state clips index it.
   Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc = {});
+  // A mixed crowd: agents of several characters (at most kMaxCrowdCharacters), each with its own
+  // clips and ClipSet. Each agent's AgentPlayback clip indices are into its character's clips.
+  explicit Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc = {});
 
-  // Adds an idle agent; returns its index. `start_time` offsets its clip (seconds).
-  uint32_t addAgent(const Placement& placement, float start_time = 0.0f);
+  // Adds an idle agent of `character` (< characterCount()) in appearance `variant` (the
+  // caller's: a tint or material variant index, carried for the renderer); returns its index.
+  // `start_time` offsets its clip (seconds).
+  uint32_t addAgent(const Placement& placement, float start_time = 0.0f, uint16_t character = 0,
+                    uint16_t variant = 0);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
+  uint16_t characterCount() const { return static_cast<uint16_t>(clip_sets_.size()); }
 
-  // Queues a command; commands for unknown agents or (kPlay) unknown clips are dropped (counted
-  // in droppedCommands()).
+  // Queues a command; commands for unknown agents or (kPlay) clips their character lacks are
+  // dropped (counted in droppedCommands()).
   void submit(const Command& command);
-  // Applies queued commands, then advances every agent by `seconds`.
+  // Applies queued commands, then advances every agent by `seconds`, collecting the animation
+  // events crossed (events()). Allocates only when a tick reports more events than any before.
   void update(float seconds);
 
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }
   std::span<const AgentState> states() const { return states_; }
+  // The events crossed during the last update, by agent then clip (playing, then fading out)
+  // then time; each crossing once, loop wraps and cross-fades included (forEachCrossedEvent).
+  // The same commands and updates give the same list. Valid until the next update.
+  std::span<const EventHit> events() const { return events_; }
+  // Per agent: its character and appearance variant (as given to addAgent).
+  std::span<const uint16_t> agentCharacters() const { return characters_; }
+  std::span<const uint16_t> variants() const { return variants_; }
+  // A character's clips (as given to the constructor), for event and clip names.
+  std::span<const BakedClip> clips(uint16_t character = 0) const {
+    return std::span<const BakedClip>(clips_).subspan(clip_first_[character],
+                                                      clip_count_[character]);
+  }
   uint32_t droppedCommands() const { return dropped_commands_; }
 
  private:
@@ -67,9 +97,18 @@ class Crowd {
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
 
-  std::vector<BakedClip> clips_;
-  ClipSet clip_set_;
+  // Clip `c` of agent `a`: clips_[clip_first_[characters_[a]] + c].
+  const BakedClip& clipOf(uint32_t agent, uint16_t clip) const {
+    return clips_[clip_first_[characters_[agent]] + clip];
+  }
+
+  std::vector<BakedClip> clips_;      // every character's clips, one after the other
+  std::vector<uint32_t> clip_first_;  // per character: its first clip in clips_
+  std::vector<uint16_t> clip_count_;  // per character: its clip count
+  std::vector<ClipSet> clip_sets_;    // per character
   CrowdDesc desc_;
+  std::vector<uint16_t> characters_;  // per agent
+  std::vector<uint16_t> variants_;    // per agent
   std::vector<Placement> placements_;
   std::vector<AgentPlayback> playback_;
   std::vector<AgentState> states_;
@@ -77,6 +116,7 @@ class Crowd {
   std::vector<uint8_t> play_loops_;        // kPlay: 1 = looped, 0 = once
   std::vector<glm::vec2> targets_;
   std::vector<Command> queue_;
+  std::vector<EventHit> events_;
   uint32_t dropped_commands_ = 0;
 };
 
