@@ -227,13 +227,13 @@ TEST(RenderCli, EventsArePrintedPerFrameFromTheSidecarOrThePackage) {
 TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
   const auto dir = test::makeTempDir("render-cli-mixed");
   const std::string package = writeChainPackage(dir);
-  const std::string common = " " + quoted(package) +
+  const std::string common = " " + quoted(std::filesystem::path(package)) +
                              " sample --agents 16 --seed 3 --frames 2 --lod 0 --width 160 "
                              "--height 120";
   const auto reference = dir / "mixed-instanced.png";
   test::CliResult r = test::runCli("render" + common + " --path instanced -o " + quoted(reference));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("character 0: input: " + package), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("character 0: input: " + package + " "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("character 1: input: sample"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("agents: 8 playing"), std::string::npos) << r.output;
   // --lod 0: one instanced draw per character.

@@ -52,6 +52,7 @@ struct RenderArgs {
 struct RenderInput {
   CrowdInput input;
   int clip = 0;
+  float scale = 1.0f;  // of its agents, so that every character stands as tall
   std::optional<render::CrowdRenderer> renderer;
   // This character's agents, gathered each frame (CharacterGatherJob).
   std::vector<Placement> placements;
@@ -105,10 +106,14 @@ int runRender(const RenderArgs& args) {
     if (const std::string message = checkLod(choice->lod, in); !message.empty()) {
       return usageError(message);
     }
-    // A square grid, one character per cell, cells as wide as the widest clip's footprint.
-    const glm::vec3 extent = in.package.clips[inputs[i].clip].bounds.size();
-    footprint = std::max({footprint, extent.x, extent.z, 0.3f * extent.y});
     size = std::max(size, in.size);
+  }
+  // Characters authored in other units stand as tall as the largest one (Placement::scale), on
+  // a square grid, one per cell, cells as wide as the widest scaled clip's footprint.
+  for (RenderInput& in : inputs) {
+    in.scale = size / in.input.size;
+    const glm::vec3 extent = in.scale * in.input.package.clips[in.clip].bounds.size();
+    footprint = std::max({footprint, extent.x, extent.z, 0.3f * extent.y});
   }
 
   // Every agent idles in place, and idling plays its character's chosen clip: the crowd advances
@@ -132,6 +137,7 @@ int runRender(const RenderArgs& args) {
     p.position = glm::vec3(spacing * static_cast<float>(i % side) - half, 0.0f,
                            spacing * static_cast<float>(i / side) - half);
     p.heading = (2.0f * unit(random) - 1.0f) * kHeadingSpread;
+    p.scale = inputs[character].scale;
     const float start =
         unit(random) * inputs[character].input.package.clips[inputs[character].clip].duration;
     // The appearance variant: one of the variant tints, multiplying the character's colours.
