@@ -93,6 +93,19 @@ void pickSpeed(const BakedClip& clip, float map_speed, float height_speed, float
   }
 }
 
+// Words a state's clip name holds (case-insensitive), tried in order.
+const std::vector<const char*> kStateWords[kClipSetStates] = {
+    {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
+
+// The walk and run speeds of `set` (see makeClipSet).
+void setSpeeds(std::span<const BakedClip> clips, const ClipMap& map, ClipSet& set) {
+  const float height = clips[set.state_clip[kIdle]].bounds.size().y;
+  pickSpeed(clips[set.state_clip[kWalk]], map.walk_speed, kWalkHeightsPerSecond * height,
+            &set.walk_speed, &set.walk_speed_source);
+  pickSpeed(clips[set.state_clip[kRun]], map.run_speed, kRunHeightsPerSecond * height,
+            &set.run_speed, &set.run_speed_source);
+}
+
 const char* speedSourceName(SpeedSource source) {
   switch (source) {
     case SpeedSource::kRootMotion:
@@ -208,8 +221,6 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
   auto warn = [&](std::string message) {
     if (warnings != nullptr) warnings->push_back(std::move(message));
   };
-  static const std::vector<const char*> kWords[kClipSetStates] = {
-      {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
   std::array<int, kClipSetStates> found{};
   for (int s = 0; s < kClipSetStates; ++s) {
     if (!map.state_clip[s].empty()) {
@@ -220,7 +231,7 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
                                   map.state_clip[s], mapKey(s), clipList(clips)));
       }
     } else {
-      found[s] = findByWords(clips, kWords[s]);
+      found[s] = findByWords(clips, kStateWords[s]);
     }
   }
 
@@ -247,17 +258,26 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
     }
     for (int s = 0; s < kClipSetStates; ++s) set.state_clip[s] = static_cast<uint16_t>(found[s]);
   }
-  const float height = clips[set.state_clip[kIdle]].bounds.size().y;
-  pickSpeed(clips[set.state_clip[kWalk]], map.walk_speed, kWalkHeightsPerSecond * height,
-            &set.walk_speed, &set.walk_speed_source);
-  pickSpeed(clips[set.state_clip[kRun]], map.run_speed, kRunHeightsPerSecond * height,
-            &set.run_speed, &set.run_speed_source);
+  setSpeeds(clips, map, set);
   return set;
 }
 
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips,
                               std::vector<std::string>* warnings) {
   return makeClipSet(clips, ClipMap{}, warnings);
+}
+
+ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
+                      std::vector<AgentState>* missing) {
+  ClipSet set;
+  std::array<int, kClipSetStates> found{};
+  for (int s = 0; s < kClipSetStates; ++s) {
+    found[s] = findByWords(clips, kStateWords[s]);
+    if (found[s] < 0 && missing != nullptr) missing->push_back(static_cast<AgentState>(s));
+    set.state_clip[s] = found[s] < 0 ? fallback : static_cast<uint16_t>(found[s]);
+  }
+  setSpeeds(clips, ClipMap{}, set);
+  return set;
 }
 
 std::string describeClipSet(const ClipSet& set, std::span<const BakedClip> clips) {

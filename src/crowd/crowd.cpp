@@ -52,6 +52,25 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
   return agentCount() - 1;
 }
 
+void Crowd::truncate(uint32_t count) {
+  if (count >= agentCount()) return;
+  placements_.resize(count);
+  playback_.resize(count);
+  states_.resize(count);
+  resume_states_.resize(count);
+  play_loops_.resize(count);
+  targets_.resize(count);
+  characters_.resize(count);
+  variants_.resize(count);
+  std::erase_if(queue_, [count](const Command& c) { return c.agent >= count; });
+  std::erase_if(events_, [count](const EventHit& e) { return e.agent >= count; });
+}
+
+void Crowd::setSpeed(uint32_t agent, float speed) {
+  if (agent >= agentCount()) return;
+  playback_[agent].speed = std::isfinite(speed) ? std::clamp(speed, 0.0f, kMaxSpeed) : 1.0f;
+}
+
 void Crowd::submit(const Command& command) {
   if (command.agent >= agentCount() || (command.type == CommandType::kPlay &&
                                         command.clip >= clip_count_[characters_[command.agent]])) {
@@ -160,8 +179,8 @@ void Crowd::update(float seconds) {
       const glm::vec2 to = targets_[a] - here;
       const float distance = glm::length(to);
       const ClipSet& set = clip_sets_[characters_[a]];
-      const float step =
-          (state == AgentState::kWalk ? set.walk_speed : set.run_speed) * seconds * pl.scale;
+      const float step = (state == AgentState::kWalk ? set.walk_speed : set.run_speed) * seconds *
+                         pl.scale * p.speed;
       if (distance <= step) {
         pl.position.x = targets_[a].x;
         pl.position.z = targets_[a].y;

@@ -25,7 +25,6 @@ namespace {
 constexpr float kFrameSeconds = 1.0f / 30.0f;
 // Headings are spread this far (radians) either side of facing the camera (+Z).
 constexpr float kHeadingSpread = 0.5235988f;
-const glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
 
 // A mixed crowd's characters: one renderer each, and each agent names its character in 16 bits.
 constexpr size_t kMaxInputs = 64;
@@ -91,7 +90,7 @@ int runRender(const RenderArgs& args) {
   float size = 0.0f;
   float footprint = 1e-3f;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    Result<CrowdInput> input = loadCrowdInput(args.inputs[i], args.clips.clips_from);
+    Result<CrowdInput> input = loadCrowdInput(args.inputs[i], {}, args.clips.clips_from);
     if (!input.ok()) return fail(input.status().message());
     inputs[i].input = std::move(input).value();
     CrowdInput& in = inputs[i].input;
@@ -155,17 +154,19 @@ int runRender(const RenderArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  render::FrameView view =
+      crowdView(choice->street, low, high, size,
+                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
+  addScenery(view, desc, low, high, size);
   for (RenderInput& in : inputs) {
     in.renderer.emplace(**device, in.input.package, desc);
     if (!in.renderer->ok()) return fail(in.renderer->status().message());
+    desc.ground.grid = false;  // one ground under the crowd; every character has its shadows
     in.placements.resize(args.agents);
     in.playback.resize(args.agents);
     in.tints.resize(args.agents);
     in.agents.resize(args.agents);
   }
-  const render::FrameView view =
-      crowdView(choice->street, low, high, size,
-                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
 
   std::vector<double> frame_ms;
   // --events: every update's crossings, by frame (printed after the report).
@@ -193,7 +194,7 @@ int runRender(const RenderArgs& args) {
                               {"weight", hit.weight}});
       }
     }
-    (*device)->beginFrame(kClearColor);
+    (*device)->beginFrame(kFogColor);
     for (size_t c = 0; c < inputs.size(); ++c) {
       RenderInput& in = inputs[c];
       const CharacterGatherJob gather{static_cast<uint16_t>(c),

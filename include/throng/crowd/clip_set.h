@@ -65,6 +65,12 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips,
                               std::vector<std::string>* warnings = nullptr);
 
+// The name heuristic alone, never failing (for showing any character): a state whose name
+// matches no clip plays clip `fallback` (< clips.size()) and is appended to `missing` when
+// given; speeds as makeClipSet.
+ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
+                      std::vector<AgentState>* missing);
+
 // "idle=Idle walk=Walk run=Run attack=Punch die=Death; walk 1.40/s (root motion), run 3.50/s
 // (default)": a ClipSet for messages. Requires its clip indices < clips.size().
 std::string describeClipSet(const ClipSet& set, std::span<const BakedClip> clips);

@@ -36,6 +36,9 @@ struct Command {
   bool loop = false;       // kPlay: loop until the next command (true) or play once (false)
 };
 
+// Fastest Crowd::setSpeed: past this, a 30 Hz tick skips whole strides of a walk cycle.
+inline constexpr float kMaxSpeed = 8.0f;
+
 struct CrowdDesc {
   float cross_fade_seconds = 0.25f;  // a state change blends clips over this long
   float turn_rate = 8.0f;            // radians per second towards the walking direction
@@ -66,6 +69,13 @@ class Crowd {
                     uint16_t variant = 0);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
   uint16_t characterCount() const { return static_cast<uint16_t>(clip_sets_.size()); }
+  // Keeps agents 0..count-1 and drops the rest with their queued commands (a no-op when the
+  // crowd has no more than `count`). Capacity is kept, so growing back allocates nothing.
+  void truncate(uint32_t count);
+  // Sets how fast `agent` lives: its clips play at `speed` times their rate and it walks and
+  // runs `speed` times as fast (feet stay planted). 1 = normal; clamped to 0..kMaxSpeed.
+  // Unknown agents are ignored.
+  void setSpeed(uint32_t agent, float speed);
 
   // Queues a command; commands for unknown agents or (kPlay) clips their character lacks are
   // dropped (counted in droppedCommands()).

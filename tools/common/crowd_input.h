@@ -1,11 +1,10 @@
-// The INPUT of `throng render` and `throng demo`: a package, a glTF file baked in memory, or the
-// built-in sample.
+// The INPUT of `throng render`, `throng demo` and `throng-viewer`: a package, a glTF file baked in
+// memory, or the built-in sample.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "throng/core/package.h"
 #include "throng/core/status.h"
@@ -22,20 +21,17 @@ struct CrowdInput {
   std::vector<std::string> warnings;
 };
 
-// The options of `render` and `demo` about their input's clips.
-struct ClipArgs {
-  std::string clips;                    // --clips: a clip map (parseClipMap), "" = by name
-  std::vector<std::string> clips_from;  // --clips-from: glTF files whose clips are added
-};
-// Adds --clips and --clips-from to `sub`.
-void addClipOptions(CLI::App& sub, ClipArgs& args);
+// Reports how far loading has come: 0..1 and what is being done ("importing", "baking", ...).
+// Called on the loading thread.
+using LoadProgress = std::function<void(float done, const char* step)>;
 
 // "sample" -> the built-in character; *.glb / *.gltf -> imported (with the clips of
-// `clip_files`, bound by joint name) and baked here (30 fps, RGBA32F) with the default LOD chain
-// (method A's levels; LOD 0 alone, with a warning, when the chain cannot be built); anything
-// else is read as a .throng package. A glTF character without clips gets one clip of its rest
-// pose, with a warning. Errors name the file.
-Result<CrowdInput> loadCrowdInput(const std::string& input,
+// `clip_files`, bound by joint name, and the events of its sidecar NAME.events.json) and baked
+// here (30 fps, RGBA32F) with the default LOD chain (method A's levels; LOD 0 alone, with a
+// warning, when the chain cannot be built); anything else is read as a .throng package (where
+// `clip_files` is an error). A glTF character without clips gets one clip of its rest pose, with
+// a warning. Errors name the file. Thread-safe (a viewer loads on a worker thread).
+Result<CrowdInput> loadCrowdInput(const std::string& input, const LoadProgress& progress = {},
                                   const std::vector<std::string>& clip_files = {});
 
 // The input's ClipSet from the clip map `clip_map` ("" = by name): fallbacks go to
