@@ -7,6 +7,10 @@
 #include <cmath>
 
 namespace throng {
+
+// Smallest chunk of agents one thread advances: smaller ones cost more to hand over than they save.
+constexpr size_t kMinAgentsPerChunk = 4096;
+
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
@@ -42,6 +46,7 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
   p.clip = p.previous_clip = clip_sets_[character].state_clip[static_cast<int>(AgentState::kIdle)];
   characters_.push_back(character);
   variants_.push_back(variant);
+  scans_.push_back({});
   p.time = p.previous_time = start_time;
   placements_.push_back(placement);
   playback_.push_back(p);
@@ -62,6 +67,7 @@ void Crowd::truncate(uint32_t count) {
   targets_.resize(count);
   characters_.resize(count);
   variants_.resize(count);
+  scans_.resize(count);
   std::erase_if(queue_, [count](const Command& c) { return c.agent >= count; });
   std::erase_if(events_, [count](const EventHit& e) { return e.agent >= count; });
 }
@@ -138,13 +144,41 @@ void Crowd::apply(const Command& c) {
   }
 }
 
-void Crowd::update(float seconds) {
+void Crowd::update(float seconds, JobSystem* jobs) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
+  if (jobs) {
+    // Agents advance independently (each touches only its own entries): any chunks, any threads.
+    jobs->parallelFor(agentCount(), jobs->chunkFor(agentCount(), kMinAgentsPerChunk),
+                      [&](size_t begin, size_t end) {
+                        advance(static_cast<uint32_t>(begin), static_cast<uint32_t>(end), seconds);
+                      });
+  } else {
+    advance(0, agentCount(), seconds);
+  }
+  // Events on this thread, in agent order, from what advance() recorded: the same list whatever
+  // the thread count.
   events_.clear();
+  for (uint32_t a = 0; a < agentCount(); ++a) {
+    const EventScan& scan = scans_[a];
+    const uint16_t playing = scan.clip;
+    forEachCrossedEvent(clipOf(a, playing), scan.from, scan.to, scan.loops != 0, [&](uint16_t e) {
+      events_.push_back({a, playing, e, scan.weight});
+    });
+    if (scan.fading != 0) {
+      const uint16_t faded = scan.previous_clip;
+      const BakedClip& clip = clipOf(a, faded);
+      forEachCrossedEvent(clip, scan.previous_from, scan.previous_to, clip.loop, [&](uint16_t e) {
+        events_.push_back({a, faded, e, scan.previous_weight});
+      });
+    }
+  }
+}
+
+void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
-  for (uint32_t a = 0; a < agentCount(); ++a) {
+  for (uint32_t a = begin; a < end; ++a) {
     AgentPlayback& p = playback_[a];
     const float time_before = p.time;
     const float previous_before = p.previous_time;
@@ -154,19 +188,21 @@ void Crowd::update(float seconds) {
     p.fade = std::max(0.0f, p.fade - fade_step);
 
     const AgentState state = states_[a];
-    // Events before any state change below restarts a clip: the playing clip's (looping as it
-    // plays: a looped kPlay loops even a clamped clip), then the fading one's while it shows.
+    // The spans whose events update() reports, taken before any state change below restarts a
+    // clip: the playing clip's (looping as it plays: a looped kPlay loops even a clamped clip),
+    // and the fading one's while it shows.
     const BakedClip& playing = clipOf(a, p.clip);
-    const bool loops = playing.loop || (state == AgentState::kPlay && play_loops_[a]);
-    forEachCrossedEvent(playing, time_before, p.time, loops, [&](uint16_t e) {
-      events_.push_back({a, p.clip, e, 1.0f - p.fade});
-    });
-    if (fade_before > 0.0f) {
-      const BakedClip& faded = clipOf(a, p.previous_clip);
-      forEachCrossedEvent(faded, previous_before, p.previous_time, faded.loop, [&](uint16_t e) {
-        events_.push_back({a, p.previous_clip, e, p.fade});
-      });
-    }
+    EventScan& scan = scans_[a];
+    scan.clip = p.clip;
+    scan.from = time_before;
+    scan.to = p.time;
+    scan.weight = 1.0f - p.fade;
+    scan.loops = playing.loop || (state == AgentState::kPlay && play_loops_[a]) ? 1 : 0;
+    scan.fading = fade_before > 0.0f ? 1 : 0;
+    scan.previous_clip = p.previous_clip;
+    scan.previous_from = previous_before;
+    scan.previous_to = p.previous_time;
+    scan.previous_weight = p.fade;
     const float duration = playing.duration;
     if (state == AgentState::kPlay && play_loops_[a] && p.time >= duration) {
       // Loop even a clip baked to play once (its own flag would hold the last frame).

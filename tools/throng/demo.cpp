@@ -131,6 +131,7 @@ int runDemo(const DemoArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.tint = choice->tint;
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));

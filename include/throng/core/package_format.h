@@ -16,7 +16,8 @@ namespace throng {
 // "THRONGPK": the first 8 bytes of every package.
 inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', 'G', 'P', 'K'};
 // Bumped whenever a reader of the previous version could not read the new files. Version 2 added
-// animation events (per clip, in CLIP). Readers read versions 1..kPackageVersion.
+// materials, images, vertex colours, a second uv set and sub-mesh materials, and animation events
+// (per clip, in CLIP). Readers read versions 1..kPackageVersion.
 inline constexpr uint32_t kPackageVersion = 2;
 // The first version whose CLIP section stores events.
 inline constexpr uint32_t kPackageVersionEvents = 2;
@@ -38,11 +39,13 @@ inline constexpr uint32_t packageTag(const char (&s)[5]) {
          static_cast<uint32_t>(static_cast<uint8_t>(s[2])) << 16 |
          static_cast<uint32_t>(static_cast<uint8_t>(s[3])) << 24;
 }
-inline constexpr uint32_t kSectionMeta = packageTag("META");      // source file name
-inline constexpr uint32_t kSectionSkeleton = packageTag("SKEL");  // joints
-inline constexpr uint32_t kSectionLods = packageTag("LODS");      // mesh levels of detail
-inline constexpr uint32_t kSectionClips = packageTag("CLIP");     // clip table
-inline constexpr uint32_t kSectionTexture = packageTag("ANIM");   // animation texture
+inline constexpr uint32_t kSectionMeta = packageTag("META");       // source file name
+inline constexpr uint32_t kSectionSkeleton = packageTag("SKEL");   // joints
+inline constexpr uint32_t kSectionLods = packageTag("LODS");       // mesh levels of detail
+inline constexpr uint32_t kSectionClips = packageTag("CLIP");      // clip table
+inline constexpr uint32_t kSectionTexture = packageTag("ANIM");    // animation texture
+inline constexpr uint32_t kSectionMaterials = packageTag("MATL");  // materials, variant names
+inline constexpr uint32_t kSectionImages = packageTag("IMGS");     // RGBA8 mip chains
 
 // FNV-1a 64 (Fowler, Noll, Vo) of `bytes`, continuing from `hash` (start with the offset basis).
 inline constexpr uint64_t kFnvOffsetBasis = 0xcbf29ce484222325ull;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/job_system.h"
 #include "throng/core/status.h"
 #include "throng/crowd/clip_set.h"
 #include "throng/crowd/event_crossing.h"
@@ -80,9 +81,11 @@ class Crowd {
   // Queues a command; commands for unknown agents or (kPlay) clips their character lacks are
   // dropped (counted in droppedCommands()).
   void submit(const Command& command);
-  // Applies queued commands, then advances every agent by `seconds`, collecting the animation
-  // events crossed (events()). Allocates only when a tick reports more events than any before.
-  void update(float seconds);
+  // Applies queued commands, then advances every agent by `seconds`: in chunks on `jobs'
+  // threads when given (the same result whatever the thread count), else on the calling thread;
+  // then collects the animation events crossed (events()) on the calling thread. Allocates only
+  // when a tick reports more events than any before.
+  void update(float seconds, JobSystem* jobs = nullptr);
 
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }
@@ -103,6 +106,7 @@ class Crowd {
 
  private:
   void apply(const Command& command);
+  void advance(uint32_t begin, uint32_t end, float seconds);  // agents [begin, end)
   // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
@@ -127,6 +131,16 @@ class Crowd {
   std::vector<glm::vec2> targets_;
   std::vector<Command> queue_;
   std::vector<EventHit> events_;
+  // Per agent, what its last advance played: the spans update() scans for events.
+  struct EventScan {
+    uint16_t clip = 0;
+    uint16_t previous_clip = 0;
+    uint8_t loops = 0;   // 1: the playing clip loops (as played)
+    uint8_t fading = 0;  // 1: the previous clip was showing
+    float from = 0.0f, to = 0.0f, weight = 1.0f;
+    float previous_from = 0.0f, previous_to = 0.0f, previous_weight = 0.0f;
+  };
+  std::vector<EventScan> scans_;
   uint32_t dropped_commands_ = 0;
 };
 
