@@ -160,6 +160,25 @@ void updateClipRange(Clip& clip) {
   clip.end_time = hi;
 }
 
+Status validateClipEvents(std::span<const ClipEvent> events, float duration,
+                          std::string_view source, std::string_view clip_name) {
+  for (size_t e = 0; e < events.size(); ++e) {
+    const ClipEvent& event = events[e];
+    const std::string where =
+        fmt::format("{}: clip '{}' event {} ('{}')", source, clip_name, e, event.name);
+    if (event.name.empty()) return Status(ErrorCode::kInvalidData, where + ": no name");
+    if (!(std::isfinite(event.time) && event.time >= 0.0f && event.time <= duration)) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: time {} s is outside the clip (0 .. {} s)", where, event.time,
+                                duration));
+    }
+    if (e > 0 && event.time < events[e - 1].time) {
+      return Status(ErrorCode::kInvalidData, where + ": events are not sorted by time");
+    }
+  }
+  return {};
+}
+
 Status validateClip(const Clip& clip, int joint_count, std::string_view source) {
   if (clip.joints.size() != static_cast<size_t>(joint_count)) {
     return Status(ErrorCode::kInvalidData,
@@ -178,7 +197,7 @@ Status validateClip(const Clip& clip, int joint_count, std::string_view source) 
     if (Status s = validateTrack(t.rotation, "rotation", clip, j, source); !s.ok()) return s;
     if (Status s = validateTrack(t.scale, "scale", clip, j, source); !s.ok()) return s;
   }
-  return {};
+  return validateClipEvents(clip.events, clip.duration(), source, clip.name);
 }
 
 namespace {

@@ -82,6 +82,11 @@ void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
     w.vec3(c.bounds.min);
     w.vec3(c.bounds.max);
     w.array(c.root_motion);
+    w.u32(static_cast<uint32_t>(c.events.size()));
+    for (const ClipEvent& e : c.events) {
+      w.string(e.name);
+      w.f32(e.time);
+    }
   }
 }
 
@@ -274,7 +279,10 @@ std::vector<MeshLod> readLods(ByteReader& r) {
 // Smallest encoded clip: empty name, 2 u32, 2 f32, loop flag, bounds, empty root motion.
 constexpr size_t kMinClipBytes = 4 + 8 + 8 + 1 + 24 + 4;
 
-std::vector<BakedClip> readClips(ByteReader& r) {
+// Smallest encoded event: empty name, f32 time.
+constexpr size_t kMinEventBytes = 4 + 4;
+
+std::vector<BakedClip> readClips(ByteReader& r, uint32_t version) {
   const uint32_t count = r.u32("clip count");
   std::vector<BakedClip> clips;
   if (!r.fits(count, kMinClipBytes, "clip count")) return clips;
@@ -292,6 +300,15 @@ std::vector<BakedClip> readClips(ByteReader& r) {
     clip.bounds.min = r.vec3("bounds min");
     clip.bounds.max = r.vec3("bounds max");
     clip.root_motion = r.array<glm::vec3>("root motion");
+    if (version >= kPackageVersionEvents) {
+      const uint32_t events = r.u32("event count");
+      if (!r.fits(events, kMinEventBytes, "event count")) break;
+      clip.events.resize(events);
+      for (uint32_t e = 0; e < events && r.ok(); ++e) {
+        clip.events[e].name = r.string("event name");
+        clip.events[e].time = r.f32("event time");
+      }
+    }
   }
   r.expectEnd();
   return clips;
@@ -386,7 +403,7 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
   if (!lods.ok()) return lods.status();
 
   ByteReader clips = reader(kSectionClips, "CLIP");
-  p.clips = readClips(clips);
+  p.clips = readClips(clips, layout->version);
   if (!clips.ok()) return clips.status();
 
   ByteReader anim = reader(kSectionTexture, "ANIM");

@@ -94,6 +94,9 @@ Status validateClips(const Package& p, std::string_view source) {
     for (const glm::vec3& m : clip.root_motion) {
       if (!isFinite(m)) return invalid(source, where + ": non-finite root motion");
     }
+    if (Status s = validateClipEvents(clip.events, clip.duration, source, clip.name); !s.ok()) {
+      return s;
+    }
   }
   return {};
 }

@@ -288,6 +288,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
                       plan.reason == LoopReason::kForcedLoop;
     BakedClip& b = plan.baked;
     b.name = clip.name;
+    b.events = clip.events;
     b.loop = loop;
     b.duration = duration;
     b.first_frame = static_cast<uint32_t>(total_frames);

@@ -1,6 +1,7 @@
 // glTF 2.0 import: one Character (skeleton, skinned mesh, clips) from a .gltf or .glb file.
 #include "throng/offline/gltf_import.h"
 
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
 #include "offline/gltf_read_skeleton.h"
+#include "throng/offline/clip_events.h"
 
 namespace throng {
 
@@ -54,6 +56,13 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
         names.insert(clip.name);
       }
       character.clips.push_back(std::move(clip));
+    }
+  }
+  if (options.event_sidecar) {
+    const std::string sidecar = clipEventsSidecarPath(path);
+    std::error_code error;
+    if (std::filesystem::exists(sidecar, error)) {
+      if (Status s = readClipEvents(sidecar, character); !s.ok()) return s;
     }
   }
   if (Status status = validateCharacter(character, path); !status.ok()) return status;

@@ -332,6 +332,11 @@ void CrowdRenderer::update(Crowd& crowd, float seconds) {
 
 Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
                            std::span<const glm::vec4> tints) {
+  if (crowd.characterCount() > 1) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "a mixed crowd: draw each character's agents with its own renderer "
+                  "(CharacterGatherJob)");
+  }
   return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints});
 }
 

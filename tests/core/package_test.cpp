@@ -106,6 +106,7 @@ Package makePackage(TexelFormat format = TexelFormat::kRgba32F) {
   walk.bounds = {glm::vec3(-1, 0, -0.5f), glm::vec3(1, 2, 0.5f)};
   walk.root_motion = {glm::vec3(0), glm::vec3(0, 0, 0.1f), glm::vec3(0, 0, 0.2f),
                       glm::vec3(0, 0, 0.3f)};
+  walk.events = {{"step left", 0.0f}, {"step right", 0.05f}, {"end", 4.0f / 30.0f}};
   BakedClip wave;
   wave.name = "wave";
   wave.first_frame = 4;
@@ -243,6 +244,11 @@ void expectSamePackage(const Package& a, const Package& b) {
     EXPECT_EQ(x.bounds.min, y.bounds.min);
     EXPECT_EQ(x.bounds.max, y.bounds.max);
     EXPECT_EQ(x.root_motion, y.root_motion);
+    ASSERT_EQ(x.events.size(), y.events.size());
+    for (size_t e = 0; e < x.events.size(); ++e) {
+      EXPECT_EQ(x.events[e].name, y.events[e].name);
+      EXPECT_EQ(x.events[e].time, y.events[e].time);
+    }
   }
   const AnimationTexture& s = a.animation;
   const AnimationTexture& t = b.animation;
@@ -492,6 +498,15 @@ TEST(Package, RejectsInconsistentContent) {
   p = makePackage();
   p.clips[0].bounds.min.x = 5.0f;
   expectInvalid(p, "bounds");
+  p = makePackage();
+  p.clips[0].events[1].time = 1.0f;  // past the clip's end
+  expectInvalid(p, "event time");
+  p = makePackage();
+  std::swap(p.clips[0].events[0], p.clips[0].events[1]);
+  expectInvalid(p, "events out of order");
+  p = makePackage();
+  p.clips[0].events[0].name.clear();
+  expectInvalid(p, "unnamed event");
   p = makePackage();
   p.lods[1].palette_joints = {0, 3};
   expectInvalid(p, "palette joint");

@@ -11,6 +11,7 @@
 #include "test_package.h"
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_export.h"
 #include "throng/render/capture.h"
 
 namespace throng {
@@ -209,6 +210,90 @@ TEST(RenderCli, GltfInputIsBakedInMemoryAndBakedLodsDrawMerged) {
 }
 
 // A usage error: exit 2, one line naming the flag and what it allows, nothing written.
+// Events from a glTF's sidecar, and from the package baked from it: each agent crosses the
+// looping clip's one event once per second of frames, printed per frame, the same both ways.
+TEST(RenderCli, EventsArePrintedPerFrameFromTheSidecarOrThePackage) {
+  const auto dir = test::makeTempDir("cli-render-events");
+  const auto glb = dir / "chain.glb";
+  ASSERT_TRUE(writeGltf(test::makeChainCharacter(), glb.string()).ok());
+  test::writeFile(dir / "chain.events.json",
+                  R"({"events": {"bend": [{"name": "tip", "time": 0.5}]}})");
+  const std::string common =
+      " --agents 3 --frames 31 --width 48 --height 48 --events -o " + quoted(dir / "e.png");
+  const test::CliResult from_gltf = test::runCli("render " + quoted(glb) + common);
+  ASSERT_EQ(from_gltf.exit_code, 0) << from_gltf.output;
+  EXPECT_NE(from_gltf.output.find("events: 3 crossed in 31 frames (1 events in the package's "
+                                  "clips)"),
+            std::string::npos)
+      << from_gltf.output;
+  for (int agent = 0; agent < 3; ++agent) {
+    const std::string needle =
+        ": agent " + std::to_string(agent) + " 'tip' (clip 'bend' at 0.500 s, weight 1.00)\n";
+    const size_t at = from_gltf.output.find(needle);
+    ASSERT_NE(at, std::string::npos) << from_gltf.output;
+    EXPECT_EQ(from_gltf.output.find(needle, at + 1), std::string::npos) << from_gltf.output;
+  }
+
+  const auto package = dir / "chain.throng";
+  ASSERT_EQ(test::runCli("bake " + quoted(glb) + " -o " + quoted(package)).exit_code, 0);
+  const test::CliResult from_package = test::runCli("render " + quoted(package) + common);
+  ASSERT_EQ(from_package.exit_code, 0) << from_package.output;
+  const auto events = [](const std::string& output) {
+    return output.substr(output.find("events: "));
+  };
+  EXPECT_EQ(events(from_gltf.output), events(from_package.output));
+
+  const test::CliResult json = test::runCli("render " + quoted(package) + common + " --json");
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const nlohmann::json report = nlohmann::json::parse(json.output);
+  ASSERT_EQ(report["events"].size(), 3u) << json.output;
+  EXPECT_EQ(report["events"][0]["event"], "tip");
+}
+
+// `render a.throng b.glb`: a mixed crowd, agent i of input i % 2 in one of the tint variants;
+// one draw per (character, LOD in use), and every path draws the same picture.
+TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
+  const auto dir = test::makeTempDir("render-cli-mixed");
+  const std::string package = writeChainPackage(dir);
+  const std::string common = " " + quoted(std::filesystem::path(package)) +
+                             " sample --agents 16 --seed 3 --frames 2 --lod 0 --width 160 "
+                             "--height 120";
+  const auto reference = dir / "mixed-instanced.png";
+  test::CliResult r = test::runCli("render" + common + " --path instanced -o " + quoted(reference));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("character 0: input: " + package + " "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("character 1: input: sample"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("agents: 8 playing"), std::string::npos) << r.output;
+  // --lod 0: one instanced draw per character.
+  EXPECT_NE(r.output.find("mixed crowd: 16 agents of 2 characters, 8 tint variants; draw calls: "
+                          "2 in all"),
+            std::string::npos)
+      << r.output;
+  const render::Image expected = readImage(reference);
+  for (const char* path : {"merged", "per-character"}) {
+    const auto png = dir / (std::string("mixed-") + path + ".png");
+    const test::CliResult p =
+        test::runCli("render" + common + " --path " + path + " -o " + quoted(png));
+    ASSERT_EQ(p.exit_code, 0) << p.output;
+    EXPECT_LE(badShare(expected, readImage(png)), kMaxBadPixelShare) << path;
+  }
+  // The mix differs from either character alone.
+  const auto alone = dir / "alone.png";
+  ASSERT_EQ(test::runCli("render sample --agents 16 --seed 3 --frames 2 --lod 0 --width 160 "
+                         "--height 120 --path instanced -o " +
+                         quoted(alone))
+                .exit_code,
+            0);
+  EXPECT_GT(badShare(expected, readImage(alone)), 0.01);
+
+  r = test::runCli("render" + common + " --path instanced --json -o " + quoted(reference));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json json = nlohmann::json::parse(r.output);
+  EXPECT_EQ(json["draw_calls"], 2);
+  ASSERT_EQ(json["characters"].size(), 2u);
+  EXPECT_EQ(json["characters"][1]["agents"], 8);
+}
+
 TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
   const auto dir = test::makeTempDir("render-cli-usage");
   const std::string png = quoted(dir / "x.png");

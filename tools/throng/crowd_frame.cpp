@@ -28,6 +28,14 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
+void addClipOptions(CLI::App& sub, ClipArgs& args) {
+  sub.add_option("--clips", args.clips,
+                 "which clip each state plays, e.g. idle=Survey,walk=Walk,run=Run (also attack, "
+                 "die, walk_speed, run_speed); states left out are found by name");
+  sub.add_option("--clips-from", args.clips_from,
+                 "more glTF files whose clips the character plays (bound by joint name)");
+}
+
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
   sub.add_option("--path", args.path, "render path: auto, instanced, merged or per-character")
       ->capture_default_str();

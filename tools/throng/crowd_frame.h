@@ -40,6 +40,14 @@ struct FrontendArgs {
 // Adds --path, --lod, --view, --width, --height, -o/--out, --json and --tint to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
+// The options of `render` and `demo` about their input's clips.
+struct ClipArgs {
+  std::string clips;                    // --clips: a clip map (parseClipMap), "" = by name
+  std::vector<std::string> clips_from;  // --clips-from: glTF files whose clips are added
+};
+// Adds --clips and --clips-from to `sub`.
+void addClipOptions(CLI::App& sub, ClipArgs& args);
+
 // The checked options: a usage message (for exit code 2) or what they mean.
 struct FrontendChoice {
   render::RenderPath path = render::RenderPath::kAuto;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "throng/core/clip.h"
 #include "throng/core/math.h"
 #include "throng/core/mesh.h"
 
@@ -36,6 +37,8 @@ struct BakedClip {
   // Root joint translation per frame relative to frame 0 (model units); empty when the clip
   // does not move the root.
   std::vector<glm::vec3> root_motion;
+  // Named moments, seconds from the clip's start, sorted by time, within [0, duration].
+  std::vector<ClipEvent> events;
 };
 
 // Texture layout (docs/formats.md): a frame's 3*J texels are contiguous in one row; a row holds

@@ -16,8 +16,11 @@ namespace throng {
 // "THRONGPK": the first 8 bytes of every package.
 inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', 'G', 'P', 'K'};
 // Bumped whenever a reader of the previous version could not read the new files. Version 2 added
-// materials, images, vertex colours, a second uv set and sub-mesh materials.
+// materials, images, vertex colours, a second uv set and sub-mesh materials, and animation events
+// (per clip, in CLIP). Readers read versions 1..kPackageVersion.
 inline constexpr uint32_t kPackageVersion = 2;
+// The first version whose CLIP section stores events.
+inline constexpr uint32_t kPackageVersionEvents = 2;
 // Written as the uint32 0x01020304; every number in the file is little-endian.
 inline constexpr uint32_t kPackageEndianMarker = 0x01020304u;
 // magic(8) version(4) endian(4) file_size(8) section_count(4) reserved(4) header_checksum(8).

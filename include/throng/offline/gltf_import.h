@@ -14,6 +14,9 @@ struct ImportOptions {
   // More glTF files (typically rigs without meshes) whose clips are added to the character,
   // bound by joint name (see importClipsByName). Empty: clips come from the main file only.
   std::vector<std::string> clip_files;
+  // Read animation events from the sidecar next to the file (clipEventsSidecarPath: Hero.glb ->
+  // Hero.events.json) when it exists; its errors fail the import.
+  bool event_sidecar = true;
 };
 
 // Imports `path` (.gltf with embedded or external buffers, or .glb) following the rules of

@@ -129,10 +129,11 @@ struct CrowdFrame {
 // a crowd no larger than a previous one allocates nothing.
 //
 // Room to grow, by design: a GPU-driven path (ES 3.1 compute doing playback, culling and the LOD
-// pick) is one more RenderPath with its own pack and submit; mixed crowds will give CrowdFrame a
-// per-agent character index and the renderer one package per character (the LOD sort then keys
-// on (character, LOD)). Materials: one draw per (LOD, material) on the instanced path, per (batch,
-// material) on the merged ones, blended materials after every opaque one.
+// pick) is one more RenderPath with its own pack and submit; a mixed crowd (Crowd with several
+// CrowdCharacters) is drawn by one renderer per character, each given its character's agents
+// gathered by CharacterGatherJob, so draws stay one per (character, LOD, material). Materials:
+// one draw per (LOD, material) on the instanced path, per (batch, material) on the merged ones,
+// blended materials after every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -160,7 +161,8 @@ class CrowdRenderer {
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
   // clip the package lacks; kGlError on GL failure; status() on a failed renderer.
   Status draw(const FrameView& view, const CrowdFrame& frame);
-  // The same for a Crowd's agents (tints: one per agent, or empty).
+  // The same for a Crowd's agents (tints: one per agent, or empty). A mixed crowd is
+  // kInvalidArgument: its characters' agents are drawn each by their own renderer.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   const CrowdFrameStats& stats() const { return stats_; }
   // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
