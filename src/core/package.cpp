@@ -43,6 +43,8 @@ void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
     w.f32(lod.geometric_error);
     w.f32(lod.skinning_error);
     w.f32(lod.max_distance);
+    w.f32(lod.max_error);
+    w.f32(lod.p99_error);
     w.array(lod.palette_joints);
     const SkinnedMesh& m = lod.mesh;
     const size_t n = m.vertexCount();
@@ -207,8 +209,8 @@ void readStream(ByteReader& r, size_t count, std::vector<T>& out, const char* wh
   r.raw(out.data(), count * sizeof(T), what);
 }
 
-// Smallest encoded LOD: 3 floats, empty palette, no vertices, uv flag, no indices, no sub-meshes.
-constexpr size_t kMinLodBytes = 12 + 4 + 4 + 1 + 4 + 4;
+// Smallest encoded LOD: 5 floats, empty palette, no vertices, uv flag, no indices, no sub-meshes.
+constexpr size_t kMinLodBytes = 20 + 4 + 4 + 1 + 4 + 4;
 // Each vertex takes at least position, normal, joints and weights.
 constexpr size_t kMinVertexBytes = 12 + 12 + 8 + 16;
 
@@ -222,6 +224,8 @@ std::vector<MeshLod> readLods(ByteReader& r) {
     lod.geometric_error = r.f32("geometric error");
     lod.skinning_error = r.f32("skinning error");
     lod.max_distance = r.f32("max distance");
+    lod.max_error = r.f32("max error");
+    lod.p99_error = r.f32("p99 error");
     lod.palette_joints = r.array<uint16_t>("palette joints");
     SkinnedMesh& m = lod.mesh;
     const uint32_t n = r.u32("vertex count");

@@ -11,9 +11,9 @@ namespace {
 // One palette entry of the baked texture.
 JointRows bakedJoint(const AnimationTexture& texture, uint32_t frame, uint32_t joint) {
   JointRows rows;
-  const size_t y = texture.texelY(frame);
+  const size_t first = texture.channelIndex(frame, joint, 0);  // a joint's rows are consecutive
   for (uint32_t r = 0; r < kVec4PerJoint; ++r) {
-    const size_t texel = (y * texture.width + texture.texelX(frame, joint, r)) * 4;
+    const size_t texel = first + 4 * r;
     if (texture.format == TexelFormat::kRgba32F) {
       const float* t = texture.texels32.data() + texel;
       rows.rows[r] = glm::vec4(t[0], t[1], t[2], t[3]);

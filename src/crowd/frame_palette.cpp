@@ -7,9 +7,9 @@ namespace throng {
 
 JointRows textureJoint(const AnimationTexture& texture, uint32_t frame, uint32_t joint) {
   JointRows rows;
-  const size_t y = texture.texelY(frame);
+  const size_t first = texture.channelIndex(frame, joint, 0);  // a joint's rows are consecutive
   for (uint32_t r = 0; r < 3; ++r) {
-    const size_t texel = (y * texture.width + texture.texelX(frame, joint, r)) * 4;
+    const size_t texel = first + 4 * r;
     for (int c = 0; c < 4; ++c) {
       rows.rows[r][c] = texture.format == TexelFormat::kRgba32F
                             ? texture.texels32[texel + c]

@@ -1,12 +1,14 @@
 // Tests of mesh simplification, bone reduction and the LOD chain builder on code-built fixtures.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "offline/lod_fixture.h"
 #include "support/test_support.h"
+#include "throng/core/lod_projection.h"
 #include "throng/offline/bone_reduction.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/mesh_simplify.h"
@@ -166,14 +168,124 @@ TEST(ReduceBones, ErrorIsZeroWithEveryJointAndGrowsAsJointsGo) {
 
 TEST(ReduceBones, RigidJointsCostNothing) {
   Character c = test::makeTubeCharacter(4, 8);
-  // Stop j1 and j3 from moving: dropping them changes nothing.
+  // Stop j1 and j3 from moving: dropping them (and the unweighted branch) changes nothing, so
+  // two of those three go before j2, the only joint that moves relative to its parent.
   for (const char* name : {"j1", "j3"}) c.clips[0].joints[c.skeleton.findJoint(name)] = {};
   Result<BoneReduction> r = reduceBones(c, c.mesh, 3);
   ASSERT_TRUE(r.ok());
-  // Roots first, then j2 (the only joint that moves relative to its kept ancestor), then the
-  // weighted j3 before the unweighted branch on the tie.
-  EXPECT_EQ(r->palette_joints, (std::vector<uint16_t>{0, 2, 3}));
+  ASSERT_EQ(r->palette_joints.size(), 3u);
+  EXPECT_EQ(r->palette_joints[0], 0);
+  EXPECT_NE(
+      std::find(r->palette_joints.begin(), r->palette_joints.end(), c.skeleton.findJoint("j2")),
+      r->palette_joints.end());
   EXPECT_LT(r->max_error, 1e-5f);
+  EXPECT_LE(r->p99_error, r->max_error);
+  EXPECT_FALSE(r->capped);
+}
+
+// The first removal is the joint whose removal alone moves vertices least (the largest
+// displacement over every frame), checked against every candidate by brute force.
+TEST(ChooseJoints, RemovesTheJointWhoseRemovalCostsLeast) {
+  Character c = test::makeTubeCharacter(6, 8);
+  const int joints = c.skeleton.jointCount();
+  Result<std::vector<uint16_t>> kept = chooseJoints(c, c.mesh, joints - 2);
+  ASSERT_TRUE(kept.ok());
+  // The branch carries nothing: it goes first. The second removal is checked here.
+  const int branch = c.skeleton.findJoint("branch");
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), branch), 0);
+  float best = INFINITY;
+  int best_joint = -1;
+  for (int j = 1; j < joints; ++j) {
+    if (j == branch) continue;
+    std::vector<uint16_t> palette;
+    for (int k = 0; k < joints; ++k) {
+      if (k != j && k != branch) palette.push_back(static_cast<uint16_t>(k));
+    }
+    Result<SkinnedMesh> reduced = remapToPalette(c, c.mesh, palette);
+    ASSERT_TRUE(reduced.ok());
+    const float error = measureReductionError(c, c.mesh, *reduced, palette).max;
+    if (error < best) {
+      best = error;
+      best_joint = j;
+    }
+  }
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), best_joint), 0)
+      << "expected to drop " << best_joint;
+}
+
+// A joint that carries many vertices and moves them far stays; light joints go first, even when
+// they move further (their removal moves few vertices, but the largest displacement decides).
+TEST(ChooseJoints, HeavyMovingJointsStay) {
+  Character c = test::makeTubeCharacter(4, 8);
+  // A "finger" off j1 with 3 vertices that swings 0.2 rad, and j3 (the tip, a quarter of the
+  // tube) that swings 0.4 rad relative to j2.
+  const int branch = c.skeleton.findJoint("branch");
+  QuatTrack& r = c.clips[0].joints[branch].rotation;
+  r.interpolation = Interpolation::kLinear;
+  r.times = {0.0f, 0.5f, 1.0f};
+  r.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(0.2f, glm::vec3(0, 0, 1)),
+              glm::quat(1, 0, 0, 0)};
+  for (int i = 0; i < 3; ++i) {
+    c.mesh.positions.push_back(glm::vec3(0.6f + 0.05f * static_cast<float>(i), 1.0f, 0.0f));
+    c.mesh.normals.push_back(glm::vec3(1, 0, 0));
+    c.mesh.uvs.push_back(glm::vec2(0.0f));
+    c.mesh.joints.push_back(glm::u16vec4(branch, 0, 0, 0));
+    c.mesh.weights.push_back(glm::vec4(1, 0, 0, 0));
+  }
+  const uint32_t n = static_cast<uint32_t>(c.mesh.vertexCount());
+  c.mesh.indices.insert(c.mesh.indices.end(), {n - 3, n - 2, n - 1});
+  c.mesh.submeshes[0].index_count = static_cast<uint32_t>(c.mesh.indices.size());
+  ASSERT_TRUE(validateCharacter(c, "finger").ok());
+  Result<std::vector<uint16_t>> kept = chooseJoints(c, c.mesh, c.skeleton.jointCount() - 1);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), branch), 0);
+}
+
+TEST(ReduceBones, NeverPassesTheErrorCap) {
+  const Character c = test::makeTubeCharacter(8, 8);
+  const Result<BoneReduction> free = reduceBones(c, c.mesh, 1);
+  ASSERT_TRUE(free.ok());
+  for (float share : {0.02f, 0.1f, 0.3f}) {
+    const float cap = share * free->max_error;
+    Result<BoneReduction> capped = reduceBones(c, c.mesh, 1, cap);
+    ASSERT_TRUE(capped.ok());
+    EXPECT_TRUE(capped->capped);
+    EXPECT_GT(capped->palette_joints.size(), 1u);
+    EXPECT_LE(capped->max_error, cap) << share;
+    // One joint fewer (the next removal of the same greedy sequence) would pass the cap.
+    Result<BoneReduction> next =
+        reduceBones(c, c.mesh, static_cast<int>(capped->palette_joints.size()) - 1);
+    ASSERT_TRUE(next.ok());
+    EXPECT_GT(next->max_error, cap) << share;
+  }
+  EXPECT_EQ(reduceBones(c, c.mesh, 3, -1.0f).status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(reduceBones(c, c.mesh, 3, NAN).status().code(), ErrorCode::kInvalidArgument);
+}
+
+// Long clips: the search strides over at most kMaxReductionSearchFrames frames, yet the cap
+// holds on every frame (a removal that breaks it between the search frames is undone).
+TEST(ReduceBones, CapHoldsOnEveryFrameOfLongClips) {
+  Character c = test::makeTubeCharacter(6, 6);
+  Clip& clip = c.clips[0];
+  // 20 s at 30 fps: 601 frames. A one-frame-wide jerk of j3 between two search frames.
+  for (JointTracks& t : clip.joints) {
+    for (float& time : t.rotation.times) time *= 20.0f;
+  }
+  QuatTrack& jerk = clip.joints[c.skeleton.findJoint("j3")].rotation;
+  jerk.times = {0.0f, 10.01f, 10.0333f, 10.0566f, 20.0f};
+  jerk.values = {glm::quat(1, 0, 0, 0), glm::quat(1, 0, 0, 0),
+                 glm::angleAxis(1.2f, glm::vec3(0, 0, 1)), glm::quat(1, 0, 0, 0),
+                 glm::quat(1, 0, 0, 0)};
+  updateClipRange(clip);
+  ASSERT_TRUE(validateCharacter(c, "long").ok());
+  const Result<BoneReduction> free = reduceBones(c, c.mesh, 1);
+  ASSERT_TRUE(free.ok());
+  for (float share : {0.05f, 0.2f, 0.5f}) {
+    const float cap = share * free->max_error;
+    Result<BoneReduction> r = reduceBones(c, c.mesh, 1, cap);
+    ASSERT_TRUE(r.ok());
+    EXPECT_LE(r->max_error, cap) << share;
+  }
 }
 
 TEST(MeasureReductionError, MatchesAHandComputedDeviation) {
@@ -193,36 +305,75 @@ TEST(LodChain, DefaultChainOnTheTube) {
   options.levels[1].joint_count = 8;  // the tube has 13 joints
   options.levels[2].joint_count = 5;
   options.levels[3].joint_count = 3;
-  Result<std::vector<MeshLod>> r = buildLodChain(c, options);
+  LodChainReport report;
+  Result<std::vector<MeshLod>> r = buildLodChain(c, options, &report);
   ASSERT_TRUE(r.ok()) << r.status().toString();
-  ASSERT_EQ(r->size(), 4u);
   const std::vector<MeshLod>& lods = *r;
+  ASSERT_GE(lods.size(), 2u);
+  ASSERT_EQ(report.levels.size(), 4u);
+  EXPECT_FLOAT_EQ(report.character_size, c.size());
   EXPECT_TRUE(lods[0].palette_joints.empty());
   EXPECT_EQ(lods[0].mesh.triangleCount(), c.mesh.triangleCount());
-  EXPECT_EQ(lods[0].skinning_error, 0.0f);
-  EXPECT_FLOAT_EQ(lods[0].max_distance, 10.0f * c.size());
-  EXPECT_EQ(lods[3].max_distance, 0.0f);
-  const size_t expected_joints[4] = {0, 8, 5, 3};
-  for (size_t i = 1; i < lods.size(); ++i) {
-    EXPECT_EQ(lods[i].palette_joints.size(), expected_joints[i]);
-    EXPECT_LE(lods[i].mesh.triangleCount(), lods[i - 1].mesh.triangleCount());
-    EXPECT_TRUE(validateMesh(lods[i].mesh, static_cast<int>(expected_joints[i]), "lod").ok());
-    EXPECT_GE(lods[i].skinning_error, lods[i - 1].skinning_error);
-    EXPECT_GT(lods[i].max_distance == 0.0f ? 1e9f : lods[i].max_distance, lods[i - 1].max_distance);
+  EXPECT_EQ(lods[0].max_error, 0.0f);
+  EXPECT_EQ(lods.back().max_distance, 0.0f);
+  for (const LodLevelReport& level : report.levels) {
+    const float cap = options.levels[level.level].max_error * c.size();
+    EXPECT_LE(level.max_error, cap + 1e-6f) << "level " << level.level;
+    EXPECT_LE(level.p99_error, level.max_error);
+    EXPECT_GE(level.joints, level.target_joints);
+    if (level.lod < 0) continue;
+    const MeshLod& lod = lods[level.lod];
+    EXPECT_EQ(lod.mesh.triangleCount(), level.triangles);
+    EXPECT_EQ(level.max_error, lod.max_error);
+    EXPECT_NEAR(lod.max_error, lod.geometric_error + lod.skinning_error, 1e-6f);
+    EXPECT_TRUE(validateMesh(lod.mesh, level.joints, "lod").ok());
   }
+  for (size_t i = 1; i < lods.size(); ++i) {
+    EXPECT_LE(lods[i].mesh.triangleCount(), lods[i - 1].mesh.triangleCount());
+    // Errors grow along the chain, and LOD i-1 is used until LOD i's error is a pixel.
+    EXPECT_GT(lods[i].max_error, lods[i - 1].max_error);
+    EXPECT_FLOAT_EQ(lods[i - 1].max_distance,
+                    std::max(std::numeric_limits<float>::min(),
+                             errorDistance(lods[i].max_error, options.projection, 1.0f)));
+  }
+}
+
+TEST(LodChain, DropsALevelThatRemovesTooLittleAndSaysSo) {
+  const Character c = test::makeTubeCharacter(4, 8);
+  LodChainOptions options;
+  // Level 1 removes 10% of the triangles and no joint: dropped. Level 2 removes half.
+  options.levels = {{1.0f, 0, 0.0f}, {0.9f, 0, 1.0f}, {0.5f, 0, 1.0f}};
+  LodChainReport report;
+  Result<std::vector<MeshLod>> r = buildLodChain(c, options, &report);
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ(report.levels[1].lod, -1);
+  EXPECT_EQ(report.levels[2].lod, 1);
+  bool named = false;
+  for (const std::string& w : report.warnings)
+    named = named || w.find("level 1 dropped") == 0 || w.find("LOD level 1 dropped") == 0;
+  EXPECT_TRUE(named) << (report.warnings.empty() ? "no warning" : report.warnings[0]);
+  // Removing joints alone is enough to keep a level.
+  options.levels = {{1.0f, 0, 0.0f}, {1.0f, 3, 1.0f}};
+  ASSERT_TRUE(buildLodChain(c, options, &report).ok());
+  EXPECT_EQ(report.levels[1].lod, 1);
 }
 
 TEST(LodChain, RejectsLevelsThatAddDetail) {
   const Character c = test::makeTubeCharacter(4, 8);
   LodChainOptions options;
-  options.levels = {{1.0f, 0, 10.0f}, {0.5f, 3, 20.0f}, {0.7f, 2, 0.0f}};
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 3, 0.1f}, {0.7f, 2, 0.1f}};
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
-  options.levels = {{1.0f, 0, 10.0f}, {0.5f, 3, 5.0f}, {0.2f, 2, 0.0f}};
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 3, 0.1f}, {0.2f, 4, 0.1f}};
+  EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 3, -0.1f}};
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
   options.levels = {{0.5f, 0, 0.0f}};
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
   options.levels = {{1.0f, 0, 0.0f}};
   EXPECT_TRUE(buildLodChain(c, options).ok());
+  options.threshold_px = 0.0f;
+  EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
 }
 
 }  // namespace

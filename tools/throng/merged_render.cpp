@@ -69,16 +69,19 @@ int runMergedRender(const MergedRenderOptions& options) {
   Result<std::unique_ptr<MergedBatchRenderer>> renderer =
       MergedBatchRenderer::create(**device, lods, tree.jointCount());
   if (!renderer.ok()) return fail(renderer.status().toString());
+  for (const std::string& w : (*renderer)->warnings()) {
+    fmt::print(stderr, "throng: warning: {}\n", w);
+  }
 
   fmt::print("device: {} ({}), GL_MAX_VERTEX_UNIFORM_VECTORS {}\n", (*device)->caps().renderer,
              (*device)->caps().version, (*renderer)->uniformBudget());
   for (int i = 0; i < (*renderer)->lodCount(); ++i) {
     const MergedLodInfo& info = (*renderer)->lodInfo(i);
     fmt::print(
-        "LOD {}: drawn as LOD {}, {} joints, {} vertices, K = {} per batch (other "
-        "uniforms {}), up to {:.1f} units\n",
-        i, info.drawn_lod, info.joints, info.vertices_per_character, info.characters_per_batch,
-        info.other_uniform_vectors, (lods)[i].max_distance);
+        "LOD {}: drawn as LOD {} (error {:.3g}% of the height), {} joints, {} vertices, K = {} "
+        "per batch (other uniforms {}), up to {:.1f} units\n",
+        i, info.drawn_lod, 100.0f * info.error / size, info.joints, info.vertices_per_character,
+        info.characters_per_batch, info.other_uniform_vectors, (lods)[i].max_distance);
   }
 
   // A grid of agents, each playing a clip from its own start time.

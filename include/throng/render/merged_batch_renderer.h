@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,14 +38,20 @@ struct MergedBatchDesc {
   // Upper bound on K; 0 = as many as fit. 1 gives the per-character path (one draw each).
   int max_characters_per_batch = 0;
   // A LOD whose x joints do not fit the budget is drawn with the nearest coarser LOD that fits
-  // (true), or makes create() fail with kLimitExceeded (false).
+  // (true; each such fallback is reported in warnings() with the LOD drawn and its error), or
+  // makes create() fail with kLimitExceeded (false).
   bool fall_back_to_fewer_joints = true;
+  // Strict error cap (model units, compared with MeshLod::max_error): create() fails with
+  // kLimitExceeded, naming the LOD, the budget and the error, when a LOD would be drawn with a
+  // fallback whose error exceeds it. Infinity (the default): any fallback, reported.
+  float max_fallback_error = std::numeric_limits<float>::infinity();
   bool cull_back_faces = true;  // counter-clockwise front faces (glTF), as the instanced path
 };
 
 // What create() decided for one of the package's LODs.
 struct MergedLodInfo {
   int drawn_lod = 0;              // the LOD actually drawn for this one (itself unless fallback)
+  float error = 0.0f;             // MeshLod::max_error of the drawn LOD (model units)
   int joints = 0;                 // x
   int characters_per_batch = 0;   // K
   int other_uniform_vectors = 0;  // read from the linked program
@@ -62,8 +70,9 @@ class MergedBatchRenderer {
   // Builds, for every LOD of `lods` (lods[i].mesh joint indices are palette slots; an empty
   // palette_joints means all `skeleton_joints` joints), the program (the shader's array sized
   // K*x*3), the K-copy batch mesh and its buffers. Errors: kLimitExceeded when a LOD fits
-  // neither itself nor (with fallback) any coarser LOD, naming the LOD and the budget; kGlError
-  // for shader or buffer failures. `device` must be current and outlive the renderer.
+  // neither itself nor (with fallback) any coarser LOD, or only one whose error exceeds
+  // desc.max_fallback_error, naming the LOD, the budget and the error; kGlError for shader or
+  // buffer failures. `device` must be current and outlive the renderer.
   static Result<std::unique_ptr<MergedBatchRenderer>> create(Device& device,
                                                              std::span<const MeshLod> lods,
                                                              int skeleton_joints,
@@ -78,6 +87,9 @@ class MergedBatchRenderer {
   std::span<const uint16_t> paletteJoints(int lod) const;
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
+  // One line per LOD drawn with a coarser one: which LOD, the budget, the LOD drawn instead and
+  // its error (model units and share of the height of LOD 0's bind mesh). Empty when none.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // Starts a frame: every batch empty, camera set (world -> clip).
   void beginFrame(const glm::mat4& view_projection);
@@ -105,6 +117,7 @@ class MergedBatchRenderer {
   void flush(Lod& lod);
 
   std::vector<Lod> lods_;
+  std::vector<std::string> warnings_;
   int budget_ = 0;
   bool cull_back_faces_ = true;
   glm::mat4 view_projection_{1.0f};
