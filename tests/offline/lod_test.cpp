@@ -89,6 +89,121 @@ TEST(SimplifyMesh, KeepsSubMeshesSeparate) {
             r->mesh.indices.size());
 }
 
+// The tube with every triangle's corners split off (flat normals, per-triangle UVs): every edge
+// is a UV and normal seam, which locks an edge-collapse simplifier that is not welded first.
+SkinnedMesh splitEveryTriangle(const SkinnedMesh& m) {
+  SkinnedMesh out;
+  for (size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+    const glm::vec3 n = glm::normalize(glm::cross(m.positions[m.indices[t + 1]] - m.positions[m.indices[t]],
+                                                  m.positions[m.indices[t + 2]] - m.positions[m.indices[t]]));
+    for (int c = 0; c < 3; ++c) {
+      const uint32_t v = m.indices[t + c];
+      out.indices.push_back(static_cast<uint32_t>(out.positions.size()));
+      out.positions.push_back(m.positions[v]);
+      out.normals.push_back(n);
+      out.uvs.push_back(glm::vec2(static_cast<float>(t) / static_cast<float>(m.indices.size()),
+                                  static_cast<float>(c)));
+      out.joints.push_back(m.joints[v]);
+      out.weights.push_back(m.weights[v]);
+    }
+  }
+  out.submeshes.push_back({"split", 0, static_cast<uint32_t>(out.indices.size())});
+  return out;
+}
+
+TEST(SimplifyMesh, SeamsDoNotLockTheSimplifier) {
+  const Character c = test::makeTubeCharacter(8, 12);
+  const SkinnedMesh split = splitEveryTriangle(c.mesh);
+  ASSERT_TRUE(validateMesh(split, c.skeleton.jointCount(), "split").ok());
+  SimplifyOptions options;
+  options.triangle_ratio = 0.25f;
+  options.max_relative_error = 1.0f;
+  options.allow_sloppy = false;  // the edge collapses alone must get there
+  Result<SimplifiedMesh> r = simplifyMesh(split, options);
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  EXPECT_EQ(r->target_triangles, split.triangleCount() / 4);
+  EXPECT_LE(static_cast<double>(r->mesh.triangleCount()),
+            static_cast<double>(r->target_triangles) * (1.0 + kSimplifyTargetSlack));
+  EXPECT_FALSE(r->sloppy);
+  // Output vertices are input vertices, attributes and skin included.
+  for (size_t v = 0; v < r->mesh.vertexCount(); ++v) {
+    bool found = false;
+    for (size_t s = 0; s < split.vertexCount() && !found; ++s) found = sameVertex(r->mesh, v, split, s);
+    EXPECT_TRUE(found) << "vertex " << v;
+  }
+  // No tear: vertices at one position carry one skin (the source's skin there).
+  for (size_t a = 0; a < r->mesh.vertexCount(); ++a) {
+    for (size_t b = a + 1; b < r->mesh.vertexCount(); ++b) {
+      if (r->mesh.positions[a] != r->mesh.positions[b]) continue;
+      EXPECT_EQ(r->mesh.joints[a], r->mesh.joints[b]);
+      EXPECT_EQ(r->mesh.weights[a], r->mesh.weights[b]);
+    }
+  }
+}
+
+TEST(SimplifyMesh, DifferentSkinsAtOnePositionStayApart) {
+  // Two tubes end to end sharing the ring at y = 2 by position only: the lower one is skinned to
+  // j0, the upper one to j1 (a hard seam that tears in the source too). No simplified triangle
+  // may join the two: every triangle keeps vertices of one tube.
+  SkinnedMesh m;
+  const uint32_t ring = 8;
+  auto addTube = [&](float y0, uint16_t joint) {
+    const uint32_t first = static_cast<uint32_t>(m.positions.size());
+    for (int r = 0; r <= 8; ++r) {
+      for (uint32_t s = 0; s < ring; ++s) {
+        const float a = static_cast<float>(s) * 6.2831853f / static_cast<float>(ring);
+        m.positions.push_back(glm::vec3(0.3f * std::cos(a), y0 + 0.25f * static_cast<float>(r),
+                                        0.3f * std::sin(a)));
+        m.normals.push_back(glm::vec3(std::cos(a), 0.0f, std::sin(a)));
+        m.uvs.push_back(glm::vec2(0.0f));
+        m.joints.push_back(glm::u16vec4(joint, 0, 0, 0));
+        m.weights.push_back(glm::vec4(1, 0, 0, 0));
+      }
+    }
+    for (uint32_t r = 0; r < 8; ++r) {
+      for (uint32_t s = 0; s < ring; ++s) {
+        const uint32_t a = first + r * ring + s, b = first + r * ring + (s + 1) % ring;
+        m.indices.insert(m.indices.end(), {a, a + ring, b, b, a + ring, b + ring});
+      }
+    }
+  };
+  addTube(0.0f, 0);
+  addTube(2.0f, 1);
+  m.submeshes.push_back({"both", 0, static_cast<uint32_t>(m.indices.size())});
+  Result<SimplifiedMesh> r = simplifyMesh(m, {0.25f, 1.0f, false});
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  EXPECT_LT(r->mesh.triangleCount(), m.triangleCount() / 2);
+  for (size_t t = 0; t + 2 < r->mesh.indices.size(); t += 3) {
+    const uint16_t joint = r->mesh.joints[r->mesh.indices[t]].x;
+    for (int k = 1; k < 3; ++k) {
+      EXPECT_EQ(r->mesh.joints[r->mesh.indices[t + k]].x, joint) << "triangle " << t / 3;
+    }
+  }
+}
+
+TEST(SimplifyMesh, FallsBackToSloppyWhenCollapsesStopShort) {
+  // Every triangle its own skin: every vertex is a skin seam, so no edge can collapse; vertex
+  // clustering still reaches the target.
+  const Character c = test::makeTubeCharacter(8, 12);
+  SkinnedMesh split = splitEveryTriangle(c.mesh);
+  for (size_t v = 0; v < split.vertexCount(); ++v) {
+    split.joints[v] = glm::u16vec4(static_cast<uint16_t>(v / 3 % 200), 0, 0, 0);
+    split.weights[v] = glm::vec4(1, 0, 0, 0);
+  }
+  SimplifyOptions options{0.25f, 1.0f, false};
+  Result<SimplifiedMesh> locked = simplifyMesh(split, options);
+  ASSERT_TRUE(locked.ok());
+  EXPECT_GT(locked->mesh.triangleCount(), split.triangleCount() / 2);
+  options.allow_sloppy = true;
+  Result<SimplifiedMesh> sloppy = simplifyMesh(split, options);
+  ASSERT_TRUE(sloppy.ok());
+  EXPECT_TRUE(sloppy->sloppy);
+  EXPECT_GT(sloppy->mesh.triangleCount(), 0u);
+  EXPECT_LE(sloppy->mesh.triangleCount(), sloppy->target_triangles);
+  EXPECT_GT(sloppy->geometric_error, 0.0f);
+  EXPECT_TRUE(validateMesh(sloppy->mesh, 200, "sloppy").ok());
+}
+
 TEST(ChooseJoints, KeepsTheRootAndPrefersJointsThatMoveWeight) {
   const Character c = test::makeTubeCharacter(8, 8);
   Result<std::vector<uint16_t>> one = chooseJoints(c, c.mesh, 1);

@@ -116,7 +116,7 @@ TEST(BakeCli, FailuresExitNonZeroWithOneLineNamingTheProblem) {
       {"sample --format rgba8", "rgba8"},
       {"sample --clips nope", "nope"},
       {"sample --fps 0", "fps"},
-      {"sample --max-width 20", "texels"},
+      {"sample --max-width 2", "max width 2"},
       {"sample --format rgba16f --max-error 0.0000001", "max-error"},
   };
   for (const Case& c : cases) {
