@@ -11,35 +11,13 @@
 
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/offline/lod_error.h"
 
 namespace throng {
 namespace {
 
 // The percentile of vertices ReductionError::p99 reports.
 constexpr double kErrorPercentile = 0.99;
-
-// Every sample time of every clip at `fps` (both ends), or one rest-pose "frame" when there are
-// no clips: the palettes of those poses, frame-major (frames x joints).
-std::vector<JointRows> samplePalettes(const Character& character, float fps, size_t* frames) {
-  const Skeleton& skeleton = character.skeleton;
-  const size_t joints = static_cast<size_t>(skeleton.jointCount());
-  std::vector<JointRows> palettes;
-  PoseScratch scratch;
-  auto add = [&](const Clip* clip, float time) {
-    palettes.resize(palettes.size() + joints);
-    evaluatePalette(skeleton, clip, time, scratch,
-                    std::span<JointRows>(palettes.data() + palettes.size() - joints, joints));
-  };
-  for (const Clip& clip : character.clips) {
-    const int steps = static_cast<int>(std::ceil(clip.duration() * fps - 1e-4f));
-    for (int i = 0; i <= steps; ++i) {
-      add(&clip, std::min(clip.start_time + static_cast<float>(i) / fps, clip.end_time));
-    }
-  }
-  if (palettes.empty()) add(nullptr, 0.0f);
-  *frames = joints == 0 ? 0 : palettes.size() / joints;
-  return palettes;
-}
 
 int nearestKept(std::span<const int16_t> parents, const std::vector<bool>& kept, int joint) {
   while (joint != kNoParent && !kept[joint]) joint = parents[joint];
@@ -120,7 +98,8 @@ float percentile(std::vector<float> values, double q) {
 }  // namespace
 
 Result<std::vector<uint16_t>> chooseJoints(const Character& character, const SkinnedMesh& mesh,
-                                           int joint_count, float max_error) {
+                                           int joint_count, float max_error,
+                                           std::vector<uint16_t>* removal_order) {
   const Skeleton& skeleton = character.skeleton;
   const int joints = skeleton.jointCount();
   const std::span<const int16_t> parents = skeleton.parents();
@@ -165,7 +144,7 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
 
   size_t all_frames = 0;
   const std::vector<JointRows> palettes =
-      samplePalettes(character, kReductionSampleFps, &all_frames);
+      sampleClipPalettes(character, kReductionSampleFps, &all_frames);
   // The search frames: every frame, or an even stride over them.
   std::vector<JointRows> search;
   const size_t stride = (all_frames + kMaxReductionSearchFrames - 1) / kMaxReductionSearchFrames;
@@ -291,6 +270,7 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
   for (int j = 0; j < joints; ++j) {
     if (map[j] == j) result.push_back(static_cast<uint16_t>(j));
   }
+  if (removal_order != nullptr) removal_order->assign(removed.begin(), removed.end());
   return result;
 }
 
@@ -334,7 +314,7 @@ ReductionError measureReductionError(const Character& character, const SkinnedMe
   const size_t joints = static_cast<size_t>(character.skeleton.jointCount());
   size_t frame_count = 0;
   const std::vector<JointRows> palettes =
-      samplePalettes(character, kReductionSampleFps, &frame_count);
+      sampleClipPalettes(character, kReductionSampleFps, &frame_count);
   std::vector<JointRows> slots(palette_joints.size());
   std::vector<glm::vec3> a(full.vertexCount()), b(full.vertexCount());
   std::vector<float> vertex_error(full.vertexCount(), 0.0f);
@@ -358,7 +338,9 @@ ReductionError measureReductionError(const Character& character, const SkinnedMe
 
 Result<BoneReduction> reduceBones(const Character& character, const SkinnedMesh& mesh,
                                   int joint_count, float max_error) {
-  Result<std::vector<uint16_t>> chosen = chooseJoints(character, mesh, joint_count, max_error);
+  std::vector<uint16_t> removal_order;
+  Result<std::vector<uint16_t>> chosen =
+      chooseJoints(character, mesh, joint_count, max_error, &removal_order);
   if (!chosen.ok()) return chosen.status();
   Result<SkinnedMesh> remapped = remapToPalette(character, mesh, *chosen);
   if (!remapped.ok()) return remapped.status();
@@ -366,6 +348,7 @@ Result<BoneReduction> reduceBones(const Character& character, const SkinnedMesh&
   out.capped =
       static_cast<int>(chosen->size()) > std::min(joint_count, character.skeleton.jointCount());
   out.palette_joints = std::move(*chosen);
+  out.removal_order = std::move(removal_order);
   out.mesh = std::move(*remapped);
   const ReductionError error = measureReductionError(character, mesh, out.mesh, out.palette_joints);
   out.max_error = error.max;

@@ -9,10 +9,21 @@
 #include <fmt/core.h>
 
 #include "throng/offline/bone_reduction.h"
+#include "throng/offline/lod_error.h"
 #include "throng/offline/mesh_simplify.h"
 
 namespace throng {
 namespace {
+
+// Bisection steps over the triangle ratio when the target's error passes the cap: the ratio
+// found is within 2^-6 of the smallest that fits.
+constexpr int kRatioSearchSteps = 6;
+
+// A simplified mesh and its measured error (full skeleton).
+struct Simplified {
+  SimplifiedMesh mesh;
+  LodError error;
+};
 
 int paletteSize(const MeshLod& lod, int joints) {
   return lod.palette_joints.empty() ? joints : static_cast<int>(lod.palette_joints.size());
@@ -22,7 +33,7 @@ int paletteSize(const MeshLod& lod, int joints) {
 
 LodChainOptions defaultLodChainOptions() {
   LodChainOptions options;
-  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 24, 0.03f}, {0.25f, 15, 0.08f}, {0.125f, 10, 0.2f}};
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 24, 0.1f}, {0.25f, 15, 0.15f}, {0.125f, 10, 0.25f}};
   return options;
 }
 
@@ -67,6 +78,7 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
     previous_joints = x;
   }
 
+  const LodErrorMeter meter(character);
   std::vector<MeshLod> lods;
   std::vector<size_t> level_of_lod;
   for (size_t i = 0; i < options.levels.size(); ++i) {
@@ -78,33 +90,123 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
     lr.target_joints = x;
 
     MeshLod lod;
-    SimplifyOptions simplify;
-    simplify.triangle_ratio = level.triangle_ratio;
-    simplify.max_relative_error = level.max_error;
-    Result<SimplifiedMesh> simplified = simplifyMesh(character.mesh, simplify);
-    if (!simplified.ok()) return simplified.status();
-    lr.target_triangles = simplified->target_triangles;
-    lr.sloppy = simplified->sloppy;
-    lod.geometric_error = simplified->geometric_error;
-    if (x == joints) {
-      lod.mesh = std::move(simplified->mesh);
-      lod.max_error = lod.p99_error = lod.geometric_error;
+    const float cap = level.max_error * size;
+    bool ratio_raised = false;
+    if (i == 0) {
+      lod.mesh = character.mesh;  // the full mesh, exact
+      lr.target_triangles = character.mesh.triangleCount();
     } else {
-      // What the cap leaves after simplification goes to bone reduction (model units).
-      const float cap = std::max(0.0f, level.max_error * size - lod.geometric_error);
-      Result<BoneReduction> reduced = reduceBones(character, simplified->mesh, x, cap);
-      if (!reduced.ok()) return reduced.status();
-      lr.joints_capped = reduced->capped;
-      if (static_cast<int>(reduced->palette_joints.size()) < joints) {
-        lod.mesh = std::move(reduced->mesh);
-        lod.palette_joints = std::move(reduced->palette_joints);
-        lod.skinning_error = reduced->max_error;
-      } else {
-        lod.mesh = std::move(simplified->mesh);  // every joint kept: palette slots are joints
+      // Simplify to the target, with and without the joint borders kept, and keep whichever
+      // strays less once skinned. When that passes the cap (meshoptimizer caps only its
+      // bind-pose estimate), search the smallest reduction back toward the full mesh (error 0)
+      // that stays within it: on the search frames, then on every frame.
+      const size_t full_triangles = character.mesh.triangleCount();
+      auto attempt = [&](float ratio, bool every_frame) -> Result<Simplified> {
+        Simplified best;
+        best.mesh.mesh = character.mesh;
+        best.mesh.target_triangles = full_triangles;
+        if (ratio >= 1.0f) return best;
+        bool found = false;
+        for (bool borders : {true, false}) {
+          SimplifyOptions simplify;
+          simplify.triangle_ratio = ratio;
+          simplify.max_relative_error = level.max_error;
+          simplify.keep_joint_borders = borders;
+          simplify.measure_error = false;  // the skinned error below is the one that counts
+          Result<SimplifiedMesh> tried = simplifyMesh(character.mesh, simplify);
+          if (!tried.ok()) return tried.status();
+          if (tried->mesh.triangleCount() >= full_triangles) continue;
+          const LodError e = meter.measure(tried->mesh, {}, every_frame);
+          const bool on_target =
+              static_cast<double>(tried->mesh.triangleCount()) <=
+              static_cast<double>(tried->target_triangles) * (1.0 + kSimplifyTargetSlack);
+          const bool best_on_target =
+              found && static_cast<double>(best.mesh.mesh.triangleCount()) <=
+                           static_cast<double>(best.mesh.target_triangles) *
+                               (1.0 + kSimplifyTargetSlack);
+          if (!found || (on_target && !best_on_target) ||
+              (on_target == best_on_target && e.max < best.error.max)) {
+            best = {std::move(*tried), e};
+            found = true;
+          }
+        }
+        return best;
+      };
+      Result<Simplified> simplified = attempt(level.triangle_ratio, false);
+      if (!simplified.ok()) return simplified.status();
+      lr.target_triangles = simplified->mesh.target_triangles;
+      float lo = level.triangle_ratio, hi = 1.0f;
+      if (simplified->error.max > cap) {
+        ratio_raised = true;
+        Simplified best;  // the full mesh: error 0
+        best.mesh.mesh = character.mesh;
+        for (int step = 0; step < kRatioSearchSteps; ++step) {
+          const float mid = 0.5f * (lo + hi);
+          Result<Simplified> tried = attempt(mid, false);
+          if (!tried.ok()) return tried.status();
+          if (tried->error.max <= cap) {
+            hi = mid;
+            best = std::move(*tried);
+          } else {
+            lo = mid;
+          }
+        }
+        best.mesh.target_triangles = lr.target_triangles;
+        *simplified = std::move(best);
       }
-      lod.max_error = lod.geometric_error + lod.skinning_error;
-      lod.p99_error =
-          lod.geometric_error + (lod.palette_joints.empty() ? 0.0f : reduced->p99_error);
+      // The search frames hold; every frame decides. Past the cap there, reduce less.
+      if (simplified->mesh.mesh.triangleCount() < full_triangles) {
+        simplified->error = meter.measure(simplified->mesh.mesh, {}, true);
+      }
+      while (simplified->error.max > cap) {
+        ratio_raised = true;
+        hi = 0.5f * (hi + 1.0f);
+        simplified = attempt(hi > 0.99f ? 1.0f : hi, true);
+        if (!simplified.ok()) return simplified.status();
+      }
+      const LodError error = simplified->error;
+      lr.sloppy = simplified->mesh.sloppy;
+      lod.geometric_error = error.max;
+      lod.mesh = std::move(simplified->mesh.mesh);
+      lod.max_error = error.max;
+      lod.p99_error = error.p99;
+    }
+    if (x < joints) {
+      // Bone reduction's greedy search gets what simplification left of the cap; the whole LOD
+      // is then measured, and joints come back (the greedy order undone) while it passes the
+      // cap, on the search frames and then on every frame.
+      Result<BoneReduction> reduced =
+          reduceBones(character, lod.mesh, x, std::max(0.0f, cap - lod.geometric_error));
+      if (!reduced.ok()) return reduced.status();
+      // The greedy search stopped k removals earlier: its removal order, minus the last k.
+      std::vector<uint16_t> removal_order = std::move(reduced->removal_order);
+      std::vector<uint16_t> palette = reduced->palette_joints;
+      SkinnedMesh mesh = std::move(reduced->mesh);
+      float skinning_error = reduced->max_error;
+      LodError total;
+      for (bool every_frame : {false, true}) {
+        total = meter.measure(mesh, palette, every_frame);
+        while (total.max > cap && !removal_order.empty()) {
+          palette.insert(std::upper_bound(palette.begin(), palette.end(), removal_order.back()),
+                         removal_order.back());
+          removal_order.pop_back();
+          if (removal_order.empty()) break;  // every joint: the simplified mesh as it is
+          Result<SkinnedMesh> remapped = remapToPalette(character, lod.mesh, palette);
+          if (!remapped.ok()) return remapped.status();
+          mesh = std::move(*remapped);
+          skinning_error = measureReductionError(character, lod.mesh, mesh, palette).max;
+          total = meter.measure(mesh, palette, every_frame);
+        }
+      }
+      const int kept = static_cast<int>(palette.size());
+      lr.joints_capped = kept > x;
+      if (kept < joints) {
+        lod.mesh = std::move(mesh);
+        lod.palette_joints = std::move(palette);
+        lod.skinning_error = skinning_error;
+        lod.max_error = total.max;
+        lod.p99_error = total.p99;
+      }
     }
     lr.triangles = lod.mesh.triangleCount();
     lr.joints = paletteSize(lod, joints);
@@ -113,21 +215,27 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
     lr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (lr.sloppy) {
       rep.warnings.push_back(
-          fmt::format("LOD level {}: the edge-collapse simplifier stopped "
-                      "short of {} triangles; vertex clustering reached {}",
+          fmt::format("LOD level {}: the edge-collapse simplifier stopped short of {} triangles; "
+                      "vertex clustering reached {}",
                       i, lr.target_triangles, lr.triangles));
     }
-    if (i > 0 && static_cast<double>(lr.triangles) >
-                     static_cast<double>(lr.target_triangles) * (1.0 + kSimplifyTargetSlack)) {
+    if (ratio_raised) {
       rep.warnings.push_back(
-          fmt::format("LOD level {}: {} triangles, short of the target {} "
-                      "(error cap {:.3g}% of the height)",
+          fmt::format("LOD level {}: {} triangles, not {}: fewer would pass its error cap of "
+                      "{:.3g}% of the height once skinned",
+                      i, lr.triangles, lr.target_triangles, 100.0f * level.max_error));
+    } else if (i > 0 && static_cast<double>(lr.triangles) >
+                            static_cast<double>(lr.target_triangles) *
+                                (1.0 + kSimplifyTargetSlack)) {
+      rep.warnings.push_back(
+          fmt::format("LOD level {}: {} triangles, short of the target {} (the mesh's shape, or "
+                      "its error cap of {:.3g}% of the height)",
                       i, lr.triangles, lr.target_triangles, 100.0f * level.max_error));
     }
     if (lr.joints_capped) {
       rep.warnings.push_back(
-          fmt::format("LOD level {}: keeps {} joints, not {}: removing more "
-                      "would pass its error cap of {:.3g}% of the height",
+          fmt::format("LOD level {}: keeps {} joints, not {}: removing more would pass its error "
+                      "cap of {:.3g}% of the height",
                       i, lr.joints, x, 100.0f * level.max_error));
     }
     rep.levels.push_back(lr);
@@ -161,15 +269,18 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
     level_of_lod.push_back(i);
   }
 
-  // Switch distances: LOD i is used until LOD i+1 is first picked on screen. A distance of 0
-  // means "no limit", so a LOD that is never picked (LOD 0 before a LOD without error) gets the
-  // smallest positive one.
+  // Switch distances, measured to the agent's origin: LOD i is used until LOD i+1 is first
+  // picked on screen, whose distance is to the agent's nearest point, at most `reach` nearer.
+  // A distance of 0 means "no limit", so a LOD never used would get the smallest positive one.
+  float reach = 0.0f;
+  for (const glm::vec3& p : character.mesh.positions) reach = std::max(reach, glm::length(p));
   for (size_t l = 0; l < lods.size(); ++l) {
-    lods[l].max_distance = l + 1 < lods.size()
-                               ? std::max(std::numeric_limits<float>::min(),
-                                          errorDistance(lods[l + 1].max_error, options.projection,
-                                                        options.threshold_px))
-                               : 0.0f;
+    lods[l].max_distance =
+        l + 1 < lods.size()
+            ? std::max(std::numeric_limits<float>::min(),
+                       reach + errorDistance(lods[l + 1].max_error, options.projection,
+                                             options.threshold_px))
+            : 0.0f;
   }
   for (size_t l = 0; l < lods.size(); ++l) {
     LodLevelReport& lr = rep.levels[level_of_lod[l]];

@@ -11,6 +11,8 @@
 #include <fmt/core.h>
 #include <meshoptimizer.h>
 
+#include "throng/offline/surface_distance.h"
+
 namespace throng {
 namespace {
 
@@ -117,6 +119,36 @@ class SeamRestorer {
   std::unordered_map<uint32_t, std::vector<uint32_t>> members_;  // group -> its vertices
 };
 
+// The joint with the largest summed weight over a triangle's corners (ties: the lowest).
+uint32_t dominantJoint(const SkinnedMesh& mesh, const uint32_t* corners) {
+  uint32_t joints[3 * kMaxInfluences];
+  float weights[3 * kMaxInfluences];
+  int n = 0;
+  for (int c = 0; c < 3; ++c) {
+    for (int i = 0; i < kMaxInfluences; ++i) {
+      const float w = mesh.weights[corners[c]][i];
+      if (!(w > 0.0f)) continue;
+      const uint32_t j = mesh.joints[corners[c]][i];
+      int k = 0;
+      while (k < n && joints[k] != j) ++k;
+      if (k == n) {
+        joints[n] = j;
+        weights[n++] = 0.0f;
+      }
+      weights[k] += w;
+    }
+  }
+  uint32_t best = 0;
+  float best_weight = -1.0f;
+  for (int k = 0; k < n; ++k) {
+    if (weights[k] > best_weight || (weights[k] == best_weight && joints[k] < best)) {
+      best = joints[k];
+      best_weight = weights[k];
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptions& options) {
@@ -171,7 +203,7 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
 
   SimplifiedMesh out;
   std::vector<uint32_t> indices;
-  std::vector<uint32_t> simplified, sloppy;
+  std::vector<uint32_t> simplified, sloppy, whole;
   for (const SubMesh& range : ranges) {
     const uint32_t* source = shadow.data() + range.first_index;
     const size_t triangles = range.index_count / 3;
@@ -187,9 +219,46 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
     size_t count = range.index_count;
     float error = 0.0f;
     if (target < triangles) {
-      count =
-          meshopt_simplify(simplified.data(), source, range.index_count, positions, welded_count,
-                           sizeof(glm::vec3), target * 3, options.max_relative_error, 0, &error);
+      count = 0;
+      if (options.keep_joint_borders) {
+        // Each joint's region alone, its border locked: no collapse crosses where the mesh
+        // bends, so joints keep the rings that let them bend.
+        std::vector<std::vector<uint32_t>> regions;
+        std::unordered_map<uint32_t, size_t> region_of_joint;
+        for (size_t t = 0; t < triangles; ++t) {
+          const uint32_t joint = dominantJoint(mesh, mesh.indices.data() + range.first_index + 3 * t);
+          const auto [it, added] = region_of_joint.emplace(joint, regions.size());
+          if (added) regions.emplace_back();
+          regions[it->second].insert(regions[it->second].end(), source + 3 * t, source + 3 * t + 3);
+        }
+        for (const std::vector<uint32_t>& region : regions) {
+          const size_t region_target = std::max<size_t>(
+              1, static_cast<size_t>(static_cast<double>(region.size() / 3) *
+                                     options.triangle_ratio));
+          float region_error = 0.0f;
+          count += meshopt_simplify(simplified.data() + count, region.data(), region.size(),
+                                    positions, welded_count, sizeof(glm::vec3), region_target * 3,
+                                    options.max_relative_error, meshopt_SimplifyLockBorder,
+                                    &region_error);
+          error = std::max(error, region_error);
+        }
+      }
+      if (!options.keep_joint_borders || static_cast<double>(count / 3) >
+                                             static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
+        // Locked borders left too much: the whole sub-mesh at once.
+        whole.resize(range.index_count);
+        float whole_error = 0.0f;
+        const size_t whole_count =
+            meshopt_simplify(whole.data(), source, range.index_count, positions, welded_count,
+                             sizeof(glm::vec3), target * 3, options.max_relative_error, 0,
+                             &whole_error);
+        if (count == 0 || whole_count < count) {
+          simplified.swap(whole);
+          count = whole_count;
+          error = whole_error;
+          out.crossed_joint_borders = options.keep_joint_borders;
+        }
+      }
       if (options.allow_sloppy && static_cast<double>(count / 3) >
                                       static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
         sloppy.resize(range.index_count);
@@ -210,7 +279,7 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
     for (size_t i = 0; i < count; ++i) simplified[i] = representative[simplified[i]];
     restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
     for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
-    out.geometric_error = std::max(out.geometric_error, error * scale);
+    out.estimated_error = std::max(out.estimated_error, error * scale);
     SubMesh sub = range;
     sub.first_index = static_cast<uint32_t>(indices.size());
     sub.index_count = static_cast<uint32_t>(count);
@@ -241,6 +310,11 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   }
   m.indices.resize(indices.size());
   for (size_t i = 0; i < indices.size(); ++i) m.indices[i] = remap[indices[i]];
+  // meshoptimizer's error is an area-weighted distance to the planes around each collapse, which
+  // can be several times below the real deviation: measure the real one.
+  if (options.measure_error && m.triangleCount() < mesh.triangleCount()) {
+    out.geometric_error = surfaceDistance(mesh.positions, mesh.indices, m.positions, m.indices);
+  }
   return out;
 }
 

@@ -39,6 +39,9 @@ struct BoneReduction {
   // True when the error cap stopped the removal before joint_count was reached (the mesh then
   // keeps more joints than asked for).
   bool capped = false;
+  // The removed joints in the order the greedy search removed them: keeping the joints of
+  // palette_joints plus the last k of these is the same search stopped k removals earlier.
+  std::vector<uint16_t> removal_order;
 };
 
 // Chooses the joints of character.skeleton to keep for `mesh` (whose joint indices are skeleton
@@ -52,9 +55,11 @@ struct BoneReduction {
 // Errors: kLimitExceeded when joint_count is smaller than the number of roots; kInvalidArgument
 // when joint_count < 1 or max_error is negative or NaN; kInvalidData for a joint index outside
 // the skeleton.
+// `removal_order`, when given, receives the removed joints in removal order.
 Result<std::vector<uint16_t>> chooseJoints(
     const Character& character, const SkinnedMesh& mesh, int joint_count,
-    float max_error = std::numeric_limits<float>::infinity());
+    float max_error = std::numeric_limits<float>::infinity(),
+    std::vector<uint16_t>* removal_order = nullptr);
 
 // Re-skins `mesh` (skeleton joint indices) to the kept joints `palette_joints` (ascending, every
 // root included): each removed joint's weight moves to its nearest kept ancestor, repeated

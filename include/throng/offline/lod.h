@@ -59,7 +59,7 @@ struct LodChainReport {
 
 // The seed's rule made concrete: full detail near; 50% / 24 joints, 25% / 15 joints and
 // 12.5% / 10 joints further away (15 and 10 joints are the seed's examples: 2 and 3 characters
-// per 256-vector batch), with error caps of 3%, 8% and 20% of the character's height (a cap
+// per 256-vector batch), with error caps of 10%, 15% and 25% of the character's height (a cap
 // keeps more joints than asked for when removing them would pass it). Joint counts larger than
 // the skeleton keep every joint.
 LodChainOptions defaultLodChainOptions();
@@ -69,9 +69,10 @@ LodChainOptions defaultLodChainOptions();
 // of the cap (reduceBones), and measures max_error / p99_error against the full skeleton over
 // every clip frame. A level that removes less than kMinLodReduction of the previous kept LOD's
 // triangles and of its joints, or that a coarser kept LOD matches with no more error (it would
-// never be picked), is dropped with a warning naming it. Sets each LOD's max_distance to where
-// the next LOD is first picked on screen (pickLodScreenSpace at options.projection and
-// threshold_px; the last LOD is unlimited). Levels must not ask for more triangles or joints
+// never be picked), is dropped with a warning naming it. Sets each LOD's max_distance (measured
+// to the agent's origin) to where the next LOD is first picked on screen (pickLodScreenSpace at
+// options.projection and threshold_px, whose distance is to the agent's nearest point) plus the
+// bind mesh's radius about the origin; the last LOD is unlimited. Levels must not ask for more triangles or joints
 // than the level before. Errors: kInvalidArgument for a bad level (naming it), or the first
 // failing step's Status. `report`, when given, says what became of each level.
 Result<std::vector<MeshLod>> buildLodChain(const Character& character,
