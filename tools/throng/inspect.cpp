@@ -68,8 +68,8 @@ int inspectPackage(const std::string& path) {
 }
 
 // JSON numbers must be finite: a LOD never picked has no distance (null).
-nlohmann::json finiteOrNull(double value) {
-  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+nlohmann::ordered_json finiteOrNull(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
 // One JSON object: the package, its LOD table (errors as fractions of the character's height,
@@ -82,7 +82,7 @@ int inspectPackageJson(const std::string& path) {
   const float height = computeBounds(p.lods[0].mesh.positions).largestExtent();
   auto fraction = [&](float v) { return height > 0.0f ? v / height : 0.0f; };
   const LodProjection camera;  // 1080 px, 60 degrees
-  nlohmann::json out;
+  nlohmann::ordered_json out;
   out["file"] = path;
   out["source"] = p.source;
   out["format_version"] = kPackageVersion;
@@ -91,7 +91,7 @@ int inspectPackageJson(const std::string& path) {
   out["pick_camera"] = {{"viewport_height_px", camera.viewport_height_px},
                         {"fov_y_degrees", camera.fov_y * 180.0 / 3.14159265358979},
                         {"threshold_px", kDefaultLodThresholdPx}};
-  nlohmann::json lods = nlohmann::json::array();
+  nlohmann::ordered_json lods = nlohmann::ordered_json::array();
   for (size_t l = 0; l < p.lods.size(); ++l) {
     const MeshLod& lod = p.lods[l];
     const float distance = lodPickDistance(p.lods, static_cast<int>(l), camera);
@@ -112,7 +112,7 @@ int inspectPackageJson(const std::string& path) {
     });
   }
   out["lods"] = std::move(lods);
-  nlohmann::json clips = nlohmann::json::array();
+  nlohmann::ordered_json clips = nlohmann::ordered_json::array();
   for (const BakedClip& c : p.clips) {
     clips.push_back({{"name", c.name},
                      {"frames", c.frame_count},
