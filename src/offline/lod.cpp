@@ -121,9 +121,9 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
               static_cast<double>(tried->mesh.triangleCount()) <=
               static_cast<double>(tried->target_triangles) * (1.0 + kSimplifyTargetSlack);
           const bool best_on_target =
-              found && static_cast<double>(best.mesh.mesh.triangleCount()) <=
-                           static_cast<double>(best.mesh.target_triangles) *
-                               (1.0 + kSimplifyTargetSlack);
+              found &&
+              static_cast<double>(best.mesh.mesh.triangleCount()) <=
+                  static_cast<double>(best.mesh.target_triangles) * (1.0 + kSimplifyTargetSlack);
           if (!found || (on_target && !best_on_target) ||
               (on_target == best_on_target && e.max < best.error.max)) {
             best = {std::move(*tried), e};
@@ -224,9 +224,9 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
           fmt::format("LOD level {}: {} triangles, not {}: fewer would pass its error cap of "
                       "{:.3g}% of the height once skinned",
                       i, lr.triangles, lr.target_triangles, 100.0f * level.max_error));
-    } else if (i > 0 && static_cast<double>(lr.triangles) >
-                            static_cast<double>(lr.target_triangles) *
-                                (1.0 + kSimplifyTargetSlack)) {
+    } else if (i > 0 &&
+               static_cast<double>(lr.triangles) >
+                   static_cast<double>(lr.target_triangles) * (1.0 + kSimplifyTargetSlack)) {
       rep.warnings.push_back(
           fmt::format("LOD level {}: {} triangles, short of the target {} (the mesh's shape, or "
                       "its error cap of {:.3g}% of the height)",

@@ -50,8 +50,8 @@ std::vector<JointRows> sampleClipPalettes(const Character& character, float fps,
 
 LodErrorMeter::LodErrorMeter(const Character& character) : character_(character) {
   palettes_ = sampleClipPalettes(character, kReductionSampleFps, &frame_count_);
-  const size_t stride =
-      std::max<size_t>(1, (frame_count_ + kMaxReductionSearchFrames - 1) / kMaxReductionSearchFrames);
+  const size_t stride = std::max<size_t>(
+      1, (frame_count_ + kMaxReductionSearchFrames - 1) / kMaxReductionSearchFrames);
   for (size_t f = 0; f < frame_count_; f += stride) search_frames_.push_back(f);
   const SkinnedMesh& full = character.mesh;
   const size_t joints = static_cast<size_t>(character.skeleton.jointCount());

@@ -226,15 +226,16 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
         std::vector<std::vector<uint32_t>> regions;
         std::unordered_map<uint32_t, size_t> region_of_joint;
         for (size_t t = 0; t < triangles; ++t) {
-          const uint32_t joint = dominantJoint(mesh, mesh.indices.data() + range.first_index + 3 * t);
+          const uint32_t joint =
+              dominantJoint(mesh, mesh.indices.data() + range.first_index + 3 * t);
           const auto [it, added] = region_of_joint.emplace(joint, regions.size());
           if (added) regions.emplace_back();
           regions[it->second].insert(regions[it->second].end(), source + 3 * t, source + 3 * t + 3);
         }
         for (const std::vector<uint32_t>& region : regions) {
           const size_t region_target = std::max<size_t>(
-              1, static_cast<size_t>(static_cast<double>(region.size() / 3) *
-                                     options.triangle_ratio));
+              1,
+              static_cast<size_t>(static_cast<double>(region.size() / 3) * options.triangle_ratio));
           float region_error = 0.0f;
           count += meshopt_simplify(simplified.data() + count, region.data(), region.size(),
                                     positions, welded_count, sizeof(glm::vec3), region_target * 3,
@@ -243,15 +244,15 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
           error = std::max(error, region_error);
         }
       }
-      if (!options.keep_joint_borders || static_cast<double>(count / 3) >
-                                             static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
+      if (!options.keep_joint_borders ||
+          static_cast<double>(count / 3) >
+              static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
         // Locked borders left too much: the whole sub-mesh at once.
         whole.resize(range.index_count);
         float whole_error = 0.0f;
-        const size_t whole_count =
-            meshopt_simplify(whole.data(), source, range.index_count, positions, welded_count,
-                             sizeof(glm::vec3), target * 3, options.max_relative_error, 0,
-                             &whole_error);
+        const size_t whole_count = meshopt_simplify(
+            whole.data(), source, range.index_count, positions, welded_count, sizeof(glm::vec3),
+            target * 3, options.max_relative_error, 0, &whole_error);
         if (count == 0 || whole_count < count) {
           simplified.swap(whole);
           count = whole_count;

@@ -71,8 +71,8 @@ class TriangleGrid {
       hi = glm::max(hi, positions[i]);
     }
     // About two triangles per cell along a surface: cells ~ triangles^(1/2) per axis, capped.
-    const int per_axis = std::clamp(static_cast<int>(std::sqrt(static_cast<double>(triangles))), 1,
-                                    kMaxGridCells);
+    const int per_axis =
+        std::clamp(static_cast<int>(std::sqrt(static_cast<double>(triangles))), 1, kMaxGridCells);
     const glm::vec3 extent = glm::max(hi - lo_, glm::vec3(1e-6f));
     cell_ = glm::max(extent / static_cast<float>(per_axis), glm::vec3(1e-6f));
     for (int a = 0; a < 3; ++a) {
@@ -86,7 +86,8 @@ class TriangleGrid {
       const glm::ivec3 to = cellOf(glm::max(a, glm::max(b, c)));
       for (int z = from.z; z <= to.z; ++z) {
         for (int y = from.y; y <= to.y; ++y) {
-          for (int x = from.x; x <= to.x; ++x) cells_[index(x, y, z)].push_back(static_cast<uint32_t>(t));
+          for (int x = from.x; x <= to.x; ++x)
+            cells_[index(x, y, z)].push_back(static_cast<uint32_t>(t));
         }
       }
     }
@@ -171,12 +172,11 @@ float oneSided(std::span<const glm::vec3> from_positions, std::span<const uint32
   for (const SurfacePoint& s : sampleSurface(from_indices, from_positions.size())) {
     points.push_back(surfacePosition(s, from_positions, from_indices));
   }
-  const std::vector<SurfacePoint> nearest =
-      closestSurfacePoints(points, to_positions, to_indices);
+  const std::vector<SurfacePoint> nearest = closestSurfacePoints(points, to_positions, to_indices);
   float worst = 0.0f;
   for (size_t i = 0; i < points.size(); ++i) {
-    worst = std::max(worst,
-                     glm::distance(points[i], surfacePosition(nearest[i], to_positions, to_indices)));
+    worst = std::max(
+        worst, glm::distance(points[i], surfacePosition(nearest[i], to_positions, to_indices)));
   }
   return worst;
 }
@@ -269,9 +269,9 @@ float pointSurfaceDistance(const glm::vec3& point, std::span<const glm::vec3> po
                            std::span<const uint32_t> indices) {
   float best = std::numeric_limits<float>::infinity();
   for (size_t t = 0; t + 2 < indices.size(); t += 3) {
-    best = std::min(best, pointTriangleDistance(point, positions[indices[t]],
-                                                positions[indices[t + 1]],
-                                                positions[indices[t + 2]]));
+    best =
+        std::min(best, pointTriangleDistance(point, positions[indices[t]],
+                                             positions[indices[t + 1]], positions[indices[t + 2]]));
   }
   return best;
 }

@@ -94,8 +94,9 @@ TEST(SimplifyMesh, KeepsSubMeshesSeparate) {
 SkinnedMesh splitEveryTriangle(const SkinnedMesh& m) {
   SkinnedMesh out;
   for (size_t t = 0; t + 2 < m.indices.size(); t += 3) {
-    const glm::vec3 n = glm::normalize(glm::cross(m.positions[m.indices[t + 1]] - m.positions[m.indices[t]],
-                                                  m.positions[m.indices[t + 2]] - m.positions[m.indices[t]]));
+    const glm::vec3 n =
+        glm::normalize(glm::cross(m.positions[m.indices[t + 1]] - m.positions[m.indices[t]],
+                                  m.positions[m.indices[t + 2]] - m.positions[m.indices[t]]));
     for (int c = 0; c < 3; ++c) {
       const uint32_t v = m.indices[t + c];
       out.indices.push_back(static_cast<uint32_t>(out.positions.size()));
@@ -128,7 +129,8 @@ TEST(SimplifyMesh, SeamsDoNotLockTheSimplifier) {
   // Output vertices are input vertices, attributes and skin included.
   for (size_t v = 0; v < r->mesh.vertexCount(); ++v) {
     bool found = false;
-    for (size_t s = 0; s < split.vertexCount() && !found; ++s) found = sameVertex(r->mesh, v, split, s);
+    for (size_t s = 0; s < split.vertexCount() && !found; ++s)
+      found = sameVertex(r->mesh, v, split, s);
     EXPECT_TRUE(found) << "vertex " << v;
   }
   // No tear: vertices at one position carry one skin (the source's skin there).
@@ -152,8 +154,8 @@ TEST(SimplifyMesh, DifferentSkinsAtOnePositionStayApart) {
     for (int r = 0; r <= 8; ++r) {
       for (uint32_t s = 0; s < ring; ++s) {
         const float a = static_cast<float>(s) * 6.2831853f / static_cast<float>(ring);
-        m.positions.push_back(glm::vec3(0.3f * std::cos(a), y0 + 0.25f * static_cast<float>(r),
-                                        0.3f * std::sin(a)));
+        m.positions.push_back(
+            glm::vec3(0.3f * std::cos(a), y0 + 0.25f * static_cast<float>(r), 0.3f * std::sin(a)));
         m.normals.push_back(glm::vec3(std::cos(a), 0.0f, std::sin(a)));
         m.uvs.push_back(glm::vec2(0.0f));
         m.joints.push_back(glm::u16vec4(joint, 0, 0, 0));

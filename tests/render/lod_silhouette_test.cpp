@@ -92,7 +92,8 @@ void checkSilhouettes(const Character& character, const std::string& name) {
   desc.height = kViewport;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  Result<std::unique_ptr<InstancedRenderer>> renderer = InstancedRenderer::create(*device, *package);
+  Result<std::unique_ptr<InstancedRenderer>> renderer =
+      InstancedRenderer::create(*device, *package);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   const LodProjection camera;
   const float size = character.size();
@@ -118,9 +119,14 @@ void checkSilhouettes(const Character& character, const std::string& name) {
     for (size_t p = 0; p < poses.size(); ++p) {
       // The camera looks at the posed mesh down -Z from `distance` in front of its nearest point.
       ASSERT_TRUE((FramePaletteJob{&package->animation, poses[p].frames, palette}.run()));
-      ASSERT_TRUE((SkinJob{chain[0].mesh.positions, {}, chain[0].mesh.joints,
-                           chain[0].mesh.weights, palette, posed, {}}
-                       .run()));
+      ASSERT_TRUE((SkinJob{
+          chain[0].mesh.positions,
+          {},
+          chain[0].mesh.joints,
+          chain[0].mesh.weights,
+          palette,
+          posed,
+          {}}.run()));
       const Bounds bounds = computeBounds(posed);
       const glm::vec3 centre = 0.5f * (bounds.min + bounds.max);
       const glm::vec3 eye(centre.x, centre.y, bounds.max.z + distance);
@@ -146,9 +152,10 @@ void checkSilhouettes(const Character& character, const std::string& name) {
       const int64_t covered = std::count(full.begin(), full.end(), 1);
       ASSERT_GT(covered, 0) << name << ": nothing drawn";
       const int apart = silhouetteDistance(full, reduced, kViewport, 8);
-      std::printf("%s LOD %zu pose %zu: switch at %.2f heights, %lld px covered, silhouettes %d px "
-                  "apart\n",
-                  name.c_str(), lod, p, distance / size, static_cast<long long>(covered), apart);
+      std::printf(
+          "%s LOD %zu pose %zu: switch at %.2f heights, %lld px covered, silhouettes %d px "
+          "apart\n",
+          name.c_str(), lod, p, distance / size, static_cast<long long>(covered), apart);
       EXPECT_LE(apart, kMaxSilhouettePixels) << name << " LOD " << lod << " pose " << p;
       if (apart > kMaxSilhouettePixels && std::getenv("THRONG_TEST_PICTURES") != nullptr) {
         for (int which = 0; which < 2; ++which) {

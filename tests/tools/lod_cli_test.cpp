@@ -79,10 +79,9 @@ std::string* LodCli::package_ = nullptr;
 std::string* LodCli::bake_output_ = nullptr;
 
 TEST_F(LodCli, BakePrintsTheLodTableAndItsTime) {
-  for (const char* expected : {"triangles/target", "max error", "p99 error", "picked from",
-                               "LODs: "}) {
-    EXPECT_NE(bake_output_->find(expected), std::string::npos) << expected << "\n"
-                                                               << *bake_output_;
+  for (const char* expected :
+       {"triangles/target", "max error", "p99 error", "picked from", "LODs: "}) {
+    EXPECT_NE(bake_output_->find(expected), std::string::npos) << expected << "\n" << *bake_output_;
   }
 }
 
@@ -144,14 +143,14 @@ TEST_F(LodCli, PosesALodOfAPackage) {
   expectSamePositions(readObjPositions(obj), skinLod(chosen.mesh, chosen.palette_joints, palette));
   // --out is the same option.
   const std::string again = (*dir_ / "again.obj").string();
-  ASSERT_EQ(test::runCli("pose " + shellQuoted(*package_) + " --lod 3 --clip walk --time 0.45 --out " +
-                         shellQuoted(again))
+  ASSERT_EQ(test::runCli("pose " + shellQuoted(*package_) +
+                         " --lod 3 --clip walk --time 0.45 --out " + shellQuoted(again))
                 .exit_code,
             0);
   EXPECT_EQ(test::readFile(obj), test::readFile(again));
   // A LOD that does not exist is named, with the count.
-  const test::CliResult bad =
-      test::runCli("pose " + shellQuoted(*package_) + " --lod 9 -o " + shellQuoted(*dir_ / "bad.obj"));
+  const test::CliResult bad = test::runCli("pose " + shellQuoted(*package_) + " --lod 9 -o " +
+                                           shellQuoted(*dir_ / "bad.obj"));
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("no LOD 9 (4 LODs"), std::string::npos) << bad.output;
 }
@@ -160,8 +159,8 @@ TEST_F(LodCli, PosesALodOfAGltfFileWithTheDefaultChain) {
   const std::string glb = (*dir_ / "sample.glb").string();
   ASSERT_EQ(test::runCli("sample -o " + shellQuoted(glb)).exit_code, 0);
   const std::string obj = (*dir_ / "gltf-lod.obj").string();
-  const test::CliResult r =
-      test::runCli("pose " + shellQuoted(glb) + " --lod 2 --clip run --time 0.3 -o " + shellQuoted(obj));
+  const test::CliResult r = test::runCli("pose " + shellQuoted(glb) +
+                                         " --lod 2 --clip run --time 0.3 -o " + shellQuoted(obj));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   Result<Character> c = importGltf(glb);
   ASSERT_TRUE(c.ok());
@@ -182,8 +181,7 @@ TEST(LodCliAssets, BakeWarnsAboutADroppedLevel) {
       test::runCli("bake " + shellQuoted(test::assetPath("SimpleSkin/SimpleSkin.gltf")) +
                    " --lods -o " + shellQuoted(dir / "simple.throng"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("throng: warning: LOD level 1 dropped"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("throng: warning: LOD level 1 dropped"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
 }
 

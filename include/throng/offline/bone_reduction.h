@@ -56,10 +56,10 @@ struct BoneReduction {
 // when joint_count < 1 or max_error is negative or NaN; kInvalidData for a joint index outside
 // the skeleton.
 // `removal_order`, when given, receives the removed joints in removal order.
-Result<std::vector<uint16_t>> chooseJoints(
-    const Character& character, const SkinnedMesh& mesh, int joint_count,
-    float max_error = std::numeric_limits<float>::infinity(),
-    std::vector<uint16_t>* removal_order = nullptr);
+Result<std::vector<uint16_t>> chooseJoints(const Character& character, const SkinnedMesh& mesh,
+                                           int joint_count,
+                                           float max_error = std::numeric_limits<float>::infinity(),
+                                           std::vector<uint16_t>* removal_order = nullptr);
 
 // Re-skins `mesh` (skeleton joint indices) to the kept joints `palette_joints` (ascending, every
 // root included): each removed joint's weight moves to its nearest kept ancestor, repeated

@@ -72,9 +72,9 @@ LodChainOptions defaultLodChainOptions();
 // never be picked), is dropped with a warning naming it. Sets each LOD's max_distance (measured
 // to the agent's origin) to where the next LOD is first picked on screen (pickLodScreenSpace at
 // options.projection and threshold_px, whose distance is to the agent's nearest point) plus the
-// bind mesh's radius about the origin; the last LOD is unlimited. Levels must not ask for more triangles or joints
-// than the level before. Errors: kInvalidArgument for a bad level (naming it), or the first
-// failing step's Status. `report`, when given, says what became of each level.
+// bind mesh's radius about the origin; the last LOD is unlimited. Levels must not ask for more
+// triangles or joints than the level before. Errors: kInvalidArgument for a bad level (naming it),
+// or the first failing step's Status. `report`, when given, says what became of each level.
 Result<std::vector<MeshLod>> buildLodChain(const Character& character,
                                            const LodChainOptions& options,
                                            LodChainReport* report = nullptr);

@@ -45,8 +45,8 @@ struct SimplifiedMesh {
   // Model units: meshoptimizer's own estimate (result_error * meshopt_simplifyScale), an
   // area-weighted distance to the planes around each collapse, often well below the real one.
   float estimated_error = 0.0f;
-  size_t target_triangles = 0;   // sum over sub-meshes of max(1, floor(triangles * ratio))
-  bool sloppy = false;           // some sub-mesh took the sloppy simplifier's result
+  size_t target_triangles = 0;         // sum over sub-meshes of max(1, floor(triangles * ratio))
+  bool sloppy = false;                 // some sub-mesh took the sloppy simplifier's result
   bool crossed_joint_borders = false;  // some sub-mesh was simplified across joint borders
 };
 

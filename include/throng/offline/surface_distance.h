@@ -36,9 +36,9 @@ std::vector<SurfacePoint> sampleSurface(std::span<const uint32_t> indices, size_
 // a mesh made of pieces is never matched to another piece passing close by. Empty spans: no
 // such condition. A point no triangle satisfies takes the nearest of all.
 struct SurfaceMatch {
-  std::span<const glm::vec3> normals;           // one per point
-  std::span<const uint32_t> point_parts;        // one per point
-  std::span<const uint32_t> triangle_parts;     // one per triangle
+  std::span<const glm::vec3> normals;        // one per point
+  std::span<const uint32_t> point_parts;     // one per point
+  std::span<const uint32_t> triangle_parts;  // one per triangle
 };
 
 // For each of `points`, the nearest point of the surface (positions, indices) that `match`
