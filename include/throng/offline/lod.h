@@ -20,9 +20,10 @@ inline constexpr float kMinLodReduction = 0.2f;
 struct LodLevel {
   float triangle_ratio = 1.0f;  // (0, 1]: target share of the source's triangles
   int joint_count = 0;          // x: target joints kept by bone reduction; 0 = every joint
-  // Cap on the level's error (MeshLod::max_error) as a fraction of Character::size(): mesh
-  // simplification stops before its geometric error passes it, and bone reduction keeps joints
-  // (beyond joint_count if need be) so that geometric + skinning error stays within it.
+  // Cap on the level's error (MeshLod::max_error, measured on the skinned surfaces, see
+  // offline/lod_error.h) as a fraction of Character::size(): simplification reduces less than
+  // triangle_ratio, and bone reduction keeps more joints than joint_count, when needed to stay
+  // within it.
   float max_error = 1.0f;
 };
 
@@ -54,7 +55,8 @@ struct LodLevelReport {
 struct LodChainReport {
   float character_size = 0.0f;         // Character::size(): errors / size = fractions of its height
   std::vector<LodLevelReport> levels;  // one per level, in level order
-  std::vector<std::string> warnings;   // dropped levels, missed targets, capped joint counts
+  // Dropped levels, missed triangle targets (and why), joint counts kept above the target.
+  std::vector<std::string> warnings;
 };
 
 // The seed's rule made concrete: full detail near; 50% / 24 joints, 25% / 15 joints and
@@ -64,17 +66,19 @@ struct LodChainReport {
 // the skeleton keep every joint.
 LodChainOptions defaultLodChainOptions();
 
-// Builds one MeshLod per level: simplifies the full mesh to the level's triangle ratio within
-// its error cap (simplifyMesh), then removes joints by their skinned error within what is left
-// of the cap (reduceBones), and measures max_error / p99_error against the full skeleton over
-// every clip frame. A level that removes less than kMinLodReduction of the previous kept LOD's
+// Builds one MeshLod per level (docs/lods.md): simplifies the full mesh toward the level's
+// triangle ratio (simplifyMesh, with and without joint borders, the less skinned error kept;
+// the ratio raised by bisection while the error passes the cap), then removes joints by their
+// skinned error (reduceBones) within what is left of the cap, brings joints back while the whole
+// LOD's error passes the cap, and stores the LOD's max_error / p99_error (LodErrorMeter, every
+// clip frame). A level that removes less than kMinLodReduction of the previous kept LOD's
 // triangles and of its joints, or that a coarser kept LOD matches with no more error (it would
 // never be picked), is dropped with a warning naming it. Sets each LOD's max_distance (measured
 // to the agent's origin) to where the next LOD is first picked on screen (pickLodScreenSpace at
 // options.projection and threshold_px, whose distance is to the agent's nearest point) plus the
 // bind mesh's radius about the origin; the last LOD is unlimited. Levels must not ask for more
-// triangles or joints than the level before. Errors: kInvalidArgument for a bad level (naming it),
-// or the first failing step's Status. `report`, when given, says what became of each level.
+// triangles or joints than the level before. Errors: kInvalidArgument for a bad level (naming
+// it), or the first failing step's Status. `report`, when given, says what became of each level.
 Result<std::vector<MeshLod>> buildLodChain(const Character& character,
                                            const LodChainOptions& options,
                                            LodChainReport* report = nullptr);
