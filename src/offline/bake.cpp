@@ -132,11 +132,11 @@ const char* loopReasonName(LoopReason reason) {
     case LoopReason::kName:
       return "name";
     case LoopReason::kForcedLoop:
-      return "--loop";
+      return "forced loop";
     case LoopReason::kPosesDiffer:
       return "ends differ";
     case LoopReason::kForcedClamp:
-      return "--no-loop";
+      return "forced clamp";
     case LoopReason::kOneShotName:
       return "one-shot name";
     case LoopReason::kZeroDuration:
@@ -238,19 +238,19 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     return badOption(fmt::format("{}: the character has no clips to bake", source));
   }
   // Which clips, in which order, and whether each loops.
-  Result<std::vector<int>> selected = resolveClips(character, options.clips, "--clips");
+  Result<std::vector<int>> selected = resolveClips(character, options.clips, "clips to bake");
   if (!selected.ok()) return selected.status();
   if (selected->empty()) {
     for (size_t i = 0; i < character.clips.size(); ++i) selected->push_back(static_cast<int>(i));
   }
-  Result<std::vector<int>> forced_loop = resolveClips(character, options.loop, "--loop");
+  Result<std::vector<int>> forced_loop = resolveClips(character, options.loop, "clips forced to loop");
   if (!forced_loop.ok()) return forced_loop.status();
-  Result<std::vector<int>> forced_clamp = resolveClips(character, options.no_loop, "--no-loop");
+  Result<std::vector<int>> forced_clamp = resolveClips(character, options.no_loop, "clips forced to clamp");
   if (!forced_clamp.ok()) return forced_clamp.status();
   for (int c : *forced_loop) {
     if (std::find(forced_clamp->begin(), forced_clamp->end(), c) != forced_clamp->end()) {
       return badOption(
-          fmt::format("clip '{}' is both in --loop and --no-loop", character.clips[c].name));
+          fmt::format("clip '{}' is both forced to loop and forced to clamp", character.clips[c].name));
     }
   }
   std::vector<ClipPlan> plans;
@@ -297,7 +297,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   if (layout.height > kMaxAnimationTextureSize) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} frames need a texture {} rows high, more than the limit of "
-                              "{} (lower --fps or bake fewer clips)",
+                              "{} (lower the frame rate or bake fewer clips)",
                               source, total_frames, layout.height, kMaxAnimationTextureSize));
   }
   texture.frame_count = static_cast<uint32_t>(total_frames);
@@ -449,7 +449,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   }
   if (rep.height > options.max_width) {
     rep.warnings.push_back(
-        fmt::format("the texture is {} rows high, more than --max-width {}: "
+        fmt::format("the texture is {} rows high, more than its maximum width {}: "
                     "devices whose GL_MAX_TEXTURE_SIZE is below {} cannot load "
                     "it",
                     rep.height, options.max_width, rep.height));
@@ -460,7 +460,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     return Status(
         ErrorCode::kLimitExceeded,
         fmt::format("{}: baked error {:.6g} model units ({:.3g}% of the character's "
-                    "size) exceeds --max-error {:.6g}",
+                    "size) exceeds the allowed error of {:.6g}",
                     source, rep.max_error, 100.0f * rep.max_error_fraction, options.max_error));
   }
   return package;

@@ -381,13 +381,18 @@ void InstancedRenderer::setUniforms(const Program& program, const FrameView& vie
   glUniform1f(program.uniform("u_ambient"), view.ambient);
 }
 
-Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances,
-                               std::span<const uint32_t> lod_counts) {
-  assert(lod_counts.size() <= lods_.size());
-  assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == instances.size());
-  stats_ = {};
+Status InstancedRenderer::upload(std::span<const Instance> instances) {
+  uploaded_instances_ = instances.size();
   if (instances.empty()) return Status::okStatus();
   packInstances(instances);
+  return checkGl("instanced renderer: instance upload");
+}
+
+Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts) {
+  assert(lod_counts.size() <= lods_.size());
+  assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == uploaded_instances_);
+  stats_ = {};
+  if (uploaded_instances_ == 0) return Status::okStatus();
   setUniforms(program_, view);
   if (options_.cull_back_faces) {
     glEnable(GL_CULL_FACE);
@@ -414,6 +419,12 @@ Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> 
   return checkGl("instanced renderer: draw");
 }
 
+Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances,
+                               std::span<const uint32_t> lod_counts) {
+  if (Status status = upload(instances); !status.ok()) return status;
+  return submit(view, lod_counts);
+}
+
 Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances) {
   const uint32_t count = static_cast<uint32_t>(instances.size());
   return draw(view, instances, std::span<const uint32_t>(&count, 1));
@@ -435,6 +446,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
     glGenBuffers(1, &capture_buffer_);
   }
   packInstances(instances);
+  uploaded_instances_ = instances.size();
   setUniforms(capture_program_, FrameView{});
   glBindVertexArray(buffers.vertex_array);
   bindInstanceAttributes(0);

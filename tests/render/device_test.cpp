@@ -15,6 +15,7 @@ namespace {
 
 // CI has Mesa: a device that cannot be created is a failure, never a skip.
 std::unique_ptr<Device> makeDevice(const DeviceDesc& desc) {
+  test::useGlesVersion(desc.gles_major);
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << device.status().toString();
   return device.ok() ? std::move(device).value() : nullptr;
@@ -38,7 +39,8 @@ TEST(Device, Es3ContextReportsItsCaps) {
 }
 
 TEST(Device, Es2RequestGivesARealEs2Context) {
-  // No other device is alive here, so the display is initialised with the ES2 override.
+  // No other device is alive here, so the display is initialised with the ES2 override (which
+  // makeDevice puts in the environment: the library does not).
   if (const char* user = std::getenv("MESA_GLES_VERSION_OVERRIDE"); user && user[0] != '2')
     GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE=" << user << " decides the version";
   DeviceDesc desc;
@@ -53,6 +55,18 @@ TEST(Device, Es2RequestGivesARealEs2Context) {
   Result<Image> image = device->readPixels();
   ASSERT_TRUE(image.ok()) << image.status().toString();
   EXPECT_EQ(image->rgba[2], 255);
+}
+
+TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
+  test::useGlesVersion(3);  // removes an override an earlier test set
+  if (std::getenv("MESA_GLES_VERSION_OVERRIDE"))
+    GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE is set";
+  DeviceDesc desc;
+  desc.gles_major = 2;
+  Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  EXPECT_EQ(std::getenv("MESA_GLES_VERSION_OVERRIDE"), nullptr);
+  EXPECT_GE((*device)->caps().gles_major, 2);
 }
 
 TEST(Device, Es3AfterEs2DevicesAreGoneIsEs3Again) {
@@ -83,6 +97,7 @@ TEST(Device, OverridesOnlyLowerLimits) {
 }
 
 TEST(Device, BadDescriptionsAreRefused) {
+  test::useGlesVersion(3);
   DeviceDesc desc;
   desc.gles_major = 4;
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);

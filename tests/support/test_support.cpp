@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +12,20 @@
 #include <unistd.h>
 
 namespace throng::test {
+
+void useGlesVersion(int gles_major) {
+  static bool ours = false;  // the variable in the environment was set here, not by the user
+  constexpr const char* kVariable = "MESA_GLES_VERSION_OVERRIDE";
+  if (gles_major == 2) {
+    if (!std::getenv(kVariable)) {
+      setenv(kVariable, "2.0", 1);
+      ours = true;
+    }
+  } else if (ours) {
+    unsetenv(kVariable);
+    ours = false;
+  }
+}
 
 std::filesystem::path assetsDir() {
   return std::filesystem::path(THRONG_ASSETS_DIR);

@@ -34,9 +34,16 @@ struct Posed {
   int lod_count = 1;
 };
 
+// Errors of the command line (a LOD or clip the input does not have) come back as
+// kInvalidArgument and exit as usage errors.
 std::string lodRangeError(const std::string& input, int lod, size_t count) {
-  return fmt::format("{}: no LOD {} ({} LOD{}; see throng inspect)", input, lod, count,
-                     count == 1 ? "" : "s");
+  return fmt::format("--lod {}: no such LOD in {} ({} LOD{}; see throng inspect)", lod, input,
+                     count, count == 1 ? "" : "s");
+}
+
+std::string clipError(const std::string& input, const std::string& clip, size_t count) {
+  return fmt::format("--clip {}: no such clip in {} ({} clips; see throng inspect)", clip, input,
+                     count);
 }
 
 // A package: the baked frames of clip C at T seconds from its start (as the runtime plays it).
@@ -67,9 +74,7 @@ Result<Posed> fromPackage(const PoseArgs& args) {
     if (n < p.clips.size()) index = static_cast<int>(n);
   }
   if (index < 0) {
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: no clip '{}' ({} clips; see throng inspect)", args.input,
-                              args.clip, p.clips.size()));
+    return Status(ErrorCode::kInvalidArgument, clipError(args.input, args.clip, p.clips.size()));
   }
   InstanceFrames frames;
   frames.primary = sampleFrames(p.clips[index], args.time);
@@ -105,9 +110,7 @@ Result<Posed> fromGltf(const PoseArgs& args) {
   if (!args.clip.empty()) {
     const int index = c.findClip(args.clip);
     if (index < 0) {
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("{}: no clip '{}' ({} clips; see throng inspect)", args.input,
-                                args.clip, c.clips.size()));
+      return Status(ErrorCode::kInvalidArgument, clipError(args.input, args.clip, c.clips.size()));
     }
     clip = &c.clips[index];
     out.clip_name = clip->name;
@@ -121,7 +124,11 @@ Result<Posed> fromGltf(const PoseArgs& args) {
 int runPose(const PoseArgs& args) {
   const bool package = std::filesystem::path(args.input).extension() == ".throng";
   Result<Posed> posed = package ? fromPackage(args) : fromGltf(args);
-  if (!posed.ok()) return fail(posed.status().message());
+  if (!posed.ok()) {
+    return posed.status().code() == ErrorCode::kInvalidArgument
+               ? usageError(posed.status().message())
+               : fail(posed.status().message());
+  }
   Posed& p = *posed;
   // A bone-reduced LOD's palette slots stand for these skeleton joints.
   std::vector<JointRows> slots = p.palette;
@@ -154,7 +161,7 @@ std::function<int()> setupPose(CLI::App& sub) {
   sub.add_option("--time", args->time,
                  "seconds: on the file's animation timeline (glTF), from the clip's start "
                  "(package)");
-  sub.add_option("-o,--out,--output", args->output, "the .obj file to write")->required();
+  sub.add_option("-o,--out", args->output, "the .obj file to write")->required();
   return [args] { return runPose(*args); };
 }
 

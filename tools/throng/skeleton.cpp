@@ -17,7 +17,7 @@ std::function<int()> setupSkeleton(CLI::App& sub) {
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
-  sub.add_option("-o,--output", args->output, "the skeleton file to write")->required();
+  sub.add_option("-o,--out", args->output, "the skeleton file to write")->required();
   return [args] {
     Result<Character> imported = importGltf(args->input);
     if (!imported.ok()) return fail(imported.status().message());

@@ -26,11 +26,12 @@ struct DeviceDesc {
 // Headless devices use EGL's surfaceless platform (EGL_PLATFORM_SURFACELESS_MESA) and render
 // into a framebuffer object (RGBA8 colour + depth renderbuffers). Mesa answers an ES 2.0 request
 // with an ES 3.2 context unless MESA_GLES_VERSION_OVERRIDE=2.0 was in the environment when the
-// EGL display was initialised; createHeadless({gles_major = 2}) therefore sets it (unless the
-// user set it) before initialising the display. The display is shared by every live device and
-// initialised once, so the override only takes effect when no other device is alive; caps()
-// always reports the version the context really is (parsed from GL_VERSION), never the request.
-// With the override in force an ES 3 request fails with kGlError.
+// EGL display was initialised. The library never changes the environment: a program that wants a
+// real ES 2.0 context on Mesa (the throng CLI and the tests do) sets that variable itself before
+// creating its first device. The display is shared by every live device and initialised once,
+// so the variable only takes effect when no other device is alive; caps() always reports the
+// version the context really is (parsed from GL_VERSION), never the request. With the override
+// in force an ES 3 request fails with kGlError.
 //
 // Every GL call of every render object happens with its device's context current on the calling
 // thread; makeCurrent() switches between devices. Not thread-safe.
