@@ -53,7 +53,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
-      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
+      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPx;
   if (static_cast<int>(desc.path) >= kRenderPathCount) {
     status_ = Status(
         ErrorCode::kInvalidArgument,
@@ -98,6 +98,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     limits.mesh = {};
     lods_.push_back(std::move(limits));
   }
+  for (const glm::vec3& p : package.lods[0].mesh.positions)
+    reach_ = std::max(reach_, glm::length(p));
   choosePath(package, desc);
   if (!status_.ok()) {
     instanced_.reset();
@@ -263,14 +265,11 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
   const std::span<const uint32_t> visible_agents(visible_.data(), visible);
   const std::span<uint8_t> lods(lod_.data(), visible);
-  LodSelectJob{lods_,
-               lodViewOf(view, device_->height(), lod_threshold_pixels_),
-               frame.placements,
-               visible_agents,
-               drawn_lod_,
-               fixed_lod_.value_or(-1),
-               lods,
-               lod_counts_}
+  LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  lod_view.reach = reach_;
+  LodSelectJob{lods_,          lod_view,   frame.placements,
+               visible_agents, drawn_lod_, fixed_lod_.value_or(-1),
+               lods,           lod_counts_}
       .run();
   lodOffsets(lod_counts_, lod_first_);
   LodSortJob{visible_agents, lods, lod_first_, std::span<uint32_t>(order_.data(), visible)}.run();

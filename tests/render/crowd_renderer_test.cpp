@@ -334,7 +334,7 @@ TEST(FrameView, FromMatricesRecoversTheEyeAndTheFieldOfView) {
   EXPECT_EQ(v.view_projection, projection * view);
   const LodView lod = lodViewOf(v, 480);
   EXPECT_EQ(lod.viewport_height, 480.0f);
-  EXPECT_EQ(lod.threshold_pixels, kDefaultLodThresholdPixels);
+  EXPECT_EQ(lod.threshold_pixels, kDefaultLodThresholdPx);
   // A framing view is the framing matrix with its eye.
   const Bounds box{glm::vec3(-1.0f), glm::vec3(1.0f)};
   const FrameView framed = framingView(box, 1.0f);

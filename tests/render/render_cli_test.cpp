@@ -180,6 +180,31 @@ TEST(RenderCli, GltfInputIsBakedInMemoryAndBakedLodsDrawMerged) {
   std::filesystem::remove_all(dir);
 }
 
+// --lod-threshold is the screen error the LOD rule allows: more pixels, coarser LODs.
+TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
+  const auto dir = test::makeTempDir("render-cli-threshold");
+  auto meanLod = [&](const std::string& extra, int* last_lod_agents) {
+    const test::CliResult r =
+        test::runCli("render sample --json --view street --agents 25 " + extra +
+                     " --width 96 --height 256 -o " + quoted(dir / "t.png"));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
+    EXPECT_TRUE(json.is_object()) << r.output;
+    if (!json.is_object()) return -1.0;
+    double sum = 0.0;
+    for (size_t l = 0; l < json["lods"].size(); ++l)
+      sum += static_cast<double>(l) * json["lods"][l]["agents"].get<int>();
+    *last_lod_agents = json["lods"].back()["agents"].get<int>() - json["visible"].get<int>();
+    return sum / json["visible"].get<int>();
+  };
+  int rest_default = 0, rest_coarse = 0;
+  const double fine = meanLod("", &rest_default);
+  const double coarse = meanLod("--lod-threshold 1000", &rest_coarse);
+  EXPECT_LT(fine, coarse);
+  EXPECT_EQ(rest_coarse, 0);  // every visible agent on the last LOD
+  std::filesystem::remove_all(dir);
+}
+
 // A usage error: exit 2, one line naming the flag and what it allows, nothing written.
 TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
   const auto dir = test::makeTempDir("render-cli-usage");
@@ -198,6 +223,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--path warp", "--path warp: must be auto, instanced, merged or per-character"},
       {"--lod 4", "--lod 4: sample has LODs 0..3 (or auto)"},
       {"--lod near", "--lod near: must be auto or a LOD index"},
+      {"--lod-threshold 0", "--lod-threshold 0: must be a number of pixels in [0.01, 1000]"},
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},
       {"--frobnicate", "--frobnicate"},

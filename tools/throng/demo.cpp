@@ -142,6 +142,7 @@ int runDemo(const DemoArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.lod_threshold_pixels = choice->lod_threshold;
   render::CrowdRenderer renderer(**device, package, desc);
   if (!renderer.ok()) return fail(renderer.status().message());
 

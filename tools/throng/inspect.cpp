@@ -90,7 +90,7 @@ int inspectPackageJson(const std::string& path) {
   out["height"] = height;
   out["pick_camera"] = {{"viewport_height_px", camera.viewport_height_px},
                         {"fov_y_degrees", camera.fov_y * 180.0 / 3.14159265358979},
-                        {"threshold_px", kDefaultLodThresholdPixels}};
+                        {"threshold_px", kDefaultLodThresholdPx}};
   nlohmann::ordered_json lods = nlohmann::ordered_json::array();
   for (size_t l = 0; l < p.lods.size(); ++l) {
     const MeshLod& lod = p.lods[l];

@@ -87,6 +87,7 @@ int runRender(const RenderArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.lod_threshold_pixels = choice->lod_threshold;
   render::CrowdRenderer renderer(**device, package, desc);
   if (!renderer.ok()) return fail(renderer.status().message());
   const render::FrameView view =

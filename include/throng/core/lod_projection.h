@@ -6,7 +6,7 @@ namespace throng {
 
 // Screen-space error (pixels) a LOD may show before a finer one is picked, unless told otherwise:
 // below a pixel the error is invisible.
-inline constexpr float kDefaultLodThresholdPixels = 1.0f;
+inline constexpr float kDefaultLodThresholdPx = 1.0f;
 
 // The camera a LOD pick assumes: a perspective projection's vertical field of view and the
 // viewport's height. The defaults (60 degrees, 1080 px) are the reference camera at which the

@@ -12,7 +12,7 @@ namespace throng {
 // Index of the first LOD whose max_distance (model units) is >= `distance`, treating 0 as "no
 // limit"; the last LOD when every limit is exceeded. Requires a non-empty span. Allocates nothing.
 // The chain builder sets max_distance to the screen-space switch distances at the reference
-// camera (LodProjection{}, kDefaultLodThresholdPixels) plus the bind mesh's radius about the origin,
+// camera (LodProjection{}, kDefaultLodThresholdPx) plus the bind mesh's radius about the origin,
 // so this is pickLodScreenSpace for that camera with `distance` measured to the agent's origin.
 int pickLod(std::span<const MeshLod> lods, float distance);
 
@@ -25,14 +25,14 @@ int pickLod(std::span<const MeshLod> lods, float distance);
 // non-empty span and threshold_px > 0. Allocates nothing.
 int pickLodScreenSpace(std::span<const MeshLod> lods, float distance,
                        const LodProjection& projection = {},
-                       float threshold_px = kDefaultLodThresholdPixels);
+                       float threshold_px = kDefaultLodThresholdPx);
 
 // The smallest distance (model units, camera to the agent's nearest point, as above) at which
 // pickLodScreenSpace picks LOD `lod`: 0 for LOD 0, errorDistance(max_error) for a LOD picked
 // somewhere, infinity for a LOD never picked (a coarser one has no larger error). Requires
 // 0 <= lod < lods.size() and threshold_px > 0.
 float lodPickDistance(std::span<const MeshLod> lods, int lod, const LodProjection& projection = {},
-                      float threshold_px = kDefaultLodThresholdPixels);
+                      float threshold_px = kDefaultLodThresholdPx);
 
 // World-space distance -> the package's model units, for characters drawn at `scale`
 // (Placement::scale): a character twice as big looks as near as one at half the distance.

@@ -33,7 +33,7 @@ struct LodChainOptions {
   std::vector<LodLevel> levels;
   // The camera at which MeshLod::max_distance is derived (see pickLod in crowd/lod_pick.h).
   LodProjection projection;
-  float threshold_px = kDefaultLodThresholdPixels;
+  float threshold_px = kDefaultLodThresholdPx;
 };
 
 // What became of one level.

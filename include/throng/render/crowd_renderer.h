@@ -155,6 +155,7 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  float reach_ = 0.0f;  // LodView::reach: LOD 0's farthest bind vertex from the origin
 
   std::vector<BakedClip> clips_;
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input

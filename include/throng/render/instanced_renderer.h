@@ -45,9 +45,10 @@ class InstancedRenderer {
   // device's GL_MAX_TEXTURE_SIZE is laid out again (chooseAnimationTextureLayout): fewer frames
   // per row, or one frame over several rows when a frame is wider than the limit, so any joint
   // count renders while frames * rows per frame fit the height; kLimitExceeded when they do not.
-  // kUnsupported when the device lacks ES3 instancing or vertex texture fetch; kInvalidData for
-  // an inconsistent package (texel counts, joint indices); kGlError for GL failures (shader log
-  // included).
+  // kUnsupported when the device lacks ES3 instancing or vertex texture fetch; kGlError for GL
+  // failures (shader log included). `package` must have passed validatePackage (readPackage,
+  // parsePackage and bakeCharacter return only such packages); it is not checked again (asserted
+  // in debug builds).
   static Result<std::unique_ptr<InstancedRenderer>> create(
       Device& device, const Package& package, const InstancedRendererOptions& options = {});
   ~InstancedRenderer();
