@@ -1,5 +1,6 @@
 // End-to-end tests of the LOD side of the CLI: `bake --lods` output, `inspect --json` LOD table,
 // `pose --lod` from a package and from a glTF file.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -148,11 +149,13 @@ TEST_F(LodCli, PosesALodOfAPackage) {
                 .exit_code,
             0);
   EXPECT_EQ(test::readFile(obj), test::readFile(again));
-  // A LOD that does not exist is named, with the count.
+  // A LOD that does not exist is a usage error naming the flag, with the count.
   const test::CliResult bad = test::runCli("pose " + shellQuoted(*package_) + " --lod 9 -o " +
                                            shellQuoted(*dir_ / "bad.obj"));
-  EXPECT_NE(bad.exit_code, 0);
-  EXPECT_NE(bad.output.find("no LOD 9 (4 LODs"), std::string::npos) << bad.output;
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--lod 9: no such LOD in"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("(4 LODs;"), std::string::npos) << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(*dir_ / "bad.obj"));
 }
 
 TEST_F(LodCli, PosesALodOfAGltfFileWithTheDefaultChain) {
