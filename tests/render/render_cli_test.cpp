@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
 #include "throng/render/capture.h"
+#include "throng/render/crowd_renderer.h"
 
 namespace throng {
 namespace {
@@ -202,6 +204,39 @@ TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
   const double coarse = meanLod("--lod-threshold 1000", &rest_coarse);
   EXPECT_LT(fine, coarse);
   EXPECT_EQ(rest_coarse, 0);  // every visible agent on the last LOD
+  std::filesystem::remove_all(dir);
+}
+
+// --lod-tint colours each agent by its LOD (lodDebugColor): LOD 0 green, LOD 3 orange.
+TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
+  const auto dir = test::makeTempDir("render-cli-tint");
+  render::Image images[2];
+  const int lods[2] = {0, 3};
+  for (int i = 0; i < 2; ++i) {
+    const auto png = dir / ("tint" + std::to_string(lods[i]) + ".png");
+    const test::CliResult r = test::runCli(
+        "render sample --agents 1 --lod-tint --view street --width 64 --height 96 "
+        "--lod " +
+        std::to_string(lods[i]) + " -o " + quoted(png));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    images[i] = readImage(png);
+    ASSERT_GT(images[i].width, 0);
+  }
+  ASSERT_EQ(images[0].rgba.size(), images[1].rgba.size());
+  // Where the two pictures differ is the character (same pose, same camera): there red minus
+  // green follows each tint's.
+  long long red_minus_green[2] = {0, 0};
+  int differing = 0;
+  for (size_t p = 0; p < images[0].rgba.size(); p += 4) {
+    if (std::abs(images[0].rgba[p] - images[1].rgba[p]) < 32) continue;
+    ++differing;
+    for (int i = 0; i < 2; ++i) red_minus_green[i] += images[i].rgba[p] - images[i].rgba[p + 1];
+  }
+  EXPECT_GT(differing, 50);
+  for (int i = 0; i < 2; ++i) {
+    const glm::vec4 tint = render::lodDebugColor(lods[i]);
+    EXPECT_EQ(red_minus_green[i] > 0, tint.r > tint.g) << "LOD " << lods[i];
+  }
   std::filesystem::remove_all(dir);
 }
 

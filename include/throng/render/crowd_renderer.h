@@ -20,6 +20,7 @@
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/ground_renderer.h"
 #include "throng/render/instanced_renderer.h"
 #include "throng/render/merged_batch_renderer.h"
 
@@ -50,7 +51,14 @@ struct CrowdRendererDesc {
   // warnings()); one whose error (MeshLod::max_error, model units) passes this fails instead
   // (MergedBatchDesc::max_fallback_error). Infinity: any.
   float max_fallback_error = std::numeric_limits<float>::infinity();
+  // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
+  // from the character: grid cells half its height, shadows as wide as its footprint.
+  GroundDesc ground;
+  bool lod_tint = false;  // debug: colour every agent by its LOD (lodDebugColor) instead of tints
 };
+
+// The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
+glm::vec4 lodDebugColor(int lod);
 
 // CPU milliseconds of one frame's phases (wall clock on the calling thread).
 struct CpuPhaseTimes {
@@ -60,6 +68,7 @@ struct CpuPhaseTimes {
   double lod = 0.0;          // the LOD pick and the sort by LOD (LodSelectJob, LodSortJob)
   double pack_upload = 0.0;  // instanced: instance records + buffer upload; merged: palettes
   double submit = 0.0;       // state, uniforms (merged: the palettes) and draw calls
+  double ground = 0.0;       // ground and blob shadows: packing, upload and draws (0 when off)
 };
 
 // Counters of the last draw().
@@ -69,7 +78,17 @@ struct CrowdFrameStats {
   uint32_t draw_calls = 0;
   uint64_t triangles = 0;
   std::vector<uint32_t> agents_per_lod;  // visible agents by the LOD drawn (one entry per LOD)
+  uint32_t ground_draw_calls = 0;        // ground and shadows (not counted in draw_calls)
   CpuPhaseTimes cpu_ms;
+};
+
+// How the last draw() drew one agent.
+struct AgentDrawInfo {
+  bool visible = false;  // survived culling (the rest are empty/-1)
+  int lod = -1;          // the LOD picked for it
+  int drawn_lod = -1;    // the LOD whose mesh was drawn (merged: a coarser one may stand in)
+  int draw_call = -1;    // which of the frame's draw calls drew it (0-based, crowd draws only)
+  int slot = -1;         // its place in that draw: instance, or character of the batch
 };
 
 // How one of the package's LODs is drawn on the chosen path.
@@ -143,11 +162,27 @@ class CrowdRenderer {
   // The same for a Crowd's agents (tints: one per agent, or empty).
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   const CrowdFrameStats& stats() const { return stats_; }
+  // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
+  // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
+  // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
+  AgentDrawInfo agentDrawInfo(uint32_t agent) const;
+
+  // Settings that may change from frame to frame (a viewer's controls); each takes effect at the
+  // next draw and allocates nothing until the ground is first shown.
+  void setGround(const GroundDesc& ground) { ground_ = ground; }
+  const GroundDesc& ground() const { return ground_; }
+  void setLodTint(bool on) { lod_tint_ = on; }
+  bool lodTint() const { return lod_tint_; }
+  // Pixels of screen error the LOD rule allows (<= 0: the default, 1 pixel).
+  void setLodThresholdPixels(float pixels);
+  float lodThresholdPixels() const { return lod_threshold_pixels_; }
 
  private:
   void choosePath(const Package& package, const CrowdRendererDesc& desc);
   Status createMerged(const Package& package, const CrowdRendererDesc& desc, bool per_character);
   Status packAndSubmit(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+  Status drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+  glm::vec4 agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const;
 
   Device* device_ = nullptr;
   Status status_;
@@ -156,6 +191,12 @@ class CrowdRenderer {
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
   float reach_ = 0.0f;  // LodView::reach: LOD 0's farthest bind vertex from the origin
+  GroundDesc ground_;
+  bool lod_tint_ = false;
+  float character_height_ = 1.0f;     // LOD 0's bind-pose height: the ground's default cell
+  float character_footprint_ = 0.5f;  // half its larger x/z extent: the default shadow radius
+  std::unique_ptr<GroundRenderer> ground_renderer_;  // made when the ground is first shown
+  std::vector<BlobShadow> shadows_;
 
   std::vector<BakedClip> clips_;
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
