@@ -2,6 +2,7 @@
 #include "throng/render/crowd_renderer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -47,6 +48,22 @@ void growTo(std::vector<T>& v, size_t n) {
   if (v.size() < n) v.resize(n);
 }
 
+// Smallest chunks handed to the job system: below these the hand-over costs more than the work
+// saved (a chunk of agents' playback or cull takes ~20 us; a palette ~1 us per joint row).
+constexpr size_t kMinAgentsPerChunk = 4096;
+constexpr size_t kMinPalettesPerChunk = 64;
+
+// fn(begin, end) over chunks of `chunk` items: on the job system's threads, or in order on the
+// calling thread when there is none.
+template <typename Fn>
+void forChunks(JobSystem* jobs, size_t count, size_t chunk, Fn&& fn) {
+  if (jobs) {
+    jobs->parallelFor(count, chunk, fn);
+    return;
+  }
+  for (size_t begin = 0; begin < count; begin += chunk) fn(begin, std::min(count, begin + chunk));
+}
+
 }  // namespace
 
 const char* renderPathName(RenderPath path) {
@@ -70,8 +87,10 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     : device_(&device),
       path_(desc.path),
       fixed_lod_(desc.fixed_lod),
+      tint_(desc.tint),
       ground_(desc.ground),
-      lod_tint_(desc.lod_tint) {
+      lod_tint_(desc.lod_tint),
+      jobs_(desc.jobs) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
       desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPx;
@@ -119,6 +138,9 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     info.joints =
         lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
     info.triangles = lod.mesh.triangleCount();
+    std::vector<uint32_t> grouped;
+    info.materials =
+        static_cast<int>(groupIndicesByMaterial(lod.mesh, package.materials, grouped).size());
     lod_info_.push_back(info);
     MeshLod limits = lod;  // everything the LOD rule may read, but not the mesh
     limits.mesh = {};
@@ -132,6 +154,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     merged_.reset();
     return;
   }
+  setLodTint(lod_tint_);
   stats_.agents_per_lod.assign(lods_.size(), 0);
   lod_counts_.assign(lods_.size(), 0);
   lod_first_.assign(lods_.size(), 0);
@@ -212,8 +235,9 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
   merged_desc.cull_back_faces = !desc.double_sided;
   merged_desc.max_fallback_error = desc.max_fallback_error;
-  Result<std::unique_ptr<MergedBatchRenderer>> merged = MergedBatchRenderer::create(
-      *device_, package.lods, package.skeleton.jointCount(), merged_desc);
+  Result<std::unique_ptr<MergedBatchRenderer>> merged =
+      MergedBatchRenderer::create(*device_, package.lods, package.skeleton.jointCount(),
+                                  merged_desc, Looks{package.materials, package.images});
   if (!merged.ok()) return merged.status();
   merged_ = std::move(merged).value();
   texture_ = package.animation;
@@ -226,6 +250,7 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
     lod_info_[l].characters_per_draw = info.characters_per_batch;
     lod_info_[l].triangles = lod_info_[info.drawn_lod].triangles;
     lod_info_[l].error = info.error;
+    lod_info_[l].materials = lod_info_[info.drawn_lod].materials;
   }
   warnings_ = merged_->warnings();
   return Status::okStatus();
@@ -266,9 +291,16 @@ AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
   return info;
 }
 
+void CrowdRenderer::setLodTint(bool on) {
+  lod_tint_ = on;
+  // The debug colour alone shows, not multiplied by the materials.
+  if (instanced_) instanced_->setPlainMaterials(on);
+  if (merged_) merged_->setPlainMaterials(on);
+}
+
 glm::vec4 CrowdRenderer::agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const {
   if (lod_tint_) return lodDebugColor(lod);
-  return frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
+  return frame.tints.empty() || !tint_ ? glm::vec4(1.0f) : frame.tints[agent];
 }
 
 Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible) {
@@ -300,7 +332,7 @@ Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame,
 
 void CrowdRenderer::update(Crowd& crowd, float seconds) {
   const Clock::time_point start = Clock::now();
-  crowd.update(seconds);
+  crowd.update(seconds, jobs_);
   pending_update_ms_ += millisecondsSince(start);
 }
 
@@ -332,9 +364,27 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   growTo(lod_, n);
   growTo(order_, n);
 
+  // Fixed chunks of agents (JobSystem): each chunk's jobs write only the chunk's part of the
+  // scratch, and the steps across chunks (counts, sort cursors) run in chunk order, so the output
+  // is the same whatever the thread count.
+  const size_t chunk = jobs_ ? jobs_->chunkFor(n, kMinAgentsPerChunk) : std::max<size_t>(n, 1);
+  const size_t chunks = (n + chunk - 1) / chunk;
+  const size_t lod_count = lods_.size();
+  growTo(chunk_visible_, chunks);
+  growTo(chunk_cursors_, chunks * lod_count);
+  std::fill_n(chunk_cursors_.begin(), chunks * lod_count, 0u);
+
   Clock::time_point start = Clock::now();
   const std::span<InstanceFrames> frames(frames_.data(), n);
-  if (!PlaybackJob{clips_, frame.playback, frames}.run()) {
+  std::atomic<bool> bad_clip = false;
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    if (!PlaybackJob{clips_, frame.playback.subspan(begin, end - begin),
+                     frames.subspan(begin, end - begin)}
+             .run()) {
+      bad_clip = true;
+    }
+  });
+  if (bad_clip) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("crowd renderer: an agent plays a clip the package lacks (it has {} "
                               "clips)",
@@ -342,27 +392,67 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   }
   stats_.cpu_ms.playback = millisecondsSince(start);
 
+  // Chunk c's visible agents land in visible_[c * chunk, c * chunk + chunk_visible_[c]).
   start = Clock::now();
+  const Frustum frustum = frustumFromViewProjection(view.view_projection);
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    CullJob{clips_,
+            frame.placements.subspan(begin, end - begin),
+            frame.playback.subspan(begin, end - begin),
+            frustum,
+            std::span<uint32_t>(visible_.data() + begin, end - begin),
+            &chunk_visible_[begin / chunk],
+            static_cast<uint32_t>(begin)}
+        .run();
+  });
   uint32_t visible = 0;
-  CullJob{clips_,         frame.placements,
-          frame.playback, frustumFromViewProjection(view.view_projection),
-          visible_,       &visible}
-      .run();
+  for (size_t c = 0; c < chunks; ++c) visible += chunk_visible_[c];
   stats_.cpu_ms.cull = millisecondsSince(start);
 
+  // The LOD pick counts per chunk; the sort's cursors then start each chunk's agents of a LOD
+  // after the earlier chunks' (agents end up by LOD, then by index: a stable counting sort).
   start = Clock::now();
-  std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
-  const std::span<const uint32_t> visible_agents(visible_.data(), visible);
-  const std::span<uint8_t> lods(lod_.data(), visible);
   LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
   lod_view.reach = reach_;
-  LodSelectJob{lods_,          lod_view,   frame.placements,
-               visible_agents, drawn_lod_, fixed_lod_.value_or(-1),
-               lods,           lod_counts_}
-      .run();
+  const std::span<uint32_t> order(order_.data(), visible);
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
+    const size_t c = begin / chunk;
+    LodSelectJob{lods_,
+                 lod_view,
+                 frame.placements,
+                 std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
+                 drawn_lod_,
+                 fixed_lod_.value_or(-1),
+                 std::span<uint8_t>(lod_.data() + begin, chunk_visible_[c]),
+                 std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count)}
+        .run();
+  });
+  std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
+  for (size_t c = 0; c < chunks; ++c) {
+    for (size_t l = 0; l < lod_count; ++l) lod_counts_[l] += chunk_cursors_[c * lod_count + l];
+  }
   lodOffsets(lod_counts_, lod_first_);
-  LodSortJob{visible_agents, lods, lod_first_, std::span<uint32_t>(order_.data(), visible)}.run();
-  lodOffsets(lod_counts_, lod_first_);  // the sort advanced the cursors; the packers want starts
+  std::vector<uint32_t>& next = lod_next_;
+  next.assign(lod_first_.begin(), lod_first_.end());
+  for (size_t c = 0; c < chunks; ++c) {
+    for (size_t l = 0; l < lod_count; ++l) {
+      const uint32_t count = chunk_cursors_[c * lod_count + l];
+      chunk_cursors_[c * lod_count + l] = next[l];
+      next[l] += count;
+    }
+  }
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
+    const size_t c = begin / chunk;
+    LodSortJob{std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
+               std::span<const uint8_t>(lod_.data() + begin, chunk_visible_[c]),
+               std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count), order}
+        .run();
+  });
+  // visible_[0, visible): the visible agents by index, as later passes (the ground) read them.
+  for (size_t c = 1, at = chunks > 0 ? chunk_visible_[0] : 0; c < chunks;
+       at += chunk_visible_[c++]) {
+    std::copy_n(visible_.begin() + c * chunk, chunk_visible_[c], visible_.begin() + at);
+  }
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
@@ -375,13 +465,16 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   Clock::time_point start = Clock::now();
   if (instanced_) {
     growTo(instances_, visible);
-    for (int l = 0; l < lodCount(); ++l) {
-      for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
-        const uint32_t a = order_[i];
-        instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
-      }
-    }
-    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
+    forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinAgentsPerChunk) : visible,
+              [&](size_t begin, size_t end) {
+                int l = 0;
+                for (size_t i = begin; i < end; ++i) {
+                  while (i >= lod_first_[l] + lod_counts_[l]) ++l;
+                  const uint32_t a = order_[i];
+                  instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
+                }
+              });
+    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible), jobs_);
         !s.ok()) {
       return s;
     }
@@ -401,29 +494,40 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   }
   growTo(palettes_, rows);
   growTo(tints_, visible);
-  size_t at = 0;
-  for (int l = 0; l < lodCount(); ++l) {
-    const std::span<const uint16_t> joints = merged_->paletteJoints(l);
-    for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
-      const uint32_t a = order_[i];
-      bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
-                   std::span<JointRows>(palettes_.data() + at, joints.size()));
-      at += joints.size();
-      tints_[i] = quantizedTint(agentTint(frame, a, l));
-    }
+  // Slot i (LOD l) starts at row_first[l] + (i - lod_first_[l]) * joints of l.
+  size_t row_first[kMaxLodLevels] = {};
+  for (int l = 1; l < lodCount(); ++l) {
+    row_first[l] =
+        row_first[l - 1] + static_cast<size_t>(lod_counts_[l - 1]) * lod_info_[l - 1].joints;
   }
+  forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinPalettesPerChunk) : visible,
+            [&](size_t begin, size_t end) {
+              int l = 0;
+              for (size_t i = begin; i < end; ++i) {
+                while (i >= lod_first_[l] + lod_counts_[l]) ++l;
+                const std::span<const uint16_t> joints = merged_->paletteJoints(l);
+                const uint32_t a = order_[i];
+                const size_t at = row_first[l] + (i - lod_first_[l]) * joints.size();
+                bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
+                             std::span<JointRows>(palettes_.data() + at, joints.size()));
+                tints_[i] = quantizedTint(agentTint(frame, a, l));
+              }
+            });
   stats_.cpu_ms.pack_upload = millisecondsSince(start);
 
   start = Clock::now();
   merged_->beginFrame(view);
-  at = 0;
-  for (int l = 0; l < lodCount(); ++l) {
-    if (lod_counts_[l] == 0) continue;
-    const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
-    merged_->drawCharacters(
-        l, std::span<const JointRows>(palettes_.data() + at, count),
-        std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]));
-    at += count;
+  // Opaque materials of every LOD, then the blended ones (their batches' palettes go up again).
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    size_t at = 0;
+    for (int l = 0; l < lodCount(); ++l) {
+      if (lod_counts_[l] == 0) continue;
+      const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
+      merged_->drawCharacters(
+          l, std::span<const JointRows>(palettes_.data() + at, count),
+          std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]), pass);
+      at += count;
+    }
   }
   const MergedFrameStats merged_stats = merged_->endFrame();
   Status s = checkGl("crowd renderer: merged draw");

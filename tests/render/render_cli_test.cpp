@@ -99,6 +99,32 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
   std::filesystem::remove_all(dir);
 }
 
+// --tint off shows the materials as authored, the same on every path; on (the default) the
+// agents' tints change the picture.
+TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
+  const auto dir = test::makeTempDir("render-cli-tint");
+  const std::string common =
+      " --agents 9 --clip walk --seed 2 --view street --width 160 --height 120";
+  const auto tinted = dir / "tinted.png";
+  const test::CliResult on = test::runCli("render sample" + common + " -o " + quoted(tinted));
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  render::Image reference;
+  for (const char* path : kPaths) {
+    const auto png = dir / (std::string("plain-") + path + ".png");
+    const test::CliResult r = test::runCli("render sample" + common + " --tint off --path " + path +
+                                           " -o " + quoted(png));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    if (reference.rgba.empty()) {
+      reference = readImage(png);
+      // Tints move most of the crowd's pixels.
+      EXPECT_GT(badShare(reference, readImage(tinted)), 0.01) << "--tint off changes nothing";
+    } else {
+      EXPECT_LE(badShare(reference, readImage(png)), kMaxBadPixelShare) << path;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // --clip, --seed and --frames change the picture on every path, and the same options give the
 // same bytes.
 TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
@@ -159,7 +185,9 @@ TEST(RenderCli, AFixedLodDrawsEveryAgentWithIt) {
   const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
   ASSERT_TRUE(json.is_object()) << r.output;
   EXPECT_EQ(json["lods"][3]["agents"], json["visible"]);
-  EXPECT_EQ(json["draw_calls"], 1);
+  // One instanced draw per material of LOD 3 (the sample's clothes, skin and shoes).
+  EXPECT_EQ(json["lods"][3]["materials"], 3);
+  EXPECT_EQ(json["draw_calls"], 3);
   std::filesystem::remove_all(dir);
 }
 
@@ -260,6 +288,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--lod near", "--lod near: must be auto or a LOD index"},
       {"--lod-threshold 0", "--lod-threshold 0: must be a number of pixels in [0.01, 1000]"},
       {"--view sideways", "--view sideways: must be overview or street"},
+      {"--tint dim", "--tint dim: must be on or off"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},
       {"--frobnicate", "--frobnicate"},
   };
@@ -322,6 +351,24 @@ TEST(RenderCli, AutoFallsBackToMergedOnAnEs2OnlyMachine) {
   EXPECT_EQ(lineCount(instanced.output), 1) << instanced.output;
   EXPECT_NE(instanced.output.find("OpenGL ES 3"), std::string::npos) << instanced.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "i.png"));
+  std::filesystem::remove_all(dir);
+}
+
+// Under Mesa's no-op driver the PNG is blank: render says so (and still writes it); a real driver
+// gets no such warning.
+TEST(RenderCli, WarnsUnderMesasNoOpDriver) {
+  if (std::getenv("GALLIUM_NOOP")) GTEST_SKIP() << "the user runs under the no-op driver";
+  const auto dir = test::makeTempDir("render-cli-noop");
+  const std::string args = "render sample --agents 4 --width 64 --height 48 -o ";
+  const test::CliResult real = test::runCli(args + quoted(dir / "real.png"));
+  setenv("GALLIUM_NOOP", "1", 1);
+  const test::CliResult noop = test::runCli(args + quoted(dir / "noop.png"));
+  unsetenv("GALLIUM_NOOP");
+  ASSERT_EQ(real.exit_code, 0) << real.output;
+  EXPECT_EQ(real.output.find("no-op driver"), std::string::npos) << real.output;
+  ASSERT_EQ(noop.exit_code, 0) << noop.output;
+  EXPECT_NE(noop.output.find("warning: the GL renderer is Mesa's no-op driver"), std::string::npos)
+      << noop.output;
   std::filesystem::remove_all(dir);
 }
 

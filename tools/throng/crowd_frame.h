@@ -39,11 +39,12 @@ struct FrontendArgs {
   int height = 480;
   std::string out;  // PNG to write
   bool json = false;
-  bool lod_tint = false;  // colour agents by their LOD (CrowdRendererDesc::lod_tint)
+  bool lod_tint = false;    // colour agents by their LOD (CrowdRendererDesc::lod_tint)
+  std::string tint = "on";  // on | off: the per-agent tint multiplies the materials
 };
 
-// Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out and --json
-// to `sub`.
+// Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json
+// and --tint to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The checked options: a usage message (for exit code 2) or what they mean.
@@ -52,6 +53,7 @@ struct FrontendChoice {
   std::optional<int> lod;                        // empty: the LOD rule
   float lod_threshold = kDefaultLodThresholdPx;  // pixels (CrowdRendererDesc)
   bool street = false;
+  bool tint = true;
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
 // The usage message for a LOD index the package lacks ("" when `lod` is fine).

@@ -143,6 +143,7 @@ int runDemo(const DemoArgs& args) {
   desc.fixed_lod = choice->lod;
   desc.lod_threshold_pixels = choice->lod_threshold;
   desc.lod_tint = args.frontend.lod_tint;
+  desc.tint = choice->tint;
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));

@@ -21,9 +21,26 @@ inline constexpr float kSampleRunSpeed = 2.381f;
 // the same ".R"), Y up, about 1.8 units tall, standing on y = 0, facing +Z (its left is +X), in
 // an A pose with identity rest rotations (rest == bind). The mesh is made of closed, smooth
 // swept surfaces (one per body part, none sharing vertices) of about 6,000 vertices in three
-// sub-meshes ("clothes", "skin", "shoes"), 1-4 influences per vertex. Clips: kSampleClipNames,
+// sub-meshes ("clothes", "skin", "shoes"; each with the material of that name: blue, skin tone,
+// dark brown base colours), 1-4 influences per vertex. Clips: kSampleClipNames,
 // LINEAR keys sampled at 30 Hz from procedural curves. Never fails; every call returns the same
 // character.
 Character makeSampleCharacter();
+
+// Joints of the benchmark humanoid: the sample's 23, plus per side 15 finger phalanges ("thumb",
+// "index", "middle", "ring", "pinky" _01.._03), 4 twist joints ("upper_arm_twist",
+// "lower_arm_twist", "upper_leg_twist", "lower_leg_twist"), and "jaw", "eye.L", "eye.R" and the
+// IK joints of game rigs ("ik_foot_root", "ik_foot.L/.R", "ik_hand_root", "ik_hand_gun",
+// "ik_hand.L/.R").
+inline constexpr int kBenchmarkHumanoidJoints = 71;
+
+// A game-typical rig for benchmarks: kBenchmarkHumanoidJoints joints (fingers, twist, face and
+// IK joints included) over the sample character's mesh (the extra joints drive no vertices, as
+// helper and IK joints of exported rigs), with the sample's five clips where EVERY channel
+// (translation, rotation and scale of every joint) is a LINEAR track keyed at the sample's 30 Hz
+// key times, as exporters write clips: the 23 sample joints move as in the sample, fingers curl
+// (a fist for the punch), twist joints take a share of their parent's twist, the jaw and eyes
+// move, IK joints carry the feet's and hands' model transforms. Never fails; deterministic.
+Character makeBenchmarkHumanoid();
 
 }  // namespace throng

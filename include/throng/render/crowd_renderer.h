@@ -14,6 +14,7 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/core/job_system.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
@@ -51,10 +52,16 @@ struct CrowdRendererDesc {
   // warnings()); one whose error (MeshLod::max_error, model units) passes this fails instead
   // (MergedBatchDesc::max_fallback_error). Infinity: any.
   float max_fallback_error = std::numeric_limits<float>::infinity();
+  bool tint = true;  // false: CrowdFrame::tints are ignored and every agent shows its material
+  // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
+  // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
+  // The frame's output (instance records, palettes, draws) is the same whatever its thread count.
+  JobSystem* jobs = nullptr;
   // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
   // from the character: grid cells half its height, shadows as wide as its footprint.
   GroundDesc ground;
-  bool lod_tint = false;  // debug: colour every agent by its LOD (lodDebugColor) instead of tints
+  // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
+  bool lod_tint = false;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -98,13 +105,14 @@ struct LodDrawInfo {
   int joints = 0;               // palette joints
   int characters_per_draw = 0;  // K on the merged paths (1 per character); 0 = all (instanced)
   uint64_t triangles = 0;       // per character
+  int materials = 0;            // materials of the drawn LOD: draws per instanced draw or batch
 };
 
 // Per-agent input of a frame: spans of equal length (tints may be empty: every agent white).
 struct CrowdFrame {
   std::span<const Placement> placements;
   std::span<const AgentPlayback> playback;
-  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the base colour
+  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the material's colour
 };
 
 // Draws crowds of one package's character on one device.
@@ -129,7 +137,8 @@ struct CrowdFrame {
 // Room to grow, by design: a GPU-driven path (ES 3.1 compute doing playback, culling and the LOD
 // pick) is one more RenderPath with its own pack and submit; mixed crowds will give CrowdFrame a
 // per-agent character index and the renderer one package per character (the LOD sort then keys
-// on (character, LOD)); materials add one draw per (LOD, material) inside a path's submit.
+// on (character, LOD)). Materials: one draw per (LOD, material) on the instanced path, per (batch,
+// material) on the merged ones, blended materials after every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -153,7 +162,8 @@ class CrowdRenderer {
   // its error); empty when every LOD is drawn as itself.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
-  // Advances `crowd` by `seconds` (Crowd::update), timed into the next draw's cpu_ms.update.
+  // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one), timed into
+  // the next draw's cpu_ms.update.
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
@@ -162,6 +172,9 @@ class CrowdRenderer {
   // The same for a Crowd's agents (tints: one per agent, or empty).
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   const CrowdFrameStats& stats() const { return stats_; }
+  // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
+  // agent index within a LOD. Valid until the next draw().
+  std::span<const uint32_t> drawOrder() const { return {order_.data(), stats_.visible}; }
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
@@ -171,7 +184,8 @@ class CrowdRenderer {
   // next draw and allocates nothing until the ground is first shown.
   void setGround(const GroundDesc& ground) { ground_ = ground; }
   const GroundDesc& ground() const { return ground_; }
-  void setLodTint(bool on) { lod_tint_ = on; }
+  // Debug LOD colours on or off (CrowdRendererDesc::lod_tint).
+  void setLodTint(bool on);
   bool lodTint() const { return lod_tint_; }
   // Pixels of screen error the LOD rule allows (<= 0: the default, 1 pixel).
   void setLodThresholdPixels(float pixels);
@@ -191,6 +205,7 @@ class CrowdRenderer {
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
   float reach_ = 0.0f;  // LodView::reach: LOD 0's farthest bind vertex from the origin
+  bool tint_ = true;
   GroundDesc ground_;
   bool lod_tint_ = false;
   float character_height_ = 1.0f;     // LOD 0's bind-pose height: the ground's default cell
@@ -214,6 +229,10 @@ class CrowdRenderer {
   std::vector<uint32_t> order_;
   std::vector<uint32_t> lod_counts_;
   std::vector<uint32_t> lod_first_;
+  std::vector<uint32_t> lod_next_;
+  std::vector<uint32_t> chunk_visible_;  // visible agents per chunk
+  std::vector<uint32_t> chunk_cursors_;  // per chunk and LOD: count, then the sort's first slot
+  JobSystem* jobs_ = nullptr;
   std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
