@@ -44,6 +44,8 @@ void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
     w.f32(lod.geometric_error);
     w.f32(lod.skinning_error);
     w.f32(lod.max_distance);
+    w.f32(lod.max_error);
+    w.f32(lod.p99_error);
     w.array(lod.palette_joints);
     const SkinnedMesh& m = lod.mesh;
     const size_t n = m.vertexCount();
@@ -222,9 +224,9 @@ void readStream(ByteReader& r, size_t count, std::vector<T>& out, const char* wh
   r.raw(out.data(), count * sizeof(T), what);
 }
 
-// Smallest encoded LOD: 3 floats, empty palette, no vertices, 3 stream flags, no indices, no
+// Smallest encoded LOD: 5 floats, empty palette, no vertices, 3 stream flags, no indices, no
 // sub-meshes.
-constexpr size_t kMinLodBytes = 12 + 4 + 4 + 3 + 4 + 4;
+constexpr size_t kMinLodBytes = 20 + 4 + 4 + 3 + 4 + 4;
 // Smallest encoded sub-mesh: empty name, first index, count, material, no variants.
 constexpr size_t kMinSubMeshBytes = 4 + 4 + 4 + 4 + 4;
 
@@ -249,6 +251,8 @@ std::vector<MeshLod> readLods(ByteReader& r) {
     lod.geometric_error = r.f32("geometric error");
     lod.skinning_error = r.f32("skinning error");
     lod.max_distance = r.f32("max distance");
+    lod.max_error = r.f32("max error");
+    lod.p99_error = r.f32("p99 error");
     lod.palette_joints = r.array<uint16_t>("palette joints");
     SkinnedMesh& m = lod.mesh;
     const uint32_t n = r.u32("vertex count");
@@ -282,7 +286,7 @@ constexpr size_t kMinClipBytes = 4 + 8 + 8 + 1 + 24 + 4;
 // Smallest encoded event: empty name, f32 time.
 constexpr size_t kMinEventBytes = 4 + 4;
 
-std::vector<BakedClip> readClips(ByteReader& r, uint32_t version) {
+std::vector<BakedClip> readClips(ByteReader& r) {
   const uint32_t count = r.u32("clip count");
   std::vector<BakedClip> clips;
   if (!r.fits(count, kMinClipBytes, "clip count")) return clips;
@@ -300,14 +304,12 @@ std::vector<BakedClip> readClips(ByteReader& r, uint32_t version) {
     clip.bounds.min = r.vec3("bounds min");
     clip.bounds.max = r.vec3("bounds max");
     clip.root_motion = r.array<glm::vec3>("root motion");
-    if (version >= kPackageVersionEvents) {
-      const uint32_t events = r.u32("event count");
-      if (!r.fits(events, kMinEventBytes, "event count")) break;
-      clip.events.resize(events);
-      for (uint32_t e = 0; e < events && r.ok(); ++e) {
-        clip.events[e].name = r.string("event name");
-        clip.events[e].time = r.f32("event time");
-      }
+    const uint32_t events = r.u32("event count");
+    if (!r.fits(events, kMinEventBytes, "event count")) break;
+    clip.events.resize(events);
+    for (uint32_t e = 0; e < events && r.ok(); ++e) {
+      clip.events[e].name = r.string("event name");
+      clip.events[e].time = r.f32("event time");
     }
   }
   r.expectEnd();
@@ -403,7 +405,7 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
   if (!lods.ok()) return lods.status();
 
   ByteReader clips = reader(kSectionClips, "CLIP");
-  p.clips = readClips(clips, layout->version);
+  p.clips = readClips(clips);
   if (!clips.ok()) return clips.status();
 
   ByteReader anim = reader(kSectionTexture, "ANIM");

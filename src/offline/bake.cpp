@@ -239,14 +239,6 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   if (character.clips.empty()) {
     return badOption(fmt::format("{}: the character has no clips to bake", source));
   }
-  const uint32_t texels_per_frame = 3 * joints;
-  if (texels_per_frame > options.max_width) {
-    return Status(ErrorCode::kLimitExceeded,
-                  fmt::format("{}: one frame of {} joints needs {} texels, more than the maximum "
-                              "texture width {}",
-                              source, joints, texels_per_frame, options.max_width));
-  }
-
   // Which clips, in which order, and whether each loops.
   Result<std::vector<int>> selected = resolveClips(character, options.clips, "clips to bake");
   if (!selected.ok()) return selected.status();
@@ -298,23 +290,23 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     plans.push_back(std::move(plan));
   }
 
-  // Texture layout (animation_texture.h): whole frames per row, rows as needed.
+  // Texture layout (animation_texture.h): whole frames per row, rows as needed; a frame wider
+  // than max_width spans several rows.
   AnimationTexture texture;
   texture.format = options.format;
   texture.joint_count = joints;
-  const uint64_t fit_per_row = options.max_width / texels_per_frame;
-  const uint64_t frames_per_row = std::min<uint64_t>(fit_per_row, total_frames);
-  const uint64_t height = (total_frames + frames_per_row - 1) / frames_per_row;
-  if (height > kMaxAnimationTextureSize) {
+  const AnimationTextureLayout layout =
+      chooseAnimationTextureLayout(joints, total_frames, options.max_width);
+  if (layout.height > kMaxAnimationTextureSize) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} frames need a texture {} rows high, more than the limit of "
                               "{} (lower the frame rate or bake fewer clips)",
-                              source, total_frames, height, kMaxAnimationTextureSize));
+                              source, total_frames, layout.height, kMaxAnimationTextureSize));
   }
   texture.frame_count = static_cast<uint32_t>(total_frames);
-  texture.frames_per_row = static_cast<uint32_t>(frames_per_row);
-  texture.width = static_cast<uint32_t>(frames_per_row * texels_per_frame);
-  texture.height = static_cast<uint32_t>(height);
+  texture.frames_per_row = layout.frames_per_row;
+  texture.width = layout.width;
+  texture.height = static_cast<uint32_t>(layout.height);
   const size_t channels = static_cast<size_t>(texture.width) * texture.height * 4;
   if (options.format == TexelFormat::kRgba32F) {
     texture.texels32.assign(channels, 0.0f);

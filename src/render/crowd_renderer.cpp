@@ -93,7 +93,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
       jobs_(desc.jobs) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
-      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
+      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPx;
   if (static_cast<int>(desc.path) >= kRenderPathCount) {
     status_ = Status(
         ErrorCode::kInvalidArgument,
@@ -134,6 +134,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
   for (const MeshLod& lod : package.lods) {
     LodDrawInfo info;
     info.drawn_lod = static_cast<int>(lod_info_.size());
+    info.error = lod.max_error;
     info.joints =
         lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
     info.triangles = lod.mesh.triangleCount();
@@ -145,6 +146,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     limits.mesh = {};
     lods_.push_back(std::move(limits));
   }
+  for (const glm::vec3& p : package.lods[0].mesh.positions)
+    reach_ = std::max(reach_, glm::length(p));
   choosePath(package, desc);
   if (!status_.ok()) {
     instanced_.reset();
@@ -231,6 +234,7 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
   merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
   merged_desc.cull_back_faces = !desc.double_sided;
+  merged_desc.max_fallback_error = desc.max_fallback_error;
   Result<std::unique_ptr<MergedBatchRenderer>> merged =
       MergedBatchRenderer::create(*device_, package.lods, package.skeleton.jointCount(),
                                   merged_desc, Looks{package.materials, package.images});
@@ -245,8 +249,10 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
     lod_info_[l].joints = info.joints;
     lod_info_[l].characters_per_draw = info.characters_per_batch;
     lod_info_[l].triangles = lod_info_[info.drawn_lod].triangles;
+    lod_info_[l].error = info.error;
     lod_info_[l].materials = lod_info_[info.drawn_lod].materials;
   }
+  warnings_ = merged_->warnings();
   return Status::okStatus();
 }
 
@@ -256,7 +262,7 @@ LodDrawInfo CrowdRenderer::lodInfo(int lod) const {
 }
 
 void CrowdRenderer::setLodThresholdPixels(float pixels) {
-  lod_threshold_pixels_ = pixels > 0.0f ? pixels : kDefaultLodThresholdPixels;
+  lod_threshold_pixels_ = pixels > 0.0f ? pixels : kDefaultLodThresholdPx;
 }
 
 AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
@@ -411,7 +417,8 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   // The LOD pick counts per chunk; the sort's cursors then start each chunk's agents of a LOD
   // after the earlier chunks' (agents end up by LOD, then by index: a stable counting sort).
   start = Clock::now();
-  const LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  lod_view.reach = reach_;
   const std::span<uint32_t> order(order_.data(), visible);
   forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
     const size_t c = begin / chunk;

@@ -145,26 +145,37 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
   const uint32_t max_size = static_cast<uint32_t>(std::max(caps.max_texture_size, 0));
   texels_per_frame_ = texture.texelsPerFrame();
   frame_count_ = texture.frame_count;
-  frames_per_row_ = texture.frames_per_row;
-  texture_width_ = texture.width;
-  texture_height_ = texture.height;
+  // The GPU copy's layout: the package's, or laid out again to fit the device.
+  AnimationTexture layout;
+  layout.joint_count = texture.joint_count;
+  layout.frame_count = texture.frame_count;
+  layout.frames_per_row = texture.frames_per_row;
+  layout.width = texture.width;
+  layout.height = texture.height;
   const bool relayout = texture.width > max_size || texture.height > max_size;
   if (relayout) {
-    if (texels_per_frame_ > max_size)
+    if (max_size < 3)
       return Status(ErrorCode::kLimitExceeded,
-                    fmt::format("animation texture: one frame of {} joints needs {} texels in a "
-                                "row, over the device's GL_MAX_TEXTURE_SIZE {}",
-                                texture.joint_count, texels_per_frame_, max_size));
-    frames_per_row_ = max_size / texels_per_frame_;
-    texture_width_ = frames_per_row_ * texels_per_frame_;
-    texture_height_ = (frame_count_ + frames_per_row_ - 1) / frames_per_row_;
-    if (texture_height_ > max_size)
+                    fmt::format("animation texture: the device's GL_MAX_TEXTURE_SIZE {} cannot "
+                                "hold one joint (3 texels)",
+                                max_size));
+    const AnimationTextureLayout fit =
+        chooseAnimationTextureLayout(texture.joint_count, texture.frame_count, max_size);
+    layout.frames_per_row = fit.frames_per_row;
+    layout.width = fit.width;
+    if (fit.height > max_size)
       return Status(ErrorCode::kLimitExceeded,
                     fmt::format("animation texture: {} frames of {} joints need {}x{} texels even "
                                 "at {} frames per row, over the device's GL_MAX_TEXTURE_SIZE {}",
-                                frame_count_, texture.joint_count, texture_width_, texture_height_,
-                                frames_per_row_, max_size));
+                                frame_count_, texture.joint_count, fit.width, fit.height,
+                                fit.frames_per_row, max_size));
+    layout.height = static_cast<uint32_t>(fit.height);
   }
+  frames_per_row_ = layout.frames_per_row;
+  texture_width_ = layout.width;
+  texture_height_ = layout.height;
+  rows_per_frame_ = layout.rowsPerFrame();
+  joints_per_row_ = layout.jointsPerRow();
   // Full floats when the device has them; a half-float bake stays half (its error is the baker's).
   texture_format_ = texture.format;
   if (texture_format_ == TexelFormat::kRgba32F && !caps.float_textures)
@@ -185,19 +196,18 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
     else
       halves.assign(values, 0);
     for (uint32_t f = 0; f < frame_count_; ++f) {
-      const size_t from =
-          (static_cast<size_t>(texture.texelY(f)) * texture.width + texture.texelX(f, 0, 0)) * 4;
-      const size_t to = (static_cast<size_t>(f / frames_per_row_) * texture_width_ +
-                         (f % frames_per_row_) * texels_per_frame_) *
-                        4;
-      for (size_t v = 0; v < static_cast<size_t>(texels_per_frame_) * 4; ++v) {
-        const float value = texture.format == TexelFormat::kRgba32F
-                                ? texture.texels32[from + v]
-                                : halfToFloat(texture.texels16[from + v]);
-        if (texture_format_ == TexelFormat::kRgba32F)
-          floats[to + v] = value;
-        else
-          halves[to + v] = floatToHalf(value);
+      for (uint32_t j = 0; j < texture.joint_count; ++j) {
+        const size_t from = texture.channelIndex(f, j, 0);
+        const size_t to = layout.channelIndex(f, j, 0);
+        for (size_t v = 0; v < kVec4PerJoint * 4; ++v) {  // a joint's 3 texels are consecutive
+          const float value = texture.format == TexelFormat::kRgba32F
+                                  ? texture.texels32[from + v]
+                                  : halfToFloat(texture.texels16[from + v]);
+          if (texture_format_ == TexelFormat::kRgba32F)
+            floats[to + v] = value;
+          else
+            halves[to + v] = floatToHalf(value);
+        }
       }
     }
     pixels = texture_format_ == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
@@ -364,6 +374,8 @@ void InstancedRenderer::setUniforms(const Program& program, const FrameView& vie
   glUniform1i(program.uniform("u_animation"), 0);
   glUniform1i(program.uniform("u_frames_per_row"), static_cast<GLint>(frames_per_row_));
   glUniform1i(program.uniform("u_texels_per_frame"), static_cast<GLint>(texels_per_frame_));
+  glUniform1i(program.uniform("u_rows_per_frame"), static_cast<GLint>(rows_per_frame_));
+  glUniform1i(program.uniform("u_joints_per_row"), static_cast<GLint>(joints_per_row_));
   glUniformMatrix4fv(program.uniform("u_view_projection"), 1, GL_FALSE,
                      glm::value_ptr(view.view_projection));
   const glm::vec3 light = glm::normalize(view.light_direction);

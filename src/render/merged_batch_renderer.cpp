@@ -161,8 +161,15 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.staging.resize(static_cast<size_t>(k) * x);
     lod.staging_tints.resize(k);
   }
-  // Fallback: a LOD that does not fit draws with the nearest coarser one that does.
+  // Fallback: a LOD that does not fit draws with the nearest coarser one that does, said aloud.
+  const float height = computeBounds(lods[0].mesh.positions).largestExtent();
+  auto describeError = [&](float error) {
+    return height > 0.0f ? fmt::format("{:.4g} model units, {:.3g}% of the height", error,
+                                       100.0f * error / height)
+                         : fmt::format("{:.4g} model units", error);
+  };
   for (int i = 0; i < count; ++i) {
+    renderer->lods_[i].info.error = lods[i].max_error;
     if (renderer->lods_[i].info.drawn_lod >= 0) continue;
     int coarser = -1;
     for (int j = i + 1; j < count && desc.fall_back_to_fewer_joints; ++j) {
@@ -172,9 +179,25 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
       }
     }
     if (coarser < 0) return failures[i];
+    if (lods[coarser].max_error > desc.max_fallback_error) {
+      return Status(
+          ErrorCode::kLimitExceeded,
+          fmt::format("merged batch: LOD {} ({} joints) does not fit {} uniform vectors; "
+                      "the nearest LOD that fits, LOD {} ({} joints), has an error of "
+                      "{}, over the cap of {}",
+                      i, renderer->lods_[i].info.joints, renderer->budget_, coarser,
+                      renderer->lods_[coarser].info.joints, describeError(lods[coarser].max_error),
+                      describeError(desc.max_fallback_error)));
+    }
+    renderer->warnings_.push_back(fmt::format(
+        "merged batch: LOD {} ({} joints) does not fit {} uniform vectors; drawing LOD {} ({} "
+        "joints) instead, error {}",
+        i, renderer->lods_[i].info.joints, renderer->budget_, coarser,
+        renderer->lods_[coarser].info.joints, describeError(lods[coarser].max_error)));
     const Lod& target = renderer->lods_[coarser];
     renderer->lods_[i].info = target.info;
     renderer->lods_[i].info.drawn_lod = coarser;
+    renderer->lods_[i].info.error = lods[coarser].max_error;
   }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);

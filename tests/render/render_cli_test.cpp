@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_export.h"
 #include "throng/render/capture.h"
+#include "throng/render/crowd_renderer.h"
 
 namespace throng {
 namespace {
@@ -209,6 +211,64 @@ TEST(RenderCli, GltfInputIsBakedInMemoryAndBakedLodsDrawMerged) {
   std::filesystem::remove_all(dir);
 }
 
+// --lod-threshold is the screen error the LOD rule allows: more pixels, coarser LODs.
+TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
+  const auto dir = test::makeTempDir("render-cli-threshold");
+  auto meanLod = [&](const std::string& extra, int* last_lod_agents) {
+    const test::CliResult r =
+        test::runCli("render sample --json --view street --agents 25 " + extra +
+                     " --width 96 --height 256 -o " + quoted(dir / "t.png"));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
+    EXPECT_TRUE(json.is_object()) << r.output;
+    if (!json.is_object()) return -1.0;
+    double sum = 0.0;
+    for (size_t l = 0; l < json["lods"].size(); ++l)
+      sum += static_cast<double>(l) * json["lods"][l]["agents"].get<int>();
+    *last_lod_agents = json["lods"].back()["agents"].get<int>() - json["visible"].get<int>();
+    return sum / json["visible"].get<int>();
+  };
+  int rest_default = 0, rest_coarse = 0;
+  const double fine = meanLod("", &rest_default);
+  const double coarse = meanLod("--lod-threshold 1000", &rest_coarse);
+  EXPECT_LT(fine, coarse);
+  EXPECT_EQ(rest_coarse, 0);  // every visible agent on the last LOD
+  std::filesystem::remove_all(dir);
+}
+
+// --lod-tint colours each agent by its LOD (lodDebugColor): LOD 0 green, LOD 3 orange.
+TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
+  const auto dir = test::makeTempDir("render-cli-tint");
+  render::Image images[2];
+  const int lods[2] = {0, 3};
+  for (int i = 0; i < 2; ++i) {
+    const auto png = dir / ("tint" + std::to_string(lods[i]) + ".png");
+    const test::CliResult r = test::runCli(
+        "render sample --agents 1 --lod-tint --view street --width 64 --height 96 "
+        "--lod " +
+        std::to_string(lods[i]) + " -o " + quoted(png));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    images[i] = readImage(png);
+    ASSERT_GT(images[i].width, 0);
+  }
+  ASSERT_EQ(images[0].rgba.size(), images[1].rgba.size());
+  // Where the two pictures differ is the character (same pose, same camera): there red minus
+  // green follows each tint's.
+  long long red_minus_green[2] = {0, 0};
+  int differing = 0;
+  for (size_t p = 0; p < images[0].rgba.size(); p += 4) {
+    if (std::abs(images[0].rgba[p] - images[1].rgba[p]) < 32) continue;
+    ++differing;
+    for (int i = 0; i < 2; ++i) red_minus_green[i] += images[i].rgba[p] - images[i].rgba[p + 1];
+  }
+  EXPECT_GT(differing, 50);
+  for (int i = 0; i < 2; ++i) {
+    const glm::vec4 tint = render::lodDebugColor(lods[i]);
+    EXPECT_EQ(red_minus_green[i] > 0, tint.r > tint.g) << "LOD " << lods[i];
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // A usage error: exit 2, one line naming the flag and what it allows, nothing written.
 // Events from a glTF's sidecar, and from the package baked from it: each agent crosses the
 // looping clip's one event once per second of frames, printed per frame, the same both ways.
@@ -311,6 +371,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--path warp", "--path warp: must be auto, instanced, merged or per-character"},
       {"--lod 4", "--lod 4: sample has LODs 0..3 (or auto)"},
       {"--lod near", "--lod near: must be auto or a LOD index"},
+      {"--lod-threshold 0", "--lod-threshold 0: must be a number of pixels in [0.01, 1000]"},
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--tint dim", "--tint dim: must be on or off"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},

@@ -160,6 +160,8 @@ int runRender(const RenderArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.lod_threshold_pixels = choice->lod_threshold;
+  desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
   render::FrameView view =
       crowdView(choice->street, low, high, size,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -47,6 +48,10 @@ struct CrowdRendererDesc {
   float lod_threshold_pixels = 0.0f;   // screen error the LOD rule allows; 0 = 1 pixel
   int max_vertex_uniform_vectors = 0;  // merged paths' uniform budget; 0 = the device's
   bool double_sided = false;           // also draw back faces (default: cull them; CCW fronts)
+  // Merged paths: a LOD whose joints do not fit the budget is drawn with a coarser one (said in
+  // warnings()); one whose error (MeshLod::max_error, model units) passes this fails instead
+  // (MergedBatchDesc::max_fallback_error). Infinity: any.
+  float max_fallback_error = std::numeric_limits<float>::infinity();
   bool tint = true;  // false: CrowdFrame::tints are ignored and every agent shows its material
   // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
   // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
@@ -96,6 +101,7 @@ struct AgentDrawInfo {
 // How one of the package's LODs is drawn on the chosen path.
 struct LodDrawInfo {
   int drawn_lod = 0;            // the LOD whose mesh is drawn (merged: a coarser one may stand in)
+  float error = 0.0f;           // MeshLod::max_error of the LOD drawn (model units)
   int joints = 0;               // palette joints
   int characters_per_draw = 0;  // K on the merged paths (1 per character); 0 = all (instanced)
   uint64_t triangles = 0;       // per character
@@ -153,6 +159,9 @@ class CrowdRenderer {
   int lodCount() const { return static_cast<int>(lods_.size()); }
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
+  // One line per LOD drawn with a coarser one (merged paths: which, the budget, the LOD drawn and
+  // its error); empty when every LOD is drawn as itself.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one), timed into
   // the next draw's cpu_ms.update.
@@ -197,6 +206,7 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  float reach_ = 0.0f;  // LodView::reach: LOD 0's farthest bind vertex from the origin
   bool tint_ = true;
   GroundDesc ground_;
   bool lod_tint_ = false;
@@ -209,6 +219,7 @@ class CrowdRenderer {
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
   std::vector<uint8_t> drawn_lod_;  // merged paths: LOD picked -> LOD drawn
   std::vector<LodDrawInfo> lod_info_;
+  std::vector<std::string> warnings_;
   AnimationTexture texture_;  // merged paths: palettes are copied from it on the CPU
   std::unique_ptr<InstancedRenderer> instanced_;
   std::unique_ptr<MergedBatchRenderer> merged_;
