@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "byte_io.h"
+#include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"
 #include "throng/core/package_format.h"
 
@@ -193,7 +194,7 @@ Result<Skeleton> readSkeleton(ByteReader& r, std::string_view source) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: section SKEL: joints are not in depth-first order (joint {} "
                                 "'{}')",
-                                source, j, raw.joints[j].name));
+                                source, j, excerpt(raw.joints[j].name)));
     }
   }
   return skeleton;

@@ -1,6 +1,8 @@
 // Status formatting and the names of the stable error codes.
 #include "throng/core/status.h"
 
+#include "throng/core/excerpt.h"
+
 namespace throng {
 
 const char* errorCodeName(ErrorCode code) {
@@ -26,6 +28,19 @@ const char* errorCodeName(ErrorCode code) {
   }
   return "unknown error";
 }
+
+namespace detail {
+
+std::string oneLineMessage(std::string message) {
+  bool clean = message.size() <= kMaxMessageBytes;
+  for (size_t i = 0; clean && i < message.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(message[i]);
+    clean = byte >= 0x20 && byte != 0x7f;
+  }
+  return clean ? message : excerpt(message, kMaxMessageBytes);
+}
+
+}  // namespace detail
 
 std::string Status::toString() const {
   if (ok()) return "ok";

@@ -33,6 +33,7 @@ struct BakeArgs {
   float max_error = -1.0f;
   std::string preview;
   std::vector<std::string> clips_from;
+  std::vector<std::string> allowed_roots;
   int threads = 0;
   bool lods = false;
 };
@@ -109,6 +110,7 @@ int runBake(const BakeArgs& args) {
   } else {
     ImportOptions import;
     import.clip_files = args.clips_from;
+    import.allowed_roots = args.allowed_roots;
     Result<Character> imported = importGltf(args.input, import);
     if (!imported.ok()) return fail(imported.status().toString());
     character = std::move(imported).value();
@@ -185,6 +187,9 @@ std::function<int()> setupBake(CLI::App& sub) {
   sub.add_option("--preview", args->preview, "also write the texture as a PNG picture");
   sub.add_option("--clips-from", args->clips_from,
                  "more glTF files whose clips are bound to the character by joint name");
+  sub.add_option("--allow-root", args->allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
   sub.add_flag("--lods", args->lods,
                "also build the method A LOD chain (simplified meshes, 15- and 10-joint skeletons)");
   sub.add_option("--threads", args->threads, "worker threads (0: one per core)")

@@ -18,8 +18,8 @@ void printTree(const Skeleton& skeleton, int joint, int depth) {
   for (int child : skeleton.children(joint)) printTree(skeleton, child, depth + 1);
 }
 
-int inspectGltf(const std::string& path) {
-  Result<Character> imported = importGltf(path);
+int inspectGltf(const std::string& path, const ImportOptions& options) {
+  Result<Character> imported = importGltf(path, options);
   if (!imported.ok()) return fail(imported.status().message());
   const Character& c = *imported;
   const Skeleton& s = c.skeleton;
@@ -64,10 +64,14 @@ int inspectPackage(const std::string& path) {
 
 std::function<int()> setupInspect(CLI::App& sub) {
   auto path = std::make_shared<std::string>();
+  auto options = std::make_shared<ImportOptions>();
   sub.add_option("file", *path, "a .glb, .gltf or .throng file")->required();
-  return [path] {
+  sub.add_option("--allow-root", options->allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
+  return [path, options] {
     if (std::filesystem::path(*path).extension() == ".throng") return inspectPackage(*path);
-    return inspectGltf(*path);
+    return inspectGltf(*path, *options);
   };
 }
 

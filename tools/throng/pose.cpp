@@ -19,14 +19,18 @@ std::function<int()> setupPose(CLI::App& sub) {
     std::string input, clip, output;
     float time = 0.0f;
     bool bind = false;
+    ImportOptions import;
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
   sub.add_option("--clip", args->clip, "clip name or index (default: the rest pose)");
   sub.add_option("--time", args->time, "seconds on the file's own animation timeline");
   sub.add_option("-o,--output", args->output, "the .obj file to write")->required();
+  sub.add_option("--allow-root", args->import.allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
   return [args] {
-    Result<Character> imported = importGltf(args->input);
+    Result<Character> imported = importGltf(args->input, args->import);
     if (!imported.ok()) return fail(imported.status().message());
     const Character& c = *imported;
     const Clip* clip = nullptr;

@@ -24,11 +24,18 @@ enum class ErrorCode : int {
 
 const char* errorCodeName(ErrorCode code);
 
-// The outcome of an operation: ok, or an error code with a human-readable message.
+namespace detail {
+// Messages are one line of bounded length whatever they quote: control bytes are escaped and
+// anything past kMaxMessageBytes (excerpt.h) is cut.
+std::string oneLineMessage(std::string message);
+}  // namespace detail
+
+// The outcome of an operation: ok, or an error code with a human-readable one-line message.
 class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
-  Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {
+  Status(ErrorCode code, std::string message)
+      : code_(code), message_(detail::oneLineMessage(std::move(message))) {
     assert(code != ErrorCode::kOk);
   }
   static Status okStatus() { return Status(); }
