@@ -18,6 +18,8 @@ using detail::ByteWriter;
 
 // Texel data starts this many bytes into the ANIM section (a multiple of 16, for alignment).
 constexpr size_t kTextureHeaderSize = 32;
+// format, reserved u8, reserved u16, width, height, joints, frames, frames per row, reserved u64.
+static_assert(kTextureHeaderSize == 1 + 1 + 2 + 5 * 4 + 8);
 
 // ---- writing ----
 

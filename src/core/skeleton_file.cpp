@@ -531,7 +531,10 @@ Result<Skeleton> Parser::run() {
         ErrorCode::kInvalidData, line.number,
         fmt::format("more joints than the {} declared on line {}", joint_count, count_line));
   }
-  if (line.quoted[0] || line.tokens[0] != "end" || line.tokens.size() != 1) {
+  if (!line.quoted[0] && line.tokens[0] == "end" && line.tokens.size() != 1) {
+    return error(ErrorCode::kParseError, line.number, "'end' takes nothing after it");
+  }
+  if (line.quoted[0] || line.tokens[0] != "end") {
     return error(ErrorCode::kParseError, line.number,
                  fmt::format("expected 'end', found '{}'", excerpt(line.tokens[0])));
   }
