@@ -163,6 +163,7 @@ UriLoader::UriLoader(std::string source, UriRules rules, const JsonScan& scan)
   };
   add(scan.buffers, false, "buffer");  // buffers first: a uri used by both is read as a buffer
   add(scan.images, true, "image");
+  for (size_t i = 0; i < known_.size(); ++i) by_decoded_.emplace(known_[i].tiny_decoded, i);
 }
 
 void UriLoader::install(tinygltf::TinyGLTF& loader) {
@@ -211,13 +212,8 @@ bool UriLoader::writeWholeFile(std::string* err, const std::string&,
 
 bool UriLoader::read(const std::string& tiny_decoded, std::vector<unsigned char>& out,
                      std::string& err) {
-  const Known* known = nullptr;
-  for (const Known& k : known_) {
-    if (k.tiny_decoded == tiny_decoded) {
-      known = &k;
-      break;
-    }
-  }
+  const auto found = by_decoded_.find(tiny_decoded);
+  const Known* known = found == by_decoded_.end() ? nullptr : &known_[found->second];
   if (known == nullptr) {  // cannot happen for a document tinygltf parsed like the scan did
     err = "uri not found in the document";
     if (refused_.ok()) {
@@ -239,6 +235,21 @@ bool UriLoader::read(const std::string& tiny_decoded, std::vector<unsigned char>
   Result<std::string> bytes = path.ok() ? readFileBytes(path->string(), kMaxExternalFileBytes)
                                         : Result<std::string>(path.status());
   if (bytes.ok()) {
+    if (read_sizes_.emplace(path->string(), bytes->size()).second) distinct_bytes_ += bytes->size();
+    loaded_bytes_ += bytes->size();
+    if (loaded_bytes_ > 2 * distinct_bytes_ + kExternalRereadAllowance) {
+      err = "the same files are read too often";
+      if (refused_.ok()) {
+        size_t naming = 0;  // which of them tinygltf is loading is not known: name the uri
+        for (const Known& k : known_) naming += k.tiny_decoded == tiny_decoded ? 1 : 0;
+        refused_ = Status(
+            ErrorCode::kLimitExceeded,
+            fmt::format("{}: uri '{}' (named {} times) is read too often: the "
+                        "document's uris would load {} bytes from {} bytes of files",
+                        source_, excerpt(known->raw), naming, loaded_bytes_, distinct_bytes_));
+      }
+      return false;
+    }
     out.assign(bytes->begin(), bytes->end());
     return true;
   }

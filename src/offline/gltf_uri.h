@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <tiny_gltf.h>
@@ -15,6 +16,12 @@ namespace throng::gltf {
 
 // An external file (a .bin buffer, an image) is never larger than what tinygltf can index.
 inline constexpr uint64_t kMaxExternalFileBytes = 0xFFFFFFFFu;
+
+// Buffers may name the same file more than once, but a document's external reads stay linear in
+// the bytes of the files it names: all reads together load at most twice the distinct files'
+// bytes plus this allowance (a thousand buffers naming one large file would otherwise load it a
+// thousand times).
+inline constexpr uint64_t kExternalRereadAllowance = uint64_t{16} << 20;
 
 // Where the external files of one document may come from.
 struct UriRules {
@@ -31,9 +38,9 @@ Result<std::string> percentDecode(std::string_view uri);
 // The file a (percent-decoded) uri names, as a canonical path. The uri must be a relative path
 // (no scheme, no backslash, no NUL byte; an absolute path only inside an allowed root); resolved
 // against rules.base_dir and normalised, it must lie inside base_dir or one of the allowed roots,
-// and so must the file it leads to after every symbolic link is followed. Errors: kInvalidData for a uri that breaks
-// these rules, kIoError for a file that does not exist. Messages describe the problem only (the
-// caller prefixes the document and the uri).
+// and so must the file it leads to after every symbolic link is followed. Errors: kInvalidData for
+// a uri that breaks these rules, kIoError for a file that does not exist. Messages describe the
+// problem only (the caller prefixes the document and the uri).
 Result<std::filesystem::path> resolveUri(const UriRules& rules, std::string_view uri);
 
 // Routes every file tinygltf opens for one document through resolveUri and readFileBytes (regular
@@ -52,8 +59,8 @@ class UriLoader {
 
   void install(tinygltf::TinyGLTF& loader);
 
-  // The first refused uri (kInvalidData), else the first unreadable buffer file (kIoError), else
-  // ok. `loaded` is what tinygltf returned: unreadable image files only matter when it failed.
+  // The first refused uri (kInvalidData; kLimitExceeded past kExternalRereadAllowance), else the
+  // first unreadable buffer file (kIoError), else ok. `loaded` is what tinygltf returned: unreadable image files only matter when it failed.
   Status failure(bool loaded) const;
 
   // `text` (a tinygltf message) with the marker paths turned back into the uris they stand for.
@@ -79,8 +86,13 @@ class UriLoader {
   std::string source_;
   UriRules rules_;
   std::vector<Known> known_;
-  Status refused_;     // a uri that broke the rules
-  Status unreadable_;  // a file that could not be read
+  // tinygltf-decoded uri -> its first entry in known_ (a file may list many uris: no linear scan).
+  std::unordered_map<std::string, size_t> by_decoded_;
+  Status refused_;                                        // a uri that broke the rules
+  Status unreadable_;                                     // a file that could not be read
+  std::unordered_map<std::string, uint64_t> read_sizes_;  // canonical path -> bytes
+  uint64_t distinct_bytes_ = 0;                           // sum of read_sizes_
+  uint64_t loaded_bytes_ = 0;                             // every read, repeats included
 };
 
 }  // namespace throng::gltf

@@ -175,6 +175,30 @@ TEST_F(GltfUri, MissingFilesDirectoriesFifosAndDevicesAreClearErrorsThatNeverBlo
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+TEST_F(GltfUri, ManyBuffersNamingOneFileCannotLoadItOverAndOver) {
+  // 20 buffers naming one 2 MiB file would load 40 MiB from 2 MiB of files: refused at the read
+  // that passes twice the distinct bytes plus 16 MiB.
+  test::writeFile(asset_ / "big.bin", std::string(2 << 20, '\0'));
+  json j = json::parse(test::readFile(doc_));
+  for (int b = 0; b < 20; ++b) {
+    j["buffers"].push_back({{"uri", "big.bin"}, {"byteLength", 2 << 20}});
+  }
+  test::writeFile(doc_, j.dump());
+  Result<Character> c = importGltf(doc_);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), ErrorCode::kLimitExceeded);
+  // Buffer 0 is body.bin; buffers 1..20 are big.bin. The 11th big read is the first too many.
+  const uint64_t body = fs::file_size(asset_ / "body.bin"), big = 2 << 20;
+  ASSERT_LE(body + 10 * big, 2 * (body + big) + (16 << 20));
+  ASSERT_GT(body + 11 * big, 2 * (body + big) + (16 << 20));
+  EXPECT_EQ(c.status().message(),
+            doc_ +
+                ": uri 'big.bin' (named 20 times) is read too often: the document's uris "
+                "would load " +
+                std::to_string(body + 11 * big) + " bytes from " + std::to_string(body + big) +
+                " bytes of files");
+}
+
 TEST_F(GltfUri, ImageUrisAreNotOpenedWhileImagesAreNotImported) {
   // Neither an escape nor a bad escape nor a FIFO: an image uri is not even resolved.
   ASSERT_EQ(mkfifo((asset_ / "pipe.png").c_str(), 0600), 0);

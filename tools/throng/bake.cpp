@@ -1,5 +1,6 @@
 // `throng bake`: import a character, bake its clips into an animation texture, write a package.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -142,6 +143,13 @@ int runBake(const BakeArgs& args) {
     package->lods = std::move(*lods);
     for (size_t i = 0; i < package->lods.size(); ++i) {
       const MeshLod& lod = package->lods[i];
+      // Caught here, naming the input, rather than by the package check naming the output.
+      if (!std::isfinite(lod.geometric_error) || !std::isfinite(lod.skinning_error)) {
+        return fail(
+            fmt::format("invalid data: {}: LOD {}: the {} error is not finite (the "
+                        "character's poses move vertices beyond the float range)",
+                        source, i, std::isfinite(lod.geometric_error) ? "skinning" : "geometric"));
+      }
       fmt::print(
           "LOD {}: {} triangles, {} joints, geometric error {:.4g}, skinning error {:.4g} "
           "({:.2f}% of the size), used {}\n",
