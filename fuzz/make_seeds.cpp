@@ -1,5 +1,6 @@
 // Writes the seed corpora of the fuzz targets from the shared assets and from files throng's own
 // writers produce: make_seeds OUT_DIR [ASSETS_DIR]. Nothing of it is kept in the repository.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +56,19 @@ std::string splitSeed(nlohmann::json json, const std::string& buffer) {
   return le32(static_cast<uint32_t>(text.size())) + text + buffer;
 }
 
+// The same document as a .glb: buffer 0 becomes the BIN chunk.
+std::string glb(nlohmann::json json, std::string bin) {
+  json["buffers"][0].erase("uri");
+  json["buffers"][0]["byteLength"] = bin.size();
+  std::string text = json.dump();
+  while (text.size() % 4 != 0) text += ' ';
+  while (bin.size() % 4 != 0) bin += '\0';
+  return le32(0x46546C67) + le32(2) +
+         le32(static_cast<uint32_t>(20 + text.size() + 8 + bin.size())) +
+         le32(static_cast<uint32_t>(text.size())) + le32(0x4E4F534A) + text +
+         le32(static_cast<uint32_t>(bin.size())) + le32(0x004E4942) + bin;
+}
+
 struct Seeds {
   fs::path out;
   int count = 0;
@@ -88,7 +102,9 @@ void addGltf(Seeds& seeds, const fs::path& path, const std::string& name) {
     if (uri.starts_with("data:")) {
       seeds.add("gltf_glb", name, bytes);
     } else if (fs::exists(path.parent_path() / uri)) {
-      seeds.add("gltf_split", name, splitSeed(json, readAll(path.parent_path() / uri)));
+      const std::string bin = readAll(path.parent_path() / uri);
+      seeds.add("gltf_split", name, splitSeed(json, bin));
+      seeds.add("gltf_glb", name + ".glb", glb(json, bin));  // small seeds keep the target fast
     }
   }
   Result<Character> c = throng::importGltf(path.string());
