@@ -1,6 +1,7 @@
-// All three render paths on one ES 3.0 device, same crowd, same frame: per-character draws (the
-// baseline), merged batches (both palette sources) and instanced draws; ratios against the
-// baseline.
+// All render paths on one ES 3.0 device, same crowd, same frame: per-character draws with the
+// seed's skeleton-tree palettes (the baseline), merged batches from the tree, and the crowd front
+// end's three paths (CrowdRenderer: per-character, merged and instanced, with culling, the LOD
+// pick and the sort by LOD); ratios against the baseline.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -16,12 +17,12 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "throng/crowd/lod_pick.h"
+#include "throng/crowd/lod_select.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
-#include "throng/render/instanced_renderer.h"
+#include "throng/render/crowd_renderer.h"
 #include "throng/render/merged_path.h"
 
 namespace throng::render {
@@ -78,7 +79,10 @@ struct Shared {
   Package package;  // baked at 30 fps; lods = the default LOD chain
   std::unique_ptr<MergedBatchRenderer> per_character;
   std::unique_ptr<MergedBatchRenderer> merged;
-  std::unique_ptr<InstancedRenderer> instanced;
+  // The front end, one renderer per path (all on the same device).
+  std::unique_ptr<CrowdRenderer> front_per_character;
+  std::unique_ptr<CrowdRenderer> front_merged;
+  std::unique_ptr<CrowdRenderer> front_instanced;
 
   MergedScene mergedScene() const {
     return {&character.skeleton, character.clips, package.clips, &package.animation, package.lods};
@@ -93,14 +97,8 @@ struct Scene {
   std::vector<Placement> placements;
   std::vector<AgentPlayback> playback;
   FrameView view;
-  glm::vec3 eye{0.0f};
-  uint64_t triangles = 0;            // per frame, the LODs drawn (same on every path)
+  uint64_t triangles = 0;            // per frame, the LODs drawn by the baseline (every agent)
   std::vector<uint32_t> lod_agents;  // agents per LOD (for the report)
-  std::vector<InstanceFrames> frames;
-  std::vector<int> lod_of;
-  std::vector<uint32_t> lod_counts;
-  std::vector<uint32_t> next;
-  std::vector<Instance> instances;
   MergedPathScratch merged_scratch;
 };
 
@@ -129,8 +127,19 @@ Shared& shared() {
              "per-character renderer");
     out->merged = take(MergedBatchRenderer::create(*out->device, out->package.lods, joints),
                        "merged renderer");
-    out->instanced =
-        take(InstancedRenderer::create(*out->device, out->package), "instanced renderer");
+    auto front = [&](RenderPath path) {
+      CrowdRendererDesc front_desc;
+      front_desc.path = path;
+      auto renderer = std::make_unique<CrowdRenderer>(*out->device, out->package, front_desc);
+      if (!renderer->ok()) {
+        die(std::string("crowd renderer, ") + renderPathName(path) + ": " +
+            renderer->status().toString());
+      }
+      return renderer;
+    };
+    out->front_per_character = front(RenderPath::kPerCharacter);
+    out->front_merged = front(RenderPath::kMerged);
+    out->front_instanced = front(RenderPath::kInstanced);
     const Caps& caps = out->device->caps();
     std::printf("device: %s | %s | GLSL %s | uniform budget %d vectors\n", caps.renderer.c_str(),
                 caps.version.c_str(), caps.shading_language.c_str(), out->merged->uniformBudget());
@@ -176,51 +185,44 @@ Scene makeScene(int agents, CameraKind camera) {
   const Bounds bounds{glm::vec3(-half - spacing, 0.0f, -half - spacing),
                       glm::vec3(half + spacing, size, half + spacing)};
   if (camera == CameraKind::kOverview) {
-    scene.view.view_projection =
-        framingViewProjection(bounds, 1.0f, CameraFraming{.fit_corners = true});
-    // The eye is the point the projection sends to infinity: inverse(VP) * (0, 0, 1, 0).
-    const glm::vec4 eye = glm::inverse(scene.view.view_projection) * glm::vec4(0, 0, 1, 0);
-    scene.eye = glm::vec3(eye) / eye.w;
+    scene.view = framingView(bounds, 1.0f, CameraFraming{.fit_corners = true});
   } else {
     const float front = half;  // the camera is on the +Z side, like the overview's
-    scene.eye = glm::vec3(0.0f, kStreetEyeHeight * size, front + kStreetEyeBack * size);
+    const glm::vec3 eye(0.0f, kStreetEyeHeight * size, front + kStreetEyeBack * size);
     const glm::vec3 target(0.0f, 0.0f, front - kStreetLookAhead * size);
     const float far = 2.0f * (2.0f * half + (kStreetEyeBack + kStreetEyeHeight) * size);
-    scene.view.view_projection = glm::perspective(kStreetFovY, 1.0f, 0.1f * size, far) *
-                                 glm::lookAt(scene.eye, target, glm::vec3(0, 1, 0));
+    scene.view = lookAtView(eye, target, kStreetFovY, 1.0f, 0.1f * size, far);
   }
 
   const int lod_count = static_cast<int>(s.package.lods.size());
   scene.lod_agents.assign(lod_count, 0);
+  const LodView lod_view = lodViewOf(scene.view, kFrameSize);
   for (const Placement& p : scene.placements) {
-    const int lod =
-        pickLod(s.package.lods, modelDistance(glm::distance(scene.eye, p.position), p.scale));
+    const int lod = agentLod(s.package.lods, lod_view, p);
     ++scene.lod_agents[lod];
     scene.triangles += s.package.lods[s.merged->lodInfo(lod).drawn_lod].mesh.triangleCount();
   }
-  scene.frames.resize(agents);
-  scene.lod_of.resize(agents);
-  scene.lod_counts.resize(lod_count);
-  scene.next.resize(lod_count);
-  scene.instances.resize(agents);
   return scene;
 }
 
-// Paths compared; each frame includes its CPU work, uploads, draws and glFinish.
-enum class Path { kPerCharacter, kMergedTree, kMergedBaked, kInstanced };
-constexpr Path kPaths[] = {Path::kPerCharacter, Path::kMergedTree, Path::kMergedBaked,
-                           Path::kInstanced};
+// Paths compared; each frame includes its CPU work, uploads, draws and glFinish. The first two
+// draw every agent (drawMergedCrowd does not cull); the front end's three cull first.
+enum class Path { kPerCharacterTree, kMergedTree, kPerCharacter, kMerged, kInstanced };
+constexpr Path kPaths[] = {Path::kPerCharacterTree, Path::kMergedTree, Path::kPerCharacter,
+                           Path::kMerged, Path::kInstanced};
 
 const char* pathName(Path path) {
   switch (path) {
-    case Path::kPerCharacter:
+    case Path::kPerCharacterTree:
       return "PerCharacter_Tree";
     case Path::kMergedTree:
       return "Merged_Tree";
-    case Path::kMergedBaked:
-      return "Merged_Baked";
+    case Path::kPerCharacter:
+      return "Front_PerCharacter";
+    case Path::kMerged:
+      return "Front_Merged";
     case Path::kInstanced:
-      return "Instanced";
+      return "Front_Instanced";
   }
   return "?";
 }
@@ -230,38 +232,21 @@ int drawFrame(Path path, Scene& scene) {
   Shared& s = shared();
   s.device->beginFrame(kClear);
   int draw_calls = 0;
-  if (path == Path::kInstanced) {
-    PlaybackJob{s.package.clips, scene.playback, scene.frames}.run();
-    // LOD pick, then a counting sort by LOD as InstancedRenderer::draw wants the instances.
-    std::fill(scene.lod_counts.begin(), scene.lod_counts.end(), 0u);
-    for (int a = 0; a < scene.agents; ++a) {
-      const Placement& p = scene.placements[a];
-      scene.lod_of[a] =
-          pickLod(s.package.lods, modelDistance(glm::distance(scene.eye, p.position), p.scale));
-      ++scene.lod_counts[scene.lod_of[a]];
-    }
-    scene.next[0] = 0;
-    for (size_t l = 1; l < scene.next.size(); ++l) {
-      scene.next[l] = scene.next[l - 1] + scene.lod_counts[l - 1];
-    }
-    for (int a = 0; a < scene.agents; ++a) {
-      scene.instances[scene.next[scene.lod_of[a]]++] = {scene.placements[a], scene.frames[a]};
-    }
-    if (Status st = s.instanced->draw(scene.view, scene.instances, scene.lod_counts); !st.ok()) {
-      die("instanced draw: " + st.toString());
-    }
-    draw_calls = static_cast<int>(s.instanced->stats().draw_calls);
-  } else {
-    const bool baked = path == Path::kMergedBaked;
-    if (baked) PlaybackJob{s.package.clips, scene.playback, scene.frames}.run();
-    MergedBatchRenderer& renderer = path == Path::kPerCharacter ? *s.per_character : *s.merged;
-    const MergedFrameStats stats = drawMergedCrowd(
-        renderer, s.mergedScene(),
-        baked ? PaletteSource::kBakedFrames : PaletteSource::kSkeletonTree,
-        scene.view.view_projection, scene.eye, scene.placements, scene.playback,
-        baked ? std::span<const InstanceFrames>(scene.frames) : std::span<const InstanceFrames>(),
-        scene.merged_scratch);
+  if (path == Path::kPerCharacterTree || path == Path::kMergedTree) {
+    MergedBatchRenderer& renderer = path == Path::kPerCharacterTree ? *s.per_character : *s.merged;
+    const MergedFrameStats stats =
+        drawMergedCrowd(renderer, s.mergedScene(), PaletteSource::kSkeletonTree, scene.view,
+                        scene.placements, scene.playback, {}, scene.merged_scratch);
     draw_calls = stats.draw_calls;
+  } else {
+    CrowdRenderer& renderer = path == Path::kPerCharacter ? *s.front_per_character
+                              : path == Path::kMerged     ? *s.front_merged
+                                                          : *s.front_instanced;
+    if (Status st = renderer.draw(scene.view, CrowdFrame{scene.placements, scene.playback, {}});
+        !st.ok()) {
+      die(std::string(pathName(path)) + ": " + st.toString());
+    }
+    draw_calls = static_cast<int>(renderer.stats().draw_calls);
   }
   s.device->finish();
   return draw_calls;
@@ -270,7 +255,7 @@ int drawFrame(Path path, Scene& scene) {
 // Not timed: every path's image must match the baseline's, or the comparison is meaningless.
 void checkImages(Scene& scene) {
   Shared& s = shared();
-  drawFrame(Path::kPerCharacter, scene);
+  drawFrame(Path::kPerCharacterTree, scene);
   const Image baseline = take(s.device->readPixels(), "read back");
   int64_t lit = 0;
   for (size_t px = 0; px < baseline.rgba.size(); px += 4) {
@@ -281,7 +266,7 @@ void checkImages(Scene& scene) {
   std::printf(", %llu triangles, %lld pixels covered; images vs baseline:",
               static_cast<unsigned long long>(scene.triangles), static_cast<long long>(lit));
   if (lit < static_cast<int64_t>(baseline.rgba.size() / 4 / 100)) die("the crowd is not in view");
-  for (Path path : {Path::kMergedTree, Path::kMergedBaked, Path::kInstanced}) {
+  for (Path path : {Path::kMergedTree, Path::kPerCharacter, Path::kMerged, Path::kInstanced}) {
     drawFrame(path, scene);
     const Image image = take(s.device->readPixels(), "read back");
     const ImageDifference d = compareImages(baseline, image, kTolerance);

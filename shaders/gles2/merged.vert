@@ -1,11 +1,13 @@
 #version 100
 // Merged batch (method A): K characters in one draw; each vertex's joints index the batch palette
 // (copy k: k*x .. k*x+x-1), whose entries already include the character's placement.
-// PALETTE_VECTORS (= K * x * 3) is #defined by the renderer before compiling.
+// COPIES (= K) and JOINTS_PER_COPY (= x) are #defined by the renderer before compiling.
 
 uniform mat4 u_view_projection;
 // 3 rows of each placed 3x4 skinning matrix.
-uniform vec4 u_palette[PALETTE_VECTORS];
+uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * 3];
+// One RGBA tint per character (the instanced path's per-instance tint).
+uniform vec4 u_tint[COPIES];
 
 attribute vec3 a_position;
 attribute vec3 a_normal;
@@ -13,6 +15,7 @@ attribute vec4 a_joints;  // floats: GLSL ES 1.00 has no integer attributes
 attribute vec4 a_weights;
 
 varying vec3 v_normal;
+varying vec4 v_tint;
 
 vec3 skinPoint(float joint, vec4 p) {
   int r = int(joint + 0.5) * 3;
@@ -27,5 +30,7 @@ void main() {
   vec3 normal = a_weights.x * skinPoint(a_joints.x, n) + a_weights.y * skinPoint(a_joints.y, n) +
                 a_weights.z * skinPoint(a_joints.z, n) + a_weights.w * skinPoint(a_joints.w, n);
   v_normal = normal;
+  // Every joint of a vertex lies in its own copy's palette range.
+  v_tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
   gl_Position = u_view_projection * vec4(world, 1.0);
 }

@@ -1,6 +1,8 @@
 // Status formatting and the names of the stable error codes.
 #include "throng/core/status.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include "throng/core/excerpt.h"
 
 namespace throng {
@@ -38,6 +40,12 @@ std::string oneLineMessage(std::string message) {
     clean = byte >= 0x20 && byte != 0x7f;
   }
   return clean ? message : excerpt(message, kMaxMessageBytes);
+}
+
+void abortOnMissingValue(const Status& status) {
+  std::fprintf(stderr, "throng: value of a failed Result: %s\n", status.toString().c_str());
+  std::fflush(stderr);
+  std::abort();
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -48,15 +49,38 @@ const char* agentStateName(AgentState state) {
       return "attack";
     case AgentState::kDead:
       return "dead";
+    case AgentState::kPlay:
+      return "play";
   }
   return "?";
 }
 
+int findClip(std::span<const BakedClip> clips, std::string_view name) {
+  for (size_t c = 0; c < clips.size(); ++c) {
+    if (clips[c].name == name) return static_cast<int>(c);
+  }
+  size_t index = 0;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), index);
+  if (!name.empty() && ec == std::errc() && end == name.data() + name.size() &&
+      index < clips.size()) {
+    return static_cast<int>(index);
+  }
+  return -1;
+}
+
+std::string clipList(std::span<const BakedClip> clips) {
+  std::string list;
+  for (size_t c = 0; c < clips.size(); ++c) {
+    list += fmt::format("{}{} {}", c == 0 ? "" : ", ", c, clips[c].name);
+  }
+  return list.empty() ? "none" : list;
+}
+
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips) {
-  static const std::vector<const char*> kWords[kAgentStateCount] = {
+  static const std::vector<const char*> kWords[kClipSetStates] = {
       {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
   ClipSet set;
-  for (int s = 0; s < kAgentStateCount; ++s) {
+  for (int s = 0; s < kClipSetStates; ++s) {
     int found = -1;
     for (const char* word : kWords[s]) {
       for (size_t c = 0; c < clips.size() && found < 0; ++c) {
@@ -89,12 +113,14 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time) {
   playback_.push_back(p);
   states_.push_back(AgentState::kIdle);
   resume_states_.push_back(AgentState::kIdle);
+  play_loops_.push_back(0);
   targets_.push_back(glm::vec2(placement.position.x, placement.position.z));
   return agentCount() - 1;
 }
 
 void Crowd::submit(const Command& command) {
-  if (command.agent >= agentCount()) {
+  if (command.agent >= agentCount() ||
+      (command.type == CommandType::kPlay && command.clip >= clips_.size())) {
     ++dropped_commands_;
     return;
   }
@@ -102,10 +128,15 @@ void Crowd::submit(const Command& command) {
 }
 
 void Crowd::enterState(uint32_t agent, AgentState state) {
+  assert(state != AgentState::kPlay);
+  enterState(agent, state, clip_set_.state_clip[static_cast<int>(state)]);
+}
+
+void Crowd::enterState(uint32_t agent, AgentState state, uint16_t clip) {
   AgentPlayback& p = playback_[agent];
-  const uint16_t clip = clip_set_.state_clip[static_cast<int>(state)];
-  const bool one_shot = state == AgentState::kAttack || state == AgentState::kDead;
-  if (clip != p.clip || one_shot) {
+  const bool restart =
+      state == AgentState::kAttack || state == AgentState::kDead || state == AgentState::kPlay;
+  if (clip != p.clip || restart) {
     // Fade out of whatever is on screen now: if a fade was under way, the current clip wins.
     p.previous_clip = p.clip;
     p.previous_time = p.time;
@@ -127,19 +158,29 @@ void Crowd::apply(const Command& c) {
     case CommandType::kRunTo: {
       targets_[c.agent] = c.target;
       const AgentState next = c.type == CommandType::kWalkTo ? AgentState::kWalk : AgentState::kRun;
-      if (state == AgentState::kAttack) {
-        resume_states_[c.agent] = next;  // finish the swing first
+      if (state == AgentState::kAttack || (state == AgentState::kPlay && !play_loops_[c.agent])) {
+        resume_states_[c.agent] = next;  // finish the swing (or the clip) first
       } else if (state != next) {
         enterState(c.agent, next);
       }
       break;
     }
     case CommandType::kAttack:
-      if (state != AgentState::kAttack) resume_states_[c.agent] = state;
+      if (state != AgentState::kAttack && state != AgentState::kPlay) {
+        resume_states_[c.agent] = state;
+      }
       enterState(c.agent, AgentState::kAttack);
       break;
     case CommandType::kDie:
       enterState(c.agent, AgentState::kDead);
+      break;
+    case CommandType::kPlay:
+      // A play-once returns to what the agent was doing; a looped play is left by a command.
+      if (state != AgentState::kAttack && state != AgentState::kPlay) {
+        resume_states_[c.agent] = state;
+      }
+      play_loops_[c.agent] = c.loop ? 1 : 0;
+      enterState(c.agent, AgentState::kPlay, c.clip);
       break;
   }
 }
@@ -156,7 +197,11 @@ void Crowd::update(float seconds) {
     p.fade = std::max(0.0f, p.fade - fade_step);
 
     const AgentState state = states_[a];
-    if (state == AgentState::kAttack && p.time >= clips_[p.clip].duration) {
+    const float duration = clips_[p.clip].duration;
+    if (state == AgentState::kPlay && play_loops_[a] && p.time >= duration) {
+      // Loop even a clip baked to play once (its own flag would hold the last frame).
+      if (!clips_[p.clip].loop) p.time = duration > 0.0f ? std::fmod(p.time, duration) : 0.0f;
+    } else if ((state == AgentState::kAttack || state == AgentState::kPlay) && p.time >= duration) {
       enterState(a, resume_states_[a]);
     } else if (state == AgentState::kWalk || state == AgentState::kRun) {
       Placement& pl = placements_[a];

@@ -77,7 +77,7 @@ bool CullJob::run() const {
         break;
       }
     }
-    if (inside) visible[count++] = static_cast<uint32_t>(a);
+    if (inside) visible[count++] = first_agent + static_cast<uint32_t>(a);
   }
   *visible_count = count;
   return true;

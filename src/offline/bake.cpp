@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -135,11 +136,11 @@ const char* loopReasonName(LoopReason reason) {
     case LoopReason::kName:
       return "name";
     case LoopReason::kForcedLoop:
-      return "--loop";
+      return "forced loop";
     case LoopReason::kPosesDiffer:
       return "ends differ";
     case LoopReason::kForcedClamp:
-      return "--no-loop";
+      return "forced clamp";
     case LoopReason::kOneShotName:
       return "one-shot name";
     case LoopReason::kZeroDuration:
@@ -249,19 +250,19 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   }
 
   // Which clips, in which order, and whether each loops.
-  Result<std::vector<int>> selected = resolveClips(character, options.clips, "--clips");
+  Result<std::vector<int>> selected = resolveClips(character, options.clips, "clips to bake");
   if (!selected.ok()) return selected.status();
   if (selected->empty()) {
     for (size_t i = 0; i < character.clips.size(); ++i) selected->push_back(static_cast<int>(i));
   }
-  Result<std::vector<int>> forced_loop = resolveClips(character, options.loop, "--loop");
+  Result<std::vector<int>> forced_loop = resolveClips(character, options.loop, "clips forced to loop");
   if (!forced_loop.ok()) return forced_loop.status();
-  Result<std::vector<int>> forced_clamp = resolveClips(character, options.no_loop, "--no-loop");
+  Result<std::vector<int>> forced_clamp = resolveClips(character, options.no_loop, "clips forced to clamp");
   if (!forced_clamp.ok()) return forced_clamp.status();
   for (int c : *forced_loop) {
     if (std::find(forced_clamp->begin(), forced_clamp->end(), c) != forced_clamp->end()) {
       return badOption(
-          fmt::format("clip '{}' is both in --loop and --no-loop", character.clips[c].name));
+          fmt::format("clip '{}' is both forced to loop and forced to clamp", character.clips[c].name));
     }
   }
   std::vector<ClipPlan> plans;
@@ -308,7 +309,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   if (height > kMaxAnimationTextureSize) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} frames need a texture {} rows high, more than the limit of "
-                              "{} (lower --fps or bake fewer clips)",
+                              "{} (lower the frame rate or bake fewer clips)",
                               source, total_frames, height, kMaxAnimationTextureSize));
   }
   texture.frame_count = static_cast<uint32_t>(total_frames);
@@ -378,12 +379,8 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
         // The played next frame is the stored one: frame 0 itself after a wrap.
         evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, n), w.scratch, w.next);
         evaluatePalette(skeleton, &clip, 0.5f * (t0 + t1), w.scratch, w.middle);
-        for (uint32_t j = 0; j < joints; ++j) {
-          const JointRows q = quantize(w.next[j], options.format);
-          for (int r2 = 0; r2 < kVec4PerJoint; ++r2) {
-            w.blended[j].rows[r2] = 0.5f * (w.stored[j].rows[r2] + q.rows[r2]);
-          }
-        }
+        for (uint32_t j = 0; j < joints; ++j)
+          w.blended[j] = mixRows(w.stored[j], quantize(w.next[j], options.format), 0.5f);
         skin(mesh, w.middle, w.mid_positions);
         skin(mesh, w.blended, w.blend_positions);
         out.interpolation_error = maxDistance(w.mid_positions, w.blend_positions);
@@ -483,7 +480,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   }
   if (rep.height > options.max_width) {
     rep.warnings.push_back(
-        fmt::format("the texture is {} rows high, more than --max-width {}: "
+        fmt::format("the texture is {} rows high, more than its maximum width {}: "
                     "devices whose GL_MAX_TEXTURE_SIZE is below {} cannot load "
                     "it",
                     rep.height, options.max_width, rep.height));
@@ -494,9 +491,11 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     return Status(
         ErrorCode::kLimitExceeded,
         fmt::format("{}: baked error {:.6g} model units ({:.3g}% of the character's "
-                    "size) exceeds --max-error {:.6g}",
+                    "size) exceeds the allowed error of {:.6g}",
                     source, rep.max_error, 100.0f * rep.max_error_fraction, options.max_error));
   }
+  // Valid by construction; renderers trust it without checking again.
+  assert(validatePackage(package, source).ok());
   return package;
 }
 

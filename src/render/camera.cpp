@@ -8,7 +8,7 @@
 
 namespace throng::render {
 
-glm::mat4 framingViewProjection(const Bounds& bounds, float aspect, const CameraFraming& framing) {
+FrameView framingView(const Bounds& bounds, float aspect, const CameraFraming& framing) {
   const glm::vec3 center = 0.5f * (bounds.min + bounds.max);
   float radius = 0.5f * glm::length(bounds.max - bounds.min);
   if (!(radius > 0.0f)) radius = 1.0f;
@@ -20,18 +20,19 @@ glm::mat4 framingViewProjection(const Bounds& bounds, float aspect, const Camera
   const glm::vec3 direction(std::cos(framing.pitch) * std::sin(framing.yaw),
                             std::sin(framing.pitch),
                             std::cos(framing.pitch) * std::cos(framing.yaw));
-  auto matrixAt = [&](float d) {
+  auto viewAt = [&](float d) {
     const glm::vec3 eye = center + d * direction;
     const glm::mat4 view = glm::lookAt(eye, center, glm::vec3(0.0f, 1.0f, 0.0f));
     const float near_plane = std::max(d - radius, d * 1e-3f);
     const float far_plane = d + radius;
-    return glm::perspective(framing.fov_y, aspect, near_plane, far_plane) * view;
+    return frameViewFromMatrices(view,
+                                 glm::perspective(framing.fov_y, aspect, near_plane, far_plane));
   };
-  if (!framing.fit_corners) return matrixAt(distance);
+  if (!framing.fit_corners) return viewAt(distance);
   // Bisect the distance: the sphere's distance always fits; the nearest fitting one is wanted.
   const float inset = 1.0f / std::max(framing.margin, 1.0f);
   auto fits = [&](float d) {
-    const glm::mat4 m = matrixAt(d);
+    const glm::mat4 m = viewAt(d).view_projection;
     for (int c = 0; c < 8; ++c) {
       const glm::vec3 corner((c & 1) ? bounds.max.x : bounds.min.x,
                              (c & 2) ? bounds.max.y : bounds.min.y,
@@ -49,7 +50,11 @@ glm::mat4 framingViewProjection(const Bounds& bounds, float aspect, const Camera
     const float mid = 0.5f * (lo + hi);
     (fits(mid) ? hi : lo) = mid;
   }
-  return matrixAt(hi);
+  return viewAt(hi);
+}
+
+glm::mat4 framingViewProjection(const Bounds& bounds, float aspect, const CameraFraming& framing) {
+  return framingView(bounds, aspect, framing).view_projection;
 }
 
 }  // namespace throng::render

@@ -58,6 +58,7 @@ Caps probeCaps() {
   caps.half_float_textures = es3 || hasExtension(extensions, "GL_OES_texture_half_float");
   caps.instancing = es3;
   caps.element_index_uint = es3 || hasExtension(extensions, "GL_OES_element_index_uint");
+  caps.depth24 = es3 || hasExtension(extensions, "GL_OES_depth24");
   caps.transform_feedback = es3;
   glGetError();  // a query an ES2 context does not know must not leak into the caller's checks
   return caps;

@@ -21,7 +21,6 @@ constexpr const char* kGlesOverrideVariable = "MESA_GLES_VERSION_OVERRIDE";
 struct SharedDisplay {
   EGLDisplay display = EGL_NO_DISPLAY;
   int users = 0;
-  bool we_set_override = false;  // the override in the environment is ours, not the user's
 };
 SharedDisplay& sharedDisplay() {
   static SharedDisplay shared;
@@ -45,23 +44,7 @@ bool hasEglExtension(const char* extensions, const char* name) {
   return false;
 }
 
-// Sets or clears the ES2 override for the next display initialisation; a value the user put in
-// the environment is left alone.
-void prepareVersionOverride(int gles_major) {
-  SharedDisplay& shared = sharedDisplay();
-  const char* current = std::getenv(kGlesOverrideVariable);
-  if (gles_major == 2) {
-    if (!current) {
-      setenv(kGlesOverrideVariable, "2.0", 1);
-      shared.we_set_override = true;
-    }
-  } else if (shared.we_set_override) {
-    unsetenv(kGlesOverrideVariable);
-    shared.we_set_override = false;
-  }
-}
-
-Result<EGLDisplay> acquireDisplay(int gles_major) {
+Result<EGLDisplay> acquireDisplay() {
   SharedDisplay& shared = sharedDisplay();
   if (shared.users > 0) {
     ++shared.users;
@@ -76,7 +59,6 @@ Result<EGLDisplay> acquireDisplay(int gles_major) {
       eglGetProcAddress("eglGetPlatformDisplayEXT"));
   if (!get_platform_display)
     return Status(ErrorCode::kGlError, "EGL: eglGetPlatformDisplayEXT is not available");
-  prepareVersionOverride(gles_major);
   EGLDisplay display =
       get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   if (display == EGL_NO_DISPLAY) return eglFailure("eglGetPlatformDisplayEXT(surfaceless)");
@@ -113,7 +95,11 @@ Status validateDesc(const DeviceDesc& desc) {
 
 Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   if (Status status = validateDesc(desc); !status.ok()) return status;
-  Result<EGLDisplay> display = acquireDisplay(desc.gles_major);
+  if (desc.framebuffer != 0)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("device: a headless device draws into its own framebuffer, not {}",
+                              desc.framebuffer));
+  Result<EGLDisplay> display = acquireDisplay();
   if (!display.ok()) return display.status();
   std::unique_ptr<Device> device(new Device());
   device->display_ = *display;  // from here on the destructor releases the display
@@ -168,11 +154,27 @@ Result<std::unique_ptr<Device>> Device::createForCurrentContext(const DeviceDesc
   if (device->caps_.gles_major < 2)
     return Status(ErrorCode::kGlError,
                   fmt::format("device: '{}' is not an OpenGL ES context", device->caps_.version));
+  if (desc.framebuffer != 0) {
+    // glIsFramebuffer is true only once the name has been bound: the caller has set it up.
+    if (!glIsFramebuffer(desc.framebuffer))
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("device: {} is not a framebuffer object of the current context",
+                                desc.framebuffer));
+    GLint previous = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_FRAMEBUFFER, desc.framebuffer);
+    const GLenum complete = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
+    if (complete != GL_FRAMEBUFFER_COMPLETE)
+      return Status(ErrorCode::kGlError,
+                    fmt::format("device: framebuffer {} is incomplete (status 0x{:04x})",
+                                desc.framebuffer, complete));
+    device->framebuffer_ = desc.framebuffer;
+  }
   return device;
 }
 
 Status Device::createFramebuffer() {
-  const bool es3 = caps_.gles_major >= 3;
   glGenFramebuffers(1, &framebuffer_);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   glGenRenderbuffers(1, &color_renderbuffer_);
@@ -183,8 +185,10 @@ Status Device::createFramebuffer() {
                             color_renderbuffer_);
   glGenRenderbuffers(1, &depth_renderbuffer_);
   glBindRenderbuffer(GL_RENDERBUFFER, depth_renderbuffer_);
-  // 24-bit depth is core in ES3; ES2 only guarantees 16.
-  glRenderbufferStorage(GL_RENDERBUFFER, es3 ? GL_DEPTH_COMPONENT24 : GL_DEPTH_COMPONENT16, width_,
+  // 24-bit depth is core in ES3 and OES_depth24 in ES2 (same enum); ES2 only guarantees 16. With
+  // 24 bits an ES2 frame resolves overlaps as an ES3 one does, so the paths' images agree.
+  glRenderbufferStorage(GL_RENDERBUFFER,
+                        caps_.depth24 ? GL_DEPTH_COMPONENT24 : GL_DEPTH_COMPONENT16, width_,
                         height_);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
                             depth_renderbuffer_);

@@ -2,6 +2,7 @@
 #include "throng/render/merged_batch_renderer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <string>
 
@@ -30,14 +31,15 @@ int vectorsOfType(GLenum type) {
   }
 }
 
-Result<Program> buildMergedProgram(int palette_vectors) {
+Result<Program> buildMergedProgram(int copies, int joints_per_copy) {
   Result<std::string> vertex = embeddedShader("gles2/merged.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
   if (!fragment.ok()) return fragment.status();
-  const std::string defines[] = {fmt::format("PALETTE_VECTORS {}", palette_vectors)};
+  const std::string defines[] = {fmt::format("COPIES {}", copies),
+                                 fmt::format("JOINTS_PER_COPY {}", joints_per_copy)};
   ProgramDesc desc;
-  desc.name = fmt::format("gles2/merged ({} palette vectors)", palette_vectors);
+  desc.name = fmt::format("gles2/merged ({} characters of {} joints)", copies, joints_per_copy);
   desc.vertex_source = injectDefines(*vertex, defines);
   desc.fragment_source = *fragment;
   desc.attributes = {{"a_position", kPositionLocation},
@@ -49,7 +51,7 @@ Result<Program> buildMergedProgram(int palette_vectors) {
 
 }  // namespace
 
-int otherUniformVectors(unsigned program, std::string_view palette_name) {
+int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character) {
   GLint count = 0, max_length = 0;
   glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
   glGetProgramiv(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &max_length);
@@ -63,7 +65,10 @@ int otherUniformVectors(unsigned program, std::string_view palette_name) {
                        &size, &type, name.data());
     const std::string_view active(name.data(), static_cast<size_t>(length));
     // Arrays are reported as "name[0]".
-    if (active == palette_name || active.substr(0, active.find('[')) == palette_name) continue;
+    const std::string_view base = active.substr(0, active.find('['));
+    if (std::find(per_character.begin(), per_character.end(), base) != per_character.end()) {
+      continue;
+    }
     vectors += vectorsOfType(type) * size;
   }
   return vectors;
@@ -80,10 +85,11 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                           ? desc.max_vertex_uniform_vectors
                           : device.caps().max_vertex_uniform_vectors;
 
-  // The shader's own uniforms, read from a program linked with a one-joint palette.
-  Result<Program> probe = buildMergedProgram(kVec4PerJoint);
+  // The shader's own uniforms, read from a program linked for one character of one joint.
+  Result<Program> probe = buildMergedProgram(1, 1);
   if (!probe.ok()) return probe.status();
-  const int other = otherUniformVectors(probe->id(), kPaletteUniform);
+  const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
+  const int other = otherUniformVectors(probe->id(), per_character);
 
   const int count = static_cast<int>(lods.size());
   renderer->lods_.resize(count);
@@ -117,12 +123,18 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     if (!mesh.ok()) return mesh.status();
     lod.info.vertices_per_character = mesh->vertices_per_copy;
     lod.info.indices_per_character = mesh->indices_per_copy;
-    Result<Program> program = buildMergedProgram(k * x * kVec4PerJoint);
+    lod.triangles_per_character = mesh->indices_per_copy / 3;
+    Result<Program> program = buildMergedProgram(k, x);
     if (!program.ok()) return program.status();
     lod.program = std::move(*program);
     lod.palette_location = lod.program.uniform("u_palette[0]");
     if (lod.palette_location < 0) lod.palette_location = lod.program.uniform("u_palette");
+    lod.tint_location = lod.program.uniform("u_tint[0]");
+    if (lod.tint_location < 0) lod.tint_location = lod.program.uniform("u_tint");
     lod.view_projection_location = lod.program.uniform("u_view_projection");
+    lod.light_location = lod.program.uniform("u_light_direction");
+    lod.ambient_location = lod.program.uniform("u_ambient");
+    if (renderer->white_.size() < static_cast<size_t>(k)) renderer->white_.resize(k, glm::vec4(1));
 
     glGenBuffers(1, &lod.vertex_buffer);
     glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
@@ -136,6 +148,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                  mesh->indices.data(), GL_STATIC_DRAW);
     if (Status s = checkGl(fmt::format("merged batch: buffers of LOD {}", i)); !s.ok()) return s;
     lod.staging.resize(static_cast<size_t>(k) * x);
+    lod.staging_tints.resize(k);
   }
   // Fallback: a LOD that does not fit draws with the nearest coarser one that does.
   for (int i = 0; i < count; ++i) {
@@ -168,23 +181,45 @@ std::span<const uint16_t> MergedBatchRenderer::paletteJoints(int lod) const {
   return lods_[lods_[lod].info.drawn_lod].palette_joints;
 }
 
-void MergedBatchRenderer::beginFrame(const glm::mat4& view_projection) {
-  view_projection_ = view_projection;
+void MergedBatchRenderer::beginFrame(const FrameView& view) {
+  view_ = view;
   stats_ = {};
   for (Lod& lod : lods_) lod.pending = 0;
 }
 
-std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index) {
+std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index, const glm::vec4& tint) {
   assert(lod_index >= 0 && lod_index < lodCount());
   Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
   if (lod.pending == lod.info.characters_per_batch) flush(lod);
   const size_t x = static_cast<size_t>(lod.info.joints);
-  ++stats_.characters;
+  lod.staging_tints[lod.pending] = tint;
   return std::span<JointRows>(lod.staging.data() + x * lod.pending++, x);
 }
 
 void MergedBatchRenderer::flush(Lod& lod) {
   if (lod.pending == 0) return;
+  drawBatch(lod, lod.staging.data(), lod.staging_tints.data(), lod.pending);
+  lod.pending = 0;
+}
+
+void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRows> palettes,
+                                         std::span<const glm::vec4> tints) {
+  assert(lod_index >= 0 && lod_index < lodCount());
+  Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
+  const size_t x = static_cast<size_t>(lod.info.joints);
+  assert(palettes.size() % x == 0);
+  const size_t characters = palettes.size() / x;
+  assert(tints.empty() || tints.size() == characters);
+  const size_t k = static_cast<size_t>(lod.info.characters_per_batch);
+  for (size_t first = 0; first < characters; first += k) {
+    const int count = static_cast<int>(std::min(k, characters - first));
+    drawBatch(lod, palettes.data() + first * x,
+              tints.empty() ? white_.data() : tints.data() + first, count);
+  }
+}
+
+void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
+                                    int count) {
   if (cull_back_faces_) {
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
@@ -193,10 +228,14 @@ void MergedBatchRenderer::flush(Lod& lod) {
     glDisable(GL_CULL_FACE);
   }
   glUseProgram(lod.program.id());
-  glUniformMatrix4fv(lod.view_projection_location, 1, GL_FALSE, &view_projection_[0][0]);
-  // One upload of the filled part of the palette: pending * x * 3 vectors.
-  glUniform4fv(lod.palette_location, lod.pending * lod.info.joints * kVec4PerJoint,
-               &lod.staging[0].rows[0].x);
+  glUniformMatrix4fv(lod.view_projection_location, 1, GL_FALSE, &view_.view_projection[0][0]);
+  const glm::vec3 light = glm::normalize(view_.light_direction);
+  glUniform3f(lod.light_location, light.x, light.y, light.z);
+  glUniform1f(lod.ambient_location, view_.ambient);
+  // One upload of the filled part of the palette (count * x * 3 vectors) and of the tints.
+  glUniform4fv(lod.palette_location, count * lod.info.joints * kVec4PerJoint,
+               &palettes[0].rows[0].x);
+  glUniform4fv(lod.tint_location, count, &tints[0].x);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   const GLsizei stride = sizeof(BatchVertex);
@@ -212,11 +251,12 @@ void MergedBatchRenderer::flush(Lod& lod) {
                         reinterpret_cast<const void*>(offsetof(BatchVertex, joints)));
   glVertexAttribPointer(kWeightsLocation, 4, GL_FLOAT, GL_FALSE, stride,
                         reinterpret_cast<const void*>(offsetof(BatchVertex, weights)));
-  const uint32_t index_count = static_cast<uint32_t>(lod.pending) * lod.info.indices_per_character;
+  const uint32_t index_count = static_cast<uint32_t>(count) * lod.info.indices_per_character;
   glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count), GL_UNSIGNED_SHORT, nullptr);
+  stats_.characters += count;
   ++stats_.batches;
   ++stats_.draw_calls;
-  lod.pending = 0;
+  stats_.triangles += static_cast<uint64_t>(count) * lod.triangles_per_character;
 }
 
 MergedFrameStats MergedBatchRenderer::endFrame() {

@@ -4,13 +4,13 @@
 #include <cassert>
 
 #include "throng/crowd/batch_palette.h"
-#include "throng/crowd/lod_pick.h"
+#include "throng/crowd/lod_select.h"
 
 namespace throng::render {
 
 MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScene& scene,
-                                 PaletteSource source, const glm::mat4& view_projection,
-                                 const glm::vec3& camera, std::span<const Placement> placements,
+                                 PaletteSource source, const FrameView& view,
+                                 std::span<const Placement> placements,
                                  std::span<const AgentPlayback> agents,
                                  std::span<const InstanceFrames> frames,
                                  MergedPathScratch& scratch) {
@@ -20,11 +20,11 @@ MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScen
   assert(source != PaletteSource::kSkeletonTree ||
          (scene.skeleton != nullptr && scene.clips.size() == scene.baked_clips.size()));
   assert(static_cast<int>(scene.lods.size()) == renderer.lodCount());
-  renderer.beginFrame(view_projection);
+  renderer.beginFrame(view);
+  const LodView lod_view = lodViewOf(view, 0);
   for (size_t i = 0; i < agents.size(); ++i) {
     const Placement& placement = placements[i];
-    const float distance = modelDistance(glm::length(placement.position - camera), placement.scale);
-    const int lod = pickLod(scene.lods, distance);
+    const int lod = agentLod(scene.lods, lod_view, placement);
     const std::span<const uint16_t> joints = renderer.paletteJoints(lod);
     const std::span<JointRows> out = renderer.addCharacter(lod);
     const glm::mat4 world = placementMatrix(placement);
@@ -45,11 +45,7 @@ MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScen
           *scene.skeleton, &previous,
           clipTime(previous, agent.previous_time, scene.baked_clips[agent.previous_clip].loop),
           world, joints, scratch.pose, scratch.fade);
-      for (size_t s = 0; s < out.size(); ++s) {
-        for (int r = 0; r < kVec4PerJoint; ++r) {
-          out[s].rows[r] = (1.0f - fade) * out[s].rows[r] + fade * scratch.fade[s].rows[r];
-        }
-      }
+      for (size_t s = 0; s < out.size(); ++s) out[s] = mixRows(out[s], scratch.fade[s], fade);
     }
   }
   return renderer.endFrame();

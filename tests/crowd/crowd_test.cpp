@@ -96,6 +96,50 @@ TEST(Crowd, DeadAgentsIgnoreCommandsAndUnknownAgentsAreDropped) {
   EXPECT_EQ(crowd.droppedCommands(), 1u);
 }
 
+TEST(Crowd, PlayOncePlaysANamedClipThenResumes) {
+  const auto clips = makeClips();
+  Crowd crowd(clips, clipSetByName(clips).value());
+  const uint32_t a = crowd.addAgent({});
+  crowd.submit({a, CommandType::kWalkTo, glm::vec2(0.0f, 100.0f)});
+  crowd.update(0.1f);
+  Command play{a, CommandType::kPlay};
+  play.clip = 3;  // the attack clip, played by name rather than as an attack
+  crowd.submit(play);
+  crowd.update(0.1f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kPlay);
+  EXPECT_EQ(crowd.playback()[a].clip, 3);
+  EXPECT_EQ(crowd.playback()[a].previous_clip, 1);  // fades out of the walk
+  // A walk-to during a play-once waits for the clip's end, as after an attack.
+  crowd.submit({a, CommandType::kRunTo, glm::vec2(0.0f, 100.0f)});
+  crowd.update(0.5f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kPlay);
+  crowd.update(0.5f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kRun);
+}
+
+TEST(Crowd, PlayLoopedRepeatsEvenAClampedClipUntilTheNextCommand) {
+  const auto clips = makeClips();
+  Crowd crowd(clips, clipSetByName(clips).value());
+  const uint32_t a = crowd.addAgent({});
+  Command play{a, CommandType::kPlay};
+  play.clip = 4;  // "die" is baked to play once
+  play.loop = true;
+  crowd.submit(play);
+  crowd.update(0.75f);
+  crowd.update(0.5f);  // past the 1 s clip: wraps around
+  EXPECT_EQ(crowd.states()[a], AgentState::kPlay);
+  EXPECT_NEAR(crowd.playback()[a].time, 0.25f, 1e-5f);
+  crowd.update(3.0f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kPlay);
+  crowd.submit({a, CommandType::kWalkTo, glm::vec2(0.0f, 100.0f)});  // a loop is left at once
+  crowd.update(0.1f);
+  EXPECT_EQ(crowd.states()[a], AgentState::kWalk);
+  // An unknown clip is dropped like an unknown agent.
+  play.clip = 99;
+  crowd.submit(play);
+  EXPECT_EQ(crowd.droppedCommands(), 1u);
+}
+
 TEST(Crowd, LocomotionSpeedComesFromRootMotion) {
   auto clips = makeClips();
   clips[1].fps = 10.0f;

@@ -378,7 +378,7 @@ TEST(Bake, MaxErrorFailsTheBake) {
   const Result<Package> r = bakeCharacter(c, o, &report);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kLimitExceeded);
-  EXPECT_NE(r.status().message().find("max-error"), std::string::npos);
+  EXPECT_NE(r.status().message().find("allowed error"), std::string::npos);
   EXPECT_GT(report.max_error, 1e-9f);  // the report is filled anyway
   o.max_error = report.max_error;
   EXPECT_TRUE(bakeCharacter(c, o).ok());

@@ -6,6 +6,7 @@
 
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/render/frame_view.h"
 #include "throng/render/gl_check.h"
 #include "throng/render/program.h"
 
@@ -51,6 +52,10 @@ Result<render::Image> drawCpuReference(render::Device& device,
                soup.data(), GL_STATIC_DRAW);
   glUseProgram(program->id());
   glUniformMatrix4fv(program->uniform("u_view_projection"), 1, GL_FALSE, &view_projection[0][0]);
+  const render::FrameView light;  // the default light every path draws with
+  const glm::vec3 direction = glm::normalize(light.light_direction);
+  glUniform3f(program->uniform("u_light_direction"), direction.x, direction.y, direction.z);
+  glUniform1f(program->uniform("u_ambient"), light.ambient);
   glEnableVertexAttribArray(0);
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3), nullptr);

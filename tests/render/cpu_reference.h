@@ -19,7 +19,8 @@ struct ReferenceCharacter {
 };
 
 // Skins every character with SkinJob (the oracle), draws the skinned triangles with
-// shaders/gles2/static.vert + lambert.frag into a fresh frame of `device`, and reads it back.
+// shaders/gles2/static.vert + lambert.frag (untinted, FrameView's default light) into a fresh
+// frame of `device`, and reads it back.
 Result<render::Image> drawCpuReference(render::Device& device,
                                        std::span<const ReferenceCharacter> characters,
                                        const glm::mat4& view_projection,

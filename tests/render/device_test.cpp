@@ -15,6 +15,7 @@ namespace {
 
 // CI has Mesa: a device that cannot be created is a failure, never a skip.
 std::unique_ptr<Device> makeDevice(const DeviceDesc& desc) {
+  test::useGlesVersion(desc.gles_major);
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << device.status().toString();
   return device.ok() ? std::move(device).value() : nullptr;
@@ -38,7 +39,8 @@ TEST(Device, Es3ContextReportsItsCaps) {
 }
 
 TEST(Device, Es2RequestGivesARealEs2Context) {
-  // No other device is alive here, so the display is initialised with the ES2 override.
+  // No other device is alive here, so the display is initialised with the ES2 override (which
+  // makeDevice puts in the environment: the library does not).
   if (const char* user = std::getenv("MESA_GLES_VERSION_OVERRIDE"); user && user[0] != '2')
     GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE=" << user << " decides the version";
   DeviceDesc desc;
@@ -53,6 +55,18 @@ TEST(Device, Es2RequestGivesARealEs2Context) {
   Result<Image> image = device->readPixels();
   ASSERT_TRUE(image.ok()) << image.status().toString();
   EXPECT_EQ(image->rgba[2], 255);
+}
+
+TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
+  test::useGlesVersion(3);  // removes an override an earlier test set
+  if (std::getenv("MESA_GLES_VERSION_OVERRIDE"))
+    GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE is set";
+  DeviceDesc desc;
+  desc.gles_major = 2;
+  Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  EXPECT_EQ(std::getenv("MESA_GLES_VERSION_OVERRIDE"), nullptr);
+  EXPECT_GE((*device)->caps().gles_major, 2);
 }
 
 TEST(Device, Es3AfterEs2DevicesAreGoneIsEs3Again) {
@@ -83,6 +97,7 @@ TEST(Device, OverridesOnlyLowerLimits) {
 }
 
 TEST(Device, BadDescriptionsAreRefused) {
+  test::useGlesVersion(3);
   DeviceDesc desc;
   desc.gles_major = 4;
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
@@ -123,6 +138,69 @@ TEST(Device, ReadPixelsReturnsTopRowFirst) {
   const size_t bottom_left = 3 * 8 * 4;
   EXPECT_EQ(image->rgba[bottom_left + 0], 255);  // bottom-left: red
   EXPECT_EQ(image->rgba[bottom_left + 1], 0);
+}
+
+// An engine's own framebuffer object in its own context: the borrowed device clears, draws and
+// reads back there, and leaves the framebuffer the context's owner uses alone.
+TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {
+  DeviceDesc host_desc;
+  host_desc.width = host_desc.height = 8;
+  auto host = makeDevice(host_desc);  // stands in for the engine's context (current now)
+  ASSERT_NE(host, nullptr);
+  host->beginFrame({0, 0, 1, 1});  // the host's own framebuffer: blue
+  host->finish();
+
+  GLuint framebuffer = 0, color = 0, depth = 0;
+  glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 6, 5);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  glGenRenderbuffers(1, &depth);
+  glBindRenderbuffer(GL_RENDERBUFFER, depth);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 6, 5);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+  ASSERT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
+
+  DeviceDesc desc;
+  desc.width = 6;
+  desc.height = 5;
+  desc.framebuffer = framebuffer;
+  Result<std::unique_ptr<Device>> borrowed = Device::createForCurrentContext(desc);
+  ASSERT_TRUE(borrowed.ok()) << borrowed.status().toString();
+  EXPECT_FALSE((*borrowed)->headless());
+  EXPECT_EQ((*borrowed)->caps().gles_major, host->caps().gles_major);
+  (*borrowed)->beginFrame({0, 1, 0, 1});
+  (*borrowed)->finish();
+  Result<Image> image = (*borrowed)->readPixels();
+  ASSERT_TRUE(image.ok()) << image.status().toString();
+  ASSERT_EQ(image->width, 6);
+  ASSERT_EQ(image->rgba.size(), 6u * 5u * 4u);
+  for (size_t p = 0; p < image->rgba.size(); p += 4) {
+    ASSERT_EQ(image->rgba[p + 0], 0) << "pixel " << p / 4;
+    ASSERT_EQ(image->rgba[p + 1], 255) << "pixel " << p / 4;
+  }
+  Result<Image> host_image = host->readPixels();
+  ASSERT_TRUE(host_image.ok());
+  EXPECT_EQ(host_image->rgba[2], 255);  // still blue
+  EXPECT_EQ(host_image->rgba[1], 0);
+  borrowed->reset();  // owns nothing: the framebuffer outlives it
+  EXPECT_TRUE(glIsFramebuffer(framebuffer));
+
+  desc.framebuffer = framebuffer + 1000;
+  EXPECT_EQ(Device::createForCurrentContext(desc).status().code(), ErrorCode::kInvalidArgument);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, 0);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, 0);
+  desc.framebuffer = framebuffer;  // no attachments at all: incomplete
+  EXPECT_EQ(Device::createForCurrentContext(desc).status().code(), ErrorCode::kGlError);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteRenderbuffers(1, &depth);
+  glDeleteFramebuffers(1, &framebuffer);
+  DeviceDesc headless;
+  headless.framebuffer = 1;
+  EXPECT_EQ(Device::createHeadless(headless).status().code(), ErrorCode::kInvalidArgument);
 }
 
 TEST(Device, TwoDevicesSwitchContexts) {

@@ -15,10 +15,10 @@ TEST(BatchCapacity, SeedExamples) {
   EXPECT_EQ(computeBatchCapacity(256, other, 10, 100)->characters, 3);
 }
 
-TEST(BatchCapacity, UniformBudgetJustBelowAndAboveAMultipleOf3x) {
-  const int x = 10, other = 8;  // a character costs 30 vectors
+TEST(BatchCapacity, UniformBudgetJustBelowAndAboveAMultipleOf3xPlusTheTint) {
+  const int x = 10, other = 8;  // a character costs 30 palette vectors + 1 tint
   for (int k = 1; k <= 8; ++k) {
-    const int exact = other + k * x * kVec4PerJoint;
+    const int exact = other + k * (x * kVec4PerJoint + kVec4PerCharacter);
     EXPECT_EQ(computeBatchCapacity(exact, other, x, 10)->characters, k);
     const Result<BatchCapacity> below = computeBatchCapacity(exact - 1, other, x, 10);
     if (k == 1) {
@@ -27,12 +27,12 @@ TEST(BatchCapacity, UniformBudgetJustBelowAndAboveAMultipleOf3x) {
       EXPECT_EQ(below->characters, k - 1) << "budget one below " << k << " characters";
     }
     EXPECT_EQ(computeBatchCapacity(exact + 1, other, x, 10)->characters, k);
-    EXPECT_EQ(computeBatchCapacity(exact + 29, other, x, 10)->characters, k);
+    EXPECT_EQ(computeBatchCapacity(exact + 30, other, x, 10)->characters, k);
   }
   const Result<BatchCapacity> c = computeBatchCapacity(256, 16, 20, 10);
   ASSERT_TRUE(c.ok());
-  EXPECT_EQ(c->characters, 4);
-  EXPECT_EQ(c->palette_vectors, 240);
+  EXPECT_EQ(c->characters, 3);  // 240 / 61
+  EXPECT_EQ(c->palette_vectors, 183);
   EXPECT_LE(c->palette_vectors + 16, 256);
 }
 
@@ -51,11 +51,11 @@ TEST(BatchCapacity, SixteenBitVertexLimit) {
 }
 
 TEST(BatchCapacity, TooManyJointsIsAClearError) {
-  // 128 vectors, 20 for the shader: 36 joints fit, 37 do not.
-  EXPECT_EQ(computeBatchCapacity(kMinEs2VertexUniformVectors, 20, 36, 10)->characters, 1);
-  const Result<BatchCapacity> r = computeBatchCapacity(kMinEs2VertexUniformVectors, 20, 37, 10);
+  // 128 vectors, 20 for the shader, 1 for the tint: 35 joints fit, 36 do not.
+  EXPECT_EQ(computeBatchCapacity(kMinEs2VertexUniformVectors, 20, 35, 10)->characters, 1);
+  const Result<BatchCapacity> r = computeBatchCapacity(kMinEs2VertexUniformVectors, 20, 36, 10);
   EXPECT_EQ(r.status().code(), ErrorCode::kLimitExceeded);
-  EXPECT_NE(r.status().message().find("at most 36 joints"), std::string::npos)
+  EXPECT_NE(r.status().message().find("at most 35 joints"), std::string::npos)
       << r.status().message();
   EXPECT_EQ(computeBatchCapacity(128, 200, 1, 10).status().code(), ErrorCode::kLimitExceeded);
   EXPECT_EQ(computeBatchCapacity(128, 0, 0, 10).status().code(), ErrorCode::kInvalidArgument);

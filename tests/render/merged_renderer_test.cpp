@@ -27,6 +27,7 @@ std::unique_ptr<Device> makeEs2Device(int max_uniform_vectors = 0) {
   DeviceDesc desc;
   desc.gles_major = 2;
   if (max_uniform_vectors > 0) desc.caps.max_vertex_uniform_vectors = max_uniform_vectors;
+  test::useGlesVersion(2);
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << device.status().toString();
   if (!device.ok()) return nullptr;
@@ -75,6 +76,12 @@ struct Scene {
     const glm::mat4 view = glm::lookAt(camera, glm::vec3(0.0f, 6.0f, 0.0f), glm::vec3(0, 1, 0));
     view_projection = glm::perspective(0.6f, 1.0f, 1.0f, 2000.0f) * view;
   }
+  FrameView view() const {
+    FrameView out;
+    out.view_projection = view_projection;
+    out.eye = camera;
+    return out;
+  }
   MergedScene merged() const {
     return {&character.skeleton, character.clips, baked_clips, &texture, lods};
   }
@@ -86,8 +93,8 @@ TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
   Scene scene(1, 1, 0.0f);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  // merged.vert declares one mat4 besides the palette.
-  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 4);
+  // merged.vert declares one mat4 besides the palettes and tints; lambert.frag a vec3 and a float.
+  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 6);
 }
 
 TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
@@ -106,15 +113,16 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
       const int k = info.characters_per_batch;
       ASSERT_GE(k, 1);
       // K is the largest count that fits both limits.
-      EXPECT_LE(k * info.joints * kVec4PerJoint + info.other_uniform_vectors, limit);
+      const int per_character = info.joints * kVec4PerJoint + kVec4PerCharacter;
+      EXPECT_LE(k * per_character + info.other_uniform_vectors, limit);
       EXPECT_LE(static_cast<size_t>(k) * info.vertices_per_character, kMaxBatchVertices);
-      EXPECT_TRUE((k + 1) * info.joints * kVec4PerJoint + info.other_uniform_vectors > limit ||
+      EXPECT_TRUE((k + 1) * per_character + info.other_uniform_vectors > limit ||
                   (k + 1) * info.vertices_per_character > kMaxBatchVertices)
           << "budget " << limit << " LOD " << i;
     }
     if (budget == 128) {
-      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 4) / (13 * 3));
-      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 4) / (4 * 3));
+      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 6) / (13 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 6) / (4 * 3 + 1));
     }
     EXPECT_TRUE(checkGl("create").ok());
   }
@@ -122,7 +130,7 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
 
 TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   Scene scene(1, 1, 0.0f);
-  // 13 joints need 39 vectors: with 40 - 4 = 36 free only the 9-, 6- and 4-joint LODs fit.
+  // 13 joints need 39 + 1 vectors: with 40 - 6 = 34 free only the 9-, 6- and 4-joint LODs fit.
   auto device = makeEs2Device(40);
   ASSERT_NE(device, nullptr);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
@@ -152,12 +160,12 @@ TEST(MergedRenderer, DrawsKCharactersPerCall) {
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok());
   const int k = (*renderer)->lodInfo(0).characters_per_batch;
-  ASSERT_EQ(k, (256 - 4) / 39);
+  ASSERT_EQ(k, (256 - 6) / 40);
   MergedPathScratch scratch;
   device->beginFrame({0, 0, 0, 1});
-  const MergedFrameStats stats = drawMergedCrowd(
-      **renderer, scene.merged(), PaletteSource::kSkeletonTree, scene.view_projection, scene.camera,
-      scene.placements, scene.agents, {}, scratch);
+  const MergedFrameStats stats =
+      drawMergedCrowd(**renderer, scene.merged(), PaletteSource::kSkeletonTree, scene.view(),
+                      scene.placements, scene.agents, {}, scratch);
   device->finish();
   EXPECT_TRUE(checkGl("draw").ok());
   EXPECT_EQ(stats.characters, 20);
@@ -168,9 +176,8 @@ TEST(MergedRenderer, DrawsKCharactersPerCall) {
   auto baseline = MergedBatchRenderer::create(*device, scene.lods, 13, per_character);
   ASSERT_TRUE(baseline.ok());
   device->beginFrame({0, 0, 0, 1});
-  EXPECT_EQ(drawMergedCrowd(**baseline, scene.merged(), PaletteSource::kSkeletonTree,
-                            scene.view_projection, scene.camera, scene.placements, scene.agents, {},
-                            scratch)
+  EXPECT_EQ(drawMergedCrowd(**baseline, scene.merged(), PaletteSource::kSkeletonTree, scene.view(),
+                            scene.placements, scene.agents, {}, scratch)
                 .draw_calls,
             20);
 }
@@ -207,8 +214,8 @@ TEST(MergedRenderer, ImagesMatchTheCpuReference) {
     for (PaletteSource source : {PaletteSource::kSkeletonTree, PaletteSource::kBakedFrames}) {
       MergedPathScratch scratch;
       device->beginFrame(clear);
-      drawMergedCrowd(**renderer, scene.merged(), source, scene.view_projection, scene.camera,
-                      scene.placements, scene.agents, scene.frames, scratch);
+      drawMergedCrowd(**renderer, scene.merged(), source, scene.view(), scene.placements,
+                      scene.agents, scene.frames, scratch);
       device->finish();
       Result<Image> image = device->readPixels();
       ASSERT_TRUE(image.ok());

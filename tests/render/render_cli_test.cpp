@@ -1,7 +1,11 @@
-// Tests of `throng render`: a package in, a PNG and the frame's numbers out; clear errors.
+// Tests of `throng render`: every input kind and path, every option meaning the same on every
+// path (the images agree), the JSON report, and errors that mean one thing (exit 2 or 1).
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
 #include "test_package.h"
@@ -11,6 +15,19 @@
 
 namespace throng {
 namespace {
+
+// crowd_bench's agreement rule (see tests/render/crowd_renderer_test.cpp).
+constexpr int kTolerance = 4;
+constexpr double kMaxBadPixelShare = 0.001;
+const char* const kPaths[] = {"instanced", "merged", "per-character"};
+
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+int lineCount(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
 
 std::string writeChainPackage(const std::filesystem::path& dir) {
   Character character = test::makeChainCharacter();
@@ -22,7 +39,19 @@ std::string writeChainPackage(const std::filesystem::path& dir) {
   return path;
 }
 
-TEST(RenderCli, WritesThePngAndReportsOneDrawCall) {
+render::Image readImage(const std::filesystem::path& png) {
+  Result<render::Image> image = render::readPng(png.string());
+  EXPECT_TRUE(image.ok()) << image.status().toString();
+  return image.ok() ? std::move(image).value() : render::Image{};
+}
+
+double badShare(const render::Image& a, const render::Image& b) {
+  if (a.width != b.width || a.height != b.height || a.rgba.empty()) return 1.0;
+  const render::ImageDifference d = render::compareImages(a, b, kTolerance);
+  return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
+}
+
+TEST(RenderCli, APackageGivesThePngThePathWhyAndTheDrawCalls) {
   const auto dir = test::makeTempDir("render-cli");
   const std::string package = writeChainPackage(dir);
   const std::string png = (dir / "crowd.png").string();
@@ -30,31 +59,208 @@ TEST(RenderCli, WritesThePngAndReportsOneDrawCall) {
       test::runCli("render " + package + " --agents 30 --out " + png +
                    " --width 96 --height 64 --clip twist --frames 2 --seed 3");
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("draw calls: 1"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("triangles: 960"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("frame time:"), std::string::npos) << result.output;
-  Result<render::Image> image = render::readPng(png);
-  ASSERT_TRUE(image.ok()) << image.status().toString();
-  EXPECT_EQ(image->width, 96);
-  EXPECT_EQ(image->height, 64);
+  EXPECT_NE(result.output.find("path: instanced (OpenGL ES 3"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("draw calls: 1\n"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("triangles: 960\n"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("playing 'twist' (clip 1)"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("median of 2 frame(s)"), std::string::npos) << result.output;
+  const render::Image image = readImage(png);
+  EXPECT_EQ(image.width, 96);
+  EXPECT_EQ(image.height, 64);
   std::filesystem::remove_all(dir);
 }
 
-TEST(RenderCli, BadInputsFailWithAMessage) {
-  const auto dir = test::makeTempDir("render-cli-bad");
+// The acceptance test: one scene, every path, the same picture.
+TEST(RenderCli, EveryPathDrawsTheSameImage) {
+  const auto dir = test::makeTempDir("render-cli-paths");
+  for (const char* view : {"overview", "street"}) {
+    const std::string common = std::string(" --agents 25 --clip walk --seed 4 --frames 3 --view ") +
+                               view + " --width 200 --height 150";
+    const auto reference = dir / (std::string(view) + "-auto.png");
+    const test::CliResult r = test::runCli("render sample" + common + " -o " + quoted(reference));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
+    const render::Image expected = readImage(reference);
+    int lit = 0;
+    for (size_t px = 0; px < expected.rgba.size(); px += 4) lit += expected.rgba[px] > 60;
+    EXPECT_GT(lit, 200 * 150 / 50) << view << ": the crowd is in view";
+    for (const char* path : kPaths) {
+      const auto png = dir / (std::string(view) + "-" + path + ".png");
+      const test::CliResult p =
+          test::runCli("render sample" + common + " --path " + path + " --out " + quoted(png));
+      ASSERT_EQ(p.exit_code, 0) << p.output;
+      EXPECT_NE(p.output.find(std::string("path: ") + path + " (asked for)"), std::string::npos)
+          << p.output;
+      EXPECT_LE(badShare(expected, readImage(png)), kMaxBadPixelShare) << view << " " << path;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// --clip, --seed and --frames change the picture on every path, and the same options give the
+// same bytes.
+TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
+  const auto dir = test::makeTempDir("render-cli-options");
+  const std::string base = " --agents 9 --width 96 --height 72";
+  for (const char* path : kPaths) {
+    auto render = [&](const std::string& name, const std::string& options) {
+      const auto png = dir / (std::string(path) + "-" + name + ".png");
+      const test::CliResult r = test::runCli("render sample --path " + std::string(path) + base +
+                                             options + " -o " + quoted(png));
+      EXPECT_EQ(r.exit_code, 0) << r.output;
+      return test::readFile(png);
+    };
+    const std::string a = render("a", " --clip run --seed 1 --frames 1");
+    EXPECT_EQ(a, render("again", " --clip run --seed 1 --frames 1")) << path;
+    EXPECT_NE(a, render("clip", " --clip walk --seed 1 --frames 1")) << path;
+    EXPECT_NE(a, render("seed", " --clip run --seed 2 --frames 1")) << path;
+    EXPECT_NE(a, render("frames", " --clip run --seed 1 --frames 4")) << path;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
+  const auto dir = test::makeTempDir("render-cli-json");
+  for (const char* path : {"auto", "instanced", "merged", "per-character"}) {
+    const test::CliResult r = test::runCli(
+        std::string("render sample --json --agents 16 --width 64 --height 48 --path ") + path +
+        " -o " + quoted(dir / "j.png"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
+    ASSERT_TRUE(json.is_object()) << r.output;
+    const std::string expected = std::string(path) == "auto" ? "instanced" : path;
+    EXPECT_EQ(json["path"], expected);
+    EXPECT_FALSE(json["path_reason"].get<std::string>().empty());
+    EXPECT_EQ(json["agents"], 16);
+    EXPECT_GT(json["draw_calls"].get<int>(), 0);
+    EXPECT_GT(json["triangles"].get<int64_t>(), 0);
+    ASSERT_EQ(json["lods"].size(), 4u);
+    int per_lod = 0;
+    for (const auto& lod : json["lods"]) per_lod += lod["agents"].get<int>();
+    EXPECT_EQ(per_lod, json["visible"].get<int>());
+    for (const char* phase : {"update", "playback", "cull", "lod", "pack_upload", "submit"}) {
+      EXPECT_TRUE(json["cpu_ms"][phase].is_number()) << phase;
+    }
+    EXPECT_EQ(json["frame_ms"]["frames"], 1);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RenderCli, AFixedLodDrawsEveryAgentWithIt) {
+  const auto dir = test::makeTempDir("render-cli-lod");
+  const test::CliResult r = test::runCli(
+      "render sample --json --agents 9 --lod 3 --width 64 "
+      "--height 48 -o " +
+      quoted(dir / "l.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
+  ASSERT_TRUE(json.is_object()) << r.output;
+  EXPECT_EQ(json["lods"][3]["agents"], json["visible"]);
+  EXPECT_EQ(json["draw_calls"], 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RenderCli, GltfInputIsBakedInMemoryAndBakedLodsDrawMerged) {
+  const auto dir = test::makeTempDir("render-cli-inputs");
+  const auto glb = dir / "sample.glb";
+  ASSERT_EQ(test::runCli("sample -o " + quoted(glb)).exit_code, 0);
+  test::CliResult r = test::runCli("render " + quoted(glb) + " --agents 4 --width 64 --height 48 " +
+                                   "-o " + quoted(dir / "g.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("glTF, baked in memory: 5 clips, 4 LODs"), std::string::npos) << r.output;
+  const auto package = dir / "lods.throng";
+  ASSERT_EQ(test::runCli("bake sample --lods -o " + quoted(package)).exit_code, 0);
+  r = test::runCli("render " + quoted(package) + " --path merged --agents 30 --width 64 " +
+                   "--height 64 --out " + quoted(dir / "m.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("OpenGL ES 2.0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("10 joints"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "m.png"));
+  std::filesystem::remove_all(dir);
+}
+
+// A usage error: exit 2, one line naming the flag and what it allows, nothing written.
+TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
+  const auto dir = test::makeTempDir("render-cli-usage");
+  const std::string png = quoted(dir / "x.png");
+  struct Case {
+    std::string args;
+    std::string needle;
+  };
+  const Case cases[] = {
+      {"--agents 0", "--agents 0: must be a whole number in 1..1000000"},
+      {"--agents -5", "--agents -5: must be a whole number in 1..1000000"},
+      {"--agents many", "--agents"},
+      {"--frames 0", "--frames 0: must be a whole number in 1..100000"},
+      {"--clip nope", "--clip nope: no such clip in sample (clips: 0 idle, 1 walk"},
+      {"--clip 9", "--clip 9: no such clip"},
+      {"--path warp", "--path warp: must be auto, instanced, merged or per-character"},
+      {"--lod 4", "--lod 4: sample has LODs 0..3 (or auto)"},
+      {"--lod near", "--lod near: must be auto or a LOD index"},
+      {"--view sideways", "--view sideways: must be overview or street"},
+      {"--width 0", "--width 0: must be a whole number in 1..16384"},
+      {"--frobnicate", "--frobnicate"},
+  };
+  for (const Case& c : cases) {
+    const test::CliResult r = test::runCli("render sample " + c.args + " -o " + png);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_EQ(lineCount(r.output), 1) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.needle), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "x.png")) << c.args;
+  }
+  const test::CliResult none = test::runCli("render");
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("input"), std::string::npos) << none.output;
+  std::filesystem::remove_all(dir);
+}
+
+// An input or run-time error: exit 1, one line naming the file and the place.
+TEST(RenderCli, InputErrorsExitOneNamingTheFile) {
+  const auto dir = test::makeTempDir("render-cli-input");
+  const std::string png = quoted(dir / "x.png");
+  test::CliResult r = test::runCli("render " + quoted(dir / "missing.throng") + " -o " + png);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(lineCount(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find("missing.throng"), std::string::npos) << r.output;
   const std::string package = writeChainPackage(dir);
-  const std::string png = (dir / "x.png").string();
-  test::CliResult result = test::runCli("render " + package + " --out " + png + " --clip nope");
-  EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.output.find("bend, twist"), std::string::npos) << result.output;
-  result = test::runCli("render " + (dir / "missing.throng").string() + " --out " + png);
-  EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.output.find("missing.throng"), std::string::npos) << result.output;
-  result = test::runCli("render " + package + " --out " + png + " --agents 0");
-  EXPECT_NE(result.exit_code, 0);
-  result = test::runCli("render " + package + " --out " + png + " --path warp");
-  EXPECT_NE(result.exit_code, 0);
-  EXPECT_FALSE(std::filesystem::exists(png));
+  std::string bytes = test::readFile(package);
+  bytes.resize(bytes.size() / 2);
+  test::writeFile(dir / "short.throng", bytes);
+  r = test::runCli("render " + quoted(dir / "short.throng") + " -o " + png);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(lineCount(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find("short.throng"), std::string::npos) << r.output;
+  r = test::runCli("render sample --agents 1 -o " + quoted(dir / "no-such-folder" / "x.png"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no-such-folder"), std::string::npos) << r.output;
+  test::writeFile(dir / "garbage.glb", "not a glTF file");
+  r = test::runCli("render " + quoted(dir / "garbage.glb") + " -o " + png);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("garbage.glb"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
+  std::filesystem::remove_all(dir);
+}
+
+// With Mesa held to ES 2.0 (the user's override), auto falls back to an ES 2.0 context and the
+// merged path, and an instanced request fails as a run-time error naming what is missing.
+TEST(RenderCli, AutoFallsBackToMergedOnAnEs2OnlyMachine) {
+  if (std::getenv("MESA_GLES_VERSION_OVERRIDE")) GTEST_SKIP() << "the user's override is set";
+  const auto dir = test::makeTempDir("render-cli-es2");
+  setenv("MESA_GLES_VERSION_OVERRIDE", "2.0", 1);
+  const test::CliResult automatic =
+      test::runCli("render sample --agents 4 --width 64 --height 48 -o " + quoted(dir / "a.png"));
+  const test::CliResult instanced =
+      test::runCli("render sample --agents 4 --path instanced --width 64 --height 48 -o " +
+                   quoted(dir / "i.png"));
+  unsetenv("MESA_GLES_VERSION_OVERRIDE");
+  EXPECT_EQ(automatic.exit_code, 0) << automatic.output;
+  EXPECT_NE(automatic.output.find("path: merged (OpenGL ES 2.0: no instancing"), std::string::npos)
+      << automatic.output;
+  EXPECT_EQ(instanced.exit_code, 1) << instanced.output;
+  EXPECT_EQ(lineCount(instanced.output), 1) << instanced.output;
+  EXPECT_NE(instanced.output.find("OpenGL ES 3"), std::string::npos) << instanced.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "i.png"));
   std::filesystem::remove_all(dir);
 }
 

@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_palette.h"
 
 namespace throng::test {
 
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
+  useGlesVersion(desc.gles_major);
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << "headless EGL device: " << device.status().toString();
   return device.ok() ? std::move(device).value() : nullptr;

@@ -11,7 +11,8 @@
 
 namespace throng::test {
 
-// A headless device; a device that cannot be created fails the test (CI has Mesa), never skips.
+// A headless device (a real ES 2.0 one for gles_major 2: see useGlesVersion); a device that
+// cannot be created fails the test (CI has Mesa), never skips.
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc = {});
 
 // `count` random instances over the package's clips: random placements (|position| <= 10,

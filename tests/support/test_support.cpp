@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +12,20 @@
 #include <unistd.h>
 
 namespace throng::test {
+
+void useGlesVersion(int gles_major) {
+  static bool ours = false;  // the variable in the environment was set here, not by the user
+  constexpr const char* kVariable = "MESA_GLES_VERSION_OVERRIDE";
+  if (gles_major == 2) {
+    if (!std::getenv(kVariable)) {
+      setenv(kVariable, "2.0", 1);
+      ours = true;
+    }
+  } else if (ours) {
+    unsetenv(kVariable);
+    ours = false;
+  }
+}
 
 std::filesystem::path assetsDir() {
   return std::filesystem::path(THRONG_ASSETS_DIR);
@@ -43,8 +58,12 @@ void writeFile(const std::filesystem::path& path, const std::string& bytes) {
 }
 
 CliResult runCli(const std::string& args) {
+  return runShell(std::string("'") + THRONG_CLI_PATH + "' " + args);
+}
+
+CliResult runShell(const std::string& command_line) {
   CliResult result;
-  const std::string command = std::string("'") + THRONG_CLI_PATH + "' " + args + " 2>&1";
+  const std::string command = "( " + command_line + " ) 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
   char buffer[4096];

@@ -30,6 +30,14 @@ struct CliResult {
   std::string output;
 };
 CliResult runCli(const std::string& args);
+// Runs a shell command line; output has stdout and stderr together.
+CliResult runShell(const std::string& command);
+
+// Mesa answers an ES 2.0 context request with ES 3.2 unless MESA_GLES_VERSION_OVERRIDE=2.0 is in
+// the environment when the EGL display is initialised, and the library never changes the
+// environment. Call before creating a headless device: for gles_major 2 this sets the variable
+// (unless the user set it), for 3 it removes what an earlier call set. Tests are single-threaded.
+void useGlesVersion(int gles_major);
 
 }  // namespace throng::test
 

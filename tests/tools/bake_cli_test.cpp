@@ -101,7 +101,7 @@ TEST(BakeCli, OptionsReachTheBaker) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(BakeCli, FailuresExitNonZeroWithOneLineNamingTheProblem) {
+TEST(BakeCli, FailuresExitWithOneLineNamingTheProblem) {
   const auto dir = test::makeTempDir("bakecli");
   const auto out = dir / "out.throng";
   const auto garbage = dir / "garbage.glb";
@@ -109,23 +109,41 @@ TEST(BakeCli, FailuresExitNonZeroWithOneLineNamingTheProblem) {
   struct Case {
     std::string args;
     std::string needle;
+    int exit_code;  // 2: the command line's fault; 1: the input's
   };
   const Case cases[] = {
-      {quoted(garbage), "garbage.glb"},
-      {quoted(dir / "missing.glb"), "missing.glb"},
-      {"sample --format rgba8", "rgba8"},
-      {"sample --clips nope", "nope"},
-      {"sample --fps 0", "fps"},
-      {"sample --max-width 20", "texels"},
-      {"sample --format rgba16f --max-error 0.0000001", "max-error"},
+      {quoted(garbage), "garbage.glb", 1},
+      {quoted(dir / "missing.glb"), "missing.glb", 1},
+      {"sample --format rgba8", "--format rgba8: must be rgba32f or rgba16f", 2},
+      {"sample --clips nope", "--clips nope: no such clip in sample (clips: 0 idle", 2},
+      {"sample --no-loop walk,nope", "--no-loop nope", 2},
+      {"sample --fps 0", "--fps 0: must be a number in (0, 1000]", 2},
+      {"sample --threads -1", "--threads -1", 2},
+      {"sample --max-width 20", "texels", 1},
+      {"sample --format rgba16f --max-error 0.0000001", "allowed error", 1},
   };
   for (const Case& c : cases) {
     const test::CliResult r = test::runCli("bake " + c.args + " -o " + quoted(out));
-    EXPECT_NE(r.exit_code, 0) << c.args << "\n" << r.output;
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args << "\n" << r.output;
     EXPECT_EQ(lineCount(r.output), 1) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.needle), std::string::npos) << c.args << "\n" << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
   }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BakeCli, LodsFlagWritesTheChainIntoThePackage) {
+  const auto dir = test::makeTempDir("bake-lods");
+  const auto out = dir / "sample.throng";
+  const test::CliResult r = test::runCli("bake sample --lods --out " + quoted(out));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Result<Package> package = readPackage(out.string());
+  ASSERT_TRUE(package.ok()) << package.status().toString();
+  ASSERT_EQ(package->lods.size(), 4u);
+  EXPECT_TRUE(package->lods[0].palette_joints.empty());
+  EXPECT_EQ(package->lods[2].palette_joints.size(), 15u);
+  EXPECT_EQ(package->lods[3].palette_joints.size(), 10u);
+  EXPECT_GT(package->lods[3].skinning_error, 0.0f);
   std::filesystem::remove_all(dir);
 }
 

@@ -108,9 +108,62 @@ TEST(Cli, ErrorsNameTheFileAndExitNonZero) {
   const std::string glb = (dir / "sample.glb").string();
   ASSERT_EQ(runCli("sample -o '" + glb + "'").exit_code, 0);
   r = runCli("pose '" + glb + "' --clip nosuchclip -o '" + (dir / "y.obj").string() + "'");
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.output.find("nosuchclip"), std::string::npos) << r.output;
-  EXPECT_NE(runCli("frobnicate").exit_code, 0);
+  EXPECT_EQ(r.exit_code, 2) << r.output;  // an unknown clip is the command line's fault
+  EXPECT_NE(r.output.find("--clip nosuchclip: no such clip"), std::string::npos) << r.output;
+  r = runCli("frobnicate");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("frobnicate: no such command (commands: bake, demo"), std::string::npos)
+      << r.output;
+}
+
+// Exit codes mean one thing: 2 for the command line (one line naming the flag), 1 for the
+// input; --help succeeds.
+TEST(Cli, UsageErrorsExitTwoAndHelpSucceeds) {
+  struct Case {
+    std::string args;
+    std::string needle;
+  };
+  const Case cases[] = {
+      {"", "A subcommand is required"},
+      {"inspect", "file is required"},
+      {"sample --frob", "--frob"},
+      {"pose x.glb --time soon -o x.obj", "--time soon: must be a number"},
+      {"skeleton x.glb", "--out is required"},
+  };
+  for (const Case& c : cases) {
+    const test::CliResult r = runCli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_NE(r.output.find(c.needle), std::string::npos) << c.args << "\n" << r.output;
+  }
+  const test::CliResult help = runCli("render --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("--path"), std::string::npos) << help.output;
+}
+
+// Every command that writes a file takes both -o and --out.
+TEST(Cli, EveryWritingCommandTakesDashOAndDashDashOut) {
+  const auto dir = test::makeTempDir("cli-out");
+  const std::string glb = (dir / "s.glb").string();
+  ASSERT_EQ(runCli("sample --out '" + glb + "'").exit_code, 0);
+  const std::string commands[] = {
+      "sample",
+      "skeleton '" + glb + "'",
+      "pose '" + glb + "' --clip walk --time 0.2",
+      "bake sample --fps 5",
+      "render sample --agents 2 --width 32 --height 32",
+      "demo --agents 2 --seconds 0.2 --width 32 --height 32",
+  };
+  int n = 0;
+  for (const std::string& command : commands) {
+    for (const char* flag : {"-o", "--out"}) {
+      const auto out = dir / ("out" + std::to_string(n++));
+      const test::CliResult r = runCli(command + " " + flag + " '" + out.string() + "'");
+      EXPECT_EQ(r.exit_code, 0) << command << " " << flag << "\n" << r.output;
+      EXPECT_TRUE(std::filesystem::exists(out)) << command << " " << flag;
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,12 +1,22 @@
-// End-to-end test of `throng demo`: the crowd demo runs headless and draws in one call.
+// End-to-end tests of `throng demo`: the crowd demo headless on the front end, its commands
+// recorded and replayed, and its errors.
 #include <regex>
 
 #include <gtest/gtest.h>
 
 #include "support/test_support.h"
+#include "throng/offline/gltf_export.h"
 
 namespace throng {
 namespace {
+
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+int lineCount(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
 
 TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
   const auto dir = test::makeTempDir("cli-demo");
@@ -15,9 +25,10 @@ TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
       test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --out '" + png + "'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("path: instanced ("), std::string::npos) << r.output;
   // One instanced draw per LOD level that has agents, whatever the number of agents.
   std::smatch draws;
-  ASSERT_TRUE(std::regex_search(r.output, draws, std::regex("(\\d+) draw call"))) << r.output;
+  ASSERT_TRUE(std::regex_search(r.output, draws, std::regex("draw calls: (\\d+)\n"))) << r.output;
   const std::string lod_line = r.output.substr(r.output.find("lods (agents per level):"));
   int levels_in_use = 0;
   const std::regex level(" \\d+: (\\d+) \\(");
@@ -32,17 +43,36 @@ TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
 }
 
-TEST(DemoCli, RejectsBadArguments) {
-  const test::CliResult r = test::runCli("demo --agents 0 --out /dev/null");
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.output.find("--agents"), std::string::npos) << r.output;
+TEST(DemoCli, MergedPathDrawsTheSameCrowdInBatches) {
+  const auto dir = test::makeTempDir("cli-demo-merged");
+  const test::CliResult r =
+      test::runCli("demo --agents 40 --seconds 1 --width 96 --height 64 --path merged -o " +
+                   quoted(dir / "m.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: merged (asked for)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("OpenGL ES 2.0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" per draw)"), std::string::npos) << r.output;
 }
 
-}  // namespace
-}  // namespace throng
-
-namespace throng {
-namespace {
+TEST(DemoCli, RejectsBadArgumentsWithExitTwo) {
+  struct Case {
+    std::string args;
+    std::string needle;
+  };
+  const Case cases[] = {
+      {"--agents 0", "--agents 0: must be a whole number in 1..1000000"},
+      {"--seconds -1", "--seconds -1: must be a number in 0..3600"},
+      {"--view sideways", "--view sideways: must be overview or street"},
+      {"--path gpu", "--path gpu: must be auto, instanced, merged or per-character"},
+      {"--lod 7", "--lod 7: sample has LODs 0..3"},
+  };
+  for (const Case& c : cases) {
+    const test::CliResult r = test::runCli("demo " + c.args + " --out /dev/null");
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    EXPECT_NE(r.output.find(c.needle), std::string::npos) << r.output;
+  }
+}
 
 TEST(DemoCli, StreetViewCullsTheAgentsOutsideTheFrustum) {
   const auto dir = test::makeTempDir("cli-demo-street");
@@ -55,7 +85,83 @@ TEST(DemoCli, StreetViewCullsTheAgentsOutsideTheFrustum) {
       << r.output;
   EXPECT_GT(std::stoi(m[1]), 0);
   EXPECT_LT(std::stoi(m[1]), 100);
-  EXPECT_NE(test::runCli("demo --view sideways --out /dev/null").exit_code, 0);
+}
+
+// The recorded script replays to the same crowd: the same image, byte for byte, with no commands
+// made up; and a script written by hand (playing named clips) replays the same way twice.
+TEST(DemoCli, ARecordedScriptReplaysToTheSameImageBytes) {
+  const auto dir = test::makeTempDir("cli-demo-record");
+  const std::string common = " --agents 30 --seconds 2 --seed 5 --width 128 --height 96";
+  const auto script = dir / "commands.txt";
+  test::CliResult r = test::runCli("demo" + common + " --record " + quoted(script) + " -o " +
+                                   quoted(dir / "made-up.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string text = test::readFile(script);
+  EXPECT_NE(text.find("# throng command script"), std::string::npos) << text;
+  EXPECT_NE(text.find("walk-to"), std::string::npos) << text;
+  r = test::runCli("demo" + common + " --commands " + quoted(script) + " -o " +
+                   quoted(dir / "replayed.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("from " + script.string()), std::string::npos) << r.output;
+  EXPECT_EQ(test::readFile(dir / "made-up.png"), test::readFile(dir / "replayed.png"));
+  // A different seed makes different commands, hence another picture.
+  r = test::runCli("demo --agents 30 --seconds 2 --seed 6 --width 128 --height 96 -o " +
+                   quoted(dir / "other.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(test::readFile(dir / "made-up.png"), test::readFile(dir / "other.png"));
+
+  const auto hand = dir / "hand.txt";
+  test::writeFile(hand,
+                  "# everyone waves, then a few run off\n"
+                  "0    all    play attack loop\n"
+                  "0.5  0..9   run-to 3 -2\n"
+                  "1    12     play die once\n");
+  for (const char* name : {"hand-a.png", "hand-b.png"}) {
+    r = test::runCli("demo" + common + " --commands " + quoted(hand) + " -o " + quoted(dir / name));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  EXPECT_NE(r.output.find("41 commands"), std::string::npos) << r.output;  // 30 + 10 + 1
+  EXPECT_EQ(test::readFile(dir / "hand-a.png"), test::readFile(dir / "hand-b.png"));
+  EXPECT_NE(test::readFile(dir / "hand-a.png"), test::readFile(dir / "replayed.png"));
+}
+
+TEST(DemoCli, ABadScriptExitsOneNamingTheFileAndLine) {
+  const auto dir = test::makeTempDir("cli-demo-bad-script");
+  const auto script = dir / "bad.txt";
+  struct Case {
+    std::string text;
+    std::string needle;
+  };
+  const Case cases[] = {
+      {"0 0 idle\n0.5 3 jump\n", "bad.txt:2: unknown command 'jump'"},
+      {"0 0 idle\n\n0.5 50 die\n", "bad.txt:3: agent 50 is not in the crowd (agents 0..29)"},
+      {"0 all play moonwalk\n", "bad.txt:1: no clip 'moonwalk' (clips: 0 idle"},
+  };
+  for (const Case& c : cases) {
+    test::writeFile(script, c.text);
+    const test::CliResult r = test::runCli("demo --agents 30 --commands " + quoted(script) +
+                                           " -o " + quoted(dir / "x.png"));
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    EXPECT_NE(r.output.find(c.needle), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
+  }
+  const test::CliResult missing =
+      test::runCli("demo --commands " + quoted(dir / "none.txt") + " -o " + quoted(dir / "x.png"));
+  EXPECT_EQ(missing.exit_code, 1) << missing.output;
+  EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
+}
+
+TEST(DemoCli, AnInputWithoutTheStateClipsExitsOneNamingIt) {
+  const auto dir = test::makeTempDir("cli-demo-clips");
+  const auto glb = dir / "chain.glb";
+  ASSERT_TRUE(writeGltf(test::makeChainCharacter(), glb.string()).ok());
+  const test::CliResult r = test::runCli("demo " + quoted(glb) + " -o " + quoted(dir / "x.png"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(lineCount(r.output), 1) << r.output;
+  EXPECT_NE(r.output.find("chain.glb: no clip for the 'idle' state"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("clips: 0 bend"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -96,13 +97,26 @@ void printSummary(const BakeArgs& args, const std::string& source, const BakeRep
 
 int runBake(const BakeArgs& args) {
   const bool use_sample = args.sample || args.input == "sample";
-  if (!use_sample && args.input.empty()) return fail("bake: give an input file or --sample");
+  if (!use_sample && args.input.empty()) {
+    return usageError("bake: give an input file (.glb/.gltf), 'sample' or --sample");
+  }
   const std::string source = use_sample ? "sample" : args.input;
   TexelFormat format = TexelFormat::kRgba32F;
   if (args.format == "rgba16f") {
     format = TexelFormat::kRgba16F;
   } else if (args.format != "rgba32f") {
-    return fail(fmt::format("bake: unknown --format '{}' (rgba32f or rgba16f)", args.format));
+    return usageError(fmt::format("--format {}: must be rgba32f or rgba16f", args.format));
+  }
+  if (!(args.fps > 0.0f && args.fps <= kMaxBakeFps)) {
+    return usageError(fmt::format("--fps {}: must be a number in (0, {}]", args.fps, kMaxBakeFps));
+  }
+  if (args.threads < 0 || args.threads > kMaxBakeThreads) {
+    return usageError(fmt::format("--threads {}: must be a whole number in 0..{}", args.threads,
+                                  kMaxBakeThreads));
+  }
+  if (args.max_width < 3 || args.max_width > kMaxAnimationTextureSize) {
+    return usageError(fmt::format("--max-width {}: must be a whole number in 3..{}", args.max_width,
+                                  kMaxAnimationTextureSize));
   }
 
   Character character;
@@ -117,6 +131,20 @@ int runBake(const BakeArgs& args) {
     character = std::move(imported).value();
   }
   for (const std::string& w : character.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
+  // Clip names are the command line's: an unknown one is a usage error naming its flag.
+  const std::pair<const char*, const std::vector<std::string>*> named[] = {
+      {"--clips", &args.clips}, {"--loop", &args.loop}, {"--no-loop", &args.no_loop}};
+  for (const auto& [flag, names] : named) {
+    for (const std::string& name : *names) {
+      if (character.findClip(name) >= 0) continue;
+      std::string clips;
+      for (size_t c = 0; c < character.clips.size(); ++c) {
+        clips += fmt::format("{}{} {}", c == 0 ? "" : ", ", c, character.clips[c].name);
+      }
+      return usageError(fmt::format("{} {}: no such clip in {} (clips: {})", flag, name, source,
+                                    clips.empty() ? "none" : clips));
+    }
+  }
 
   BakeOptions options;
   options.fps = args.fps;
@@ -178,7 +206,7 @@ std::function<int()> setupBake(CLI::App& sub) {
   sub.add_option("input", args->input,
                  "character file (.glb/.gltf), or the word 'sample' for the built-in character");
   sub.add_flag("--sample", args->sample, "bake the built-in sample character");
-  sub.add_option("-o,--output", args->output, "package file to write (.throng)")->required();
+  sub.add_option("-o,--out", args->output, "package file to write (.throng)")->required();
   sub.add_option("--fps", args->fps, "samples per second (each clip rounds it to whole frames)")
       ->capture_default_str();
   sub.add_option("--format", args->format, "texel format: rgba32f (exact) or rgba16f (half)")

@@ -24,7 +24,17 @@ std::vector<CommandInfo>& commandRegistry();
 //   static const bool kRegistered = registerCommand({"inspect", "...", setupInspect});
 bool registerCommand(CommandInfo info);
 
-// Prints "throng: <message>" to stderr and returns the exit code for a failed command.
+// Exit codes (docs/errors.md, "Command line"): a usage error is the command line's fault (an
+// unknown flag, a count of zero or below, an unknown clip, path or LOD); a failure is the input's
+// or the run's (a missing or corrupt file, a device that cannot be created).
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// Prints "throng: <message>" (one line naming the file and the place) to stderr and returns
+// kExitFailure.
 int fail(const std::string& message);
+// Prints "throng: <message>" (one line naming the flag and what it allows) to stderr and
+// returns kExitUsage.
+int usageError(const std::string& message);
 
 }  // namespace throng::cli

@@ -25,7 +25,7 @@ std::function<int()> setupPose(CLI::App& sub) {
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
   sub.add_option("--clip", args->clip, "clip name or index (default: the rest pose)");
   sub.add_option("--time", args->time, "seconds on the file's own animation timeline");
-  sub.add_option("-o,--output", args->output, "the .obj file to write")->required();
+  sub.add_option("-o,--out", args->output, "the .obj file to write")->required();
   sub.add_option("--allow-root", args->import.allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")
       ->allow_extra_args(false);
@@ -37,8 +37,10 @@ std::function<int()> setupPose(CLI::App& sub) {
     if (!args->clip.empty()) {
       const int index = c.findClip(args->clip);
       if (index < 0) {
-        return fail(fmt::format("{}: no clip '{}' ({} clips; see throng inspect)", args->input,
-                                args->clip, c.clips.size()));
+        return usageError(
+            fmt::format("--clip {}: no such clip in {} ({} clips; see throng "
+                        "inspect)",
+                        args->clip, args->input, c.clips.size()));
       }
       clip = &c.clips[index];
     }

@@ -12,7 +12,7 @@ namespace {
 
 std::function<int()> setupSample(CLI::App& sub) {
   auto output = std::make_shared<std::string>("sample.glb");
-  sub.add_option("-o,--output", *output, "the .glb (or .gltf) file to write");
+  sub.add_option("-o,--out", *output, "the .glb (or .gltf) file to write");
   return [output] {
     const Character c = makeSampleCharacter();
     if (Status s = writeGltf(c, *output); !s.ok()) return fail(s.message());

@@ -18,7 +18,7 @@ std::function<int()> setupSkeleton(CLI::App& sub) {
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
-  sub.add_option("-o,--output", args->output, "the skeleton file to write")->required();
+  sub.add_option("-o,--out", args->output, "the skeleton file to write")->required();
   sub.add_option("--allow-root", args->import.allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")
       ->allow_extra_args(false);

@@ -24,10 +24,14 @@ enum class ErrorCode : int {
 
 const char* errorCodeName(ErrorCode code);
 
+class Status;
 namespace detail {
 // Messages are one line of bounded length whatever they quote: control bytes are escaped and
 // anything past kMaxMessageBytes (excerpt.h) is cut.
 std::string oneLineMessage(std::string message);
+// Prints "throng: value of a failed Result: <status>" to stderr and calls std::abort(), in every
+// build type: reading the value of an error is a caller bug that must never run on silently.
+[[noreturn]] void abortOnMissingValue(const Status& status);
 }  // namespace detail
 
 // The outcome of an operation: ok, or an error code with a human-readable one-line message.
@@ -60,16 +64,18 @@ class [[nodiscard]] Result {
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
+  // The value. On an error these print the status to stderr and abort the program (every build
+  // type): check ok() first, or use the status.
   T& value() & {
-    assert(ok());
+    if (!value_) detail::abortOnMissingValue(status_);
     return *value_;
   }
   const T& value() const& {
-    assert(ok());
+    if (!value_) detail::abortOnMissingValue(status_);
     return *value_;
   }
   T&& value() && {
-    assert(ok());
+    if (!value_) detail::abortOnMissingValue(status_);
     return std::move(*value_);
   }
   T& operator*() & { return value(); }

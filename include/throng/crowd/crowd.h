@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "throng/core/animation_texture.h"
@@ -14,8 +15,10 @@
 
 namespace throng {
 
-enum class AgentState : uint8_t { kIdle, kWalk, kRun, kAttack, kDead };
-inline constexpr int kAgentStateCount = 5;
+enum class AgentState : uint8_t { kIdle, kWalk, kRun, kAttack, kDead, kPlay };
+inline constexpr int kAgentStateCount = 6;
+// The states whose clip the ClipSet names: all but kPlay, whose clip its command names.
+inline constexpr int kClipSetStates = 5;
 const char* agentStateName(AgentState state);
 
 enum class CommandType : uint8_t {
@@ -24,6 +27,8 @@ enum class CommandType : uint8_t {
   kRunTo,   // run to `target`, then idle
   kAttack,  // play the attack once, then go back to what the agent was doing
   kDie,     // play the death once and stay down; a dead agent ignores every later command
+  kPlay,    // play `clip`: once, then back to what the agent was doing (as kAttack), or looped
+            // until the next command
 };
 
 // A user's (player's) command for one agent. Applied at the start of the next Crowd::update.
@@ -31,11 +36,13 @@ struct Command {
   uint32_t agent = 0;
   CommandType type = CommandType::kIdle;
   glm::vec2 target{0.0f};  // world x, z for kWalkTo / kRunTo
+  uint16_t clip = 0;       // kPlay: index into the crowd's clips
+  bool loop = false;       // kPlay: loop until the next command (true) or play once (false)
 };
 
 // Which clip each state plays, and how fast locomotion moves (world units per second).
 struct ClipSet {
-  std::array<uint16_t, kAgentStateCount> state_clip{};
+  std::array<uint16_t, kClipSetStates> state_clip{};
   float walk_speed = 1.4f;
   float run_speed = 3.5f;
 };
@@ -44,6 +51,12 @@ struct ClipSet {
 // punch, slash or hit; die or death). Locomotion speeds come from the clips' root motion when
 // they have any. Errors (kInvalidArgument) name the state without a clip.
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips);
+
+// Index of the clip named `name`, else of clip number `name` when it is a decimal index; -1 when
+// neither. Allocates nothing.
+int findClip(std::span<const BakedClip> clips, std::string_view name);
+// "0 idle, 1 walk, 2 run" (or "none"): the clips, for messages.
+std::string clipList(std::span<const BakedClip> clips);
 
 struct CrowdDesc {
   float cross_fade_seconds = 0.25f;  // a state change blends clips over this long
@@ -60,7 +73,8 @@ class Crowd {
   uint32_t addAgent(const Placement& placement, float start_time = 0.0f);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
 
-  // Queues a command; commands for unknown agents are dropped (counted in droppedCommands()).
+  // Queues a command; commands for unknown agents or (kPlay) unknown clips are dropped (counted
+  // in droppedCommands()).
   void submit(const Command& command);
   // Applies queued commands, then advances every agent by `seconds`.
   void update(float seconds);
@@ -72,7 +86,9 @@ class Crowd {
 
  private:
   void apply(const Command& command);
-  void enterState(uint32_t agent, AgentState state);
+  // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
+  void enterState(uint32_t agent, AgentState state, uint16_t clip);
+  void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
 
   std::vector<BakedClip> clips_;
   ClipSet clip_set_;
@@ -80,7 +96,8 @@ class Crowd {
   std::vector<Placement> placements_;
   std::vector<AgentPlayback> playback_;
   std::vector<AgentState> states_;
-  std::vector<AgentState> resume_states_;  // where an attack returns to
+  std::vector<AgentState> resume_states_;  // where an attack or a play-once returns to
+  std::vector<uint8_t> play_loops_;        // kPlay: 1 = looped, 0 = once
   std::vector<glm::vec2> targets_;
   std::vector<Command> queue_;
   uint32_t dropped_commands_ = 0;

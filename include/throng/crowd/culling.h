@@ -23,7 +23,8 @@ Frustum frustumFromViewProjection(const glm::mat4& view_projection);
 // count to `*visible_count`. An agent is tested as the bounding sphere of its clip's bounds (and
 // of the fading clip's while a cross-fade runs), placed by its Placement: conservative, never
 // culls a visible agent. Sizes: placements == playback <= visible; clip indices < clips.size().
-// Allocates nothing.
+// Allocates nothing. A chunk of a crowd (placements and playback of agents [first, first + n))
+// runs alone with first_agent = first: the indices it writes are the crowd's.
 struct CullJob {
   std::span<const BakedClip> clips;
   std::span<const Placement> placements;
@@ -31,6 +32,7 @@ struct CullJob {
   Frustum frustum;
   std::span<uint32_t> visible;
   uint32_t* visible_count = nullptr;
+  uint32_t first_agent = 0;  // added to every index written
 
   bool validate() const;
   bool run() const;

@@ -4,6 +4,7 @@
 #include <glm/glm.hpp>
 
 #include "throng/core/mesh.h"
+#include "throng/render/frame_view.h"
 
 namespace throng::render {
 
@@ -22,5 +23,7 @@ struct CameraFraming {
 // near and far planes just around it. A zero-size box is framed as a unit sphere.
 glm::mat4 framingViewProjection(const Bounds& bounds, float aspect,
                                 const CameraFraming& framing = {});
+// The same camera as a FrameView (eye and fov_y filled, default light).
+FrameView framingView(const Bounds& bounds, float aspect, const CameraFraming& framing = {});
 
 }  // namespace throng::render

@@ -21,6 +21,7 @@ struct Caps {
   bool half_float_textures = false;  // RGBA16F textures (ES3; ES2 OES_texture_half_float)
   bool instancing = false;           // glDrawElementsInstanced and attribute divisors (ES3)
   bool element_index_uint = false;   // 32-bit indices (ES3; ES2 OES_element_index_uint)
+  bool depth24 = false;              // 24-bit depth renderbuffers (ES3; ES2 OES_depth24)
   bool transform_feedback = false;   // ES3
 };
 

@@ -19,6 +19,10 @@ struct DeviceDesc {
   int width = 256;     // frame size in pixels
   int height = 256;
   CapsOverride caps;  // limits imposed on top of the probed caps (tests)
+  // createForCurrentContext only: the caller's framebuffer object (a GL name in the current
+  // context, complete, width x height) that frames are drawn into and read back from; 0 is the
+  // context's default framebuffer. A headless device makes its own: must be 0 there.
+  unsigned framebuffer = 0;
 };
 
 // One GL context and the framebuffer frames are drawn into.
@@ -26,11 +30,12 @@ struct DeviceDesc {
 // Headless devices use EGL's surfaceless platform (EGL_PLATFORM_SURFACELESS_MESA) and render
 // into a framebuffer object (RGBA8 colour + depth renderbuffers). Mesa answers an ES 2.0 request
 // with an ES 3.2 context unless MESA_GLES_VERSION_OVERRIDE=2.0 was in the environment when the
-// EGL display was initialised; createHeadless({gles_major = 2}) therefore sets it (unless the
-// user set it) before initialising the display. The display is shared by every live device and
-// initialised once, so the override only takes effect when no other device is alive; caps()
-// always reports the version the context really is (parsed from GL_VERSION), never the request.
-// With the override in force an ES 3 request fails with kGlError.
+// EGL display was initialised. The library never changes the environment: a program that wants a
+// real ES 2.0 context on Mesa (the throng CLI and the tests do) sets that variable itself before
+// creating its first device. The display is shared by every live device and initialised once,
+// so the variable only takes effect when no other device is alive; caps() always reports the
+// version the context really is (parsed from GL_VERSION), never the request. With the override
+// in force an ES 3 request fails with kGlError.
 //
 // Every GL call of every render object happens with its device's context current on the calling
 // thread; makeCurrent() switches between devices. Not thread-safe.
@@ -38,10 +43,12 @@ class Device {
  public:
   // A headless device. EGL or GL failures (no surfaceless platform, no context of that version,
   // incomplete framebuffer, size over GL_MAX_RENDERBUFFER_SIZE) are kGlError; a version other
-  // than 2 or 3 or a non-positive size is kInvalidArgument.
+  // than 2 or 3, a non-positive size or a non-zero desc.framebuffer is kInvalidArgument.
   static Result<std::unique_ptr<Device>> createHeadless(const DeviceDesc& desc);
-  // A device over the context already current on this thread (a window's, a browser's), drawing
-  // into framebuffer 0 of desc.width x desc.height. It owns no context.
+  // A device over the context already current on this thread (a window's, a browser's, a game
+  // engine's), drawing into desc.framebuffer (0: the default one) of desc.width x desc.height.
+  // It owns neither the context nor the framebuffer. kGlError when no ES context is current or
+  // the framebuffer is incomplete; kInvalidArgument when desc.framebuffer names no framebuffer.
   static Result<std::unique_ptr<Device>> createForCurrentContext(const DeviceDesc& desc);
   ~Device();
   Device(const Device&) = delete;

@@ -13,6 +13,7 @@
 #include "throng/core/status.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
+#include "throng/render/frame_view.h"
 #include "throng/render/program.h"
 
 namespace throng::render {
@@ -22,13 +23,6 @@ struct Instance {
   Placement placement;
   InstanceFrames frames;  // texture frames: see PlaybackJob
   glm::vec4 tint{1.0f};   // RGBA 0..1, multiplies the base colour (stored as 8-bit)
-};
-
-// What a frame is seen through and lit by.
-struct FrameView {
-  glm::mat4 view_projection{1.0f};  // world -> clip space
-  glm::vec3 light_direction = glm::normalize(glm::vec3(-0.4f, -1.0f, -0.6f));  // travel direction
-  float ambient = 0.35f;                                                       // 0..1
 };
 
 // Counters of the last draw().
@@ -50,8 +44,9 @@ class InstancedRenderer {
   // the device has half but not full float textures). A texture wider or taller than the
   // device's GL_MAX_TEXTURE_SIZE is laid out again with fewer frames per row; kLimitExceeded when
   // even that cannot fit (one frame wider than the limit, or too many rows). kUnsupported when
-  // the device lacks ES3 instancing or vertex texture fetch; kInvalidData for an inconsistent
-  // package (texel counts, joint indices); kGlError for GL failures (shader log included).
+  // the device lacks ES3 instancing or vertex texture fetch; kGlError for GL failures (shader
+  // log included). `package` must have passed validatePackage (readPackage, parsePackage and
+  // bakeCharacter return only such packages); it is not checked again (asserted in debug builds).
   static Result<std::unique_ptr<InstancedRenderer>> create(
       Device& device, const Package& package, const InstancedRendererOptions& options = {});
   ~InstancedRenderer();
@@ -75,6 +70,11 @@ class InstancedRenderer {
               std::span<const uint32_t> lod_counts);
   // All instances with LOD 0.
   Status draw(const FrameView& view, std::span<const Instance> instances);
+  // draw() in its two halves, for callers that time them apart: upload() packs the instance
+  // records and streams them into the instance buffer; submit() sets the frame's uniforms and
+  // issues one draw per LOD over what was uploaded last (sum(lod_counts) == its instance count).
+  Status upload(std::span<const Instance> instances);
+  Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
   const RenderStats& stats() const { return stats_; }
 
   // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
@@ -117,6 +117,7 @@ class InstancedRenderer {
   GLuint texture_ = 0;
   GLuint instance_buffer_ = 0;
   size_t instance_buffer_bytes_ = 0;
+  size_t uploaded_instances_ = 0;
   GLuint capture_buffer_ = 0;
   TexelFormat texture_format_ = TexelFormat::kRgba32F;
   uint32_t texture_width_ = 0;

@@ -21,15 +21,20 @@ inline constexpr size_t kMaxBatchVertices = 65535;
 // GL_MAX_VERTEX_UNIFORM_VECTORS is at least this on every ES 2.0 device.
 inline constexpr int kMinEs2VertexUniformVectors = 128;
 
+// Uniform vectors a character of a batch takes besides its palette: its tint (RGBA), so every
+// path colours characters alike.
+inline constexpr int kVec4PerCharacter = 1;
+
 // How many characters one merged batch holds, and why.
 struct BatchCapacity {
   int characters = 0;       // K >= 1
-  int palette_vectors = 0;  // K * x * kVec4PerJoint uniform vectors
+  int palette_vectors = 0;  // K * (x * kVec4PerJoint + kVec4PerCharacter) uniform vectors
   int by_uniforms = 0;      // K allowed by the uniform budget alone
   int by_vertices = 0;      // K allowed by kMaxBatchVertices alone
 };
 
-// K = min(floor((max_uniform_vectors - other_uniform_vectors) / (x * kVec4PerJoint)),
+// K = min(floor((max_uniform_vectors - other_uniform_vectors) /
+//               (x * kVec4PerJoint + kVec4PerCharacter)),
 //         floor(kMaxBatchVertices / vertices_per_character)).
 // `other_uniform_vectors` is what the shader uses besides the palette (see
 // MergedBatchRenderer, which reads it from the linked program). kLimitExceeded, naming the limit,

@@ -14,20 +14,23 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/render/device.h"
+#include "throng/render/frame_view.h"
 #include "throng/render/merged_batch.h"
 #include "throng/render/program.h"
 
 namespace throng::render {
 
-// Name of the palette array in shaders/gles2/merged.vert; every other active uniform of the
-// program counts against the budget left for it.
+// Names of the per-character arrays in shaders/gles2/merged.vert (palettes and tints); every other
+// active uniform of the program counts against the budget left for them.
 inline constexpr std::string_view kPaletteUniform = "u_palette";
+inline constexpr std::string_view kTintUniform = "u_tint";
 
 // Vertex uniform vectors every other active uniform of `program` takes (each uniform costs
 // ceil(columns) vec4 slots times its array size: float..vec4 = 1, mat2 = 2, mat3 = 3, mat4 = 4),
-// excluding the array named `palette_name`. Counts what glGetActiveUniform reports for the whole
-// program, so fragment-stage uniforms are counted too (conservative). Needs a current context.
-int otherUniformVectors(unsigned program, std::string_view palette_name);
+// excluding the arrays named in `per_character`. Counts what glGetActiveUniform reports for the
+// whole program, so fragment-stage uniforms are counted too (conservative). Needs a current
+// context.
+int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character);
 
 struct MergedBatchDesc {
   // Vertex uniform budget; 0 = the device's caps().max_vertex_uniform_vectors (already lowered
@@ -55,6 +58,7 @@ struct MergedFrameStats {
   int characters = 0;
   int batches = 0;  // == draw calls == palette uploads
   int draw_calls = 0;
+  uint64_t triangles = 0;
 };
 
 class MergedBatchRenderer {
@@ -79,13 +83,19 @@ class MergedBatchRenderer {
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
 
-  // Starts a frame: every batch empty, camera set (world -> clip).
-  void beginFrame(const glm::mat4& view_projection);
-  // Reserves the next character drawn with LOD `lod` and returns its x palette entries, to be
-  // filled with the character's placed skinning matrices (slot order of paletteJoints(lod))
-  // before the next addCharacter for the same LOD or endFrame. When that LOD's batch is already
-  // full it is drawn first. Allocates nothing.
-  std::span<JointRows> addCharacter(int lod);
+  // Starts a frame: every batch empty, camera (world -> clip) and light set.
+  void beginFrame(const FrameView& view);
+  // Reserves the next character drawn with LOD `lod` (tinted by `tint`, RGBA 0..1) and returns its
+  // x palette entries, to be filled with the character's placed skinning matrices (slot order of
+  // paletteJoints(lod)) before the next addCharacter for the same LOD or endFrame. When that
+  // LOD's batch is already full it is drawn first. Allocates nothing.
+  std::span<JointRows> addCharacter(int lod, const glm::vec4& tint = glm::vec4(1.0f));
+  // Draws characters whose palettes the caller packed: palettes.size() / x characters of LOD
+  // `lod` (x = paletteJoints(lod).size(); character c's entries are palettes[c*x, (c+1)*x)),
+  // K per draw call, uploaded straight from `palettes`. tints: one per character, or empty
+  // (white). Draws between beginFrame and endFrame. Allocates nothing.
+  void drawCharacters(int lod, std::span<const JointRows> palettes,
+                      std::span<const glm::vec4> tints);
   // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
   MergedFrameStats endFrame();
 
@@ -95,19 +105,27 @@ class MergedBatchRenderer {
     std::vector<uint16_t> palette_joints;
     Program program;
     int palette_location = -1;
+    int tint_location = -1;
     int view_projection_location = -1;
+    int light_location = -1;
+    int ambient_location = -1;
+    uint32_t triangles_per_character = 0;
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;
-    std::vector<JointRows> staging;  // K * x entries
-    int pending = 0;                 // characters in staging
+    std::vector<JointRows> staging;        // K * x entries
+    std::vector<glm::vec4> staging_tints;  // K entries
+    int pending = 0;                       // characters in staging
   };
   MergedBatchRenderer() = default;
   void flush(Lod& lod);
+  // One draw call of `count` characters (<= K) of `lod` from caller memory.
+  void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints, int count);
 
   std::vector<Lod> lods_;
   int budget_ = 0;
   bool cull_back_faces_ = true;
-  glm::mat4 view_projection_{1.0f};
+  FrameView view_;
+  std::vector<glm::vec4> white_;  // K of the largest batch: the tints of untinted characters
   MergedFrameStats stats_;
 };
 

@@ -37,12 +37,14 @@ struct MergedPathScratch {
 };
 
 // Draws agents[i] at placements[i] (frames[i] from PlaybackJob, used by the baked source; may be
-// empty for the tree source). LOD: pickLod on the distance from `camera` (world) divided by the
-// placement's scale. Cross-fades blend the two clips' skinning matrices row by row (as the
-// instanced shader does). Sizes: placements == agents (== frames for the baked source).
+// empty for the tree source), untinted and unculled. LOD: agentLod (crowd/lod_select.h) seen from
+// view.eye. Cross-fades blend the two clips' skinning matrices row by row (as the instanced shader
+// does). Sizes: placements == agents (== frames for the baked source). CrowdRenderer is the
+// front end for packages (baked frames); this keeps the seed's skeleton-tree source for
+// comparisons.
 MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScene& scene,
-                                 PaletteSource source, const glm::mat4& view_projection,
-                                 const glm::vec3& camera, std::span<const Placement> placements,
+                                 PaletteSource source, const FrameView& view,
+                                 std::span<const Placement> placements,
                                  std::span<const AgentPlayback> agents,
                                  std::span<const InstanceFrames> frames,
                                  MergedPathScratch& scratch);

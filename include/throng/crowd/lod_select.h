@@ -1,0 +1,49 @@
+// LOD selection for a crowd: the level of detail of each agent to draw, through the one LOD rule.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "throng/core/package.h"
+#include "throng/crowd/playback.h"
+
+namespace throng {
+
+// LOD indices are stored in one byte per agent, so a package may have at most this many LODs.
+inline constexpr size_t kMaxLodLevels = 256;
+// Screen-space error (pixels) a LOD may show before a finer one is picked, unless told otherwise.
+inline constexpr float kDefaultLodThresholdPixels = 1.0f;
+
+// What the LOD rule sees of the camera: where it is and how large a model unit appears on screen.
+struct LodView {
+  glm::vec3 eye{0.0f};           // camera position, world units
+  float fov_y = 0.0f;            // vertical field of view, radians (0: not a perspective camera)
+  float viewport_height = 0.0f;  // pixels the frame is drawn at
+  float threshold_pixels = kDefaultLodThresholdPixels;
+};
+
+// The LOD of a character standing at `placement`, seen from `view`: the single place every render
+// path applies the LOD rule (crowd/lod_pick.h). Requires a non-empty `lods`. Allocates nothing.
+int agentLod(std::span<const MeshLod> lods, const LodView& view, const Placement& placement);
+
+// For each agent index agents[i]: lod[i] = agentLod(...) (or fixed_lod when >= 0), remapped
+// through drawn_lod when given (a renderer that draws a LOD with another one, see
+// MergedLodInfo::drawn_lod), and ++counts[lod[i]]. `counts` is added to, not cleared, so chunks of
+// one frame can each count into their own array or share one. Sizes: lod == agents; counts ==
+// lods (or more); drawn_lod empty or == lods; agents index placements; lods.size() <=
+// kMaxLodLevels; fixed_lod < lods.size(). Allocates nothing; any chunk of agents can run alone.
+struct LodSelectJob {
+  std::span<const MeshLod> lods;
+  LodView view;
+  std::span<const Placement> placements;  // every agent of the crowd
+  std::span<const uint32_t> agents;       // the agents to pick for (e.g. CullJob's visible ones)
+  std::span<const uint8_t> drawn_lod;     // optional: LOD picked -> LOD drawn
+  int fixed_lod = -1;                     // >= 0: every agent gets this LOD, the rule is skipped
+  std::span<uint8_t> lod;                 // out: one per agents entry
+  std::span<uint32_t> counts;             // in/out: agents per LOD
+
+  bool validate() const;
+  bool run() const;  // false (and no output) when validate() fails
+};
+
+}  // namespace throng

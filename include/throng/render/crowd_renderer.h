@@ -1,0 +1,172 @@
+// CrowdRenderer: the one front end over the render paths. It picks a path from the device's
+// capabilities (or takes the caller's), and each frame plays, culls, picks LODs, sorts by LOD,
+// packs and draws a crowd, timing every phase.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/crowd/crowd.h"
+#include "throng/crowd/playback.h"
+#include "throng/render/device.h"
+#include "throng/render/frame_view.h"
+#include "throng/render/instanced_renderer.h"
+#include "throng/render/merged_batch_renderer.h"
+
+namespace throng::render {
+
+// How a crowd is drawn. Every path draws the same picture of the same frame (within float
+// rounding); they differ in draw calls and in what the device must support.
+enum class RenderPath : uint8_t {
+  kAuto,          // chosen from the device's capabilities (CrowdRenderer says why)
+  kInstanced,     // method B: animation texture, one instanced draw per LOD (ES 3.0)
+  kMerged,        // method A: K characters per draw, palettes as uniforms (ES 2.0)
+  kPerCharacter,  // one draw per character, palette from the CPU (the baseline; any ES 2.0)
+};
+inline constexpr int kRenderPathCount = 4;
+// "auto", "instanced", "merged", "per-character".
+const char* renderPathName(RenderPath path);
+// The path named `name` (a renderPathName), or nothing.
+std::optional<RenderPath> renderPathFromName(std::string_view name);
+
+// Zero means default: CrowdRendererDesc{} picks the path itself and the LOD of every agent.
+struct CrowdRendererDesc {
+  RenderPath path = RenderPath::kAuto;
+  std::optional<int> fixed_lod;        // draw every agent with this LOD; empty = the LOD rule
+  float lod_threshold_pixels = 0.0f;   // screen error the LOD rule allows; 0 = 1 pixel
+  int max_vertex_uniform_vectors = 0;  // merged paths' uniform budget; 0 = the device's
+  bool double_sided = false;           // also draw back faces (default: cull them; CCW fronts)
+};
+
+// CPU milliseconds of one frame's phases (wall clock on the calling thread).
+struct CpuPhaseTimes {
+  double update = 0.0;       // Crowd::update through CrowdRenderer::update since the last draw
+  double playback = 0.0;     // clip and time -> texture frames (PlaybackJob)
+  double cull = 0.0;         // frustum culling (CullJob)
+  double lod = 0.0;          // the LOD pick and the sort by LOD (LodSelectJob, LodSortJob)
+  double pack_upload = 0.0;  // instanced: instance records + buffer upload; merged: palettes
+  double submit = 0.0;       // state, uniforms (merged: the palettes) and draw calls
+};
+
+// Counters of the last draw().
+struct CrowdFrameStats {
+  uint32_t agents = 0;
+  uint32_t visible = 0;  // after culling
+  uint32_t draw_calls = 0;
+  uint64_t triangles = 0;
+  std::vector<uint32_t> agents_per_lod;  // visible agents by the LOD drawn (one entry per LOD)
+  CpuPhaseTimes cpu_ms;
+};
+
+// How one of the package's LODs is drawn on the chosen path.
+struct LodDrawInfo {
+  int drawn_lod = 0;            // the LOD whose mesh is drawn (merged: a coarser one may stand in)
+  int joints = 0;               // palette joints
+  int characters_per_draw = 0;  // K on the merged paths (1 per character); 0 = all (instanced)
+  uint64_t triangles = 0;       // per character
+};
+
+// Per-agent input of a frame: spans of equal length (tints may be empty: every agent white).
+struct CrowdFrame {
+  std::span<const Placement> placements;
+  std::span<const AgentPlayback> playback;
+  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the base colour
+};
+
+// Draws crowds of one package's character on one device.
+//
+// kAuto chooses: instanced on OpenGL ES 3 with instancing, vertex texture fetch and float (or
+// half-float) textures when the animation texture fits GL_MAX_TEXTURE_SIZE; merged on ES 2.0 or
+// when the texture does not fit; per-character otherwise. path() and pathReason() say what was
+// chosen and why.
+//
+// Construction never throws and never crashes on bad input: it leaves a failed renderer whose
+// status() says why (kUnsupported for a path the device lacks, kLimitExceeded when no LOD fits a
+// limit, kInvalidArgument for a bad desc, kGlError) and whose draw() draws nothing and returns
+// that status. The renderer copies what it needs of `package` (clips, LOD limits and, on the
+// merged paths, the animation texture); `device` must outlive it, with its context current
+// whenever the renderer is used or destroyed. Not thread-safe.
+//
+// Every draw runs the same phases for every path: playback, culling (clip bounds against the
+// view frustum), the LOD pick and a counting sort by LOD (crowd-layer jobs over spans), then the
+// path's packing and draw calls. Scratch buffers grow with the crowd and are reused; a frame of
+// a crowd no larger than a previous one allocates nothing.
+//
+// Room to grow, by design: a GPU-driven path (ES 3.1 compute doing playback, culling and the LOD
+// pick) is one more RenderPath with its own pack and submit; mixed crowds will give CrowdFrame a
+// per-agent character index and the renderer one package per character (the LOD sort then keys
+// on (character, LOD)); materials add one draw per (LOD, material) inside a path's submit.
+class CrowdRenderer {
+ public:
+  CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
+  ~CrowdRenderer();
+  CrowdRenderer(CrowdRenderer&&) noexcept;
+  CrowdRenderer& operator=(CrowdRenderer&&) noexcept;
+  CrowdRenderer(const CrowdRenderer&) = delete;
+  CrowdRenderer& operator=(const CrowdRenderer&) = delete;
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  // The path in use (never kAuto once ok()); what was asked for when creation failed first.
+  RenderPath path() const { return path_; }
+  // Why path() was chosen, e.g. "OpenGL ES 3.2 with instancing, float textures and vertex
+  // texture fetch; the 2208x3 animation texture fits GL_MAX_TEXTURE_SIZE 16384".
+  const std::string& pathReason() const { return reason_; }
+  int lodCount() const { return static_cast<int>(lods_.size()); }
+  // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
+  LodDrawInfo lodInfo(int lod) const;
+
+  // Advances `crowd` by `seconds` (Crowd::update), timed into the next draw's cpu_ms.update.
+  void update(Crowd& crowd, float seconds);
+  // Draws one frame of `frame` seen through `view` into the framebuffer bound by
+  // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
+  // clip the package lacks; kGlError on GL failure; status() on a failed renderer.
+  Status draw(const FrameView& view, const CrowdFrame& frame);
+  // The same for a Crowd's agents (tints: one per agent, or empty).
+  Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
+  const CrowdFrameStats& stats() const { return stats_; }
+
+ private:
+  void choosePath(const Package& package, const CrowdRendererDesc& desc);
+  Status createMerged(const Package& package, const CrowdRendererDesc& desc, bool per_character);
+  Status packAndSubmit(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+
+  Device* device_ = nullptr;
+  Status status_;
+  RenderPath path_ = RenderPath::kAuto;
+  std::string reason_;
+  std::optional<int> fixed_lod_;
+  float lod_threshold_pixels_ = 0.0f;
+
+  std::vector<BakedClip> clips_;
+  std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
+  std::vector<uint8_t> drawn_lod_;  // merged paths: LOD picked -> LOD drawn
+  std::vector<LodDrawInfo> lod_info_;
+  AnimationTexture texture_;  // merged paths: palettes are copied from it on the CPU
+  std::unique_ptr<InstancedRenderer> instanced_;
+  std::unique_ptr<MergedBatchRenderer> merged_;
+
+  // Per-frame scratch, grown with the crowd and reused.
+  std::vector<InstanceFrames> frames_;
+  std::vector<uint32_t> visible_;
+  std::vector<uint8_t> lod_;
+  std::vector<uint32_t> order_;
+  std::vector<uint32_t> lod_counts_;
+  std::vector<uint32_t> lod_first_;
+  std::vector<Instance> instances_;
+  std::vector<JointRows> palettes_;
+  std::vector<glm::vec4> tints_;
+  double pending_update_ms_ = 0.0;
+  CrowdFrameStats stats_;
+};
+
+}  // namespace throng::render

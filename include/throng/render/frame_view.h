@@ -1,0 +1,33 @@
+// FrameView: the camera and the light a frame is drawn with, the same for every render path.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "throng/crowd/lod_select.h"
+
+namespace throng::render {
+
+struct FrameView {
+  glm::mat4 view_projection{1.0f};  // world -> clip space (GL conventions, depth -1..1)
+  glm::vec3 eye{0.0f};              // camera position (world): LOD distances are measured from it
+  float fov_y = 0.0f;               // vertical field of view, radians; 0 = not a perspective view
+  float viewport_height = 0.0f;     // pixels the frame is drawn at; 0 = the device's frame height
+  glm::vec3 light_direction = glm::normalize(glm::vec3(-0.4f, -1.0f, -0.6f));  // travel direction
+  float ambient = 0.35f;                                                       // 0..1
+};
+
+// The view of a camera given as a view matrix (world -> eye, rigid) and a perspective projection
+// (eye -> clip): the eye is where the view matrix puts the origin, fov_y = 2 atan(1 / P[1][1]).
+FrameView frameViewFromMatrices(const glm::mat4& view, const glm::mat4& projection);
+
+// A perspective camera at `eye` looking at `target` with +Y up; `aspect` = width / height, the
+// planes in world units (0 < near_plane < far_plane).
+FrameView lookAtView(const glm::vec3& eye, const glm::vec3& target, float fov_y, float aspect,
+                     float near_plane, float far_plane);
+
+// What the LOD rule needs of `view`: its eye, its fov_y and its viewport height (view's, else
+// `frame_height` pixels), with `threshold_pixels` of allowed screen-space error.
+LodView lodViewOf(const FrameView& view, int frame_height,
+                  float threshold_pixels = kDefaultLodThresholdPixels);
+
+}  // namespace throng::render

@@ -1,0 +1,343 @@
+// CrowdRenderer: path choice from the caps, then per frame the crowd jobs and the path's draws.
+#include "throng/render/crowd_renderer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "throng/crowd/batch_palette.h"
+#include "throng/crowd/culling.h"
+#include "throng/crowd/lod_select.h"
+#include "throng/crowd/lod_sort.h"
+#include "throng/render/gl_check.h"
+
+namespace throng::render {
+namespace {
+
+constexpr const char* kPathNames[kRenderPathCount] = {"auto", "instanced", "merged",
+                                                      "per-character"};
+
+using Clock = std::chrono::steady_clock;
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The instanced path stores tints as 8-bit RGBA; the merged paths get the same values so that
+// every path colours a character alike.
+glm::vec4 quantizedTint(const glm::vec4& tint) {
+  return glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f) / 255.0f;
+}
+
+template <typename T>
+void growTo(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+}  // namespace
+
+const char* renderPathName(RenderPath path) {
+  const int i = static_cast<int>(path);
+  return i < kRenderPathCount ? kPathNames[i] : "?";
+}
+
+std::optional<RenderPath> renderPathFromName(std::string_view name) {
+  for (int i = 0; i < kRenderPathCount; ++i) {
+    if (name == kPathNames[i]) return static_cast<RenderPath>(i);
+  }
+  return std::nullopt;
+}
+
+CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc)
+    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod) {
+  const std::string source = package.source.empty() ? "package" : package.source;
+  lod_threshold_pixels_ =
+      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
+  if (static_cast<int>(desc.path) >= kRenderPathCount) {
+    status_ = Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("crowd renderer: render path {} does not exist", static_cast<int>(desc.path)));
+    return;
+  }
+  if (package.lods.empty() || package.clips.empty()) {
+    status_ = Status(ErrorCode::kInvalidData,
+                     fmt::format("{}: a crowd needs at least one LOD and one clip ({} LODs, {} "
+                                 "clips)",
+                                 source, package.lods.size(), package.clips.size()));
+    return;
+  }
+  if (package.lods.size() > kMaxLodLevels) {
+    status_ = Status(ErrorCode::kLimitExceeded,
+                     fmt::format("{}: {} LODs, more than the {} a crowd can pick from", source,
+                                 package.lods.size(), kMaxLodLevels));
+    return;
+  }
+  if (desc.fixed_lod &&
+      (*desc.fixed_lod < 0 || *desc.fixed_lod >= static_cast<int>(package.lods.size()))) {
+    status_ = Status(ErrorCode::kInvalidArgument,
+                     fmt::format("{}: LOD {} asked for; the package has LODs 0..{}", source,
+                                 *desc.fixed_lod, package.lods.size() - 1));
+    return;
+  }
+  if (Status s = device.makeCurrent(); !s.ok()) {
+    status_ = s;
+    return;
+  }
+  clips_ = package.clips;
+  const int skeleton_joints = package.skeleton.jointCount();
+  for (const MeshLod& lod : package.lods) {
+    LodDrawInfo info;
+    info.drawn_lod = static_cast<int>(lod_info_.size());
+    info.joints =
+        lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
+    info.triangles = lod.mesh.triangleCount();
+    lod_info_.push_back(info);
+    MeshLod limits = lod;  // everything the LOD rule may read, but not the mesh
+    limits.mesh = {};
+    lods_.push_back(std::move(limits));
+  }
+  choosePath(package, desc);
+  if (!status_.ok()) {
+    instanced_.reset();
+    merged_.reset();
+    return;
+  }
+  stats_.agents_per_lod.assign(lods_.size(), 0);
+  lod_counts_.assign(lods_.size(), 0);
+  lod_first_.assign(lods_.size(), 0);
+}
+
+CrowdRenderer::~CrowdRenderer() = default;
+CrowdRenderer::CrowdRenderer(CrowdRenderer&&) noexcept = default;
+CrowdRenderer& CrowdRenderer::operator=(CrowdRenderer&&) noexcept = default;
+
+void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& desc) {
+  const Caps& caps = device_->caps();
+  const std::string es = fmt::format("OpenGL ES {}.{}", caps.gles_major, caps.gles_minor);
+  RenderPath path = desc.path;
+  if (path == RenderPath::kAuto) {
+    const bool es3 = caps.gles_major >= 3;
+    const bool float_textures = caps.float_textures || caps.half_float_textures;
+    const bool vertex_textures = caps.max_vertex_texture_image_units > 0;
+    if (es3 && caps.instancing && float_textures && vertex_textures) {
+      Result<std::unique_ptr<InstancedRenderer>> instanced =
+          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+      if (instanced.ok()) {
+        instanced_ = std::move(instanced).value();
+        path_ = RenderPath::kInstanced;
+        reason_ = fmt::format(
+            "{} with instancing, float textures and vertex texture fetch; the {}x{} animation "
+            "texture fits GL_MAX_TEXTURE_SIZE {}",
+            es, instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
+        return;
+      }
+      if (instanced.status().code() != ErrorCode::kLimitExceeded) {
+        status_ = instanced.status();
+        return;
+      }
+      path = RenderPath::kMerged;
+      reason_ = fmt::format("the animation texture is too large for this {} device ({})", es,
+                            instanced.status().message());
+    } else if (caps.gles_major == 2) {
+      path = RenderPath::kMerged;
+      reason_ = fmt::format("{}: no instancing or texelFetch, palettes go in uniforms", es);
+    } else {
+      path = RenderPath::kPerCharacter;
+      std::string missing;
+      if (!caps.instancing) missing += "instancing";
+      if (!float_textures) missing += std::string(missing.empty() ? "" : ", ") + "float textures";
+      if (!vertex_textures) {
+        missing += std::string(missing.empty() ? "" : ", ") + "vertex texture fetch";
+      }
+      reason_ = fmt::format("{} without {}", es, missing);
+    }
+  } else {
+    reason_ = "asked for";
+  }
+  path_ = path;
+  switch (path) {
+    case RenderPath::kInstanced: {
+      Result<std::unique_ptr<InstancedRenderer>> instanced =
+          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+      if (!instanced.ok()) {
+        status_ = instanced.status();
+        return;
+      }
+      instanced_ = std::move(instanced).value();
+      return;
+    }
+    case RenderPath::kMerged:
+    case RenderPath::kPerCharacter:
+      status_ = createMerged(package, desc, path == RenderPath::kPerCharacter);
+      return;
+    case RenderPath::kAuto:
+      break;
+  }
+}
+
+Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDesc& desc,
+                                   bool per_character) {
+  MergedBatchDesc merged_desc;
+  merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
+  merged_desc.max_characters_per_batch = per_character ? 1 : 0;
+  merged_desc.cull_back_faces = !desc.double_sided;
+  Result<std::unique_ptr<MergedBatchRenderer>> merged = MergedBatchRenderer::create(
+      *device_, package.lods, package.skeleton.jointCount(), merged_desc);
+  if (!merged.ok()) return merged.status();
+  merged_ = std::move(merged).value();
+  texture_ = package.animation;
+  drawn_lod_.resize(lods_.size());
+  for (int l = 0; l < lodCount(); ++l) {
+    const MergedLodInfo& info = merged_->lodInfo(l);
+    drawn_lod_[l] = static_cast<uint8_t>(info.drawn_lod);
+    lod_info_[l].drawn_lod = info.drawn_lod;
+    lod_info_[l].joints = info.joints;
+    lod_info_[l].characters_per_draw = info.characters_per_batch;
+    lod_info_[l].triangles = lod_info_[info.drawn_lod].triangles;
+  }
+  return Status::okStatus();
+}
+
+LodDrawInfo CrowdRenderer::lodInfo(int lod) const {
+  if (!ok() || lod < 0 || lod >= lodCount()) return {};
+  return lod_info_[lod];
+}
+
+void CrowdRenderer::update(Crowd& crowd, float seconds) {
+  const Clock::time_point start = Clock::now();
+  crowd.update(seconds);
+  pending_update_ms_ += millisecondsSince(start);
+}
+
+Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
+                           std::span<const glm::vec4> tints) {
+  return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints});
+}
+
+Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
+  if (!ok()) return status_;
+  const size_t n = frame.placements.size();
+  if (frame.playback.size() != n || (!frame.tints.empty() && frame.tints.size() != n)) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("crowd renderer: {} placements, {} playback states and {} tints "
+                              "(each must be one per agent; tints may be none)",
+                              n, frame.playback.size(), frame.tints.size()));
+  }
+  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
+  stats_.agents = static_cast<uint32_t>(n);
+  stats_.visible = 0;
+  stats_.draw_calls = 0;
+  stats_.triangles = 0;
+  stats_.cpu_ms = {};
+  stats_.cpu_ms.update = pending_update_ms_;
+  pending_update_ms_ = 0.0;
+  growTo(frames_, n);
+  growTo(visible_, n);
+  growTo(lod_, n);
+  growTo(order_, n);
+
+  Clock::time_point start = Clock::now();
+  const std::span<InstanceFrames> frames(frames_.data(), n);
+  if (!PlaybackJob{clips_, frame.playback, frames}.run()) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("crowd renderer: an agent plays a clip the package lacks (it has {} "
+                              "clips)",
+                              clips_.size()));
+  }
+  stats_.cpu_ms.playback = millisecondsSince(start);
+
+  start = Clock::now();
+  uint32_t visible = 0;
+  CullJob{clips_,         frame.placements,
+          frame.playback, frustumFromViewProjection(view.view_projection),
+          visible_,       &visible}
+      .run();
+  stats_.cpu_ms.cull = millisecondsSince(start);
+
+  start = Clock::now();
+  std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
+  const std::span<const uint32_t> visible_agents(visible_.data(), visible);
+  const std::span<uint8_t> lods(lod_.data(), visible);
+  LodSelectJob{lods_,
+               lodViewOf(view, device_->height(), lod_threshold_pixels_),
+               frame.placements,
+               visible_agents,
+               drawn_lod_,
+               fixed_lod_.value_or(-1),
+               lods,
+               lod_counts_}
+      .run();
+  lodOffsets(lod_counts_, lod_first_);
+  LodSortJob{visible_agents, lods, lod_first_, std::span<uint32_t>(order_.data(), visible)}.run();
+  lodOffsets(lod_counts_, lod_first_);  // the sort advanced the cursors; the packers want starts
+  stats_.cpu_ms.lod = millisecondsSince(start);
+  stats_.visible = visible;
+  std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
+  return packAndSubmit(view, frame, visible);
+}
+
+Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,
+                                    uint32_t visible) {
+  const glm::vec4 white(1.0f);
+  Clock::time_point start = Clock::now();
+  if (instanced_) {
+    growTo(instances_, visible);
+    for (uint32_t i = 0; i < visible; ++i) {
+      const uint32_t a = order_[i];
+      instances_[i] = {frame.placements[a], frames_[a],
+                       frame.tints.empty() ? white : frame.tints[a]};
+    }
+    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
+        !s.ok()) {
+      return s;
+    }
+    stats_.cpu_ms.pack_upload = millisecondsSince(start);
+    start = Clock::now();
+    Status s = instanced_->submit(view, lod_counts_);
+    stats_.cpu_ms.submit = millisecondsSince(start);
+    stats_.draw_calls = instanced_->stats().draw_calls;
+    stats_.triangles = instanced_->stats().triangles;
+    return s;
+  }
+
+  // Merged paths: every visible agent's placed palette, LOD by LOD, in one array.
+  size_t rows = 0;
+  for (int l = 0; l < lodCount(); ++l) {
+    rows += static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
+  }
+  growTo(palettes_, rows);
+  growTo(tints_, visible);
+  size_t at = 0;
+  for (int l = 0; l < lodCount(); ++l) {
+    const std::span<const uint16_t> joints = merged_->paletteJoints(l);
+    for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
+      const uint32_t a = order_[i];
+      bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
+                   std::span<JointRows>(palettes_.data() + at, joints.size()));
+      at += joints.size();
+      tints_[i] = frame.tints.empty() ? white : quantizedTint(frame.tints[a]);
+    }
+  }
+  stats_.cpu_ms.pack_upload = millisecondsSince(start);
+
+  start = Clock::now();
+  merged_->beginFrame(view);
+  at = 0;
+  for (int l = 0; l < lodCount(); ++l) {
+    if (lod_counts_[l] == 0) continue;
+    const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
+    merged_->drawCharacters(
+        l, std::span<const JointRows>(palettes_.data() + at, count),
+        std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]));
+    at += count;
+  }
+  const MergedFrameStats merged_stats = merged_->endFrame();
+  Status s = checkGl("crowd renderer: merged draw");
+  stats_.cpu_ms.submit = millisecondsSince(start);
+  stats_.draw_calls = static_cast<uint32_t>(merged_stats.draw_calls);
+  stats_.triangles = merged_stats.triangles;
+  return s;
+}
+
+}  // namespace throng::render

@@ -1,0 +1,115 @@
+// Tests of the crowd's LOD selection job: the one LOD rule per agent, fixed LODs, remaps, chunks.
+#include "throng/crowd/lod_select.h"
+
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "throng/crowd/lod_pick.h"
+
+namespace throng {
+namespace {
+
+// Three LODs: up to 10 units, up to 30, beyond.
+std::vector<MeshLod> lods() {
+  std::vector<MeshLod> out(3);
+  out[0].max_distance = 10.0f;
+  out[1].max_distance = 30.0f;
+  return out;
+}
+
+// Agents on the +X axis at 5, 15, 25, ... units from an eye at the origin.
+std::vector<Placement> row(int count) {
+  std::vector<Placement> out(count);
+  for (int i = 0; i < count; ++i) out[i].position = glm::vec3(5.0f + 10.0f * i, 0.0f, 0.0f);
+  return out;
+}
+
+TEST(LodSelect, AgentLodIsTheLodRuleAtTheAgentsDistanceAndScale) {
+  const auto l = lods();
+  LodView view;
+  Placement p;
+  p.position = glm::vec3(0.0f, 0.0f, 20.0f);
+  EXPECT_EQ(agentLod(l, view, p), pickLod(l, 20.0f));
+  p.scale = 2.0f;  // twice as big looks as near as half the distance
+  EXPECT_EQ(agentLod(l, view, p), pickLod(l, 10.0f));
+  view.eye = glm::vec3(0.0f, 0.0f, 20.0f);
+  EXPECT_EQ(agentLod(l, view, p), 0);
+}
+
+TEST(LodSelect, CountsEveryPickedAgentAndSkipsTheOthers) {
+  const auto l = lods();
+  const auto placements = row(6);  // 5, 15, 25, 35, 45, 55
+  const std::vector<uint32_t> agents = {5, 0, 2, 1};
+  std::vector<uint8_t> lod(agents.size());
+  std::vector<uint32_t> counts(3, 0);
+  ASSERT_TRUE((LodSelectJob{l, {}, placements, agents, {}, -1, lod, counts}.run()));
+  EXPECT_EQ(lod, (std::vector<uint8_t>{2, 0, 1, 1}));
+  EXPECT_EQ(counts, (std::vector<uint32_t>{1, 2, 1}));
+  // Counts add up over runs (chunks may share one array).
+  ASSERT_TRUE((LodSelectJob{l, {}, placements, agents, {}, -1, lod, counts}.run()));
+  EXPECT_EQ(counts, (std::vector<uint32_t>{2, 4, 2}));
+}
+
+TEST(LodSelect, FixedLodAndDrawnLodRemap) {
+  const auto l = lods();
+  const auto placements = row(4);
+  const std::vector<uint32_t> agents = {0, 1, 2, 3};
+  std::vector<uint8_t> lod(4);
+  std::vector<uint32_t> counts(3, 0);
+  ASSERT_TRUE((LodSelectJob{l, {}, placements, agents, {}, 2, lod, counts}.run()));
+  EXPECT_EQ(lod, (std::vector<uint8_t>{2, 2, 2, 2}));
+  EXPECT_EQ(counts, (std::vector<uint32_t>{0, 0, 4}));
+  // A renderer that draws LOD 0 with LOD 1's mesh.
+  const std::vector<uint8_t> drawn = {1, 1, 2};
+  counts.assign(3, 0);
+  ASSERT_TRUE((LodSelectJob{l, {}, placements, agents, drawn, -1, lod, counts}.run()));
+  EXPECT_EQ(lod, (std::vector<uint8_t>{1, 1, 1, 2}));
+  EXPECT_EQ(counts, (std::vector<uint32_t>{0, 3, 1}));
+}
+
+TEST(LodSelect, ChunksGiveWhatOneRunGives) {
+  const auto l = lods();
+  const auto placements = row(9);
+  std::vector<uint32_t> agents(9);
+  for (uint32_t i = 0; i < 9; ++i) agents[i] = 8 - i;
+  std::vector<uint8_t> whole(9), chunked(9);
+  std::vector<uint32_t> whole_counts(3, 0), chunk_counts(3, 0);
+  ASSERT_TRUE((LodSelectJob{l, {}, placements, agents, {}, -1, whole, whole_counts}.run()));
+  for (size_t first = 0; first < 9; first += 4) {
+    const size_t n = std::min<size_t>(4, 9 - first);
+    ASSERT_TRUE((LodSelectJob{l,
+                              {},
+                              placements,
+                              std::span(agents).subspan(first, n),
+                              {},
+                              -1,
+                              std::span(chunked).subspan(first, n),
+                              chunk_counts}
+                     .run()));
+  }
+  EXPECT_EQ(whole, chunked);
+  EXPECT_EQ(whole_counts, chunk_counts);
+}
+
+TEST(LodSelect, RejectsInconsistentSpans) {
+  const auto l = lods();
+  const auto placements = row(2);
+  const std::vector<uint32_t> agents = {0, 1};
+  std::vector<uint8_t> lod(2);
+  std::vector<uint32_t> counts(3, 0);
+  const std::vector<uint32_t> stranger = {0, 7};
+  EXPECT_FALSE((LodSelectJob{l, {}, placements, stranger, {}, -1, lod, counts}.run()));
+  std::vector<uint8_t> short_lod(1);
+  EXPECT_FALSE((LodSelectJob{l, {}, placements, agents, {}, -1, short_lod, counts}.run()));
+  std::vector<uint32_t> short_counts(2, 0);
+  EXPECT_FALSE((LodSelectJob{l, {}, placements, agents, {}, -1, lod, short_counts}.run()));
+  EXPECT_FALSE((LodSelectJob{l, {}, placements, agents, {}, 3, lod, counts}.run()));
+  const std::vector<uint8_t> bad_remap = {0, 5, 2};
+  EXPECT_FALSE((LodSelectJob{l, {}, placements, agents, bad_remap, -1, lod, counts}.run()));
+  EXPECT_FALSE((LodSelectJob{{}, {}, placements, agents, {}, -1, lod, counts}.run()));
+  EXPECT_EQ(counts, (std::vector<uint32_t>{0, 0, 0}));  // nothing written by a failed run
+}
+
+}  // namespace
+}  // namespace throng

@@ -1,0 +1,346 @@
+// Tests of the crowd front end: the path it picks and why, its failed state, its counters, and
+// that every path draws the same picture of the same frame.
+#include "throng/render/crowd_renderer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "render_test_support.h"
+#include "support/test_support.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/lod.h"
+#include "throng/offline/sample_character.h"
+#include "throng/render/camera.h"
+
+namespace throng::render {
+namespace {
+
+// crowd_bench's agreement rule: paths differ only in float rounding of the skinning and in which
+// edge pixels rasterisation keeps, so at most 0.1% of the pixels may differ by more than 4.
+constexpr int kTolerance = 4;
+constexpr double kMaxBadPixelShare = 0.001;
+constexpr int kFrameSize = 256;
+const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
+
+// The sample character with its default LOD chain (what `throng render sample` draws).
+const Package& samplePackage() {
+  static const Package package = [] {
+    const Character character = makeSampleCharacter();
+    BakeOptions bake;
+    bake.threads = 1;
+    Package p = bakeCharacter(character, bake).value();
+    p.lods = buildLodChain(character, defaultLodChainOptions()).value();
+    return p;
+  }();
+  return package;
+}
+
+// A grid of agents on several clips, some in mid cross-fade, all tinted; the camera low and near
+// so that the front rows are near (LOD 0) and the back rows far (coarser LODs).
+struct Scene {
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> playback;
+  std::vector<glm::vec4> tints;
+  FrameView view;
+
+  explicit Scene(int side) {
+    const Package& package = samplePackage();
+    // Rows 5 units apart: the sample (1.8 units tall) changes LOD at 18 units by distance.
+    const float spacing = 2.0f, row_spacing = 5.0f;
+    for (int i = 0; i < side * side; ++i) {
+      Placement p;
+      p.position = glm::vec3(spacing * static_cast<float>(i % side - side / 2), 0.0f,
+                             -row_spacing * static_cast<float>(i / side));
+      p.heading = 0.7f * static_cast<float>(i);
+      placements.push_back(p);
+      AgentPlayback a;
+      a.clip = static_cast<uint16_t>(i % package.clips.size());
+      a.time = 0.137f * static_cast<float>(i);
+      if (i % 3 == 1) {
+        a.previous_clip = static_cast<uint16_t>((i + 2) % package.clips.size());
+        a.previous_time = 0.2f;
+        a.fade = 0.4f;
+      }
+      playback.push_back(a);
+      tints.push_back(glm::vec4(0.5f + 0.5f * static_cast<float>(i % 2),
+                                0.5f + 0.25f * static_cast<float>(i % 3), 0.9f, 1.0f));
+    }
+    view = lookAtView(glm::vec3(0.0f, 2.5f, 5.0f), glm::vec3(0.0f, 0.8f, -6.0f), 0.9f, 1.0f, 0.1f,
+                      200.0f);
+  }
+  CrowdFrame frame() const { return {placements, playback, tints}; }
+};
+
+std::unique_ptr<Device> makeDevice(int gles_major, CapsOverride caps = {}) {
+  DeviceDesc desc;
+  desc.gles_major = gles_major;
+  desc.width = desc.height = kFrameSize;
+  desc.caps = caps;
+  return test::makeTestDevice(desc);
+}
+
+Image drawOnce(Device& device, CrowdRenderer& renderer, const Scene& scene) {
+  device.beginFrame(kClear);
+  const Status s = renderer.draw(scene.view, scene.frame());
+  EXPECT_TRUE(s.ok()) << s.toString();
+  device.finish();
+  Result<Image> image = device.readPixels();
+  EXPECT_TRUE(image.ok());
+  return image.ok() ? std::move(image).value() : Image{};
+}
+
+double badShare(const Image& a, const Image& b, const char* what) {
+  const ImageDifference d = compareImages(a, b, kTolerance);
+  std::printf("  %s: %lld pixels differ by more than %d (largest difference %d)\n", what,
+              static_cast<long long>(d.bad_pixels), kTolerance, d.max_channel_difference);
+  return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
+}
+
+TEST(CrowdRenderer, PathNamesReadBack) {
+  for (int i = 0; i < kRenderPathCount; ++i) {
+    const RenderPath path = static_cast<RenderPath>(i);
+    EXPECT_EQ(renderPathFromName(renderPathName(path)), path);
+  }
+  EXPECT_EQ(renderPathName(RenderPath::kPerCharacter), std::string("per-character"));
+  EXPECT_FALSE(renderPathFromName("warp").has_value());
+}
+
+TEST(CrowdRenderer, AutoChoosesInstancedOnEs3AndSaysWhy) {
+  auto device = makeDevice(3);
+  ASSERT_NE(device, nullptr);
+  CrowdRenderer renderer(*device, samplePackage());
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  EXPECT_EQ(renderer.path(), RenderPath::kInstanced);
+  EXPECT_NE(renderer.pathReason().find("instancing"), std::string::npos) << renderer.pathReason();
+  EXPECT_NE(renderer.pathReason().find("GL_MAX_TEXTURE_SIZE"), std::string::npos);
+  EXPECT_EQ(renderer.lodInfo(0).characters_per_draw, 0);  // all of a LOD in one draw
+}
+
+TEST(CrowdRenderer, AutoChoosesMergedOnEs2) {
+  auto device = makeDevice(2);
+  ASSERT_NE(device, nullptr);
+  ASSERT_EQ(device->caps().gles_major, 2);
+  CrowdRenderer renderer(*device, samplePackage());
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  EXPECT_EQ(renderer.path(), RenderPath::kMerged);
+  EXPECT_NE(renderer.pathReason().find("OpenGL ES 2.0"), std::string::npos)
+      << renderer.pathReason();
+  EXPECT_GT(renderer.lodInfo(0).characters_per_draw, 1);
+}
+
+TEST(CrowdRenderer, AutoChoosesMergedWhenTheTextureDoesNotFit) {
+  // 23 joints need 69 texels per frame: a 64-texel limit cannot hold one frame in a row.
+  CapsOverride small;
+  small.max_texture_size = 64;
+  auto device = makeDevice(3, small);
+  ASSERT_NE(device, nullptr);
+  CrowdRenderer renderer(*device, samplePackage());
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  EXPECT_EQ(renderer.path(), RenderPath::kMerged);
+  EXPECT_NE(renderer.pathReason().find("too large"), std::string::npos) << renderer.pathReason();
+  EXPECT_NE(renderer.pathReason().find("64"), std::string::npos) << renderer.pathReason();
+}
+
+TEST(CrowdRenderer, AutoChoosesPerCharacterOnEs3WithoutInstancingOrVertexTextures) {
+  CapsOverride no_instancing;
+  no_instancing.disable_instancing = true;
+  CapsOverride no_vertex_textures;
+  no_vertex_textures.max_vertex_texture_image_units = 0;
+  for (const CapsOverride& caps : {no_instancing, no_vertex_textures}) {
+    auto device = makeDevice(3, caps);
+    ASSERT_NE(device, nullptr);
+    CrowdRenderer renderer(*device, samplePackage());
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    EXPECT_EQ(renderer.path(), RenderPath::kPerCharacter);
+    EXPECT_NE(
+        renderer.pathReason().find(caps.disable_instancing ? "instancing" : "vertex texture fetch"),
+        std::string::npos)
+        << renderer.pathReason();
+    EXPECT_EQ(renderer.lodInfo(0).characters_per_draw, 1);
+  }
+}
+
+TEST(CrowdRenderer, AFailedRendererSaysWhyAndDrawsNothing) {
+  auto device = makeDevice(2);
+  ASSERT_NE(device, nullptr);
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kInstanced;
+  CrowdRenderer es2(*device, samplePackage(), desc);
+  EXPECT_FALSE(es2.ok());
+  EXPECT_EQ(es2.status().code(), ErrorCode::kUnsupported);
+  EXPECT_EQ(es2.path(), RenderPath::kInstanced);
+  const Scene scene(2);
+  EXPECT_EQ(es2.draw(scene.view, scene.frame()).code(), ErrorCode::kUnsupported);
+  EXPECT_EQ(es2.lodInfo(0).joints, 0);
+
+  CrowdRendererDesc lod;
+  lod.fixed_lod = 9;
+  CrowdRenderer bad_lod(*device, samplePackage(), lod);
+  EXPECT_EQ(bad_lod.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(bad_lod.status().message().find("LODs 0..3"), std::string::npos)
+      << bad_lod.status().message();
+
+  Package empty;
+  empty.source = "empty.throng";
+  CrowdRenderer nothing(*device, empty);
+  EXPECT_EQ(nothing.status().code(), ErrorCode::kInvalidData);
+  EXPECT_NE(nothing.status().message().find("empty.throng"), std::string::npos);
+
+  CrowdRendererDesc budget;
+  budget.path = RenderPath::kMerged;
+  budget.max_vertex_uniform_vectors = 16;  // not even the 10-joint LOD fits
+  CrowdRenderer tiny(*device, samplePackage(), budget);
+  EXPECT_EQ(tiny.status().code(), ErrorCode::kLimitExceeded);
+}
+
+TEST(CrowdRenderer, RejectsFramesWhoseSpansDisagree) {
+  auto device = makeDevice(3);
+  ASSERT_NE(device, nullptr);
+  CrowdRenderer renderer(*device, samplePackage());
+  ASSERT_TRUE(renderer.ok());
+  Scene scene(2);
+  CrowdFrame frame = scene.frame();
+  frame.playback = frame.playback.first(3);
+  EXPECT_EQ(renderer.draw(scene.view, frame).code(), ErrorCode::kInvalidArgument);
+  scene.playback[1].clip = 200;
+  EXPECT_EQ(renderer.draw(scene.view, scene.frame()).code(), ErrorCode::kInvalidArgument);
+}
+
+// The frame's counters follow from the path: one draw per LOD in use (instanced), one per K
+// characters of a LOD (merged), one per character (per-character); triangles from the LODs.
+TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
+  const Scene scene(6);
+  for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {
+    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    ASSERT_NE(device, nullptr);
+    CrowdRendererDesc desc;
+    desc.path = path;
+    CrowdRenderer renderer(*device, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    drawOnce(*device, renderer, scene);
+    const CrowdFrameStats& stats = renderer.stats();
+    EXPECT_EQ(stats.agents, 36u);
+    EXPECT_GT(stats.visible, 0u);
+    EXPECT_LT(stats.visible, 36u) << "the camera sees only part of the grid";
+    uint32_t expected_draws = 0;
+    uint64_t expected_triangles = 0;
+    int lods_in_use = 0;
+    for (int l = 0; l < renderer.lodCount(); ++l) {
+      const uint32_t n = stats.agents_per_lod[l];
+      const LodDrawInfo info = renderer.lodInfo(l);
+      lods_in_use += n > 0;
+      expected_triangles += n * info.triangles;
+      if (info.characters_per_draw == 0) {
+        expected_draws += n > 0;
+      } else {
+        expected_draws += (n + info.characters_per_draw - 1) / info.characters_per_draw;
+      }
+    }
+    EXPECT_GE(lods_in_use, 2) << renderPathName(path);
+    EXPECT_EQ(std::accumulate(stats.agents_per_lod.begin(), stats.agents_per_lod.end(), 0u),
+              stats.visible);
+    EXPECT_EQ(stats.draw_calls, expected_draws) << renderPathName(path);
+    EXPECT_EQ(stats.triangles, expected_triangles) << renderPathName(path);
+    if (path == RenderPath::kPerCharacter) {
+      EXPECT_EQ(stats.draw_calls, stats.visible);
+    }
+    EXPECT_GE(stats.cpu_ms.submit, 0.0);
+  }
+}
+
+TEST(CrowdRenderer, AFixedLodDrawsEveryAgentWithIt) {
+  auto device = makeDevice(3);
+  ASSERT_NE(device, nullptr);
+  CrowdRendererDesc desc;
+  desc.fixed_lod = 3;
+  CrowdRenderer renderer(*device, samplePackage(), desc);
+  ASSERT_TRUE(renderer.ok());
+  const Scene scene(4);
+  drawOnce(*device, renderer, scene);
+  EXPECT_EQ(renderer.stats().agents_per_lod[3], renderer.stats().visible);
+  EXPECT_EQ(renderer.stats().draw_calls, 1u);
+}
+
+TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
+  auto device = makeDevice(3);
+  ASSERT_NE(device, nullptr);
+  CrowdRenderer renderer(*device, samplePackage());
+  ASSERT_TRUE(renderer.ok());
+  const Package& package = samplePackage();
+  Crowd crowd(package.clips, clipSetByName(package.clips).value());
+  for (int i = 0; i < 4; ++i) crowd.addAgent({glm::vec3(static_cast<float>(i), 0.0f, -3.0f)});
+  const float before = crowd.playback()[0].time;
+  renderer.update(crowd, 0.5f);
+  EXPECT_FLOAT_EQ(crowd.playback()[0].time, before + 0.5f);
+  const Scene scene(1);
+  device->beginFrame(kClear);
+  ASSERT_TRUE(renderer.draw(scene.view, crowd).ok());
+  EXPECT_EQ(renderer.stats().agents, 4u);
+  EXPECT_GE(renderer.stats().cpu_ms.update, 0.0);
+}
+
+// The point of the front end: the same frame looks the same on every path and device.
+TEST(CrowdRenderer, EveryPathDrawsTheSameImage) {
+  const Scene scene(6);
+  Image reference;
+  {
+    auto es3 = makeDevice(3);
+    ASSERT_NE(es3, nullptr);
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kInstanced;
+    CrowdRenderer instanced(*es3, samplePackage(), desc);
+    ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
+    reference = drawOnce(*es3, instanced, scene);
+    // The ES 2.0 shaders on the ES 3 device.
+    for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
+      desc.path = path;
+      CrowdRenderer renderer(*es3, samplePackage(), desc);
+      ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+      const Image image = drawOnce(*es3, renderer, scene);
+      EXPECT_LE(badShare(reference, image, renderPathName(path)), kMaxBadPixelShare)
+          << renderPathName(path) << " on ES 3";
+    }
+  }
+  int lit = 0;
+  for (size_t px = 0; px < reference.rgba.size(); px += 4) {
+    lit += std::abs(reference.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+  }
+  EXPECT_GT(lit, kFrameSize * kFrameSize / 20) << "the crowd must cover the frame";
+  auto es2 = makeDevice(2);
+  ASSERT_NE(es2, nullptr);
+  ASSERT_EQ(es2->caps().gles_major, 2);
+  for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
+    CrowdRendererDesc desc;
+    desc.path = path;
+    CrowdRenderer renderer(*es2, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    const Image image = drawOnce(*es2, renderer, scene);
+    EXPECT_LE(badShare(reference, image, renderPathName(path)), kMaxBadPixelShare)
+        << renderPathName(path) << " on ES 2.0";
+  }
+}
+
+TEST(FrameView, FromMatricesRecoversTheEyeAndTheFieldOfView) {
+  const glm::vec3 eye(3.0f, 2.0f, 7.0f);
+  const glm::mat4 view = glm::lookAt(eye, glm::vec3(0.0f), glm::vec3(0, 1, 0));
+  const glm::mat4 projection = glm::perspective(0.8f, 1.5f, 0.1f, 100.0f);
+  const FrameView v = frameViewFromMatrices(view, projection);
+  EXPECT_NEAR(glm::distance(v.eye, eye), 0.0f, 1e-4f);
+  EXPECT_NEAR(v.fov_y, 0.8f, 1e-5f);
+  EXPECT_EQ(v.view_projection, projection * view);
+  const LodView lod = lodViewOf(v, 480);
+  EXPECT_EQ(lod.viewport_height, 480.0f);
+  EXPECT_EQ(lod.threshold_pixels, kDefaultLodThresholdPixels);
+  // A framing view is the framing matrix with its eye.
+  const Bounds box{glm::vec3(-1.0f), glm::vec3(1.0f)};
+  const FrameView framed = framingView(box, 1.0f);
+  EXPECT_EQ(framed.view_projection, framingViewProjection(box, 1.0f));
+  EXPECT_GT(glm::length(framed.eye), 1.7f);  // outside the box's sphere
+}
+
+}  // namespace
+}  // namespace throng::render

@@ -1,0 +1,208 @@
+// The shared half of `throng render` and `throng demo`: options, checks, device, views, report.
+#include "crowd_frame.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+#include <fmt/core.h>
+
+#include "throng/render/camera.h"
+
+namespace throng::cli {
+namespace {
+
+// Street camera, in character sizes: eye height, distance in front of the front row, and the
+// height it looks at (the crowd's centre); field of view 60 degrees.
+constexpr float kStreetEyeHeight = 0.95f;
+constexpr float kStreetEyeBack = 1.65f;
+constexpr float kStreetTargetHeight = 0.6f;
+constexpr float kStreetFovY = 1.0471976f;
+
+// See createDevice: Mesa's switch for a real ES 2.0 context.
+void useGlesVersion(int gles_major) {
+  static bool ours = false;  // the variable in the environment was set here, not by the user
+  constexpr const char* kVariable = "MESA_GLES_VERSION_OVERRIDE";
+  if (gles_major == 2) {
+    if (!std::getenv(kVariable)) {
+      setenv(kVariable, "2.0", 1);
+      ours = true;
+    }
+  } else if (ours) {
+    unsetenv(kVariable);
+    ours = false;
+  }
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+}  // namespace
+
+void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
+  sub.add_option("--path", args.path, "render path: auto, instanced, merged or per-character")
+      ->capture_default_str();
+  sub.add_option("--lod", args.lod, "auto (picked per agent) or a LOD index for every agent")
+      ->capture_default_str();
+  sub.add_option("--view", args.view, "camera: overview (the whole crowd) or street (eye level)")
+      ->capture_default_str();
+  sub.add_option("--width", args.width, "image width in pixels")->capture_default_str();
+  sub.add_option("--height", args.height, "image height in pixels")->capture_default_str();
+  sub.add_option("-o,--out", args.out, "PNG file to write")->capture_default_str();
+  sub.add_flag("--json", args.json, "print the frame's numbers as one JSON object on stdout");
+}
+
+std::string checkRange(const char* flag, long long value, long long low, long long high) {
+  if (value >= low && value <= high) return {};
+  return fmt::format("{} {}: must be a whole number in {}..{}", flag, value, low, high);
+}
+
+Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
+  auto usage = [](const std::string& message) {
+    return Status(ErrorCode::kInvalidArgument, message);
+  };
+  FrontendChoice choice;
+  const std::optional<render::RenderPath> path = render::renderPathFromName(args.path);
+  if (!path) {
+    return usage(
+        fmt::format("--path {}: must be auto, instanced, merged or per-character", args.path));
+  }
+  choice.path = *path;
+  if (args.lod != "auto") {
+    int lod = -1;
+    const auto [end, ec] = std::from_chars(args.lod.data(), args.lod.data() + args.lod.size(), lod);
+    if (ec != std::errc() || end != args.lod.data() + args.lod.size() || lod < 0) {
+      return usage(fmt::format("--lod {}: must be auto or a LOD index (0, 1, ...)", args.lod));
+    }
+    choice.lod = lod;
+  }
+  if (args.view != "overview" && args.view != "street") {
+    return usage(fmt::format("--view {}: must be overview or street", args.view));
+  }
+  choice.street = args.view == "street";
+  for (const std::string& message : {checkRange("--width", args.width, 1, kMaxFrameSide),
+                                     checkRange("--height", args.height, 1, kMaxFrameSide)}) {
+    if (!message.empty()) return usage(message);
+  }
+  if (args.out.empty()) return usage("-o/--out: give the PNG file to write");
+  return choice;
+}
+
+std::string checkLod(const std::optional<int>& lod, const CrowdInput& input) {
+  const int count = static_cast<int>(input.package.lods.size());
+  if (!lod || *lod < count) return {};
+  return fmt::format("--lod {}: {} has LODs 0..{} (or auto)", *lod, input.name, count - 1);
+}
+
+Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, int width,
+                                                     int height) {
+  render::DeviceDesc desc;
+  desc.width = width;
+  desc.height = height;
+  const bool es2 = path == render::RenderPath::kMerged || path == render::RenderPath::kPerCharacter;
+  desc.gles_major = es2 ? 2 : 3;
+  useGlesVersion(desc.gles_major);
+  Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
+  if (!device.ok() && path == render::RenderPath::kAuto) {
+    desc.gles_major = 2;
+    useGlesVersion(2);
+    Result<std::unique_ptr<render::Device>> es2_device = render::Device::createHeadless(desc);
+    if (es2_device.ok()) return es2_device;
+  }
+  return device;
+}
+
+render::FrameView crowdView(bool street, const glm::vec2& low, const glm::vec2& high, float size,
+                            float aspect) {
+  const glm::vec2 center = 0.5f * (low + high);
+  if (street) {
+    const glm::vec3 eye(center.x, kStreetEyeHeight * size, high.y + kStreetEyeBack * size);
+    const glm::vec3 target(center.x, kStreetTargetHeight * size, center.y);
+    const float reach = glm::length(high - low) + 4.0f * size;
+    return render::lookAtView(eye, target, kStreetFovY, aspect, 0.05f * size, 2.0f * reach);
+  }
+  const Bounds area{glm::vec3(low.x - size, 0.0f, low.y - size),
+                    glm::vec3(high.x + size, size, high.y + size)};
+  return render::framingView(area, aspect, render::CameraFraming{.fit_corners = true});
+}
+
+nlohmann::json reportJson(const FrameReport& r) {
+  const render::CrowdFrameStats& stats = r.renderer->stats();
+  const render::Caps& caps = r.device->caps();
+  nlohmann::json lods = nlohmann::json::array();
+  for (int l = 0; l < r.renderer->lodCount(); ++l) {
+    const render::LodDrawInfo info = r.renderer->lodInfo(l);
+    lods.push_back({{"agents", stats.agents_per_lod[l]},
+                    {"drawn_as", info.drawn_lod},
+                    {"joints", info.joints},
+                    {"triangles", info.triangles},
+                    {"characters_per_draw", info.characters_per_draw}});
+  }
+  const render::CpuPhaseTimes& cpu = stats.cpu_ms;
+  nlohmann::json frame_ms = nlohmann::json::object();
+  if (!r.frame_ms.empty()) {
+    frame_ms = {{"median", median(r.frame_ms)},
+                {"min", *std::min_element(r.frame_ms.begin(), r.frame_ms.end())},
+                {"max", *std::max_element(r.frame_ms.begin(), r.frame_ms.end())},
+                {"frames", r.frame_ms.size()}};
+  }
+  return {{"input", r.input->name},
+          {"device", {{"renderer", caps.renderer}, {"version", caps.version}}},
+          {"width", r.device->width()},
+          {"height", r.device->height()},
+          {"path", render::renderPathName(r.renderer->path())},
+          {"path_reason", r.renderer->pathReason()},
+          {"agents", stats.agents},
+          {"visible", stats.visible},
+          {"draw_calls", stats.draw_calls},
+          {"triangles", stats.triangles},
+          {"lods", lods},
+          {"cpu_ms",
+           {{"update", cpu.update},
+            {"playback", cpu.playback},
+            {"cull", cpu.cull},
+            {"lod", cpu.lod},
+            {"pack_upload", cpu.pack_upload},
+            {"submit", cpu.submit}}},
+          {"frame_ms", frame_ms},
+          {"out", r.out}};
+}
+
+void printReport(const FrameReport& r) {
+  const render::CrowdFrameStats& stats = r.renderer->stats();
+  const render::Caps& caps = r.device->caps();
+  fmt::print("device: {} | {}\n", caps.renderer, caps.version);
+  fmt::print("path: {} ({})\n", render::renderPathName(r.renderer->path()),
+             r.renderer->pathReason());
+  fmt::print("culling: {} of {} agents visible\n", stats.visible, stats.agents);
+  fmt::print("draw calls: {}\n", stats.draw_calls);
+  fmt::print("triangles: {}\n", stats.triangles);
+  fmt::print("lods (agents per level):");
+  for (int l = 0; l < r.renderer->lodCount(); ++l) {
+    const render::LodDrawInfo info = r.renderer->lodInfo(l);
+    fmt::print(" {}: {} ({} triangles, {} joints{})", l, stats.agents_per_lod[l], info.triangles,
+               info.joints,
+               info.characters_per_draw > 0 ? fmt::format(", {} per draw", info.characters_per_draw)
+                                            : std::string());
+  }
+  const render::CpuPhaseTimes& cpu = stats.cpu_ms;
+  fmt::print(
+      "\ncpu ms: update {:.3f}, playback {:.3f}, cull {:.3f}, lod {:.3f}, pack+upload {:.3f}, "
+      "submit {:.3f}\n",
+      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit);
+  if (!r.frame_ms.empty()) {
+    fmt::print(
+        "frame time: {:.3f} ms median of {} frame(s) (min {:.3f}, max {:.3f}; wall clock from "
+        "the frame's start to glFinish, after a warm-up draw)\n",
+        median(r.frame_ms), r.frame_ms.size(),
+        *std::min_element(r.frame_ms.begin(), r.frame_ms.end()),
+        *std::max_element(r.frame_ms.begin(), r.frame_ms.end()));
+  }
+  fmt::print("wrote {} ({}x{})\n", r.out, r.device->width(), r.device->height());
+}
+
+}  // namespace throng::cli

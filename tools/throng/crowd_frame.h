@@ -1,0 +1,78 @@
+// What `throng render` and `throng demo` share: the options that mean the same in both, their
+// checks, the device for a render path, the two camera views, and the report (text or JSON).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "crowd_input.h"
+#include "throng/core/status.h"
+#include "throng/render/crowd_renderer.h"
+#include "throng/render/device.h"
+
+namespace throng::cli {
+
+// A million agents is far past what a headless software rasterizer draws in reasonable time and
+// keeps per-agent buffers (instance records of 64 bytes) under 64 MB.
+inline constexpr int kMaxAgents = 1000000;
+// Frame sizes beyond this are refused before asking the driver (it would refuse them anyway).
+inline constexpr int kMaxFrameSide = 16384;
+// Timed frames; more is a mistake (hours of software rendering), not a benchmark.
+inline constexpr int kMaxFrames = 100000;
+
+struct FrontendArgs {
+  std::string path = "auto";      // auto | instanced | merged | per-character
+  std::string lod = "auto";       // auto | a LOD index
+  std::string view = "overview";  // overview | street
+  int width = 640;                // pixels
+  int height = 480;
+  std::string out;  // PNG to write
+  bool json = false;
+};
+
+// Adds --path, --lod, --view, --width, --height, -o/--out and --json to `sub`.
+void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
+
+// The checked options: a usage message (for exit code 2) or what they mean.
+struct FrontendChoice {
+  render::RenderPath path = render::RenderPath::kAuto;
+  std::optional<int> lod;  // empty: the LOD rule
+  bool street = false;
+};
+Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
+// The usage message for a LOD index the package lacks ("" when `lod` is fine).
+std::string checkLod(const std::optional<int>& lod, const CrowdInput& input);
+// "--agents 0: must be a whole number in 1..1000000" or "" when `value` is within [low, high].
+std::string checkRange(const char* flag, long long value, long long low, long long high);
+
+// A headless device for `path`: ES 3 for auto and instanced (auto falls back to ES 2 when ES 3
+// cannot be had), a real ES 2.0 context for merged and per-character. On Mesa that needs
+// MESA_GLES_VERSION_OVERRIDE=2.0 in the environment before the EGL display is initialised, which
+// the library never sets: the CLI sets it here (unless the user did) and removes it for ES 3.
+Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, int width,
+                                                     int height);
+
+// The camera over a crowd whose agents stand in [low, high] (world x, z), characters `size`
+// tall: overview = the whole crowd framed from above; street = at eye height just in front of
+// the crowd (+Z side), looking into it.
+render::FrameView crowdView(bool street, const glm::vec2& low, const glm::vec2& high, float size,
+                            float aspect);
+
+// The frame's facts common to both commands: input, device, path and why, draw calls,
+// triangles, agents per LOD, CPU phases, frame times, output file.
+struct FrameReport {
+  const CrowdInput* input = nullptr;
+  const render::Device* device = nullptr;
+  const render::CrowdRenderer* renderer = nullptr;
+  std::vector<double> frame_ms;  // wall clock of each drawn frame (beginFrame .. glFinish)
+  std::string out;
+};
+nlohmann::json reportJson(const FrameReport& report);
+void printReport(const FrameReport& report);
+
+}  // namespace throng::cli

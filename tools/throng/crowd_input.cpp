@@ -1,0 +1,71 @@
+// Loading the INPUT of the crowd commands: package, glTF baked in memory, or the sample.
+#include "crowd_input.h"
+
+#include <filesystem>
+
+#include <fmt/core.h>
+
+#include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
+#include "throng/offline/lod.h"
+#include "throng/offline/sample_character.h"
+
+namespace throng::cli {
+namespace {
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+  if (text.size() < suffix.size()) return false;
+  std::string tail = text.substr(text.size() - suffix.size());
+  for (char& c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return tail == suffix;
+}
+
+Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input) {
+  BakeOptions options;
+  options.source = input.name;
+  Result<Package> package = bakeCharacter(character, options);
+  if (!package.ok()) return package.status();
+  input.package = std::move(package).value();
+  Result<std::vector<MeshLod>> lods = buildLodChain(character, defaultLodChainOptions());
+  if (lods.ok()) {
+    input.package.lods = std::move(lods).value();
+  } else {
+    input.warnings.push_back(fmt::format("{}: no LOD chain, every agent draws LOD 0 ({})",
+                                         input.name, lods.status().message()));
+  }
+  return input;
+}
+
+}  // namespace
+
+Result<CrowdInput> loadCrowdInput(const std::string& name) {
+  CrowdInput input;
+  input.name = name;
+  Result<CrowdInput> loaded = Status(ErrorCode::kInvalidArgument, "no input");
+  if (name == "sample") {
+    input.sample = true;
+    input.how = "the built-in character, baked in memory";
+    loaded = bakeInMemory(makeSampleCharacter(), std::move(input));
+  } else if (endsWith(name, ".glb") || endsWith(name, ".gltf")) {
+    Result<Character> character = importGltf(name);
+    if (!character.ok()) return character.status();
+    input.warnings = character->warnings;
+    input.how = "glTF, baked in memory";
+    loaded = bakeInMemory(*character, std::move(input));
+  } else {
+    Result<Package> package = readPackage(name);
+    if (!package.ok()) return package.status();
+    input.package = std::move(package).value();
+    input.how = "package";
+    loaded = std::move(input);
+  }
+  if (!loaded.ok()) return loaded.status();
+  const Package& package = loaded->package;
+  if (package.lods.empty() || package.clips.empty()) {
+    return Status(ErrorCode::kInvalidData, fmt::format("{}: no mesh or no clips to draw", name));
+  }
+  loaded->size = std::max(computeBounds(package.lods[0].mesh.positions).largestExtent(), 1e-3f);
+  return loaded;
+}
+
+}  // namespace throng::cli
