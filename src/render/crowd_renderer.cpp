@@ -274,7 +274,10 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
-  return packAndSubmit(view, frame, visible);
+  Status drawn = packAndSubmit(view, frame, visible);
+  // After a GL error (GL_OUT_OF_MEMORY above all) GL's state is undefined: the renderer stops.
+  if (drawn.code() == ErrorCode::kGlError) status_ = drawn;
+  return drawn;
 }
 
 Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,

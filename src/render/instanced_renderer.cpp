@@ -60,7 +60,8 @@ const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
 }
 
-Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings) {
+Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings,
+                                      const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles3/lit.frag");
@@ -71,7 +72,7 @@ Result<Program> buildInstancedProgram(const char* name, std::vector<std::string>
   desc.fragment_source = std::move(fragment).value();
   desc.attributes = attributeBindings();
   desc.feedback_varyings = std::move(varyings);
-  return buildProgram(desc);
+  return buildProgram(desc, faults);
 }
 
 }  // namespace
@@ -94,7 +95,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
 
   std::unique_ptr<InstancedRenderer> renderer(new InstancedRenderer());
   renderer->options_ = options;
-  Result<Program> program = buildInstancedProgram("gles3/instanced", {});
+  renderer->device_ = &device;
+  Result<Program> program = buildInstancedProgram("gles3/instanced", {}, device.faults());
   if (!program.ok()) return program.status();
   renderer->program_ = std::move(program).value();
   if (Status status = renderer->uploadTexture(device, package.animation); !status.ok())
@@ -104,7 +106,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
     if (Status status = renderer->uploadLod(lod, package.skeleton.jointCount()); !status.ok())
       return status;
   }
-  if (Status status = checkGl("instanced renderer: upload"); !status.ok()) return status;
+  if (Status status = checkGlUpload("instanced renderer: upload", device.faults()); !status.ok())
+    return status;
   return renderer;
 }
 
@@ -197,8 +200,9 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, static_cast<GLsizei>(texture_width_),
                  static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_HALF_FLOAT, pixels);
   }
-  return checkGl(fmt::format("instanced renderer: uploading the {}x{} animation texture",
-                             texture_width_, texture_height_));
+  return checkGlUpload(fmt::format("instanced renderer: uploading the {}x{} animation texture",
+                                   texture_width_, texture_height_),
+                       device.faults());
 }
 
 Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
@@ -251,7 +255,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
                GL_STATIC_DRAW);
   glBindVertexArray(0);
   lods_.push_back(buffers);
-  return checkGl(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1));
+  return checkGlUpload(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1),
+                       device_->faults());
 }
 
 void InstancedRenderer::packInstances(std::span<const Instance> instances) {
@@ -325,7 +330,7 @@ Status InstancedRenderer::upload(std::span<const Instance> instances) {
   uploaded_instances_ = instances.size();
   if (instances.empty()) return Status::okStatus();
   packInstances(instances);
-  return checkGl("instanced renderer: instance upload");
+  return checkGlUpload("instanced renderer: instance upload", device_->faults());
 }
 
 Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts) {
@@ -379,8 +384,8 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   assert(positions.size() == vertices && normals.size() == vertices);
   if (vertices == 0) return Status::okStatus();
   if (!capture_program_.valid()) {
-    Result<Program> program =
-        buildInstancedProgram("gles3/instanced (capture)", {"v_world_position", "v_world_normal"});
+    Result<Program> program = buildInstancedProgram(
+        "gles3/instanced (capture)", {"v_world_position", "v_world_normal"}, device_->faults());
     if (!program.ok()) return program.status();
     capture_program_ = std::move(program).value();
     glGenBuffers(1, &capture_buffer_);

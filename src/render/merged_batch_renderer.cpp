@@ -31,7 +31,7 @@ int vectorsOfType(GLenum type) {
   }
 }
 
-Result<Program> buildMergedProgram(int copies, int joints_per_copy) {
+Result<Program> buildMergedProgram(int copies, int joints_per_copy, const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader("gles2/merged.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
@@ -46,7 +46,7 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy) {
                      {"a_normal", kNormalLocation},
                      {"a_joints", kJointsLocation},
                      {"a_weights", kWeightsLocation}};
-  return buildProgram(desc);
+  return buildProgram(desc, faults);
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                           : device.caps().max_vertex_uniform_vectors;
 
   // The shader's own uniforms, read from a program linked for one character of one joint.
-  Result<Program> probe = buildMergedProgram(1, 1);
+  Result<Program> probe = buildMergedProgram(1, 1, device.faults());
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
@@ -124,7 +124,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.info.vertices_per_character = mesh->vertices_per_copy;
     lod.info.indices_per_character = mesh->indices_per_copy;
     lod.triangles_per_character = mesh->indices_per_copy / 3;
-    Result<Program> program = buildMergedProgram(k, x);
+    Result<Program> program = buildMergedProgram(k, x, device.faults());
     if (!program.ok()) return program.status();
     lod.program = std::move(*program);
     lod.palette_location = lod.program.uniform("u_palette[0]");
@@ -146,7 +146,10 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                  static_cast<GLsizeiptr>(mesh->indices.size() * sizeof(uint16_t)),
                  mesh->indices.data(), GL_STATIC_DRAW);
-    if (Status s = checkGl(fmt::format("merged batch: buffers of LOD {}", i)); !s.ok()) return s;
+    if (Status s =
+            checkGlUpload(fmt::format("merged batch: buffers of LOD {}", i), device.faults());
+        !s.ok())
+      return s;
     lod.staging.resize(static_cast<size_t>(k) * x);
     lod.staging_tints.resize(k);
   }
