@@ -14,6 +14,7 @@
 
 #include "throng/core/package.h"
 #include "throng/core/skeleton_file.h"
+#include "throng/crowd/command_script.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_export.h"
 #include "throng/offline/gltf_import.h"
@@ -120,6 +121,39 @@ void addGltf(Seeds& seeds, const fs::path& path, const std::string& name) {
   if (p.ok() && throng::writePackage(*p, package.string()).ok()) ++seeds.count;
 }
 
+// Command scripts as formatCommandScript writes them: every command and agent group, the sample's
+// clips by name and by index, and scripts of one line each.
+void addCommandScripts(Seeds& seeds, const throng::Package& package) {
+  using throng::CommandType;
+  throng::CommandScript script;
+  script.source = "seed";
+  const auto add = [&](double time, throng::AgentGroup agents, CommandType type,
+                       const std::string& clip = {}, bool loop = false) {
+    throng::ScriptCommand c;
+    c.time = time;
+    c.agents = agents;
+    c.type = type;
+    c.target = {1.5f * static_cast<float>(time) - 2.0f, 0.25f - static_cast<float>(time)};
+    c.clip = clip;
+    c.loop = loop;
+    script.commands.push_back(c);
+  };
+  add(0.0, {0, 0, true}, CommandType::kIdle);
+  add(0.5, {3, 3, false}, CommandType::kWalkTo);
+  add(0.5, {1, 6, false}, CommandType::kRunTo);
+  add(1.25, {7, 7, false}, CommandType::kAttack);
+  add(2.0, {5, 5, false}, CommandType::kDie);
+  for (size_t c = 0; c < package.clips.size(); ++c) {
+    add(2.5 + 0.1 * static_cast<double>(c), {0, 4, false}, CommandType::kPlay,
+        c % 2 == 0 ? package.clips[c].name : std::to_string(c), c % 3 == 0);
+  }
+  add(3.0, {2, 2, false}, CommandType::kPlay, "a name \"with\" quotes # and a hash", true);
+  seeds.add("command_script", "all.txt", throng::formatCommandScript(script));
+  for (size_t i = 0; i < script.commands.size(); ++i) {
+    seeds.add("command_script", "line" + std::to_string(i) + ".txt",
+              throng::formatScriptCommand(script.commands[i]) + "\r\n");
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -154,6 +188,7 @@ int main(int argc, char** argv) {
   options.format = throng::TexelFormat::kRgba16F;
   Result<throng::Package> half = throng::bakeCharacter(sample, options);
   if (!half.ok()) return 1;
+  addCommandScripts(seeds, *baked);
   fs::create_directories(seeds.out / "package");
   for (const auto& [name, package] :
        {std::pair<const char*, const throng::Package*>{"sample.throng", &*baked},

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(gltf_glb gltf_split skeleton_file package)
+[ ${#targets[@]} -gt 0 ] || targets=(gltf_glb gltf_split skeleton_file package command_script)
 
 # Debian 12's clang and compiler-rt (which holds libFuzzer), installed when missing (as root).
 packages=(clang-14 libclang-rt-14-dev)
