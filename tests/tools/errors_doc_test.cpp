@@ -88,11 +88,14 @@ std::vector<Message> sourceMessages() {
       const std::string code = test::readFile(entry.path().string());
       for (size_t at = code.find("ErrorCode::k"); at != std::string::npos;
            at = code.find("ErrorCode::k", at + 1)) {
-        const size_t stop = code.find_first_of(";{", at);
+        // The statement's end: a message's first quote comes before it (a comparison such as
+        // `code() != ErrorCode::kLimitExceeded) { status_ = s; }` has none).
+        const size_t stop = code.find(';', at);
         const size_t window = std::min({stop, code.size(), at + kMessageWindowBytes});
         const size_t quote = code.find('"', at);
         if (quote == std::string::npos || quote >= window) continue;
-        const std::string piece = longestPiece(leadingLiterals(code.substr(quote, window - quote)));
+        const std::string piece =
+            longestPiece(leadingLiterals(std::string_view(code).substr(quote)));
         if (piece.empty()) continue;
         const auto line = std::count(code.begin(), code.begin() + static_cast<long>(at), '\n') + 1;
         messages.push_back(
