@@ -10,6 +10,10 @@
 #include <fmt/core.h>
 
 namespace throng {
+
+// Smallest chunk of agents one thread advances: smaller ones cost more to hand over than they save.
+constexpr size_t kMinAgentsPerChunk = 4096;
+
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
@@ -76,27 +80,54 @@ std::string clipList(std::span<const BakedClip> clips) {
   return list.empty() ? "none" : list;
 }
 
+namespace {
+
+// Words a state's clip name contains (case-insensitive), tried in order.
+const std::vector<const char*> kStateWords[kClipSetStates] = {
+    {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
+
+// The first clip whose name holds one of `state`'s words (in word order), or -1.
+int findStateClip(std::span<const BakedClip> clips, int state) {
+  for (const char* word : kStateWords[state]) {
+    for (size_t c = 0; c < clips.size(); ++c) {
+      if (containsNoCase(clips[c].name, word)) return static_cast<int>(c);
+    }
+  }
+  return -1;
+}
+
+void setLocomotionSpeeds(std::span<const BakedClip> clips, ClipSet& set) {
+  if (const float v = rootSpeed(clips[set.state_clip[1]]); v > 0.0f) set.walk_speed = v;
+  if (const float v = rootSpeed(clips[set.state_clip[2]]); v > 0.0f) set.run_speed = v;
+}
+
+}  // namespace
+
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips) {
-  static const std::vector<const char*> kWords[kClipSetStates] = {
-      {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
   ClipSet set;
   for (int s = 0; s < kClipSetStates; ++s) {
-    int found = -1;
-    for (const char* word : kWords[s]) {
-      for (size_t c = 0; c < clips.size() && found < 0; ++c) {
-        if (containsNoCase(clips[c].name, word)) found = static_cast<int>(c);
-      }
-      if (found >= 0) break;
-    }
+    const int found = findStateClip(clips, s);
     if (found < 0) {
       return Status(ErrorCode::kInvalidArgument,
                     fmt::format("no clip for the '{}' state (looked for a name containing '{}')",
-                                agentStateName(static_cast<AgentState>(s)), kWords[s][0]));
+                                agentStateName(static_cast<AgentState>(s)), kStateWords[s][0]));
     }
     set.state_clip[s] = static_cast<uint16_t>(found);
   }
-  if (const float v = rootSpeed(clips[set.state_clip[1]]); v > 0.0f) set.walk_speed = v;
-  if (const float v = rootSpeed(clips[set.state_clip[2]]); v > 0.0f) set.run_speed = v;
+  setLocomotionSpeeds(clips, set);
+  return set;
+}
+
+ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
+                      std::vector<AgentState>* missing) {
+  assert(fallback < clips.size());
+  ClipSet set;
+  for (int s = 0; s < kClipSetStates; ++s) {
+    const int found = findStateClip(clips, s);
+    if (found < 0 && missing) missing->push_back(static_cast<AgentState>(s));
+    set.state_clip[s] = found < 0 ? fallback : static_cast<uint16_t>(found);
+  }
+  setLocomotionSpeeds(clips, set);
   return set;
 }
 
@@ -116,6 +147,22 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time) {
   play_loops_.push_back(0);
   targets_.push_back(glm::vec2(placement.position.x, placement.position.z));
   return agentCount() - 1;
+}
+
+void Crowd::truncate(uint32_t count) {
+  if (count >= agentCount()) return;
+  placements_.resize(count);
+  playback_.resize(count);
+  states_.resize(count);
+  resume_states_.resize(count);
+  play_loops_.resize(count);
+  targets_.resize(count);
+  std::erase_if(queue_, [count](const Command& c) { return c.agent >= count; });
+}
+
+void Crowd::setSpeed(uint32_t agent, float speed) {
+  if (agent >= agentCount()) return;
+  playback_[agent].speed = std::isfinite(speed) ? std::clamp(speed, 0.0f, kMaxSpeed) : 1.0f;
 }
 
 void Crowd::submit(const Command& command) {
@@ -185,12 +232,24 @@ void Crowd::apply(const Command& c) {
   }
 }
 
-void Crowd::update(float seconds) {
+void Crowd::update(float seconds, JobSystem* jobs) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
+  if (jobs) {
+    // Agents advance independently (each touches only its own entries): any chunks, any threads.
+    jobs->parallelFor(agentCount(), jobs->chunkFor(agentCount(), kMinAgentsPerChunk),
+                      [&](size_t begin, size_t end) {
+                        advance(static_cast<uint32_t>(begin), static_cast<uint32_t>(end), seconds);
+                      });
+  } else {
+    advance(0, agentCount(), seconds);
+  }
+}
+
+void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
-  for (uint32_t a = 0; a < agentCount(); ++a) {
+  for (uint32_t a = begin; a < end; ++a) {
     AgentPlayback& p = playback_[a];
     p.time += seconds * p.speed;
     p.previous_time += seconds * p.speed;
@@ -209,7 +268,7 @@ void Crowd::update(float seconds) {
       const glm::vec2 to = targets_[a] - here;
       const float distance = glm::length(to);
       const float step = (state == AgentState::kWalk ? clip_set_.walk_speed : clip_set_.run_speed) *
-                         seconds * pl.scale;
+                         seconds * pl.scale * p.speed;
       if (distance <= step) {
         pl.position.x = targets_[a].x;
         pl.position.z = targets_[a].y;

@@ -2,6 +2,7 @@
 #include "throng/render/crowd_renderer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -30,9 +31,37 @@ glm::vec4 quantizedTint(const glm::vec4& tint) {
   return glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f) / 255.0f;
 }
 
+// Debug colours of the LODs, finest first.
+const glm::vec4 kLodColors[] = {
+    {0.30f, 0.85f, 0.35f, 1.0f}, {0.75f, 0.90f, 0.25f, 1.0f}, {1.00f, 0.85f, 0.20f, 1.0f},
+    {1.00f, 0.55f, 0.15f, 1.0f}, {0.95f, 0.25f, 0.20f, 1.0f}, {0.85f, 0.30f, 0.80f, 1.0f},
+    {0.40f, 0.45f, 1.00f, 1.0f}, {0.25f, 0.85f, 0.95f, 1.0f},
+};
+// Default shadow radius against the character's bind-pose footprint, and its bounds in heights
+// (a T-pose's arms make the footprint wide; a thin mesh still casts a visible shadow).
+constexpr float kShadowFootprintScale = 0.8f;
+constexpr float kMinShadowRadius = 0.15f;
+constexpr float kMaxShadowRadius = 0.35f;
+
 template <typename T>
 void growTo(std::vector<T>& v, size_t n) {
   if (v.size() < n) v.resize(n);
+}
+
+// Smallest chunks handed to the job system: below these the hand-over costs more than the work
+// saved (a chunk of agents' playback or cull takes ~20 us; a palette ~1 us per joint row).
+constexpr size_t kMinAgentsPerChunk = 4096;
+constexpr size_t kMinPalettesPerChunk = 64;
+
+// fn(begin, end) over chunks of `chunk` items: on the job system's threads, or in order on the
+// calling thread when there is none.
+template <typename Fn>
+void forChunks(JobSystem* jobs, size_t count, size_t chunk, Fn&& fn) {
+  if (jobs) {
+    jobs->parallelFor(count, chunk, fn);
+    return;
+  }
+  for (size_t begin = 0; begin < count; begin += chunk) fn(begin, std::min(count, begin + chunk));
 }
 
 }  // namespace
@@ -40,6 +69,11 @@ void growTo(std::vector<T>& v, size_t n) {
 const char* renderPathName(RenderPath path) {
   const int i = static_cast<int>(path);
   return i < kRenderPathCount ? kPathNames[i] : "?";
+}
+
+glm::vec4 lodDebugColor(int lod) {
+  constexpr int n = static_cast<int>(std::size(kLodColors));
+  return kLodColors[((lod % n) + n) % n];
 }
 
 std::optional<RenderPath> renderPathFromName(std::string_view name) {
@@ -50,7 +84,12 @@ std::optional<RenderPath> renderPathFromName(std::string_view name) {
 }
 
 CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc)
-    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod) {
+    : device_(&device),
+      path_(desc.path),
+      fixed_lod_(desc.fixed_lod),
+      ground_(desc.ground),
+      lod_tint_(desc.lod_tint),
+      jobs_(desc.jobs) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
       desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
@@ -85,6 +124,11 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     return;
   }
   clips_ = package.clips;
+  const Bounds bind = computeBounds(package.lods[0].mesh.positions);
+  character_height_ = std::max(bind.size().y, 1e-3f);
+  character_footprint_ =
+      std::clamp(0.5f * kShadowFootprintScale * std::max(bind.size().x, bind.size().z),
+                 kMinShadowRadius * character_height_, kMaxShadowRadius * character_height_);
   const int skeleton_joints = package.skeleton.jointCount();
   for (const MeshLod& lod : package.lods) {
     LodDrawInfo info;
@@ -204,9 +248,71 @@ LodDrawInfo CrowdRenderer::lodInfo(int lod) const {
   return lod_info_[lod];
 }
 
+void CrowdRenderer::setLodThresholdPixels(float pixels) {
+  lod_threshold_pixels_ = pixels > 0.0f ? pixels : kDefaultLodThresholdPixels;
+}
+
+AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
+  AgentDrawInfo info;
+  if (!ok()) return info;
+  const uint32_t visible = stats_.visible;
+  int draw_call = 0;
+  for (int l = 0; l < lodCount(); ++l) {
+    const uint32_t count = lod_counts_[l];
+    if (count == 0) continue;
+    // Instanced: one draw per LOD; merged paths: K characters per draw.
+    const uint32_t per_draw =
+        instanced_ ? count : static_cast<uint32_t>(std::max(1, lod_info_[l].characters_per_draw));
+    for (uint32_t i = lod_first_[l]; i < lod_first_[l] + count && i < visible; ++i) {
+      if (order_[i] != agent) continue;
+      const uint32_t k = i - lod_first_[l];
+      info.visible = true;
+      info.lod = l;
+      info.drawn_lod = lod_info_[l].drawn_lod;
+      info.draw_call = draw_call + static_cast<int>(k / per_draw);
+      info.slot = static_cast<int>(k % per_draw);
+      return info;
+    }
+    draw_call += static_cast<int>((count + per_draw - 1) / per_draw);
+  }
+  return info;
+}
+
+glm::vec4 CrowdRenderer::agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const {
+  if (lod_tint_) return lodDebugColor(lod);
+  return frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
+}
+
+Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible) {
+  if (!ground_.grid && !ground_.shadows) return Status::okStatus();
+  const Clock::time_point start = Clock::now();
+  if (!ground_renderer_) {
+    Result<std::unique_ptr<GroundRenderer>> made = GroundRenderer::create(*device_);
+    if (!made.ok()) return made.status();
+    ground_renderer_ = std::move(made).value();
+  }
+  GroundDesc desc = ground_;
+  if (!(desc.cell > 0.0f)) desc.cell = 0.5f * character_height_;
+  const float radius = desc.shadow_radius > 0.0f ? desc.shadow_radius : character_footprint_;
+  uint32_t count = 0;
+  if (desc.shadows) {
+    growTo(shadows_, visible);
+    for (uint32_t i = 0; i < visible; ++i) {
+      const Placement& p = frame.placements[visible_[i]];
+      shadows_[count++] = {glm::vec3(p.position.x, desc.height, p.position.z),
+                           radius * std::abs(p.scale)};
+    }
+  }
+  Status s =
+      ground_renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count));
+  stats_.ground_draw_calls = ground_renderer_->drawCalls();
+  stats_.cpu_ms.ground = millisecondsSince(start);
+  return s;
+}
+
 void CrowdRenderer::update(Crowd& crowd, float seconds) {
   const Clock::time_point start = Clock::now();
-  crowd.update(seconds);
+  crowd.update(seconds, jobs_);
   pending_update_ms_ += millisecondsSince(start);
 }
 
@@ -228,6 +334,7 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   stats_.agents = static_cast<uint32_t>(n);
   stats_.visible = 0;
   stats_.draw_calls = 0;
+  stats_.ground_draw_calls = 0;
   stats_.triangles = 0;
   stats_.cpu_ms = {};
   stats_.cpu_ms.update = pending_update_ms_;
@@ -237,9 +344,27 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   growTo(lod_, n);
   growTo(order_, n);
 
+  // Fixed chunks of agents (JobSystem): each chunk's jobs write only the chunk's part of the
+  // scratch, and the steps across chunks (counts, sort cursors) run in chunk order, so the output
+  // is the same whatever the thread count.
+  const size_t chunk = jobs_ ? jobs_->chunkFor(n, kMinAgentsPerChunk) : std::max<size_t>(n, 1);
+  const size_t chunks = (n + chunk - 1) / chunk;
+  const size_t lod_count = lods_.size();
+  growTo(chunk_visible_, chunks);
+  growTo(chunk_cursors_, chunks * lod_count);
+  std::fill_n(chunk_cursors_.begin(), chunks * lod_count, 0u);
+
   Clock::time_point start = Clock::now();
   const std::span<InstanceFrames> frames(frames_.data(), n);
-  if (!PlaybackJob{clips_, frame.playback, frames}.run()) {
+  std::atomic<bool> bad_clip = false;
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    if (!PlaybackJob{clips_, frame.playback.subspan(begin, end - begin),
+                     frames.subspan(begin, end - begin)}
+             .run()) {
+      bad_clip = true;
+    }
+  });
+  if (bad_clip) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("crowd renderer: an agent plays a clip the package lacks (it has {} "
                               "clips)",
@@ -247,33 +372,73 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   }
   stats_.cpu_ms.playback = millisecondsSince(start);
 
+  // Chunk c's visible agents land in visible_[c * chunk, c * chunk + chunk_visible_[c]).
   start = Clock::now();
+  const Frustum frustum = frustumFromViewProjection(view.view_projection);
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    CullJob{clips_,
+            frame.placements.subspan(begin, end - begin),
+            frame.playback.subspan(begin, end - begin),
+            frustum,
+            std::span<uint32_t>(visible_.data() + begin, end - begin),
+            &chunk_visible_[begin / chunk],
+            static_cast<uint32_t>(begin)}
+        .run();
+  });
   uint32_t visible = 0;
-  CullJob{clips_,         frame.placements,
-          frame.playback, frustumFromViewProjection(view.view_projection),
-          visible_,       &visible}
-      .run();
+  for (size_t c = 0; c < chunks; ++c) visible += chunk_visible_[c];
   stats_.cpu_ms.cull = millisecondsSince(start);
 
+  // The LOD pick counts per chunk; the sort's cursors then start each chunk's agents of a LOD
+  // after the earlier chunks' (agents end up by LOD, then by index: a stable counting sort).
   start = Clock::now();
+  const LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  const std::span<uint32_t> order(order_.data(), visible);
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
+    const size_t c = begin / chunk;
+    LodSelectJob{lods_,
+                 lod_view,
+                 frame.placements,
+                 std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
+                 drawn_lod_,
+                 fixed_lod_.value_or(-1),
+                 std::span<uint8_t>(lod_.data() + begin, chunk_visible_[c]),
+                 std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count)}
+        .run();
+  });
   std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
-  const std::span<const uint32_t> visible_agents(visible_.data(), visible);
-  const std::span<uint8_t> lods(lod_.data(), visible);
-  LodSelectJob{lods_,
-               lodViewOf(view, device_->height(), lod_threshold_pixels_),
-               frame.placements,
-               visible_agents,
-               drawn_lod_,
-               fixed_lod_.value_or(-1),
-               lods,
-               lod_counts_}
-      .run();
+  for (size_t c = 0; c < chunks; ++c) {
+    for (size_t l = 0; l < lod_count; ++l) lod_counts_[l] += chunk_cursors_[c * lod_count + l];
+  }
   lodOffsets(lod_counts_, lod_first_);
-  LodSortJob{visible_agents, lods, lod_first_, std::span<uint32_t>(order_.data(), visible)}.run();
-  lodOffsets(lod_counts_, lod_first_);  // the sort advanced the cursors; the packers want starts
+  std::vector<uint32_t>& next = lod_next_;
+  next.assign(lod_first_.begin(), lod_first_.end());
+  for (size_t c = 0; c < chunks; ++c) {
+    for (size_t l = 0; l < lod_count; ++l) {
+      const uint32_t count = chunk_cursors_[c * lod_count + l];
+      chunk_cursors_[c * lod_count + l] = next[l];
+      next[l] += count;
+    }
+  }
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
+    const size_t c = begin / chunk;
+    LodSortJob{std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
+               std::span<const uint8_t>(lod_.data() + begin, chunk_visible_[c]),
+               std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count), order}
+        .run();
+  });
+  // visible_[0, visible): the visible agents by index, as later passes (the ground) read them.
+  for (size_t c = 1, at = chunks > 0 ? chunk_visible_[0] : 0; c < chunks;
+       at += chunk_visible_[c++]) {
+    std::copy_n(visible_.begin() + c * chunk, chunk_visible_[c], visible_.begin() + at);
+  }
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
+  if (Status s = drawGround(view, frame, visible); !s.ok()) {
+    if (s.code() == ErrorCode::kGlError) status_ = s;
+    return s;
+  }
   Status drawn = packAndSubmit(view, frame, visible);
   // After a GL error (GL_OUT_OF_MEMORY above all) GL's state is undefined: the renderer stops.
   if (drawn.code() == ErrorCode::kGlError) status_ = drawn;
@@ -282,16 +447,19 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
 
 Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,
                                     uint32_t visible) {
-  const glm::vec4 white(1.0f);
   Clock::time_point start = Clock::now();
   if (instanced_) {
     growTo(instances_, visible);
-    for (uint32_t i = 0; i < visible; ++i) {
-      const uint32_t a = order_[i];
-      instances_[i] = {frame.placements[a], frames_[a],
-                       frame.tints.empty() ? white : frame.tints[a]};
-    }
-    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
+    forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinAgentsPerChunk) : visible,
+              [&](size_t begin, size_t end) {
+                int l = 0;
+                for (size_t i = begin; i < end; ++i) {
+                  while (i >= lod_first_[l] + lod_counts_[l]) ++l;
+                  const uint32_t a = order_[i];
+                  instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
+                }
+              });
+    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible), jobs_);
         !s.ok()) {
       return s;
     }
@@ -311,22 +479,30 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   }
   growTo(palettes_, rows);
   growTo(tints_, visible);
-  size_t at = 0;
-  for (int l = 0; l < lodCount(); ++l) {
-    const std::span<const uint16_t> joints = merged_->paletteJoints(l);
-    for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
-      const uint32_t a = order_[i];
-      bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
-                   std::span<JointRows>(palettes_.data() + at, joints.size()));
-      at += joints.size();
-      tints_[i] = frame.tints.empty() ? white : quantizedTint(frame.tints[a]);
-    }
+  // Slot i (LOD l) starts at row_first[l] + (i - lod_first_[l]) * joints of l.
+  size_t row_first[kMaxLodLevels] = {};
+  for (int l = 1; l < lodCount(); ++l) {
+    row_first[l] =
+        row_first[l - 1] + static_cast<size_t>(lod_counts_[l - 1]) * lod_info_[l - 1].joints;
   }
+  forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinPalettesPerChunk) : visible,
+            [&](size_t begin, size_t end) {
+              int l = 0;
+              for (size_t i = begin; i < end; ++i) {
+                while (i >= lod_first_[l] + lod_counts_[l]) ++l;
+                const std::span<const uint16_t> joints = merged_->paletteJoints(l);
+                const uint32_t a = order_[i];
+                const size_t at = row_first[l] + (i - lod_first_[l]) * joints.size();
+                bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
+                             std::span<JointRows>(palettes_.data() + at, joints.size()));
+                tints_[i] = quantizedTint(agentTint(frame, a, l));
+              }
+            });
   stats_.cpu_ms.pack_upload = millisecondsSince(start);
 
   start = Clock::now();
   merged_->beginFrame(view);
-  at = 0;
+  size_t at = 0;
   for (int l = 0; l < lodCount(); ++l) {
     if (lod_counts_[l] == 0) continue;
     const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;

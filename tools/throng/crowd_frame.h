@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "crowd_input.h"
+#include "scenery.h"
 #include "throng/core/status.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
@@ -51,9 +52,7 @@ std::string checkLod(const std::optional<int>& lod, const CrowdInput& input);
 std::string checkRange(const char* flag, long long value, long long low, long long high);
 
 // A headless device for `path`: ES 3 for auto and instanced (auto falls back to ES 2 when ES 3
-// cannot be had), a real ES 2.0 context for merged and per-character. On Mesa that needs
-// MESA_GLES_VERSION_OVERRIDE=2.0 in the environment before the EGL display is initialised, which
-// the library never sets: the CLI sets it here (unless the user did) and removes it for ES 3.
+// cannot be had), a real ES 2.0 context for merged and per-character (useGlesVersion).
 Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, int width,
                                                      int height);
 
@@ -62,6 +61,11 @@ Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, in
 // the crowd (+Z side), looking into it.
 render::FrameView crowdView(bool street, const glm::vec2& low, const glm::vec2& high, float size,
                             float aspect);
+
+// The scenery (scenery.h) around a crowd whose agents stand in [low, high] (world x, z),
+// characters `size` tall: ground, shadows, and fog from just past the crowd's far side.
+void addScenery(render::FrameView& view, render::CrowdRendererDesc& desc, const glm::vec2& low,
+                const glm::vec2& high, float size);
 
 // The frame's facts common to both commands: input, device, path and why, draw calls,
 // triangles, agents per LOD, CPU phases, frame times, output file.

@@ -33,7 +33,6 @@ constexpr float kGridSpacing = 1.1f;
 constexpr int kDrawnFrames = 4;
 // Simulated seconds allowed (an hour of 30 Hz ticks is already 108,000 crowd updates).
 constexpr float kMaxSeconds = 3600.0f;
-const glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
 
 struct DemoArgs {
   std::string input = "sample";
@@ -142,6 +141,10 @@ int runDemo(const DemoArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  render::FrameView view =
+      crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
+                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
+  addScenery(view, desc, glm::vec2(-half), glm::vec2(half), input->size);
   render::CrowdRenderer renderer(**device, package, desc);
   if (!renderer.ok()) return fail(renderer.status().message());
 
@@ -166,14 +169,11 @@ int runDemo(const DemoArgs& args) {
   };
   for (int t = 0; t + 1 < ticks; ++t) tick(t, false);
   std::vector<glm::vec4> tints(crowd.agentCount());
-  const render::FrameView view =
-      crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
-                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
   FrameReport report{&*input, device->get(), &renderer, {}, args.frontend.out};
   for (int f = 0; f < kDrawnFrames; ++f) {
     if (f + 1 == kDrawnFrames && ticks > 0) tick(ticks - 1, true);
     for (uint32_t a = 0; a < crowd.agentCount(); ++a) tints[a] = stateTint(crowd.states()[a]);
-    (*device)->beginFrame(kClearColor);
+    (*device)->beginFrame(kFogColor);
     if (Status s = renderer.draw(view, crowd, tints); !s.ok()) return fail(s.message());
     const double ms = (*device)->finish();
     if (f > 0) report.frame_ms.push_back(ms);

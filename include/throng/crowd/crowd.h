@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/job_system.h"
 #include "throng/core/status.h"
 #include "throng/crowd/playback.h"
 
@@ -51,12 +52,19 @@ struct ClipSet {
 // punch, slash or hit; die or death). Locomotion speeds come from the clips' root motion when
 // they have any. Errors (kInvalidArgument) name the state without a clip.
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips);
+// The same match that never fails (for showing any character): a state without a clip plays
+// clip `fallback` (< clips.size()) and is appended to `missing` when given.
+ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
+                      std::vector<AgentState>* missing);
 
 // Index of the clip named `name`, else of clip number `name` when it is a decimal index; -1 when
 // neither. Allocates nothing.
 int findClip(std::span<const BakedClip> clips, std::string_view name);
 // "0 idle, 1 walk, 2 run" (or "none"): the clips, for messages.
 std::string clipList(std::span<const BakedClip> clips);
+
+// Fastest Crowd::setSpeed: past this, a 30 Hz tick skips whole strides of a walk cycle.
+inline constexpr float kMaxSpeed = 8.0f;
 
 struct CrowdDesc {
   float cross_fade_seconds = 0.25f;  // a state change blends clips over this long
@@ -72,12 +80,20 @@ class Crowd {
   // Adds an idle agent; returns its index. `start_time` offsets its clip (seconds).
   uint32_t addAgent(const Placement& placement, float start_time = 0.0f);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
+  // Keeps agents 0..count-1 and drops the rest with their queued commands (a no-op when the
+  // crowd has no more than `count`). Capacity is kept, so growing back allocates nothing.
+  void truncate(uint32_t count);
+  // Sets how fast `agent` lives: its clips play at `speed` times their rate and it walks and
+  // runs `speed` times as fast (feet stay planted). 1 = normal; clamped to 0..kMaxSpeed.
+  // Unknown agents are ignored.
+  void setSpeed(uint32_t agent, float speed);
 
   // Queues a command; commands for unknown agents or (kPlay) unknown clips are dropped (counted
   // in droppedCommands()).
   void submit(const Command& command);
-  // Applies queued commands, then advances every agent by `seconds`.
-  void update(float seconds);
+  // Applies queued commands, then advances every agent by `seconds`: in chunks on `jobs`' threads
+  // when given (the same result whatever the thread count), else on the calling thread.
+  void update(float seconds, JobSystem* jobs = nullptr);
 
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }
@@ -86,6 +102,7 @@ class Crowd {
 
  private:
   void apply(const Command& command);
+  void advance(uint32_t begin, uint32_t end, float seconds);  // agents [begin, end)
   // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`

@@ -23,6 +23,9 @@ struct Caps {
   bool element_index_uint = false;   // 32-bit indices (ES3; ES2 OES_element_index_uint)
   bool depth24 = false;              // 24-bit depth renderbuffers (ES3; ES2 OES_depth24)
   bool transform_feedback = false;   // ES3
+  // False under Mesa's no-op driver (GALLIUM_NOOP=1): draws and reads succeed but nothing is
+  // rasterised (images stay blank) and frame times leave out the GPU's work.
+  bool rasterizes = true;
 };
 
 // Limits a test (or a user) imposes on top of the real context: each value can only lower the

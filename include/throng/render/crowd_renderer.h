@@ -13,12 +13,14 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/core/job_system.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/ground_renderer.h"
 #include "throng/render/instanced_renderer.h"
 #include "throng/render/merged_batch_renderer.h"
 
@@ -45,7 +47,18 @@ struct CrowdRendererDesc {
   float lod_threshold_pixels = 0.0f;   // screen error the LOD rule allows; 0 = 1 pixel
   int max_vertex_uniform_vectors = 0;  // merged paths' uniform budget; 0 = the device's
   bool double_sided = false;           // also draw back faces (default: cull them; CCW fronts)
+  // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
+  // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
+  // The frame's output (instance records, palettes, draws) is the same whatever its thread count.
+  JobSystem* jobs = nullptr;
+  // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
+  // from the character: grid cells half its height, shadows as wide as its footprint.
+  GroundDesc ground;
+  bool lod_tint = false;  // debug: colour every agent by its LOD (lodDebugColor) instead of tints
 };
+
+// The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
+glm::vec4 lodDebugColor(int lod);
 
 // CPU milliseconds of one frame's phases (wall clock on the calling thread).
 struct CpuPhaseTimes {
@@ -55,6 +68,7 @@ struct CpuPhaseTimes {
   double lod = 0.0;          // the LOD pick and the sort by LOD (LodSelectJob, LodSortJob)
   double pack_upload = 0.0;  // instanced: instance records + buffer upload; merged: palettes
   double submit = 0.0;       // state, uniforms (merged: the palettes) and draw calls
+  double ground = 0.0;       // ground and blob shadows: packing, upload and draws (0 when off)
 };
 
 // Counters of the last draw().
@@ -64,7 +78,17 @@ struct CrowdFrameStats {
   uint32_t draw_calls = 0;
   uint64_t triangles = 0;
   std::vector<uint32_t> agents_per_lod;  // visible agents by the LOD drawn (one entry per LOD)
+  uint32_t ground_draw_calls = 0;        // ground and shadows (not counted in draw_calls)
   CpuPhaseTimes cpu_ms;
+};
+
+// How the last draw() drew one agent.
+struct AgentDrawInfo {
+  bool visible = false;  // survived culling (the rest are empty/-1)
+  int lod = -1;          // the LOD picked for it
+  int drawn_lod = -1;    // the LOD whose mesh was drawn (merged: a coarser one may stand in)
+  int draw_call = -1;    // which of the frame's draw calls drew it (0-based, crowd draws only)
+  int slot = -1;         // its place in that draw: instance, or character of the batch
 };
 
 // How one of the package's LODs is drawn on the chosen path.
@@ -125,7 +149,8 @@ class CrowdRenderer {
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
 
-  // Advances `crowd` by `seconds` (Crowd::update), timed into the next draw's cpu_ms.update.
+  // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one), timed into
+  // the next draw's cpu_ms.update.
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
@@ -136,11 +161,30 @@ class CrowdRenderer {
   // The same for a Crowd's agents (tints: one per agent, or empty).
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   const CrowdFrameStats& stats() const { return stats_; }
+  // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
+  // agent index within a LOD. Valid until the next draw().
+  std::span<const uint32_t> drawOrder() const { return {order_.data(), stats_.visible}; }
+  // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
+  // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
+  // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
+  AgentDrawInfo agentDrawInfo(uint32_t agent) const;
+
+  // Settings that may change from frame to frame (a viewer's controls); each takes effect at the
+  // next draw and allocates nothing until the ground is first shown.
+  void setGround(const GroundDesc& ground) { ground_ = ground; }
+  const GroundDesc& ground() const { return ground_; }
+  void setLodTint(bool on) { lod_tint_ = on; }
+  bool lodTint() const { return lod_tint_; }
+  // Pixels of screen error the LOD rule allows (<= 0: the default, 1 pixel).
+  void setLodThresholdPixels(float pixels);
+  float lodThresholdPixels() const { return lod_threshold_pixels_; }
 
  private:
   void choosePath(const Package& package, const CrowdRendererDesc& desc);
   Status createMerged(const Package& package, const CrowdRendererDesc& desc, bool per_character);
   Status packAndSubmit(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+  Status drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+  glm::vec4 agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const;
 
   Device* device_ = nullptr;
   Status status_;
@@ -148,6 +192,12 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  GroundDesc ground_;
+  bool lod_tint_ = false;
+  float character_height_ = 1.0f;     // LOD 0's bind-pose height: the ground's default cell
+  float character_footprint_ = 0.5f;  // half its larger x/z extent: the default shadow radius
+  std::unique_ptr<GroundRenderer> ground_renderer_;  // made when the ground is first shown
+  std::vector<BlobShadow> shadows_;
 
   std::vector<BakedClip> clips_;
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
@@ -164,6 +214,10 @@ class CrowdRenderer {
   std::vector<uint32_t> order_;
   std::vector<uint32_t> lod_counts_;
   std::vector<uint32_t> lod_first_;
+  std::vector<uint32_t> lod_next_;
+  std::vector<uint32_t> chunk_visible_;  // visible agents per chunk
+  std::vector<uint32_t> chunk_cursors_;  // per chunk and LOD: count, then the sort's first slot
+  JobSystem* jobs_ = nullptr;
   std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
