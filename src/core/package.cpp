@@ -7,6 +7,7 @@
 
 #include "byte_io.h"
 #include "package_looks.h"
+#include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"
 #include "throng/core/package_format.h"
 
@@ -18,6 +19,8 @@ using detail::ByteWriter;
 
 // Texel data starts this many bytes into the ANIM section (a multiple of 16, for alignment).
 constexpr size_t kTextureHeaderSize = 32;
+// format, reserved u8, reserved u16, width, height, joints, frames, frames per row, reserved u64.
+static_assert(kTextureHeaderSize == 1 + 1 + 2 + 5 * 4 + 8);
 
 // ---- writing ----
 
@@ -210,7 +213,7 @@ Result<Skeleton> readSkeleton(ByteReader& r, std::string_view source) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: section SKEL: joints are not in depth-first order (joint {} "
                                 "'{}')",
-                                source, j, raw.joints[j].name));
+                                source, j, excerpt(raw.joints[j].name)));
     }
   }
   return skeleton;

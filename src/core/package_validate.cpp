@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "throng/core/character.h"
+#include "throng/core/excerpt.h"
 #include "throng/core/half.h"
 #include "throng/core/package.h"
 
@@ -82,7 +83,7 @@ Status validateClips(const Package& p, std::string_view source) {
   if (p.clips.empty()) return invalid(source, "package has no clips");
   for (size_t c = 0; c < p.clips.size(); ++c) {
     const BakedClip& clip = p.clips[c];
-    const std::string where = fmt::format("clip {} ('{}')", c, clip.name);
+    const std::string where = fmt::format("clip {} ('{}')", c, excerpt(clip.name));
     if (clip.frame_count == 0 ||
         static_cast<uint64_t>(clip.first_frame) + clip.frame_count > p.animation.frame_count) {
       return invalid(source,

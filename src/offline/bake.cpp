@@ -13,6 +13,7 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/excerpt.h"
 #include "throng/core/half.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
@@ -74,6 +75,8 @@ struct FrameResult {
   Bounds bounds;
   glm::vec3 root{0.0f};
   bool representable = true;  // every value fits the texel format
+  int non_finite_joint = -1;  // first joint whose palette entry (or root) is not finite
+  bool finite_positions = true;
 };
 
 struct ClipPlan {
@@ -339,6 +342,14 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
 
       evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, i), w.scratch, w.reference);
       if (plan.motion_joint >= 0) out.root = glm::vec3(w.scratch.models[plan.motion_joint][3]);
+      // Overflow is caught here, where the clip and frame are known, not by the package check.
+      for (uint32_t j = 0; j < joints && out.non_finite_joint < 0; ++j) {
+        const JointRows& rows = w.reference[j];
+        if (!isFinite(rows.rows[0]) || !isFinite(rows.rows[1]) || !isFinite(rows.rows[2])) {
+          out.non_finite_joint = static_cast<int>(j);
+        }
+      }
+      if (out.non_finite_joint < 0 && !isFinite(out.root)) out.non_finite_joint = plan.motion_joint;
       for (uint32_t j = 0; j < joints; ++j) {
         storeJointRows(texture, f, j, w.reference[j]);
         w.stored[j] = loadJointRows(texture, f, j);
@@ -350,6 +361,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
       out.error = maxDistance(w.ref_positions, w.stored_positions);
       Bounds a = computeBounds(w.stored_positions), r = computeBounds(w.ref_positions);
       out.bounds = {glm::min(a.min, r.min), glm::max(a.max, r.max)};
+      out.finite_positions = isFinite(r.min) && isFinite(r.max) && std::isfinite(r.largestExtent());
 
       // Mid-frame: the runtime blends the stored frames i and i+1 (frame 0 after a looping
       // clip's last); compare with the clip sampled halfway between their times.
@@ -417,6 +429,20 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     bool moves = false;
     for (uint32_t i = 0; i < b.frame_count; ++i) {
       const FrameResult& fr = results[b.first_frame + i];
+      if (fr.non_finite_joint >= 0 && failure.ok()) {
+        failure = Status(ErrorCode::kInvalidData,
+                         fmt::format("{}: clip '{}' frame {} ({} s): joint '{}' gets a non-finite "
+                                     "transform (the clip's keys or the rest pose overflow the "
+                                     "float range)",
+                                     source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i),
+                                     excerpt(skeleton.names()[fr.non_finite_joint])));
+      }
+      if (!fr.finite_positions && failure.ok()) {
+        failure = Status(ErrorCode::kInvalidData,
+                         fmt::format("{}: clip '{}' frame {} ({} s): skinned vertices leave the "
+                                     "float range (the pose moves or scales the mesh too far)",
+                                     source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i)));
+      }
       if (!fr.representable && failure.ok()) {
         failure = Status(ErrorCode::kLimitExceeded,
                          fmt::format("{}: clip '{}' frame {}: a palette value is outside the "

@@ -16,7 +16,7 @@
 namespace throng {
 
 Result<Character> importGltf(const std::string& path, const ImportOptions& options) {
-  Result<gltf::Document> doc = gltf::loadDocument(path);
+  Result<gltf::Document> doc = gltf::loadDocument(path, options);
   if (!doc.ok()) return doc.status();
   Result<gltf::NodeTree> tree = gltf::readNodeTree(*doc);
   if (!tree.ok()) return tree.status();
@@ -45,7 +45,7 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   for (const Clip& clip : character.clips) names.insert(clip.name);
   for (const std::string& clip_file : options.clip_files) {
     Result<std::vector<Clip>> more =
-        importClipsByName(clip_file, character.skeleton, character.warnings);
+        importClipsByName(clip_file, character.skeleton, character.warnings, options);
     if (!more.ok()) return more.status();
     for (Clip& clip : *more) {
       if (!names.insert(clip.name).second) {
@@ -66,12 +66,17 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
     }
   }
   if (Status status = validateCharacter(character, path); !status.ok()) return status;
+  // Warnings quote names from the file: one line each, of bounded length, like error messages.
+  for (std::string& warning : character.warnings) {
+    warning = detail::oneLineMessage(std::move(warning));
+  }
   return character;
 }
 
 Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
-                                            std::vector<std::string>& warnings) {
-  Result<gltf::Document> doc = gltf::loadDocument(path);
+                                            std::vector<std::string>& warnings,
+                                            const ImportOptions& options) {
+  Result<gltf::Document> doc = gltf::loadDocument(path, options);
   if (!doc.ok()) return doc.status();
   // The node tree check guards against cycles and bad indices even though rest values are unused.
   Result<gltf::NodeTree> tree = gltf::readNodeTree(*doc);
@@ -82,7 +87,9 @@ Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skele
   }
   Result<std::vector<Clip>> clips = gltf::readClips(*doc, node_to_joint, target.jointCount());
   if (!clips.ok()) return clips.status();
-  warnings.insert(warnings.end(), doc->warnings.begin(), doc->warnings.end());
+  for (std::string& warning : doc->warnings) {
+    warnings.push_back(detail::oneLineMessage(std::move(warning)));
+  }
   return clips;
 }
 

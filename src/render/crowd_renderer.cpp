@@ -461,8 +461,14 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
-  if (Status s = drawGround(view, frame, visible); !s.ok()) return s;
-  return packAndSubmit(view, frame, visible);
+  if (Status s = drawGround(view, frame, visible); !s.ok()) {
+    if (s.code() == ErrorCode::kGlError) status_ = s;
+    return s;
+  }
+  Status drawn = packAndSubmit(view, frame, visible);
+  // After a GL error (GL_OUT_OF_MEMORY above all) GL's state is undefined: the renderer stops.
+  if (drawn.code() == ErrorCode::kGlError) status_ = drawn;
+  return drawn;
 }
 
 Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,

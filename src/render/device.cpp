@@ -111,6 +111,7 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   device->display_ = *display;  // from here on the destructor releases the display
   device->width_ = desc.width;
   device->height_ = desc.height;
+  device->faults_ = desc.faults;
 
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return eglFailure("eglBindAPI(EGL_OPENGL_ES_API)");
   EGLConfig config = EGL_NO_CONFIG_KHR;
@@ -122,10 +123,13 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
     if (!eglChooseConfig(*display, attributes, &config, 1, &count) || count == 0)
       return eglFailure(fmt::format("eglChooseConfig(OpenGL ES {})", desc.gles_major));
   }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, desc.gles_major, EGL_NONE};
+  const int major = desc.faults.refuse_context ? kRefusedContextVersion : desc.gles_major;
+  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_NONE};
   EGLContext context = eglCreateContext(*display, config, EGL_NO_CONTEXT, context_attributes);
   if (context == EGL_NO_CONTEXT) {
-    Status failure = eglFailure(fmt::format("eglCreateContext(OpenGL ES {})", desc.gles_major));
+    Status failure =
+        eglFailure(fmt::format("eglCreateContext(OpenGL ES {}{})", major,
+                               desc.faults.refuse_context ? ", an injected fault" : ""));
     const char* override_value = std::getenv(kGlesOverrideVariable);
     if (desc.gles_major == 3 && override_value)
       return Status(ErrorCode::kGlError,
@@ -156,6 +160,7 @@ Result<std::unique_ptr<Device>> Device::createForCurrentContext(const DeviceDesc
   std::unique_ptr<Device> device(new Device());
   device->width_ = desc.width;
   device->height_ = desc.height;
+  device->faults_ = desc.faults;
   device->caps_ = applyCapsOverride(probeCaps(), desc.caps);
   if (device->caps_.gles_major < 2)
     return Status(ErrorCode::kGlError,
@@ -186,7 +191,9 @@ Status Device::createFramebuffer() {
   glGenRenderbuffers(1, &color_renderbuffer_);
   glBindRenderbuffer(GL_RENDERBUFFER, color_renderbuffer_);
   // RGBA8 is core in ES3 and GL_OES_rgb8_rgba8 in ES2 (which Mesa has); its enum is the same.
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
+  // The incomplete-framebuffer fault leaves the colour attachment without storage.
+  if (!faults_.incomplete_framebuffer)
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
                             color_renderbuffer_);
   glGenRenderbuffers(1, &depth_renderbuffer_);
@@ -207,7 +214,11 @@ Status Device::createFramebuffer() {
 }
 
 Device::~Device() {
-  if (!context_) return;
+  if (!context_) {
+    // A headless device whose context was never made still holds the shared display.
+    if (display_) releaseDisplay();
+    return;
+  }
   EGLDisplay display = display_;
   if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context_)) {
     if (depth_renderbuffer_) glDeleteRenderbuffers(1, &depth_renderbuffer_);

@@ -75,7 +75,8 @@ const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
 }
 
-Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings) {
+Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings,
+                                      const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles3/lit.frag");
@@ -86,7 +87,7 @@ Result<Program> buildInstancedProgram(const char* name, std::vector<std::string>
   desc.fragment_source = std::move(fragment).value();
   desc.attributes = attributeBindings();
   desc.feedback_varyings = std::move(varyings);
-  return buildProgram(desc);
+  return buildProgram(desc, faults);
 }
 
 }  // namespace
@@ -109,7 +110,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
 
   std::unique_ptr<InstancedRenderer> renderer(new InstancedRenderer());
   renderer->options_ = options;
-  Result<Program> program = buildInstancedProgram("gles3/instanced", {});
+  renderer->device_ = &device;
+  Result<Program> program = buildInstancedProgram("gles3/instanced", {}, device.faults());
   if (!program.ok()) return program.status();
   renderer->program_ = std::move(program).value();
   renderer->material_uniforms_ = MaterialUniforms::of(renderer->program_);
@@ -125,7 +127,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
         !status.ok())
       return status;
   }
-  if (Status status = checkGl("instanced renderer: upload"); !status.ok()) return status;
+  if (Status status = checkGlUpload("instanced renderer: upload", device.faults()); !status.ok())
+    return status;
   return renderer;
 }
 
@@ -228,8 +231,9 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, static_cast<GLsizei>(texture_width_),
                  static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_HALF_FLOAT, pixels);
   }
-  return checkGl(fmt::format("instanced renderer: uploading the {}x{} animation texture",
-                             texture_width_, texture_height_));
+  return checkGlUpload(fmt::format("instanced renderer: uploading the {}x{} animation texture",
+                                   texture_width_, texture_height_),
+                       device.faults());
 }
 
 Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
@@ -297,7 +301,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                indices.data(), GL_STATIC_DRAW);
   glBindVertexArray(0);
   lods_.push_back(buffers);
-  return checkGl(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1));
+  return checkGlUpload(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1),
+                       device_->faults());
 }
 
 void InstancedRenderer::packInstances(std::span<const Instance> instances, JobSystem* jobs) {
@@ -388,7 +393,7 @@ Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem*
   uploaded_instances_ = instances.size();
   if (instances.empty()) return Status::okStatus();
   packInstances(instances, jobs);
-  return checkGl("instanced renderer: instance upload");
+  return checkGlUpload("instanced renderer: instance upload", device_->faults());
 }
 
 Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts) {
@@ -452,8 +457,8 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   assert(positions.size() == vertices && normals.size() == vertices);
   if (vertices == 0) return Status::okStatus();
   if (!capture_program_.valid()) {
-    Result<Program> program =
-        buildInstancedProgram("gles3/instanced (capture)", {"v_world_position", "v_world_normal"});
+    Result<Program> program = buildInstancedProgram(
+        "gles3/instanced (capture)", {"v_world_position", "v_world_normal"}, device_->faults());
     if (!program.ok()) return program.status();
     capture_program_ = std::move(program).value();
     glGenBuffers(1, &capture_buffer_);

@@ -1,6 +1,7 @@
 // `throng bake`: import a character, bake its clips into an animation texture, write a package.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -35,6 +36,7 @@ struct BakeArgs {
   float max_error = -1.0f;
   std::string preview;
   std::vector<std::string> clips_from;
+  std::vector<std::string> allowed_roots;
   int threads = 0;
   bool lods = false;
 };
@@ -146,6 +148,7 @@ int runBake(const BakeArgs& args) {
   } else {
     ImportOptions import;
     import.clip_files = args.clips_from;
+    import.allowed_roots = args.allowed_roots;
     Result<Character> imported = importGltf(args.input, import);
     if (!imported.ok()) return fail(imported.status().toString());
     character = std::move(imported).value();
@@ -192,6 +195,16 @@ int runBake(const BakeArgs& args) {
         buildLodChain(character, defaultLodChainOptions(), &lod_report);
     if (!lods.ok()) return fail(lods.status().toString());
     package->lods = std::move(*lods);
+    for (size_t i = 0; i < package->lods.size(); ++i) {
+      const MeshLod& lod = package->lods[i];
+      // Caught here, naming the input, rather than by the package check naming the output.
+      if (!std::isfinite(lod.geometric_error) || !std::isfinite(lod.skinning_error)) {
+        return fail(
+            fmt::format("invalid data: {}: LOD {}: the {} error is not finite (the "
+                        "character's poses move vertices beyond the float range)",
+                        source, i, std::isfinite(lod.geometric_error) ? "skinning" : "geometric"));
+      }
+    }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (const std::string& w : lod_report.warnings) {
@@ -233,6 +246,9 @@ std::function<int()> setupBake(CLI::App& sub) {
   sub.add_option("--preview", args->preview, "also write the texture as a PNG picture");
   sub.add_option("--clips-from", args->clips_from,
                  "more glTF files whose clips are bound to the character by joint name");
+  sub.add_option("--allow-root", args->allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
   sub.add_flag(
       "--lods", args->lods,
       "also build the method A LOD chain (simplified meshes, 24-, 15- and 10-joint skeletons, "

@@ -23,8 +23,8 @@ void printTree(const Skeleton& skeleton, int joint, int depth) {
   for (int child : skeleton.children(joint)) printTree(skeleton, child, depth + 1);
 }
 
-int inspectGltf(const std::string& path) {
-  Result<Character> imported = importGltf(path);
+int inspectGltf(const std::string& path, const ImportOptions& options) {
+  Result<Character> imported = importGltf(path, options);
   if (!imported.ok()) return fail(imported.status().message());
   const Character& c = *imported;
   const Skeleton& s = c.skeleton;
@@ -148,12 +148,16 @@ std::function<int()> setupInspect(CLI::App& sub) {
   struct Args {
     std::string path;
     bool json = false;
+    ImportOptions import;
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->path, "a .glb, .gltf or .throng file")->required();
   sub.add_flag("--json", args->json,
                "print a package as one JSON object (LOD table: triangles, joints, errors as "
                "fractions of the height, pick distances at 1080 px and 60 degrees)");
+  sub.add_option("--allow-root", args->import.allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
   return [args] {
     const bool package = std::filesystem::path(args->path).extension() == ".throng";
     if (args->json) {
@@ -161,7 +165,7 @@ std::function<int()> setupInspect(CLI::App& sub) {
       return inspectPackageJson(args->path);
     }
     if (package) return inspectPackage(args->path);
-    return inspectGltf(args->path);
+    return inspectGltf(args->path, args->import);
   };
 }
 

@@ -23,6 +23,7 @@ struct PoseArgs {
   std::string input, clip, output;
   float time = 0.0f;
   int lod = 0;
+  ImportOptions import;  // --allow-root
 };
 
 // What to skin: a LOD mesh, its palette slots' joints and the full skeleton's palette.
@@ -90,7 +91,7 @@ Result<Posed> fromPackage(const PoseArgs& args) {
 
 // A glTF file: the default LOD chain, the keyframed clip at T on the file's timeline.
 Result<Posed> fromGltf(const PoseArgs& args) {
-  Result<Character> imported = importGltf(args.input);
+  Result<Character> imported = importGltf(args.input, args.import);
   if (!imported.ok()) return imported.status();
   const Character& c = *imported;
   Posed out;
@@ -162,6 +163,9 @@ std::function<int()> setupPose(CLI::App& sub) {
                  "seconds: on the file's animation timeline (glTF), from the clip's start "
                  "(package)");
   sub.add_option("-o,--out", args->output, "the .obj file to write")->required();
+  sub.add_option("--allow-root", args->import.allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
   return [args] { return runPose(*args); };
 }
 

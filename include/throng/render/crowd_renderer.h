@@ -168,7 +168,9 @@ class CrowdRenderer {
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
-  // clip the package lacks; kGlError on GL failure; status() on a failed renderer.
+  // clip the package lacks; status() on a failed renderer. A GL failure (kGlError: an upload
+  // out of memory, ...) fails the renderer: GL's state is undefined after it, so this and every
+  // later draw return that status and draw nothing; make a new renderer to go on.
   Status draw(const FrameView& view, const CrowdFrame& frame);
   // The same for a Crowd's agents (tints: one per agent, or empty). A mixed crowd is
   // kInvalidArgument: its characters' agents are drawn each by their own renderer.

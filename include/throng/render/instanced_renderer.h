@@ -124,6 +124,7 @@ class InstancedRenderer {
   void setUniforms(const Program& program, const FrameView& view);
 
   InstancedRendererOptions options_;
+  const Device* device_ = nullptr;  // for its injected faults (gl_faults.h)
   Program program_;
   Program capture_program_;
   MaterialUniforms material_uniforms_;
