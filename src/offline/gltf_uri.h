@@ -27,8 +27,6 @@ inline constexpr uint64_t kExternalRereadAllowance = uint64_t{16} << 20;
 struct UriRules {
   std::filesystem::path base_dir;                    // the .gltf's folder; uris are relative to it
   std::vector<std::filesystem::path> allowed_roots;  // more folders uris may lead into
-  // Images are not imported yet: image uris are then accepted without opening their files.
-  bool open_images = false;
 };
 
 // RFC 3986 percent-decoding of a uri: "%XX" becomes the byte XX, nothing else changes ('+' stays).
