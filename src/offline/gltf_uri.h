@@ -58,7 +58,9 @@ class UriLoader {
   void install(tinygltf::TinyGLTF& loader);
 
   // The first refused uri (kInvalidData; kLimitExceeded past kExternalRereadAllowance), else the
-  // first unreadable buffer file (kIoError), else ok. `loaded` is what tinygltf returned: unreadable image files only matter when it failed.
+  // first unreadable buffer file (kIoError), else ok. `loaded` is what tinygltf returned: an
+  // unreadable buffer only matters when it failed; an unreadable image never does here (tinygltf
+  // warns, and decodeImage reports it when a material uses the image).
   Status failure(bool loaded) const;
 
   // `text` (a tinygltf message) with the marker paths turned back into the uris they stand for.
