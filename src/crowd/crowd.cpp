@@ -115,7 +115,54 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time) {
   resume_states_.push_back(AgentState::kIdle);
   play_loops_.push_back(0);
   targets_.push_back(glm::vec2(placement.position.x, placement.position.z));
+  changes_.push_back({AgentChange::Kind::kAdded, agentCount() - 1});
   return agentCount() - 1;
+}
+
+void Crowd::removeAgent(uint32_t agent) {
+  assert(agent < agentCount());
+  const uint32_t last = agentCount() - 1;
+  if (agent != last) {
+    placements_[agent] = placements_[last];
+    playback_[agent] = playback_[last];
+    states_[agent] = states_[last];
+    resume_states_[agent] = resume_states_[last];
+    play_loops_[agent] = play_loops_[last];
+    targets_[agent] = targets_[last];
+  }
+  placements_.pop_back();
+  playback_.pop_back();
+  states_.pop_back();
+  resume_states_.pop_back();
+  play_loops_.pop_back();
+  targets_.pop_back();
+  // Commands keep their order: drop the removed agent's, rename the moved agent's.
+  size_t kept = 0;
+  for (const Command& c : queue_) {
+    if (c.agent == agent) continue;
+    queue_[kept] = c;
+    if (c.agent == last) queue_[kept].agent = agent;
+    ++kept;
+  }
+  queue_.resize(kept);
+  changes_.push_back({AgentChange::Kind::kRemoved, agent});
+}
+
+AgentRecord Crowd::agent(uint32_t agent) const {
+  assert(agent < agentCount());
+  return {placements_[agent], playback_[agent],       states_[agent],
+          resume_states_[agent], play_loops_[agent] != 0, targets_[agent]};
+}
+
+void Crowd::setAgent(uint32_t agent, const AgentRecord& record) {
+  assert(agent < agentCount());
+  assert(record.playback.clip < clips_.size() && record.playback.previous_clip < clips_.size());
+  placements_[agent] = record.placement;
+  playback_[agent] = record.playback;
+  states_[agent] = record.state;
+  resume_states_[agent] = record.resume_state;
+  play_loops_[agent] = record.play_loop ? 1 : 0;
+  targets_[agent] = record.target;
 }
 
 void Crowd::submit(const Command& command) {
@@ -188,6 +235,7 @@ void Crowd::apply(const Command& c) {
 void Crowd::update(float seconds) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
+  changes_.clear();
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
   for (uint32_t a = 0; a < agentCount(); ++a) {

@@ -17,7 +17,7 @@ namespace throng::render {
 namespace {
 
 constexpr const char* kPathNames[kRenderPathCount] = {"auto", "instanced", "merged",
-                                                      "per-character"};
+                                                      "per-character", "gpu"};
 
 using Clock = std::chrono::steady_clock;
 double millisecondsSince(Clock::time_point start) {
@@ -50,7 +50,7 @@ std::optional<RenderPath> renderPathFromName(std::string_view name) {
 }
 
 CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc)
-    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod) {
+    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod), state_tints_(desc.state_tints) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
       desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
@@ -99,6 +99,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
   }
   choosePath(package, desc);
   if (!status_.ok()) {
+    gpu_.reset();
     instanced_.reset();
     merged_.reset();
     return;
@@ -120,6 +121,29 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     const bool es3 = caps.gles_major >= 3;
     const bool float_textures = caps.float_textures || caps.half_float_textures;
     const bool vertex_textures = caps.max_vertex_texture_image_units > 0;
+    const bool compute = caps.compute &&
+                         caps.max_compute_shader_storage_blocks >= kGpuCrowdStorageBlocks &&
+                         caps.max_compute_image_uniforms >= 1;
+    if (es3 && compute && caps.instancing && float_textures && vertex_textures) {
+      Status gpu = createGpu(package, desc);
+      if (gpu.ok()) {
+        path_ = RenderPath::kGpu;
+        reason_ = fmt::format(
+            "{} with compute shaders ({} storage buffers per compute shader, {} per vertex "
+            "shader, blocks up to {} MB): the GPU simulates, plays back, culls and picks LODs; "
+            "the {}x{} animation texture fits GL_MAX_TEXTURE_SIZE {}",
+            es, caps.max_compute_shader_storage_blocks, caps.max_vertex_shader_storage_blocks,
+            caps.max_shader_storage_block_size >> 20, instanced_->textureWidth(),
+            instanced_->textureHeight(), caps.max_texture_size);
+        return;
+      }
+      if (gpu.code() != ErrorCode::kLimitExceeded && gpu.code() != ErrorCode::kUnsupported) {
+        status_ = gpu;
+        return;
+      }
+      gpu_.reset();
+      instanced_.reset();
+    }
     if (es3 && caps.instancing && float_textures && vertex_textures) {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
           InstancedRenderer::create(*device_, package, {!desc.double_sided});
@@ -127,9 +151,10 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
         instanced_ = std::move(instanced).value();
         path_ = RenderPath::kInstanced;
         reason_ = fmt::format(
-            "{} with instancing, float textures and vertex texture fetch; the {}x{} animation "
+            "{} with instancing, float textures and vertex texture fetch{}; the {}x{} animation "
             "texture fits GL_MAX_TEXTURE_SIZE {}",
-            es, instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
+            es, caps.compute ? "" : " (no ES 3.1 compute: the CPU feeds the instances)",
+            instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
         return;
       }
       if (instanced.status().code() != ErrorCode::kLimitExceeded) {
@@ -171,9 +196,23 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     case RenderPath::kPerCharacter:
       status_ = createMerged(package, desc, path == RenderPath::kPerCharacter);
       return;
+    case RenderPath::kGpu:
+      status_ = createGpu(package, desc);
+      return;
     case RenderPath::kAuto:
       break;
   }
+}
+
+Status CrowdRenderer::createGpu(const Package& package, const CrowdRendererDesc& desc) {
+  Result<std::unique_ptr<InstancedRenderer>> instanced =
+      InstancedRenderer::create(*device_, package, {!desc.double_sided});
+  if (!instanced.ok()) return instanced.status();
+  instanced_ = std::move(instanced).value();
+  Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(*device_, package, *instanced_);
+  if (!gpu.ok()) return gpu.status();
+  gpu_ = std::move(gpu).value();
+  return Status::okStatus();
 }
 
 Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDesc& desc,
@@ -206,32 +245,102 @@ LodDrawInfo CrowdRenderer::lodInfo(int lod) const {
 
 void CrowdRenderer::update(Crowd& crowd, float seconds) {
   const Clock::time_point start = Clock::now();
-  crowd.update(seconds);
+  if (gpu_) {
+    if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
+  } else {
+    crowd.update(seconds);
+  }
   pending_update_ms_ += millisecondsSince(start);
+}
+
+Result<bool> CrowdRenderer::readBack(Crowd& crowd, bool wait) {
+  if (!ok()) return status_;
+  if (!gpu_) return true;
+  return gpu_->readBack(crowd, wait);
+}
+
+void CrowdRenderer::beginStats(uint32_t agents) {
+  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
+  stats_.agents = agents;
+  stats_.visible = 0;
+  stats_.draw_calls = 0;
+  stats_.triangles = 0;
+  stats_.counts_lag = 0;
+  stats_.cpu_ms = {};
+  stats_.cpu_ms.update = pending_update_ms_;
+  pending_update_ms_ = 0.0;
+}
+
+// The gpu path's counters: the draws issued now, the counts of the newest frame the GPU has
+// finished (read back without waiting).
+void CrowdRenderer::gpuStats() {
+  stats_.agents = gpu_->agentCount();
+  stats_.draw_calls = instanced_->stats().draw_calls;
+  const GpuFrameCounts& counts = gpu_->counts();
+  stats_.counts_lag = 0;
+  if (counts.frame == 0) return;
+  for (int l = 0; l < lodCount(); ++l) {
+    stats_.agents_per_lod[l] = counts.agents_per_lod[l];
+    stats_.triangles += uint64_t{counts.agents_per_lod[l]} * lod_info_[l].triangles;
+  }
+  stats_.visible = counts.visible;
 }
 
 Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
                            std::span<const glm::vec4> tints) {
-  return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints});
+  if (!ok() || !gpu_) {
+    return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints, crowd.states()});
+  }
+  beginStats(crowd.agentCount());
+  Status s = update_status_;
+  update_status_ = Status::okStatus();
+  if (!s.ok()) return s;
+  const Clock::time_point start = Clock::now();
+  GpuDrawOptions options;
+  options.fixed_lod = fixed_lod_.value_or(-1);
+  options.state_tints = state_tints_ ? &*state_tints_ : nullptr;
+  s = gpu_->draw(view, crowd, tints, options);
+  stats_.cpu_ms.submit = millisecondsSince(start);
+  gpuStats();
+  return s;
+}
+
+glm::vec4 CrowdRenderer::tintOf(const CrowdFrame& frame, uint32_t agent) const {
+  glm::vec4 tint = frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
+  if (state_tints_ && !frame.states.empty()) {
+    tint *= (*state_tints_)[static_cast<int>(frame.states[agent])];
+  }
+  return tint;
 }
 
 Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   if (!ok()) return status_;
   const size_t n = frame.placements.size();
-  if (frame.playback.size() != n || (!frame.tints.empty() && frame.tints.size() != n)) {
+  if (frame.playback.size() != n || (!frame.tints.empty() && frame.tints.size() != n) ||
+      (!frame.states.empty() && frame.states.size() != n)) {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("crowd renderer: {} placements, {} playback states and {} tints "
-                              "(each must be one per agent; tints may be none)",
-                              n, frame.playback.size(), frame.tints.size()));
+                  fmt::format("crowd renderer: {} placements, {} playback states, {} tints and {} "
+                              "agent states (each must be one per agent; tints and states may be "
+                              "none)",
+                              n, frame.playback.size(), frame.tints.size(), frame.states.size()));
   }
-  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
-  stats_.agents = static_cast<uint32_t>(n);
-  stats_.visible = 0;
-  stats_.draw_calls = 0;
-  stats_.triangles = 0;
-  stats_.cpu_ms = {};
-  stats_.cpu_ms.update = pending_update_ms_;
-  pending_update_ms_ = 0.0;
+  beginStats(static_cast<uint32_t>(n));
+  if (gpu_) {
+    const Clock::time_point start = Clock::now();
+    GpuDrawOptions options;
+    options.fixed_lod = fixed_lod_.value_or(-1);
+    // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
+    std::span<const glm::vec4> tints = frame.tints;
+    if (state_tints_ && !frame.states.empty()) {
+      growTo(tints_, n);
+      for (uint32_t a = 0; a < n; ++a) tints_[a] = tintOf(frame, a);
+      tints = std::span<const glm::vec4>(tints_.data(), n);
+    }
+    Status s = gpu_->draw(view, frame.placements, frame.playback, tints, options);
+    stats_.cpu_ms.submit = millisecondsSince(start);
+    gpuStats();
+    return s;
+  }
   growTo(frames_, n);
   growTo(visible_, n);
   growTo(lod_, n);
@@ -279,14 +388,12 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
 
 Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,
                                     uint32_t visible) {
-  const glm::vec4 white(1.0f);
   Clock::time_point start = Clock::now();
   if (instanced_) {
     growTo(instances_, visible);
     for (uint32_t i = 0; i < visible; ++i) {
       const uint32_t a = order_[i];
-      instances_[i] = {frame.placements[a], frames_[a],
-                       frame.tints.empty() ? white : frame.tints[a]};
+      instances_[i] = {frame.placements[a], frames_[a], tintOf(frame, a)};
     }
     if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
         !s.ok()) {
@@ -316,7 +423,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
       bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
                    std::span<JointRows>(palettes_.data() + at, joints.size()));
       at += joints.size();
-      tints_[i] = frame.tints.empty() ? white : quantizedTint(frame.tints[a]);
+      tints_[i] = quantizedTint(tintOf(frame, a));
     }
   }
   stats_.cpu_ms.pack_upload = millisecondsSince(start);

@@ -84,6 +84,10 @@ Status validateDesc(const DeviceDesc& desc) {
     return Status(
         ErrorCode::kInvalidArgument,
         fmt::format("device: OpenGL ES {} asked for; 2 or 3 are supported", desc.gles_major));
+  if (desc.gles_minor < 0 || desc.gles_minor > (desc.gles_major == 3 ? 2 : 0))
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("device: OpenGL ES {}.{} asked for; 2.0 and 3.0 to 3.2 are supported",
+                              desc.gles_major, desc.gles_minor));
   if (desc.width <= 0 || desc.height <= 0)
     return Status(
         ErrorCode::kInvalidArgument,
@@ -112,10 +116,12 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
     if (!eglChooseConfig(*display, attributes, &config, 1, &count) || count == 0)
       return eglFailure(fmt::format("eglChooseConfig(OpenGL ES {})", desc.gles_major));
   }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, desc.gles_major, EGL_NONE};
+  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, desc.gles_major,
+                                       EGL_CONTEXT_MINOR_VERSION, desc.gles_minor, EGL_NONE};
   EGLContext context = eglCreateContext(*display, config, EGL_NO_CONTEXT, context_attributes);
   if (context == EGL_NO_CONTEXT) {
-    Status failure = eglFailure(fmt::format("eglCreateContext(OpenGL ES {})", desc.gles_major));
+    Status failure = eglFailure(
+        fmt::format("eglCreateContext(OpenGL ES {}.{})", desc.gles_major, desc.gles_minor));
     const char* override_value = std::getenv(kGlesOverrideVariable);
     if (desc.gles_major == 3 && override_value)
       return Status(ErrorCode::kGlError,

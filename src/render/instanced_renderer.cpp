@@ -2,6 +2,10 @@
 // of a LOD with one glDrawElementsInstanced; a transform-feedback twin captures skinned vertices.
 #include "throng/render/instanced_renderer.h"
 
+#ifndef __EMSCRIPTEN__
+#include <GLES3/gl31.h>
+#endif
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -28,6 +32,7 @@ enum Attribute : GLuint {
   kFrames = 6,
   kFade = 7,
   kTint = 8,
+  kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
 };
 
 const std::vector<AttributeBinding>& attributeBindings() {
@@ -60,16 +65,44 @@ const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
 }
 
-Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings) {
+// The per-vertex inputs of the bound vertex array, from `vertex_buffer` (GpuVertex records).
+void bindVertexAttributes(GLuint vertex_buffer) {
+  glBindBuffer(GL_ARRAY_BUFFER, vertex_buffer);
+  const GLsizei stride = sizeof(GpuVertex);
+  glEnableVertexAttribArray(kPosition);
+  glVertexAttribPointer(kPosition, 3, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, position)));
+  glEnableVertexAttribArray(kNormal);
+  glVertexAttribPointer(kNormal, 3, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, normal)));
+  glEnableVertexAttribArray(kJoints);
+  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, stride,
+                         byteOffset(offsetof(GpuVertex, joints)));
+  glEnableVertexAttribArray(kWeights);
+  glVertexAttribPointer(kWeights, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, weights)));
+}
+
+const std::vector<AttributeBinding>& indirectAttributeBindings() {
+  static const std::vector<AttributeBinding> bindings = {
+      {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
+      {"a_weights", kWeights},   {"i_agent", kAgent},
+  };
+  return bindings;
+}
+
+Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings,
+                                      std::span<const std::string> defines = {}) {
   Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
   if (!vertex.ok()) return vertex.status();
+  if (!defines.empty()) vertex = injectDefines(*vertex, defines);
   Result<std::string> fragment = embeddedShader("gles3/lit.frag");
   if (!fragment.ok()) return fragment.status();
   ProgramDesc desc;
   desc.name = name;
   desc.vertex_source = std::move(vertex).value();
   desc.fragment_source = std::move(fragment).value();
-  desc.attributes = attributeBindings();
+  desc.attributes = defines.empty() ? attributeBindings() : indirectAttributeBindings();
   desc.feedback_varyings = std::move(varyings);
   return buildProgram(desc);
 }
@@ -156,6 +189,7 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
 InstancedRenderer::~InstancedRenderer() {
   for (LodBuffers& lod : lods_) {
     glDeleteVertexArrays(1, &lod.vertex_array);
+    if (lod.indirect_vertex_array) glDeleteVertexArrays(1, &lod.indirect_vertex_array);
     glDeleteBuffers(1, &lod.vertex_buffer);
     glDeleteBuffers(1, &lod.index_buffer);
   }
@@ -272,19 +306,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
   glBindBuffer(GL_ARRAY_BUFFER, buffers.vertex_buffer);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
-  const GLsizei stride = sizeof(GpuVertex);
-  glEnableVertexAttribArray(kPosition);
-  glVertexAttribPointer(kPosition, 3, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, position)));
-  glEnableVertexAttribArray(kNormal);
-  glVertexAttribPointer(kNormal, 3, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, normal)));
-  glEnableVertexAttribArray(kJoints);
-  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, stride,
-                         byteOffset(offsetof(GpuVertex, joints)));
-  glEnableVertexAttribArray(kWeights);
-  glVertexAttribPointer(kWeights, 4, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, weights)));
+  bindVertexAttributes(buffers.vertex_buffer);
   for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
@@ -379,13 +401,7 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
   stats_ = {};
   if (uploaded_instances_ == 0) return Status::okStatus();
   setUniforms(program_, view);
-  if (options_.cull_back_faces) {
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-  } else {
-    glDisable(GL_CULL_FACE);
-  }
+  setFaceCulling();
   size_t first = 0;
   for (size_t l = 0; l < lod_counts.size(); ++l) {
     const uint32_t count = lod_counts[l];
@@ -402,6 +418,68 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
   }
   glBindVertexArray(0);
   return checkGl("instanced renderer: draw");
+}
+
+void InstancedRenderer::setFaceCulling() const {
+  if (options_.cull_back_faces) {
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+  } else {
+    glDisable(GL_CULL_FACE);
+  }
+}
+
+Status InstancedRenderer::prepareIndirect() {
+  if (indirect_program_.valid()) return Status::okStatus();
+  const std::string defines[] = {"GPU_INSTANCES"};
+  Result<Program> program = buildInstancedProgram("gles3/instanced (GPU instances)", {}, defines);
+  if (!program.ok()) return program.status();
+  indirect_program_ = std::move(program).value();
+  for (LodBuffers& lod : lods_) {
+    glGenVertexArrays(1, &lod.indirect_vertex_array);
+    glBindVertexArray(lod.indirect_vertex_array);
+    bindVertexAttributes(lod.vertex_buffer);
+    glEnableVertexAttribArray(kAgent);
+    glVertexAttribDivisor(kAgent, 1);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
+  }
+  glBindVertexArray(0);
+  return checkGl("instanced renderer: preparing indirect draws");
+}
+
+Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in) {
+  stats_ = {};
+#ifdef __EMSCRIPTEN__
+  (void)view;
+  (void)in;
+  return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
+#else
+  if (Status status = prepareIndirect(); !status.ok()) return status;
+  setUniforms(indirect_program_, view);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, in.instances);
+  glUniform1i(indirect_program_.uniform("u_instances"), 1);
+  glUniform1i(indirect_program_.uniform("u_instances_per_row"), in.instances_per_row);
+  setFaceCulling();
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, in.draw_commands);
+  // The indirect record's layout (ES 3.1, 10.5): count, instance count, first index, base
+  // vertex, and a reserved word that must be 0 (no base instance: each LOD's list has its own
+  // attribute offset instead).
+  constexpr size_t kDrawCommandBytes = 5 * sizeof(GLuint);
+  for (size_t l = 0; l < lods_.size(); ++l) {
+    glBindVertexArray(lods_[l].indirect_vertex_array);
+    glBindBuffer(GL_ARRAY_BUFFER, in.agent_lists);
+    glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
+                           byteOffset(l * in.list_capacity * sizeof(GLuint)));
+    glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, byteOffset(l * kDrawCommandBytes));
+    ++stats_.draw_calls;
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  glActiveTexture(GL_TEXTURE0);
+  return checkGl("instanced renderer: indirect draw");
+#endif
 }
 
 Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances,

@@ -1,6 +1,10 @@
 // Shader compile/link with attribute bindings and transform-feedback varyings; logs in errors.
 #include "throng/render/program.h"
 
+#ifndef __EMSCRIPTEN__
+#include <GLES3/gl31.h>
+#endif
+
 #include <fmt/core.h>
 
 #include "render/embedded_shaders.h"
@@ -28,7 +32,9 @@ std::string programLog(GLuint program) {
 }
 
 Result<GLuint> compile(GLenum stage, const std::string& source, const std::string& name) {
-  const char* stage_name = stage == GL_VERTEX_SHADER ? "vertex" : "fragment";
+  const char* stage_name = stage == GL_VERTEX_SHADER     ? "vertex"
+                           : stage == GL_FRAGMENT_SHADER ? "fragment"
+                                                         : "compute";
   const GLuint shader = glCreateShader(stage);
   if (shader == 0)
     return Status(ErrorCode::kGlError,
@@ -66,7 +72,34 @@ GLint Program::uniform(const char* name) const {
   return glGetUniformLocation(id_, name);
 }
 
+namespace {
+
+Result<Program> buildComputeProgram(const ProgramDesc& desc) {
+#ifdef __EMSCRIPTEN__
+  return Status(ErrorCode::kUnsupported,
+                fmt::format("shader '{}': WebGL has no compute shaders", desc.name));
+#else
+  Result<GLuint> compute = compile(GL_COMPUTE_SHADER, desc.compute_source, desc.name);
+  if (!compute.ok()) return compute.status();
+  Program program(glCreateProgram());
+  glAttachShader(program.id(), *compute);
+  glLinkProgram(program.id());
+  glDeleteShader(*compute);
+  GLint linked = GL_FALSE;
+  glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE)
+    return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}",
+                                                   desc.name, programLog(program.id())));
+  if (Status status = checkGl(fmt::format("building shader '{}'", desc.name)); !status.ok())
+    return status;
+  return program;
+#endif
+}
+
+}  // namespace
+
 Result<Program> buildProgram(const ProgramDesc& desc) {
+  if (!desc.compute_source.empty()) return buildComputeProgram(desc);
   Result<GLuint> vertex = compile(GL_VERTEX_SHADER, desc.vertex_source, desc.name);
   if (!vertex.ok()) return vertex.status();
   Result<GLuint> fragment = compile(GL_FRAGMENT_SHADER, desc.fragment_source, desc.name);

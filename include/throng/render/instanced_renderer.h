@@ -36,6 +36,20 @@ struct InstancedRendererOptions {
   bool cull_back_faces = true;  // glTF front faces are counter-clockwise
 };
 
+// What the GPU-driven path (render/gpu_crowd.h) leaves on the GPU for its draws: per LOD l a
+// DrawElementsIndirectCommand at byte 20 * l of `draw_commands` (its instance count filled by
+// compute) and that many agent indices from element l * list_capacity of `agent_lists`; agent
+// a's instance record is 4 texels of the RGBA32UI texture `instances` at x = 4 * (a %
+// instances_per_row), y = a / instances_per_row (position and scale, cos and sin of the heading
+// and the two blends, the four frames, then the fade and the RGBA8 tint: Instance's fields).
+struct IndirectInstances {
+  GLuint draw_commands = 0;
+  GLuint agent_lists = 0;
+  uint32_t list_capacity = 0;
+  GLuint instances = 0;
+  int instances_per_row = 0;
+};
+
 // Owns the GL copies of a package: one vertex/index buffer pair per LOD, the animation texture
 // and a streamed instance buffer. Lives and dies with its device's context current.
 class InstancedRenderer {
@@ -54,6 +68,7 @@ class InstancedRenderer {
 
   int lodCount() const { return static_cast<int>(lods_.size()); }
   uint32_t vertexCount(int lod) const { return lods_[lod].vertex_count; }
+  uint32_t indexCount(int lod) const { return lods_[lod].index_count; }
   // The GPU copy of the animation texture (may differ from the package's after re-layout).
   TexelFormat textureFormat() const { return texture_format_; }
   uint32_t textureWidth() const { return texture_width_; }
@@ -76,6 +91,14 @@ class InstancedRenderer {
   Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
   const RenderStats& stats() const { return stats_; }
 
+  // The GPU-driven path's draws: one glDrawElementsIndirect per LOD over `instances`, with the
+  // same vertex shader as draw() reading each instance's record from a texture instead of
+  // attributes (ES 3.1 devices may have no vertex-stage storage buffers). The caller has made
+  // the compute writes visible (glMemoryBarrier). stats() counts the draws; its instance and
+  // triangle counts stay 0 (they are on the GPU). kUnsupported without ES 3.1; kGlError on GL
+  // failure.
+  Status drawIndirect(const FrameView& view, const IndirectInstances& instances);
+
   // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
   // and returns the world-space skinned vertices of LOD `lod` for every instance:
   // positions[i * vertexCount(lod) + v] (normals likewise, not normalised). Both spans must hold
@@ -86,6 +109,7 @@ class InstancedRenderer {
  private:
   struct LodBuffers {
     GLuint vertex_array = 0;
+    GLuint indirect_vertex_array = 0;  // drawIndirect's: the agent index is the instance input
     GLuint vertex_buffer = 0;
     GLuint index_buffer = 0;
     uint32_t vertex_count = 0;
@@ -108,10 +132,13 @@ class InstancedRenderer {
   void packInstances(std::span<const Instance> instances);
   void bindInstanceAttributes(size_t first_instance);
   void setUniforms(const Program& program, const FrameView& view);
+  void setFaceCulling() const;
+  Status prepareIndirect();
 
   InstancedRendererOptions options_;
   Program program_;
   Program capture_program_;
+  Program indirect_program_;  // built on the first drawIndirect
   std::vector<LodBuffers> lods_;
   GLuint texture_ = 0;
   GLuint instance_buffer_ = 0;
