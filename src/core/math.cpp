@@ -1,4 +1,4 @@
-// Transform-to-matrix conversion, 3x4 row packing and finiteness checks.
+// Transform-to-matrix conversion, 3x4 row packing and blending, and finiteness checks.
 #include "throng/core/math.h"
 
 #include <algorithm>
@@ -30,6 +30,12 @@ glm::mat4 unpackRows(const JointRows& rows) {
     for (int c = 0; c < 4; ++c) m[c][r] = rows.rows[r][c];
   }
   return m;
+}
+
+JointRows mixRows(const JointRows& x, const JointRows& y, float t) {
+  JointRows out;
+  for (int r = 0; r < kVec4PerJoint; ++r) out.rows[r] = x.rows[r] * (1.0f - t) + y.rows[r] * t;
+  return out;
 }
 
 bool isFinite(const glm::vec3& v) {

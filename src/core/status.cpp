@@ -1,6 +1,9 @@
 // Status formatting and the names of the stable error codes.
 #include "throng/core/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace throng {
 
 const char* errorCodeName(ErrorCode code) {
@@ -26,6 +29,16 @@ const char* errorCodeName(ErrorCode code) {
   }
   return "unknown error";
 }
+
+namespace detail {
+
+void abortOnMissingValue(const Status& status) {
+  std::fprintf(stderr, "throng: value of a failed Result: %s\n", status.toString().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace detail
 
 std::string Status::toString() const {
   if (ok()) return "ok";

@@ -3,30 +3,9 @@
 
 #include <cassert>
 
-#include <glm/gtc/packing.hpp>
+#include "throng/crowd/frame_palette.h"
 
 namespace throng {
-namespace {
-
-// One palette entry of the baked texture.
-JointRows bakedJoint(const AnimationTexture& texture, uint32_t frame, uint32_t joint) {
-  JointRows rows;
-  const size_t y = texture.texelY(frame);
-  for (uint32_t r = 0; r < kVec4PerJoint; ++r) {
-    const size_t texel = (y * texture.width + texture.texelX(frame, joint, r)) * 4;
-    if (texture.format == TexelFormat::kRgba32F) {
-      const float* t = texture.texels32.data() + texel;
-      rows.rows[r] = glm::vec4(t[0], t[1], t[2], t[3]);
-    } else {
-      const uint16_t* t = texture.texels16.data() + texel;
-      rows.rows[r] = glm::vec4(glm::unpackHalf1x16(t[0]), glm::unpackHalf1x16(t[1]),
-                               glm::unpackHalf1x16(t[2]), glm::unpackHalf1x16(t[3]));
-    }
-  }
-  return rows;
-}
-
-}  // namespace
 
 JointRows placeRows(const glm::mat4& placement, const JointRows& m) {
   // Row r of P*M: sum_k P[k][r] * M.rows[k] for the 3 linear rows, plus P's translation on w.
@@ -58,29 +37,10 @@ void bakedPalette(const AnimationTexture& texture, const InstanceFrames& frames,
   assert(out.size() == (palette_joints.empty() ? texture.joint_count : palette_joints.size()));
   assert(frames.primary.frame_a < texture.frame_count &&
          frames.primary.frame_b < texture.frame_count);
-  const float fade = frames.fade;
-  const float pb = frames.primary.blend, sb = frames.secondary.blend;
   for (size_t s = 0; s < out.size(); ++s) {
     const uint32_t j = palette_joints.empty() ? static_cast<uint32_t>(s) : palette_joints[s];
     assert(j < texture.joint_count);
-    const JointRows a = bakedJoint(texture, frames.primary.frame_a, j);
-    const JointRows b = bakedJoint(texture, frames.primary.frame_b, j);
-    JointRows blended;
-    if (fade > 0.0f) {
-      assert(frames.secondary.frame_a < texture.frame_count &&
-             frames.secondary.frame_b < texture.frame_count);
-      const JointRows c = bakedJoint(texture, frames.secondary.frame_a, j);
-      const JointRows d = bakedJoint(texture, frames.secondary.frame_b, j);
-      for (int r = 0; r < kVec4PerJoint; ++r) {
-        blended.rows[r] = (1.0f - fade) * ((1.0f - pb) * a.rows[r] + pb * b.rows[r]) +
-                          fade * ((1.0f - sb) * c.rows[r] + sb * d.rows[r]);
-      }
-    } else {
-      for (int r = 0; r < kVec4PerJoint; ++r) {
-        blended.rows[r] = (1.0f - pb) * a.rows[r] + pb * b.rows[r];
-      }
-    }
-    out[s] = placeRows(placement, blended);
+    out[s] = placeRows(placement, blendedJointRows(texture, frames, j));
   }
 }
 

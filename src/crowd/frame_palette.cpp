@@ -1,22 +1,21 @@
 // FramePaletteJob: the instanced shader's frame/cross-fade palette blend, on the CPU.
 #include "throng/crowd/frame_palette.h"
 
-#include <glm/gtc/packing.hpp>
+#include <cassert>
 
 namespace throng {
 
-JointRows textureJoint(const AnimationTexture& texture, uint32_t frame, uint32_t joint) {
-  JointRows rows;
-  const size_t y = texture.texelY(frame);
-  for (uint32_t r = 0; r < 3; ++r) {
-    const size_t texel = (y * texture.width + texture.texelX(frame, joint, r)) * 4;
-    for (int c = 0; c < 4; ++c) {
-      rows.rows[r][c] = texture.format == TexelFormat::kRgba32F
-                            ? texture.texels32[texel + c]
-                            : glm::unpackHalf1x16(texture.texels16[texel + c]);
-    }
-  }
-  return rows;
+JointRows blendedJointRows(const AnimationTexture& texture, const InstanceFrames& frames,
+                           uint32_t joint) {
+  const FrameSample& p = frames.primary;
+  const JointRows primary = mixRows(loadJointRows(texture, p.frame_a, joint),
+                                    loadJointRows(texture, p.frame_b, joint), p.blend);
+  // With no fade the formula gives the primary pair exactly; the shader skips the other too.
+  if (!(frames.fade > 0.0f)) return primary;
+  const FrameSample& s = frames.secondary;
+  const JointRows secondary = mixRows(loadJointRows(texture, s.frame_a, joint),
+                                      loadJointRows(texture, s.frame_b, joint), s.blend);
+  return mixRows(primary, secondary, frames.fade);
 }
 
 bool FramePaletteJob::validate() const {
@@ -33,20 +32,8 @@ bool FramePaletteJob::validate() const {
 
 bool FramePaletteJob::run() const {
   if (!validate()) return false;
-  const auto mix = [](const glm::vec4& x, const glm::vec4& y, float t) {
-    return x * (1.0f - t) + y * t;
-  };
-  const float fade = frames.fade;
-  for (uint32_t j = 0; j < texture->joint_count; ++j) {
-    const JointRows pa = textureJoint(*texture, frames.primary.frame_a, j);
-    const JointRows pb = textureJoint(*texture, frames.primary.frame_b, j);
-    const JointRows sa = textureJoint(*texture, frames.secondary.frame_a, j);
-    const JointRows sb = textureJoint(*texture, frames.secondary.frame_b, j);
-    for (int r = 0; r < kVec4PerJoint; ++r) {
-      palette[j].rows[r] = (1.0f - fade) * mix(pa.rows[r], pb.rows[r], frames.primary.blend) +
-                           fade * mix(sa.rows[r], sb.rows[r], frames.secondary.blend);
-    }
-  }
+  for (uint32_t j = 0; j < texture->joint_count; ++j)
+    palette[j] = blendedJointRows(*texture, frames, j);
   return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -366,12 +367,8 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
         // The played next frame is the stored one: frame 0 itself after a wrap.
         evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, n), w.scratch, w.next);
         evaluatePalette(skeleton, &clip, 0.5f * (t0 + t1), w.scratch, w.middle);
-        for (uint32_t j = 0; j < joints; ++j) {
-          const JointRows q = quantize(w.next[j], options.format);
-          for (int r2 = 0; r2 < kVec4PerJoint; ++r2) {
-            w.blended[j].rows[r2] = 0.5f * (w.stored[j].rows[r2] + q.rows[r2]);
-          }
-        }
+        for (uint32_t j = 0; j < joints; ++j)
+          w.blended[j] = mixRows(w.stored[j], quantize(w.next[j], options.format), 0.5f);
         skin(mesh, w.middle, w.mid_positions);
         skin(mesh, w.blended, w.blend_positions);
         out.interpolation_error = maxDistance(w.mid_positions, w.blend_positions);
@@ -471,6 +468,8 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
                     "size) exceeds the allowed error of {:.6g}",
                     source, rep.max_error, 100.0f * rep.max_error_fraction, options.max_error));
   }
+  // Valid by construction; renderers trust it without checking again.
+  assert(validatePackage(package, source).ok());
   return package;
 }
 

@@ -1,22 +1,23 @@
-// PNG write (temp + rename) and read through stb, and the tolerant image comparison.
+// PNG write (encoded in memory, then written atomically) and read through stb, and the tolerant
+// image comparison.
 #include "throng/render/capture.h"
 
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 #include <fmt/core.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
-#include <unistd.h>
+
+#include "throng/core/file_io.h"
 
 namespace throng::render {
 namespace {
 
-void appendToFile(void* context, void* data, int size) {
-  std::FILE* file = static_cast<std::FILE*>(context);
-  std::fwrite(data, 1, static_cast<size_t>(size), file);
+void appendBytes(void* context, void* data, int size) {
+  static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                             static_cast<size_t>(size));
 }
 
 }  // namespace
@@ -24,26 +25,11 @@ void appendToFile(void* context, void* data, int size) {
 Status writePng(const Image& image, const std::string& path) {
   assert(image.width > 0 && image.height > 0 &&
          image.rgba.size() == static_cast<size_t>(image.width) * image.height * 4);
-  const std::string temp = fmt::format("{}.tmp{}", path, static_cast<long>(getpid()));
-  std::FILE* file = std::fopen(temp.c_str(), "wb");
-  if (!file) return Status(ErrorCode::kIoError, fmt::format("{}: cannot create {}", path, temp));
-  const int encoded = stbi_write_png_to_func(appendToFile, file, image.width, image.height, 4,
-                                             image.rgba.data(), image.width * 4);
-  const bool written = encoded != 0 && std::ferror(file) == 0;
-  const bool closed = std::fclose(file) == 0;
-  std::error_code error;
-  if (!written || !closed) {
-    std::filesystem::remove(temp, error);
-    return Status(ErrorCode::kIoError, fmt::format("{}: writing the PNG failed", path));
-  }
-  std::filesystem::rename(temp, path, error);
-  if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return Status(ErrorCode::kIoError,
-                  fmt::format("{}: cannot rename {} into place: {}", path, temp, error.message()));
-  }
-  return Status::okStatus();
+  std::string png;
+  if (stbi_write_png_to_func(appendBytes, &png, image.width, image.height, 4, image.rgba.data(),
+                             image.width * 4) == 0)
+    return Status(ErrorCode::kIoError, fmt::format("{}: encoding the PNG failed", path));
+  return writeFileAtomically(path, png);
 }
 
 Result<Image> readPng(const std::string& path) {

@@ -99,6 +99,10 @@ Status validateDesc(const DeviceDesc& desc) {
 
 Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   if (Status status = validateDesc(desc); !status.ok()) return status;
+  if (desc.framebuffer != 0)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("device: a headless device draws into its own framebuffer, not {}",
+                              desc.framebuffer));
   Result<EGLDisplay> display = acquireDisplay();
   if (!display.ok()) return display.status();
   std::unique_ptr<Device> device(new Device());
@@ -156,6 +160,23 @@ Result<std::unique_ptr<Device>> Device::createForCurrentContext(const DeviceDesc
   if (device->caps_.gles_major < 2)
     return Status(ErrorCode::kGlError,
                   fmt::format("device: '{}' is not an OpenGL ES context", device->caps_.version));
+  if (desc.framebuffer != 0) {
+    // glIsFramebuffer is true only once the name has been bound: the caller has set it up.
+    if (!glIsFramebuffer(desc.framebuffer))
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("device: {} is not a framebuffer object of the current context",
+                                desc.framebuffer));
+    GLint previous = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_FRAMEBUFFER, desc.framebuffer);
+    const GLenum complete = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
+    if (complete != GL_FRAMEBUFFER_COMPLETE)
+      return Status(ErrorCode::kGlError,
+                    fmt::format("device: framebuffer {} is incomplete (status 0x{:04x})",
+                                desc.framebuffer, complete));
+    device->framebuffer_ = desc.framebuffer;
+  }
   return device;
 }
 

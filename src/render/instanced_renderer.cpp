@@ -13,9 +13,9 @@
 #include <numeric>
 
 #include <fmt/core.h>
-#include <glm/gtc/packing.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "throng/core/half.h"
 #include "throng/render/gl_check.h"
 
 namespace throng::render {
@@ -107,52 +107,6 @@ Result<Program> buildInstancedProgram(const char* name, std::vector<std::string>
   return buildProgram(desc);
 }
 
-Status checkPackage(const Package& package) {
-  const AnimationTexture& t = package.animation;
-  const std::string& source = package.source.empty() ? "package" : package.source;
-  if (package.lods.empty())
-    return Status(ErrorCode::kInvalidData, fmt::format("{}: no mesh LODs", source));
-  const int joint_count = package.skeleton.jointCount();
-  if (joint_count <= 0 || t.joint_count != static_cast<uint32_t>(joint_count))
-    return Status(ErrorCode::kInvalidData,
-                  fmt::format("{}: animation texture has {} joints, the skeleton {}", source,
-                              t.joint_count, joint_count));
-  if (t.frame_count == 0 || t.frames_per_row == 0 ||
-      t.width < t.frames_per_row * t.texelsPerFrame() ||
-      static_cast<uint64_t>(t.height) * t.frames_per_row < t.frame_count)
-    return Status(
-        ErrorCode::kInvalidData,
-        fmt::format("{}: animation texture {}x{} cannot hold {} frames of {} joints at {} "
-                    "frames per row",
-                    source, t.width, t.height, t.frame_count, t.joint_count, t.frames_per_row));
-  const size_t values = static_cast<size_t>(t.width) * t.height * 4;
-  const size_t stored = t.format == TexelFormat::kRgba32F ? t.texels32.size() : t.texels16.size();
-  if (stored != values)
-    return Status(ErrorCode::kInvalidData,
-                  fmt::format("{}: animation texture {}x{} has {} texel values, expected {}",
-                              source, t.width, t.height, stored, values));
-  for (const BakedClip& clip : package.clips) {
-    if (static_cast<uint64_t>(clip.first_frame) + clip.frame_count > t.frame_count)
-      return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: clip '{}' frames [{}, {}) exceed the texture's {} frames",
-                                source, clip.name, clip.first_frame,
-                                clip.first_frame + clip.frame_count, t.frame_count));
-  }
-  for (size_t l = 0; l < package.lods.size(); ++l) {
-    const MeshLod& lod = package.lods[l];
-    const int slots =
-        lod.palette_joints.empty() ? joint_count : static_cast<int>(lod.palette_joints.size());
-    const std::string where = fmt::format("{} LOD {}", source, l);
-    if (Status status = validateMesh(lod.mesh, slots, where); !status.ok()) return status;
-    for (uint16_t joint : lod.palette_joints) {
-      if (joint >= joint_count)
-        return Status(ErrorCode::kInvalidData, fmt::format("{}: palette slot names joint {} of {}",
-                                                           where, joint, joint_count));
-    }
-  }
-  return Status::okStatus();
-}
-
 }  // namespace
 
 Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
@@ -166,7 +120,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
                               "units, instancing {})",
                               caps.version, caps.max_vertex_texture_image_units,
                               caps.instancing ? "on" : "off"));
-  if (Status status = checkPackage(package); !status.ok()) return status;
+  // Validated once, when it was read or baked, and immutable since (Package is const here).
+  assert(validatePackage(package, package.source).ok());
   if (Status status = device.makeCurrent(); !status.ok()) return status;
   checkGl("before creating the instanced renderer").ok();  // start from a clean error state
 
@@ -251,11 +206,11 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
       for (size_t v = 0; v < static_cast<size_t>(texels_per_frame_) * 4; ++v) {
         const float value = texture.format == TexelFormat::kRgba32F
                                 ? texture.texels32[from + v]
-                                : glm::unpackHalf1x16(texture.texels16[from + v]);
+                                : halfToFloat(texture.texels16[from + v]);
         if (texture_format_ == TexelFormat::kRgba32F)
           floats[to + v] = value;
         else
-          halves[to + v] = glm::packHalf1x16(value);
+          halves[to + v] = floatToHalf(value);
       }
     }
     pixels = texture_format_ == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())

@@ -45,11 +45,7 @@ MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScen
           *scene.skeleton, &previous,
           clipTime(previous, agent.previous_time, scene.baked_clips[agent.previous_clip].loop),
           world, joints, scratch.pose, scratch.fade);
-      for (size_t s = 0; s < out.size(); ++s) {
-        for (int r = 0; r < kVec4PerJoint; ++r) {
-          out[s].rows[r] = (1.0f - fade) * out[s].rows[r] + fade * scratch.fade[s].rows[r];
-        }
-      }
+      for (size_t s = 0; s < out.size(); ++s) out[s] = mixRows(out[s], scratch.fade[s], fade);
     }
   }
   return renderer.endFrame();

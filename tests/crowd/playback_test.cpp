@@ -179,7 +179,7 @@ AnimationTexture numberedTexture(TexelFormat format) {
 TEST(FramePaletteJob, BlendsFramesThenCrossFades) {
   for (TexelFormat format : {TexelFormat::kRgba32F, TexelFormat::kRgba16F}) {
     const AnimationTexture texture = numberedTexture(format);
-    EXPECT_EQ(textureJoint(texture, 3, 1).rows[2].x, 312.0f);
+    EXPECT_EQ(loadJointRows(texture, 3, 1).rows[2].x, 312.0f);
     std::vector<JointRows> palette(2);
     FramePaletteJob job;
     job.texture = &texture;

@@ -140,6 +140,69 @@ TEST(Device, ReadPixelsReturnsTopRowFirst) {
   EXPECT_EQ(image->rgba[bottom_left + 1], 0);
 }
 
+// An engine's own framebuffer object in its own context: the borrowed device clears, draws and
+// reads back there, and leaves the framebuffer the context's owner uses alone.
+TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {
+  DeviceDesc host_desc;
+  host_desc.width = host_desc.height = 8;
+  auto host = makeDevice(host_desc);  // stands in for the engine's context (current now)
+  ASSERT_NE(host, nullptr);
+  host->beginFrame({0, 0, 1, 1});  // the host's own framebuffer: blue
+  host->finish();
+
+  GLuint framebuffer = 0, color = 0, depth = 0;
+  glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 6, 5);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  glGenRenderbuffers(1, &depth);
+  glBindRenderbuffer(GL_RENDERBUFFER, depth);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 6, 5);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+  ASSERT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
+
+  DeviceDesc desc;
+  desc.width = 6;
+  desc.height = 5;
+  desc.framebuffer = framebuffer;
+  Result<std::unique_ptr<Device>> borrowed = Device::createForCurrentContext(desc);
+  ASSERT_TRUE(borrowed.ok()) << borrowed.status().toString();
+  EXPECT_FALSE((*borrowed)->headless());
+  EXPECT_EQ((*borrowed)->caps().gles_major, host->caps().gles_major);
+  (*borrowed)->beginFrame({0, 1, 0, 1});
+  (*borrowed)->finish();
+  Result<Image> image = (*borrowed)->readPixels();
+  ASSERT_TRUE(image.ok()) << image.status().toString();
+  ASSERT_EQ(image->width, 6);
+  ASSERT_EQ(image->rgba.size(), 6u * 5u * 4u);
+  for (size_t p = 0; p < image->rgba.size(); p += 4) {
+    ASSERT_EQ(image->rgba[p + 0], 0) << "pixel " << p / 4;
+    ASSERT_EQ(image->rgba[p + 1], 255) << "pixel " << p / 4;
+  }
+  Result<Image> host_image = host->readPixels();
+  ASSERT_TRUE(host_image.ok());
+  EXPECT_EQ(host_image->rgba[2], 255);  // still blue
+  EXPECT_EQ(host_image->rgba[1], 0);
+  borrowed->reset();  // owns nothing: the framebuffer outlives it
+  EXPECT_TRUE(glIsFramebuffer(framebuffer));
+
+  desc.framebuffer = framebuffer + 1000;
+  EXPECT_EQ(Device::createForCurrentContext(desc).status().code(), ErrorCode::kInvalidArgument);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, 0);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, 0);
+  desc.framebuffer = framebuffer;  // no attachments at all: incomplete
+  EXPECT_EQ(Device::createForCurrentContext(desc).status().code(), ErrorCode::kGlError);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteRenderbuffers(1, &depth);
+  glDeleteFramebuffers(1, &framebuffer);
+  DeviceDesc headless;
+  headless.framebuffer = 1;
+  EXPECT_EQ(Device::createHeadless(headless).status().code(), ErrorCode::kInvalidArgument);
+}
+
 TEST(Device, TwoDevicesSwitchContexts) {
   DeviceDesc desc;
   desc.width = desc.height = 4;

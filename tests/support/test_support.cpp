@@ -58,8 +58,12 @@ void writeFile(const std::filesystem::path& path, const std::string& bytes) {
 }
 
 CliResult runCli(const std::string& args) {
+  return runShell(std::string("'") + THRONG_CLI_PATH + "' " + args);
+}
+
+CliResult runShell(const std::string& command_line) {
   CliResult result;
-  const std::string command = std::string("'") + THRONG_CLI_PATH + "' " + args + " 2>&1";
+  const std::string command = "( " + command_line + " ) 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
   char buffer[4096];

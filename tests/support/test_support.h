@@ -30,6 +30,8 @@ struct CliResult {
   std::string output;
 };
 CliResult runCli(const std::string& args);
+// Runs a shell command line; output has stdout and stderr together.
+CliResult runShell(const std::string& command);
 
 // Mesa answers an ES 2.0 context request with ES 3.2 unless MESA_GLES_VERSION_OVERRIDE=2.0 is in
 // the environment when the EGL display is initialised, and the library never changes the

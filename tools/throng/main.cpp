@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "throng/version.h"
 
 namespace throng::cli {
 
@@ -44,6 +45,7 @@ std::string describeType(const std::string& type) {
 int main(int argc, char** argv) {
   using namespace throng::cli;
   CLI::App app{"throng: crowds of skeletal-animated characters in a handful of draw calls"};
+  app.set_version_flag("--version", "throng " THRONG_VERSION_STRING);
   app.require_subcommand(1);
   auto& registry = commandRegistry();
   std::sort(registry.begin(), registry.end(),

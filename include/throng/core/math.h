@@ -29,6 +29,9 @@ static_assert(sizeof(JointRows) == 12 * sizeof(float),
 
 JointRows packRows(const glm::mat4& affine);
 glm::mat4 unpackRows(const JointRows& rows);
+// Row by row x * (1 - t) + y * t (GLSL's mix): the one blend of two palette entries, used by
+// frame interpolation, cross-fades and the shaders' CPU twins.
+JointRows mixRows(const JointRows& x, const JointRows& y, float t);
 
 inline glm::vec3 transformPoint(const JointRows& m, const glm::vec3& p) {
   const glm::vec4 p1(p, 1.0f);

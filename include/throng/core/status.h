@@ -24,6 +24,13 @@ enum class ErrorCode : int {
 
 const char* errorCodeName(ErrorCode code);
 
+class Status;
+namespace detail {
+// Prints "throng: value of a failed Result: <status>" to stderr and calls std::abort(), in every
+// build type: reading the value of an error is a caller bug that must never run on silently.
+[[noreturn]] void abortOnMissingValue(const Status& status);
+}  // namespace detail
+
 // The outcome of an operation: ok, or an error code with a human-readable message.
 class [[nodiscard]] Status {
  public:
@@ -53,16 +60,18 @@ class [[nodiscard]] Result {
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
+  // The value. On an error these print the status to stderr and abort the program (every build
+  // type): check ok() first, or use the status.
   T& value() & {
-    assert(ok());
+    if (!value_) detail::abortOnMissingValue(status_);
     return *value_;
   }
   const T& value() const& {
-    assert(ok());
+    if (!value_) detail::abortOnMissingValue(status_);
     return *value_;
   }
   T&& value() && {
-    assert(ok());
+    if (!value_) detail::abortOnMissingValue(status_);
     return std::move(*value_);
   }
   T& operator*() & { return value(); }

@@ -10,16 +10,18 @@
 
 namespace throng {
 
-// Rows of joint `joint` at texture frame `frame`, as the shader's texelFetch reads them (half
-// floats widened exactly). Requires frame < frame_count, joint < joint_count and texel storage
-// of width * height * 4 values for the texture's format.
-JointRows textureJoint(const AnimationTexture& texture, uint32_t frame, uint32_t joint);
+// The palette entry of `joint` for `frames`, blended as shaders/gles3/instanced.vert does:
+//   (1 - fade) * mix(P[a], P[b], blend) + fade * mix(S[a], S[b], blend2)
+// (mixRows, row by row), with texels read by loadJointRows (halves widened exactly). Like the
+// shader it reads only the primary pair when fade <= 0, which gives the same value. Requires
+// joint < joint_count and the frame indices it reads < frame_count (asserted).
+JointRows blendedJointRows(const AnimationTexture& texture, const InstanceFrames& frames,
+                           uint32_t joint);
 
-// palette[j] = (1 - fade) * mix(P[a], P[b], blend) + fade * mix(S[a], S[b], blend2), row by row,
-// where P/S are the primary/secondary frames of `frames` and mix(x, y, t) = x * (1 - t) + y * t
-// (GLSL's mix). This is exactly the arithmetic of shaders/gles3/instanced.vert, so the GPU's
-// skinned vertices can be compared with SkinJob over this palette. palette.size() must equal
-// texture->joint_count; every frame index must be < texture->frame_count.
+// palette[j] = blendedJointRows(*texture, frames, j) for every joint: exactly the arithmetic of
+// shaders/gles3/instanced.vert, so the GPU's skinned vertices can be compared with SkinJob over
+// this palette. palette.size() must equal texture->joint_count; every frame index must be
+// < texture->frame_count.
 struct FramePaletteJob {
   const AnimationTexture* texture = nullptr;
   InstanceFrames frames;

@@ -22,6 +22,10 @@ struct DeviceDesc {
   int width = 256;     // frame size in pixels
   int height = 256;
   CapsOverride caps;  // limits imposed on top of the probed caps (tests)
+  // createForCurrentContext only: the caller's framebuffer object (a GL name in the current
+  // context, complete, width x height) that frames are drawn into and read back from; 0 is the
+  // context's default framebuffer. A headless device makes its own: must be 0 there.
+  unsigned framebuffer = 0;
 };
 
 // One GL context and the framebuffer frames are drawn into.
@@ -42,10 +46,12 @@ class Device {
  public:
   // A headless device. EGL or GL failures (no surfaceless platform, no context of that version,
   // incomplete framebuffer, size over GL_MAX_RENDERBUFFER_SIZE) are kGlError; a version other
-  // than 2 or 3 or a non-positive size is kInvalidArgument.
+  // than 2 or 3, a non-positive size or a non-zero desc.framebuffer is kInvalidArgument.
   static Result<std::unique_ptr<Device>> createHeadless(const DeviceDesc& desc);
-  // A device over the context already current on this thread (a window's, a browser's), drawing
-  // into framebuffer 0 of desc.width x desc.height. It owns no context.
+  // A device over the context already current on this thread (a window's, a browser's, a game
+  // engine's), drawing into desc.framebuffer (0: the default one) of desc.width x desc.height.
+  // It owns neither the context nor the framebuffer. kGlError when no ES context is current or
+  // the framebuffer is incomplete; kInvalidArgument when desc.framebuffer names no framebuffer.
   static Result<std::unique_ptr<Device>> createForCurrentContext(const DeviceDesc& desc);
   ~Device();
   Device(const Device&) = delete;

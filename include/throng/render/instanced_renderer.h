@@ -58,8 +58,9 @@ class InstancedRenderer {
   // the device has half but not full float textures). A texture wider or taller than the
   // device's GL_MAX_TEXTURE_SIZE is laid out again with fewer frames per row; kLimitExceeded when
   // even that cannot fit (one frame wider than the limit, or too many rows). kUnsupported when
-  // the device lacks ES3 instancing or vertex texture fetch; kInvalidData for an inconsistent
-  // package (texel counts, joint indices); kGlError for GL failures (shader log included).
+  // the device lacks ES3 instancing or vertex texture fetch; kGlError for GL failures (shader
+  // log included). `package` must have passed validatePackage (readPackage, parsePackage and
+  // bakeCharacter return only such packages); it is not checked again (asserted in debug builds).
   static Result<std::unique_ptr<InstancedRenderer>> create(
       Device& device, const Package& package, const InstancedRendererOptions& options = {});
   ~InstancedRenderer();

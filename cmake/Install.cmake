@@ -1,0 +1,33 @@
+# Install rules: the static layers and throng::throng as the CMake package `throng` (exported
+# targets throng::<layer>), the headers with the generated version.h, the CLI, and throng.pc.
+include(CMakePackageConfigHelpers)
+
+set(THRONG_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/throng")
+
+install(TARGETS ${THRONG_LAYERS} throng_throng EXPORT throngTargets
+        ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/throng" "${PROJECT_BINARY_DIR}/include/throng"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" FILES_MATCHING PATTERN "*.h")
+if(TARGET throng_cli)
+  install(TARGETS throng_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+endif()
+
+install(EXPORT throngTargets NAMESPACE throng:: DESTINATION "${THRONG_CMAKE_DIR}")
+configure_package_config_file(cmake/throngConfig.cmake.in
+                              "${PROJECT_BINARY_DIR}/throngConfig.cmake"
+                              INSTALL_DESTINATION "${THRONG_CMAKE_DIR}")
+# 0.x releases promise nothing across minor versions.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/throngConfigVersion.cmake"
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/throngConfig.cmake"
+              "${PROJECT_BINARY_DIR}/throngConfigVersion.cmake"
+        DESTINATION "${THRONG_CMAKE_DIR}")
+
+# throng.pc finds its prefix from its own folder, so the installed tree can be moved.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  message(FATAL_ERROR "throng.pc needs a relative CMAKE_INSTALL_LIBDIR, not ${CMAKE_INSTALL_LIBDIR}")
+endif()
+file(RELATIVE_PATH THRONG_PC_PREFIX_FROM_PCDIR "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+string(REGEX REPLACE "/$" "" THRONG_PC_PREFIX_FROM_PCDIR "${THRONG_PC_PREFIX_FROM_PCDIR}")
+configure_file(cmake/throng.pc.in "${PROJECT_BINARY_DIR}/throng.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/throng.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
