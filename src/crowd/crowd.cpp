@@ -150,7 +150,7 @@ void Crowd::removeAgent(uint32_t agent) {
 
 AgentRecord Crowd::agent(uint32_t agent) const {
   assert(agent < agentCount());
-  return {placements_[agent], playback_[agent],       states_[agent],
+  return {placements_[agent],    playback_[agent],        states_[agent],
           resume_states_[agent], play_loops_[agent] != 0, targets_[agent]};
 }
 

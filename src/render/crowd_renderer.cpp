@@ -50,7 +50,10 @@ std::optional<RenderPath> renderPathFromName(std::string_view name) {
 }
 
 CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc)
-    : device_(&device), path_(desc.path), fixed_lod_(desc.fixed_lod), state_tints_(desc.state_tints) {
+    : device_(&device),
+      path_(desc.path),
+      fixed_lod_(desc.fixed_lod),
+      state_tints_(desc.state_tints) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
       desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;

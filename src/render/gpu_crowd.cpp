@@ -29,8 +29,9 @@ struct GpuAgent {
 static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 
 // crowd.comp's word layouts.
-constexpr uint32_t kDrawWords = 5;     // DrawElementsIndirectCommand
-constexpr uint32_t kClipWords = 12;    // first, count, fps, duration, sphere (4), loop, period, 2 unused
+constexpr uint32_t kDrawWords = 5;  // DrawElementsIndirectCommand
+constexpr uint32_t kClipWords =
+    12;  // first, count, fps, duration, sphere (4), loop, period, 2 unused
 constexpr uint32_t kCommandWords = 4;  // agent, type | loop << 8 | clip << 16, target x, z
 // Starting sizes; both grow by doubling.
 constexpr uint32_t kMinCapacity = 1024;
@@ -65,8 +66,8 @@ GpuAgent packAgent(const AgentRecord& r) {
 
 AgentRecord unpackAgent(const GpuAgent& g) {
   AgentRecord r;
-  r.placement.position = glm::vec3(g.position_heading[0], g.position_heading[1],
-                                   g.position_heading[2]);
+  r.placement.position =
+      glm::vec3(g.position_heading[0], g.position_heading[1], g.position_heading[2]);
   r.placement.heading = g.position_heading[3];
   r.target = glm::vec2(g.target_scale_speed[0], g.target_scale_speed[1]);
   r.placement.scale = g.target_scale_speed[2];
@@ -82,11 +83,6 @@ AgentRecord unpackAgent(const GpuAgent& g) {
   return r;
 }
 
-// CullJob's sphere of a clip's bounds (crowd/culling.cpp).
-glm::vec4 boundsSphere(const Bounds& b) {
-  return glm::vec4(0.5f * (b.min + b.max), 0.5f * glm::length(b.size()));
-}
-
 uint8_t quantize(float v) {
   return static_cast<uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
 }
@@ -96,9 +92,9 @@ uint8_t quantize(float v) {
 // Uniform locations of the compute program, looked up once.
 struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
-      state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod,
-      planes, eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints,
-      state_tints, tints;
+      state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
+      eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
+      tints;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -108,20 +104,23 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device&, const Package&, Inst
   return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 GpuCrowd::~GpuCrowd() = default;
-Status GpuCrowd::update(Crowd&, float) { return Status(ErrorCode::kUnsupported, "no compute"); }
+Status GpuCrowd::update(Crowd&, float) {
+  return Status(ErrorCode::kUnsupported, "no compute");
+}
 Status GpuCrowd::draw(const FrameView&, const Crowd&, std::span<const glm::vec4>,
                       const GpuDrawOptions&) {
   return Status(ErrorCode::kUnsupported, "no compute");
 }
-Status GpuCrowd::draw(const FrameView&, std::span<const Placement>,
-                      std::span<const AgentPlayback>, std::span<const glm::vec4>,
-                      const GpuDrawOptions&) {
+Status GpuCrowd::draw(const FrameView&, std::span<const Placement>, std::span<const AgentPlayback>,
+                      std::span<const glm::vec4>, const GpuDrawOptions&) {
   return Status(ErrorCode::kUnsupported, "no compute");
 }
 Result<bool> GpuCrowd::readBack(Crowd&, bool) {
   return Status(ErrorCode::kUnsupported, "no compute");
 }
-const GpuFrameCounts& GpuCrowd::counts(bool) { return counts_; }
+const GpuFrameCounts& GpuCrowd::counts(bool) {
+  return counts_;
+}
 Status GpuCrowd::captureLastFrame(GpuFrameCapture&) {
   return Status(ErrorCode::kUnsupported, "no compute");
 }
@@ -135,15 +134,15 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
       caps.max_compute_image_uniforms < 1 ||
       caps.max_compute_work_group_invocations < static_cast<int>(kGpuAgentsPerWorkGroup) ||
       caps.max_compute_work_group_size_x < static_cast<int>(kGpuAgentsPerWorkGroup)) {
-    return Status(ErrorCode::kUnsupported,
-                  fmt::format("GPU-driven crowd: needs OpenGL ES 3.1 compute with {} storage "
-                              "buffers, an image and {} invocations per work group; the device "
-                              "is '{}' (compute {}, {} storage buffers, {} images, {} "
-                              "invocations)",
-                              kGpuCrowdStorageBlocks, kGpuAgentsPerWorkGroup, caps.version,
-                              caps.compute ? "on" : "off", caps.max_compute_shader_storage_blocks,
-                              caps.max_compute_image_uniforms,
-                              caps.max_compute_work_group_invocations));
+    return Status(
+        ErrorCode::kUnsupported,
+        fmt::format("GPU-driven crowd: needs OpenGL ES 3.1 compute with {} storage "
+                    "buffers, an image and {} invocations per work group; the device "
+                    "is '{}' (compute {}, {} storage buffers, {} images, {} "
+                    "invocations)",
+                    kGpuCrowdStorageBlocks, kGpuAgentsPerWorkGroup, caps.version,
+                    caps.compute ? "on" : "off", caps.max_compute_shader_storage_blocks,
+                    caps.max_compute_image_uniforms, caps.max_compute_work_group_invocations));
   }
   if (package.clips.empty() || package.clips.size() > 0xffffu || package.lods.empty() ||
       static_cast<int>(package.lods.size()) != renderer.lodCount()) {
@@ -163,15 +162,21 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
   gpu->max_block_bytes_ = caps.max_shader_storage_block_size;
   for (const MeshLod& lod : package.lods) gpu->lod_limits_.push_back(lod.max_distance);
   for (const BakedClip& clip : package.clips) {
-    const glm::vec4 sphere = boundsSphere(clip.bounds);
+    const glm::vec4 sphere = clipBoundsSphere(clip.bounds);
     // sampleFrames' cycle length, in double as there, rounded once.
     const float period = static_cast<float>(static_cast<double>(clip.duration) * clip.fps);
-    const uint32_t words[kClipWords] = {clip.first_frame,     clip.frame_count,
-                                        floatBits(clip.fps),  floatBits(clip.duration),
-                                        floatBits(sphere.x),  floatBits(sphere.y),
-                                        floatBits(sphere.z),  floatBits(sphere.w),
-                                        clip.loop ? 1u : 0u,  floatBits(period),
-                                        0u,                   0u};
+    const uint32_t words[kClipWords] = {clip.first_frame,
+                                        clip.frame_count,
+                                        floatBits(clip.fps),
+                                        floatBits(clip.duration),
+                                        floatBits(sphere.x),
+                                        floatBits(sphere.y),
+                                        floatBits(sphere.z),
+                                        floatBits(sphere.w),
+                                        clip.loop ? 1u : 0u,
+                                        floatBits(period),
+                                        0u,
+                                        0u};
     gpu->clip_words_.insert(gpu->clip_words_.end(), words, words + kClipWords);
   }
 
@@ -185,15 +190,19 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
   gpu->program_ = std::move(program).value();
   const GLuint id = gpu->program_.id();
   auto at = [id](const char* name) { return glGetUniformLocation(id, name); };
-  gpu->uniforms_ = std::make_unique<Uniforms>(Uniforms{
-      at("u_agent_count"),     at("u_simulate"),        at("u_draw"),
-      at("u_seconds"),         at("u_fade_step"),       at("u_turn_rate"),
-      at("u_walk_speed"),      at("u_run_speed"),       at("u_state_clip"),
-      at("u_command_first"),   at("u_command_count"),   at("u_clip_first"),
-      at("u_lod_first"),       at("u_lod_count"),       at("u_fixed_lod"),
-      at("u_planes"),          at("u_eye"),             at("u_last_frame"),
-      at("u_list_capacity"),   at("u_instances_per_row"), at("u_has_tints"),
-      at("u_has_state_tints"), at("u_state_tints"),     at("u_tints")});
+  gpu->uniforms_ =
+      std::make_unique<Uniforms>(Uniforms{at("u_agent_count"),   at("u_simulate"),
+                                          at("u_draw"),          at("u_seconds"),
+                                          at("u_fade_step"),     at("u_turn_rate"),
+                                          at("u_walk_speed"),    at("u_run_speed"),
+                                          at("u_state_clip"),    at("u_command_first"),
+                                          at("u_command_count"), at("u_clip_first"),
+                                          at("u_lod_first"),     at("u_lod_count"),
+                                          at("u_fixed_lod"),     at("u_planes"),
+                                          at("u_eye"),           at("u_last_frame"),
+                                          at("u_list_capacity"), at("u_instances_per_row"),
+                                          at("u_has_tints"),     at("u_has_state_tints"),
+                                          at("u_state_tints"),   at("u_tints")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -231,16 +240,17 @@ Status GpuCrowd::reserve(uint32_t agents) {
   const int per_row = static_cast<int>(std::min<int64_t>(capacity, max_texture_size_ / 4));
   const int64_t rows = per_row > 0 ? (int64_t{capacity} + per_row - 1) / per_row : 0;
   const int tints_per_row = static_cast<int>(std::min<int64_t>(capacity, max_texture_size_));
-  const int64_t tint_rows = tints_per_row > 0 ? (int64_t{capacity} + tints_per_row - 1) / tints_per_row : 0;
-  if (agents > capacity || std::max(agent_bytes, list_bytes) > max_block_bytes_ ||
-      per_row <= 0 || rows > max_texture_size_ || tint_rows > max_texture_size_) {
+  const int64_t tint_rows =
+      tints_per_row > 0 ? (int64_t{capacity} + tints_per_row - 1) / tints_per_row : 0;
+  if (agents > capacity || std::max(agent_bytes, list_bytes) > max_block_bytes_ || per_row <= 0 ||
+      rows > max_texture_size_ || tint_rows > max_texture_size_) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("GPU-driven crowd: {} agents need {} bytes of agents and {} of "
                               "draw lists ({} LODs) in storage buffers of at most {} bytes "
                               "(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), and {} rows of instance "
                               "records at {} per row (GL_MAX_TEXTURE_SIZE {})",
-                              agents, agent_bytes, list_bytes, lod_count_, max_block_bytes_,
-                              rows, per_row, max_texture_size_));
+                              agents, agent_bytes, list_bytes, lod_count_, max_block_bytes_, rows,
+                              per_row, max_texture_size_));
   }
 
   // Agents keep their state: copy them into the larger buffer.
@@ -300,8 +310,7 @@ Status GpuCrowd::uploadCommands(std::span<const Command> commands) {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
     glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(words * sizeof(uint32_t)),
                  nullptr, GL_DYNAMIC_DRAW);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER,
-                    static_cast<GLintptr>(clip_first_ * sizeof(uint32_t)),
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(clip_first_ * sizeof(uint32_t)),
                     static_cast<GLsizeiptr>(clip_words_.size() * sizeof(uint32_t)),
                     clip_words_.data());
   }
@@ -324,9 +333,9 @@ Status GpuCrowd::uploadCommands(std::span<const Command> commands) {
     w[3] = floatBits(c.target.y);
   }
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(command_first_ * sizeof(uint32_t)),
-                  static_cast<GLsizeiptr>(command_words_.size() * sizeof(uint32_t)),
-                  command_words_.data());
+  glBufferSubData(
+      GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(command_first_ * sizeof(uint32_t)),
+      static_cast<GLsizeiptr>(command_words_.size() * sizeof(uint32_t)), command_words_.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return checkGl("GPU-driven crowd: commands upload");
 }
@@ -465,8 +474,8 @@ Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
                     GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, tint_bytes_.data());
   }
   if (const size_t rest = n - full_rows * per_row; rest > 0) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, static_cast<GLint>(full_rows),
-                    static_cast<GLsizei>(rest), 1, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE,
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, static_cast<GLint>(full_rows), static_cast<GLsizei>(rest),
+                    1, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE,
                     tint_bytes_.data() + full_rows * per_row * 4);
   }
   glBindTexture(GL_TEXTURE_2D, 0);
@@ -583,8 +592,8 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
   const size_t n = placements.size();
   if (playback.size() != n || (!tints.empty() && tints.size() != n)) {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("GPU-driven crowd: {} placements, {} playback states and {} tints",
-                              n, playback.size(), tints.size()));
+                  fmt::format("GPU-driven crowd: {} placements, {} playback states and {} tints", n,
+                              playback.size(), tints.size()));
   }
   for (const AgentPlayback& p : playback) {
     if (p.clip >= clip_count_ || p.previous_clip >= clip_count_) {
@@ -671,8 +680,8 @@ Status GpuCrowd::startCopy(GLuint source, size_t bytes, Readback& copy) {
 // Whether `copy`'s GPU work has finished; with `wait`, waits for it (flushing first).
 bool GpuCrowd::ready(Readback& copy, bool wait) {
   if (!copy.fence) return false;
-  const GLenum result = glClientWaitSync(copy.fence, GL_SYNC_FLUSH_COMMANDS_BIT,
-                                         wait ? kWaitNanoseconds : 0);
+  const GLenum result =
+      glClientWaitSync(copy.fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? kWaitNanoseconds : 0);
   return result == GL_ALREADY_SIGNALED || result == GL_CONDITION_SATISFIED;
 }
 
@@ -813,9 +822,9 @@ Status GpuCrowd::captureLastFrame(GpuFrameCapture& out) {
   };
   for (uint32_t agent : out.agents) {
     if (agent >= agent_count_) {
-      return Status(ErrorCode::kGlError,
-                    fmt::format("GPU-driven crowd: the lists name agent {} of {}", agent,
-                                agent_count_));
+      return Status(
+          ErrorCode::kGlError,
+          fmt::format("GPU-driven crowd: the lists name agent {} of {}", agent, agent_count_));
     }
     const size_t row = agent / instances_per_row_;
     const size_t column = 4 * (agent % instances_per_row_);

@@ -50,10 +50,10 @@ std::string checkLod(const std::optional<int>& lod, const CrowdInput& input);
 // "--agents 0: must be a whole number in 1..1000000" or "" when `value` is within [low, high].
 std::string checkRange(const char* flag, long long value, long long low, long long high);
 
-// A headless device for `path`: ES 3.1 for gpu, ES 3 for auto and instanced (auto falls back to ES 2 when ES 3
-// cannot be had), a real ES 2.0 context for merged and per-character. On Mesa that needs
-// MESA_GLES_VERSION_OVERRIDE=2.0 in the environment before the EGL display is initialised, which
-// the library never sets: the CLI sets it here (unless the user did) and removes it for ES 3.
+// A headless device for `path`: ES 3.1 for gpu, ES 3 for auto and instanced (auto falls back to ES
+// 2 when ES 3 cannot be had), a real ES 2.0 context for merged and per-character. On Mesa that
+// needs MESA_GLES_VERSION_OVERRIDE=2.0 in the environment before the EGL display is initialised,
+// which the library never sets: the CLI sets it here (unless the user did) and removes it for ES 3.
 Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, int width,
                                                      int height);
 

@@ -3,8 +3,8 @@
 // packs and draws a crowd, timing every phase.
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>

@@ -19,7 +19,7 @@ struct DeviceDesc {
   // With gles_major 3: 0, 1 (compute, the GPU-driven path) or 2. EGL may answer with a later
   // compatible version (Mesa answers every ES 3 request with 3.2); caps() says what it is.
   int gles_minor = 0;
-  int width = 256;     // frame size in pixels
+  int width = 256;  // frame size in pixels
   int height = 256;
   CapsOverride caps;  // limits imposed on top of the probed caps (tests)
   // createForCurrentContext only: the caller's framebuffer object (a GL name in the current

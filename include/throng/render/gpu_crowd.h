@@ -160,7 +160,7 @@ class GpuCrowd {
   // The mirror.
   const Crowd* mirrored_ = nullptr;
   size_t changes_seen_ = 0;
-  uint64_t structure_version_ = 0;  // bumped whenever agents are added, removed or replaced
+  uint64_t structure_version_ = 0;   // bumped whenever agents are added, removed or replaced
   std::vector<uint32_t> cpu_slots_;  // agents whose record is to come from the CPU crowd
   std::vector<uint8_t> cpu_slot_flags_;
   Pending pending_;
