@@ -459,15 +459,14 @@ void runCpuFrame(benchmark::State& state, bool gpu_driven) {
   const FrameView view = framingView(bounds, 1.0f, CameraFraming{.fit_corners = true});
   uint32_t next = 12345;
   auto frame = [&] {
+    // Commands to random agents, targets anywhere on the grid: generating them touches no agent.
     for (int c = 0; c < kCommandsPerFrame; ++c) {
       next = next * 1664525u + 1013904223u;
       const uint32_t agent = next % static_cast<uint32_t>(agents);
-      const glm::vec2 target(static_cast<float>((next >> 8) % 200) * 0.1f - 10.0f,
-                             static_cast<float>((next >> 16) % 200) * 0.1f - 10.0f);
-      crowd.submit(
-          {agent, (next >> 30) != 0 ? CommandType::kWalkTo : CommandType::kRunTo,
-           glm::vec2(crowd.placements()[agent].position.x, crowd.placements()[agent].position.z) +
-               target});
+      next = next * 1664525u + 1013904223u;
+      const glm::vec2 target(static_cast<float>(next & 0xffffu) / 65535.0f * 2.0f * half - half,
+                             static_cast<float>(next >> 16) / 65535.0f * 2.0f * half - half);
+      crowd.submit({agent, (next & 1u) != 0 ? CommandType::kWalkTo : CommandType::kRunTo, target});
     }
     renderer.update(crowd, 1.0f / 30.0f);
     s.device->beginFrame(kClear);

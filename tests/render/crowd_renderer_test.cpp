@@ -109,15 +109,33 @@ TEST(CrowdRenderer, PathNamesReadBack) {
   EXPECT_FALSE(renderPathFromName("warp").has_value());
 }
 
-TEST(CrowdRenderer, AutoChoosesInstancedOnEs3AndSaysWhy) {
+TEST(CrowdRenderer, AutoChoosesGpuWithComputeAndInstancedOnEs30AndSaysWhy) {
   auto device = makeDevice(3);
   ASSERT_NE(device, nullptr);
   CrowdRenderer renderer(*device, samplePackage());
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  EXPECT_EQ(renderer.path(), RenderPath::kInstanced);
-  EXPECT_NE(renderer.pathReason().find("instancing"), std::string::npos) << renderer.pathReason();
+  // Mesa answers an ES 3.0 request with 3.2: compute is there, and auto takes the gpu path.
+  if (device->caps().compute) {
+    EXPECT_EQ(renderer.path(), RenderPath::kGpu);
+    EXPECT_NE(renderer.pathReason().find("compute"), std::string::npos) << renderer.pathReason();
+  } else {
+    EXPECT_EQ(renderer.path(), RenderPath::kInstanced);
+  }
   EXPECT_NE(renderer.pathReason().find("GL_MAX_TEXTURE_SIZE"), std::string::npos);
   EXPECT_EQ(renderer.lodInfo(0).characters_per_draw, 0);  // all of a LOD in one draw
+
+  // An ES 3.0 device (or WebGL2): no compute, the CPU feeds the instanced path.
+  CapsOverride es30;
+  es30.disable_compute = true;
+  auto device30 = makeDevice(3, es30);
+  ASSERT_NE(device30, nullptr);
+  CrowdRenderer instanced(*device30, samplePackage());
+  ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
+  EXPECT_EQ(instanced.path(), RenderPath::kInstanced);
+  EXPECT_NE(instanced.pathReason().find("instancing"), std::string::npos) << instanced.pathReason();
+  EXPECT_NE(instanced.pathReason().find("no ES 3.1 compute"), std::string::npos)
+      << instanced.pathReason();
+  EXPECT_EQ(instanced.lodInfo(0).characters_per_draw, 0);
 }
 
 TEST(CrowdRenderer, AutoChoosesMergedOnEs2) {
