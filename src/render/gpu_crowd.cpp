@@ -485,6 +485,11 @@ Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
 Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints) {
   const bool simulate = pending_.active;
   const bool draw = view != nullptr;
+  if (draw && options->fixed_lod >= lod_count_) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("GPU-driven crowd: LOD {} asked for; the package has {} LODs",
+                              options->fixed_lod, lod_count_));
+  }
   if (Status s = uploadCommands(simulate ? std::span<const Command>(commands_)
                                          : std::span<const Command>());
       !s.ok()) {
@@ -583,7 +588,7 @@ Status GpuCrowd::draw(const FrameView& view, const Crowd& crowd, std::span<const
   pending_.active = false;
   commands_.clear();
   if (!s.ok()) return s;
-  return finishFrame(view);
+  return finishFrame(view, options.fixed_lod);
 }
 
 Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placements,
@@ -624,10 +629,10 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
     if (Status s = uploadTints(tints); !s.ok()) return s;
   }
   if (Status s = runPass(&view, &options, !tints.empty()); !s.ok()) return s;
-  return finishFrame(view);
+  return finishFrame(view, options.fixed_lod);
 }
 
-Status GpuCrowd::finishFrame(const FrameView& view) {
+Status GpuCrowd::finishFrame(const FrameView& view, int fixed_lod) {
   ++frames_drawn_;
   IndirectInstances in;
   in.draw_commands = frame_;
@@ -635,6 +640,7 @@ Status GpuCrowd::finishFrame(const FrameView& view) {
   in.list_capacity = capacity_;
   in.instances = instances_;
   in.instances_per_row = instances_per_row_;
+  in.only_lod = fixed_lod;
   if (Status s = renderer_->drawIndirect(view, in); !s.ok()) return s;
 
   // The frame's counters, copied for a later look (the draw commands' instance counts).

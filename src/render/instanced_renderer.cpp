@@ -423,6 +423,7 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
   // attribute offset instead).
   constexpr size_t kDrawCommandBytes = 5 * sizeof(GLuint);
   for (size_t l = 0; l < lods_.size(); ++l) {
+    if (in.only_lod >= 0 && static_cast<size_t>(in.only_lod) != l) continue;
     glBindVertexArray(lods_[l].indirect_vertex_array);
     glBindBuffer(GL_ARRAY_BUFFER, in.agent_lists);
     glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,

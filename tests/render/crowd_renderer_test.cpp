@@ -293,6 +293,9 @@ TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
   for (int i = 0; i < 4; ++i) crowd.addAgent({glm::vec3(static_cast<float>(i), 0.0f, -3.0f)});
   const float before = crowd.playback()[0].time;
   renderer.update(crowd, 0.5f);
+  // The gpu path advances the crowd on the GPU: bring it back (CPU paths: current already).
+  const Result<bool> back = renderer.readBack(crowd, true);
+  ASSERT_TRUE(back.ok() && *back) << back.status().toString();
   EXPECT_FLOAT_EQ(crowd.playback()[0].time, before + 0.5f);
   const Scene scene(1);
   device->beginFrame(kClear);

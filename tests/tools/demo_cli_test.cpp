@@ -63,7 +63,7 @@ TEST(DemoCli, RejectsBadArgumentsWithExitTwo) {
       {"--agents 0", "--agents 0: must be a whole number in 1..1000000"},
       {"--seconds -1", "--seconds -1: must be a number in 0..3600"},
       {"--view sideways", "--view sideways: must be overview or street"},
-      {"--path gpu", "--path gpu: must be auto, instanced, merged or per-character"},
+      {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
       {"--lod 7", "--lod 7: sample has LODs 0..3"},
   };
   for (const Case& c : cases) {

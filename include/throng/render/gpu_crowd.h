@@ -123,7 +123,7 @@ class GpuCrowd {
   Status uploadCommands(std::span<const Command> commands);
   Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints);
   struct Readback;
-  Status finishFrame(const FrameView& view);
+  Status finishFrame(const FrameView& view, int fixed_lod);
   Status startCopy(GLuint source, size_t bytes, Readback& copy);
   bool ready(Readback& copy, bool wait);
   Status unpackInto(Crowd& crowd, const Readback& copy);

@@ -48,6 +48,7 @@ struct IndirectInstances {
   uint32_t list_capacity = 0;
   GLuint instances = 0;
   int instances_per_row = 0;
+  int only_lod = -1;  // >= 0: the compute pass put every agent in this LOD; draw only it
 };
 
 // Owns the GL copies of a package: one vertex/index buffer pair per LOD, the animation texture
