@@ -2,17 +2,15 @@
 // bake it, drive a few agents with commands and render one headless frame to a PNG.
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "throng/crowd/crowd.h"
-#include "throng/crowd/playback.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/sample_character.h"
-#include "throng/render/camera.h"
 #include "throng/render/capture.h"
+#include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
-#include "throng/render/instanced_renderer.h"
+#include "throng/render/frame_view.h"
 
 namespace {
 
@@ -47,34 +45,27 @@ int main(int argc, char** argv) {
   crowd.submit({4, throng::CommandType::kRunTo, glm::vec2(2.0f * size, 3.0f * size)});
   for (int tick = 0; tick < 20; ++tick) crowd.update(1.0f / 30.0f);
 
-  // Playback turns each agent's clip and time into animation-texture frames.
-  std::vector<throng::InstanceFrames> frames(crowd.agentCount());
-  if (!throng::PlaybackJob{package->clips, crowd.playback(), frames}.run())
-    return fail(throng::Status(throng::ErrorCode::kInvalidData, "playback refused the crowd"));
-  std::vector<throng::render::Instance> instances;
-  for (uint32_t agent = 0; agent < crowd.agentCount(); ++agent)
-    instances.push_back({crowd.placements()[agent], frames[agent]});
-
-  // Render headless (EGL, no window): one instanced draw for every agent (ES 3.0 / WebGL2).
+  // Render headless (EGL, no window). CrowdRenderer picks the path the device supports
+  // (instanced on ES 3.0, merged batches on ES 2.0) and plays, culls, picks LODs and draws.
   const int width = 640, height = 360;
   auto device = throng::render::Device::createHeadless({.width = width, .height = height});
   if (!device.ok()) return fail(device.status());
-  auto renderer = throng::render::InstancedRenderer::create(**device, *package);
+  throng::render::CrowdRenderer renderer(**device, *package);
   if (!renderer.ok()) return fail(renderer.status());
-  throng::render::FrameView view;
-  const throng::Bounds ground{glm::vec3(-3.0f * size, 0.0f, -0.5f * size),
-                              glm::vec3(3.0f * size, size, 2.5f * size)};
-  view.view_projection = throng::render::framingViewProjection(
-      ground, static_cast<float>(width) / static_cast<float>(height), {.fit_corners = true});
+  const throng::render::FrameView view = throng::render::lookAtView(
+      glm::vec3(0.0f, 2.0f * size, 6.0f * size), glm::vec3(0.0f, 0.5f * size, size),
+      glm::radians(45.0f), static_cast<float>(width) / static_cast<float>(height), 0.1f * size,
+      50.0f * size);
   (*device)->beginFrame(glm::vec4(0.1f, 0.1f, 0.12f, 1.0f));
-  if (throng::Status s = (*renderer)->draw(view, instances); !s.ok()) return fail(s);
+  if (throng::Status s = renderer.draw(view, crowd); !s.ok()) return fail(s);
   (*device)->finish();
 
   throng::Result<throng::render::Image> image = (*device)->readPixels();
   if (!image.ok()) return fail(image.status());
   if (throng::Status s = throng::render::writePng(*image, output); !s.ok()) return fail(s);
-  std::printf("%s: %u agents, %u draw calls, %llu triangles\n", output.c_str(), crowd.agentCount(),
-              (*renderer)->stats().draw_calls,
-              static_cast<unsigned long long>((*renderer)->stats().triangles));
+  std::printf("%s: %u agents, %s path (%s), %u draw calls, %llu triangles\n", output.c_str(),
+              crowd.agentCount(), throng::render::renderPathName(renderer.path()),
+              renderer.pathReason().c_str(), renderer.stats().draw_calls,
+              static_cast<unsigned long long>(renderer.stats().triangles));
   return 0;
 }
