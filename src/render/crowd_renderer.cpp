@@ -274,19 +274,31 @@ void CrowdRenderer::beginStats(uint32_t agents) {
   pending_update_ms_ = 0.0;
 }
 
-// The gpu path's counters: the draws issued now, the counts of the newest frame the GPU has
-// finished (read back without waiting).
+// The gpu path's counters: the draws issued now, then the GPU's counts.
 void CrowdRenderer::gpuStats() {
   stats_.agents = gpu_->agentCount();
   stats_.draw_calls = instanced_->stats().draw_calls;
+  gpuCounts();
+}
+
+// The counts of the newest frame the GPU has finished (read back without waiting).
+void CrowdRenderer::gpuCounts() {
   const GpuFrameCounts& counts = gpu_->counts();
-  stats_.counts_lag = 0;
+  stats_.counts_lag = static_cast<uint32_t>(gpu_->framesDrawn() - counts.frame);
+  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
+  stats_.visible = 0;
+  stats_.triangles = 0;
   if (counts.frame == 0) return;
   for (int l = 0; l < lodCount(); ++l) {
     stats_.agents_per_lod[l] = counts.agents_per_lod[l];
     stats_.triangles += uint64_t{counts.agents_per_lod[l]} * lod_info_[l].triangles;
   }
   stats_.visible = counts.visible;
+}
+
+const CrowdFrameStats& CrowdRenderer::stats() {
+  if (ok() && gpu_) gpuCounts();
+  return stats_;
 }
 
 Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,

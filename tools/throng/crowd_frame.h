@@ -68,7 +68,7 @@ render::FrameView crowdView(bool street, const glm::vec2& low, const glm::vec2& 
 struct FrameReport {
   const CrowdInput* input = nullptr;
   const render::Device* device = nullptr;
-  const render::CrowdRenderer* renderer = nullptr;
+  render::CrowdRenderer* renderer = nullptr;
   std::vector<double> frame_ms;  // wall clock of each drawn frame (beginFrame .. glFinish)
   std::string out;
 };

@@ -72,7 +72,7 @@ struct CrowdFrameStats {
   uint64_t triangles = 0;
   std::vector<uint32_t> agents_per_lod;  // visible agents by the LOD drawn (one entry per LOD)
   // Draws by which visible, agents_per_lod and triangles trail this one: 0, except on the gpu
-  // path, where they are read back from the GPU without waiting (usually 1 or 2 there).
+  // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
   CpuPhaseTimes cpu_ms;  // gpu path: its compute pass and draws are in submit
 };
@@ -165,7 +165,10 @@ class CrowdRenderer {
   // call only starts the copies); with `wait` the current state, stalling. CPU paths: the crowd
   // is current already, true.
   Result<bool> readBack(Crowd& crowd, bool wait = false);
-  const CrowdFrameStats& stats() const { return stats_; }
+  // The last draw's counters. On the gpu path visible, agents_per_lod and triangles are those of
+  // the newest frame the GPU has finished, polled here without waiting (after Device::finish, the
+  // last draw's); counts_lag says how many draws they trail.
+  const CrowdFrameStats& stats();
 
  private:
   void choosePath(const Package& package, const CrowdRendererDesc& desc);
@@ -175,6 +178,7 @@ class CrowdRenderer {
   glm::vec4 tintOf(const CrowdFrame& frame, uint32_t agent) const;
   void beginStats(uint32_t agents);
   void gpuStats();
+  void gpuCounts();
 
   Device* device_ = nullptr;
   Status status_;

@@ -107,6 +107,7 @@ class GpuCrowd {
   // The newest frame counters the GPU has finished (a frame or two late; polled, never waited
   // for), or with `wait` those of the last draw.
   const GpuFrameCounts& counts(bool wait = false);
+  uint64_t framesDrawn() const { return frames_drawn_; }
   uint32_t agentCount() const { return agent_count_; }
   uint32_t capacity() const { return capacity_; }
 
