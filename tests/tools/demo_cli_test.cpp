@@ -21,8 +21,8 @@ int lineCount(const std::string& text) {
 TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
   const auto dir = test::makeTempDir("cli-demo");
   const std::string png = (dir / "crowd.png").string();
-  const test::CliResult r =
-      test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --out '" + png + "'");
+  const test::CliResult r = test::runCli(
+      "demo --agents 25 --seconds 2 --width 160 --height 120 --path instanced --out '" + png + "'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("path: instanced ("), std::string::npos) << r.output;
@@ -41,6 +41,22 @@ TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
   const std::string bytes = test::readFile(png);
   ASSERT_GT(bytes.size(), 8u);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
+}
+
+// The GPU-driven path: one indirect draw per LOD (the GPU fills their counts), the crowd read
+// back for the summary.
+TEST(DemoCli, GpuPathDrawsOneIndirectDrawPerLod) {
+  const auto dir = test::makeTempDir("cli-demo-gpu");
+  const test::CliResult r =
+      test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --path gpu -o " +
+                   quoted(dir / "g.png"));
+  if (r.exit_code == 1 && r.output.find("compute") != std::string::npos) {
+    GTEST_SKIP() << "no ES 3.1 compute: " << r.output;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: gpu (asked for)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("draw calls: 4\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
 }
 
 TEST(DemoCli, MergedPathDrawsTheSameCrowdInBatches) {
