@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root).
+# Installs throng's build, test and runtime dependencies from Debian 12 packages (as root):
+# the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI.
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libtinygltf-dev nlohmann-json3-dev libstb-dev libglm-dev libcli11-dev libfmt-dev
   libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  libglfw3-dev libimgui-dev xvfb xauth
 )
 missing=()
 for p in "${packages[@]}"; do

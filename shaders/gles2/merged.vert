@@ -4,6 +4,9 @@
 // COPIES (= K) and JOINTS_PER_COPY (= x) are #defined by the renderer before compiling.
 
 uniform mat4 u_view_projection;
+// Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
+uniform vec4 u_fog_eye;    // eye (world), fog start distance
+uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
 // 3 rows of each placed 3x4 skinning matrix.
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * 3];
 // One RGBA tint per character (the instanced path's per-instance tint).
@@ -16,6 +19,13 @@ attribute vec4 a_weights;
 
 varying vec3 v_normal;
 varying vec4 v_tint;
+varying vec4 v_fog;  // fogTerm
+
+// Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
+vec4 fogTerm(vec3 world) {
+  float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
+  return vec4(u_fog_color.rgb * amount, amount);
+}
 
 vec3 skinPoint(float joint, vec4 p) {
   int r = int(joint + 0.5) * 3;
@@ -32,5 +42,6 @@ void main() {
   v_normal = normal;
   // Every joint of a vertex lies in its own copy's palette range.
   v_tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
+  v_fog = fogTerm(world);
   gl_Position = u_view_projection * vec4(world, 1.0);
 }

@@ -3,15 +3,26 @@
 // drawn untinted.
 
 uniform mat4 u_view_projection;
+// Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
+uniform vec4 u_fog_eye;    // eye (world), fog start distance
+uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
 
 attribute vec3 a_position;
 attribute vec3 a_normal;
 
 varying vec3 v_normal;
 varying vec4 v_tint;
+varying vec4 v_fog;  // fogTerm
+
+// Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
+vec4 fogTerm(vec3 world) {
+  float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
+  return vec4(u_fog_color.rgb * amount, amount);
+}
 
 void main() {
   v_normal = a_normal;
   v_tint = vec4(1.0);
+  v_fog = fogTerm(a_position);
   gl_Position = u_view_projection * vec4(a_position, 1.0);
 }

@@ -11,6 +11,9 @@ uniform mat4 u_view_projection;
 uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
 uniform int u_frames_per_row;
 uniform int u_texels_per_frame;  // 3 * joint count
+// Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
+uniform vec4 u_fog_eye;    // eye (world), fog start distance
+uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
 
 in vec3 a_position;  // model space, bind pose
 in vec3 a_normal;
@@ -49,6 +52,7 @@ in vec4 i_tint;
 out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec4 v_tint;
+out vec4 v_fog;  // fogTerm
 
 // Row `row` of `joint`'s matrix at texture frame `frame` (animation_texture.h layout).
 vec4 animationRow(uint frame, uint joint, int row) {
@@ -77,6 +81,12 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, inout vec3 position, ino
   normal += w * vec3(dot(r0, n), dot(r1, n), dot(r2, n));
 }
 
+// Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
+vec4 fogTerm(vec3 world) {
+  float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
+  return vec4(u_fog_color.rgb * amount, amount);
+}
+
 void main() {
 #ifdef GPU_INSTANCES
   loadInstance();
@@ -98,5 +108,6 @@ void main() {
   v_world_position = i_position_scale.xyz + i_position_scale.w * turned;
   v_world_normal = vec3(c * normal.x + s * normal.z, normal.y, c * normal.z - s * normal.x);
   v_tint = i_tint;
+  v_fog = fogTerm(v_world_position);
   gl_Position = u_view_projection * vec4(v_world_position, 1.0);
 }

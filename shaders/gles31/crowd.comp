@@ -54,6 +54,8 @@ uniform int u_instances_per_row;
 uniform bool u_has_tints;
 uniform bool u_has_state_tints;
 uniform vec4 u_state_tints[6];
+uniform bool u_lod_tint;  // debug: colour by LOD (u_lod_colors[lod % 8]) instead
+uniform vec4 u_lod_colors[8];
 
 const uint kIdle = 0u;
 const uint kWalk = 1u;
@@ -198,7 +200,7 @@ void advance() {
     vec2 here = g_position.xz;
     vec2 to = g_target - here;
     float distance = length(to);
-    float step = (state == kWalk ? u_walk_speed : u_run_speed) * seconds * g_scale;
+    float step = (state == kWalk ? u_walk_speed : u_run_speed) * seconds * g_scale * g_speed;
     if (distance <= step) {
       g_position.x = g_target.x;
       g_position.z = g_target.y;
@@ -345,6 +347,7 @@ void main() {
     tint = vec4(texelFetch(u_tints, ivec2(a % size.x, a / size.x), 0)) / 255.0;
   }
   if (u_has_state_tints) tint *= u_state_tints[g_state];
+  if (u_lod_tint) tint = u_lod_colors[lod % 8];
   // InstancedRenderer's record (its GpuInstance, and instanced.vert's i_* inputs).
   ivec2 at = ivec2(4 * (int(agent) % u_instances_per_row), int(agent) / u_instances_per_row);
   imageStore(u_instances, at, floatBitsToUint(vec4(g_position, g_scale)));

@@ -76,27 +76,54 @@ std::string clipList(std::span<const BakedClip> clips) {
   return list.empty() ? "none" : list;
 }
 
+namespace {
+
+// Words a state's clip name contains (case-insensitive), tried in order.
+const std::vector<const char*> kStateWords[kClipSetStates] = {
+    {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
+
+// The first clip whose name holds one of `state`'s words (in word order), or -1.
+int findStateClip(std::span<const BakedClip> clips, int state) {
+  for (const char* word : kStateWords[state]) {
+    for (size_t c = 0; c < clips.size(); ++c) {
+      if (containsNoCase(clips[c].name, word)) return static_cast<int>(c);
+    }
+  }
+  return -1;
+}
+
+void setLocomotionSpeeds(std::span<const BakedClip> clips, ClipSet& set) {
+  if (const float v = rootSpeed(clips[set.state_clip[1]]); v > 0.0f) set.walk_speed = v;
+  if (const float v = rootSpeed(clips[set.state_clip[2]]); v > 0.0f) set.run_speed = v;
+}
+
+}  // namespace
+
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips) {
-  static const std::vector<const char*> kWords[kClipSetStates] = {
-      {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
   ClipSet set;
   for (int s = 0; s < kClipSetStates; ++s) {
-    int found = -1;
-    for (const char* word : kWords[s]) {
-      for (size_t c = 0; c < clips.size() && found < 0; ++c) {
-        if (containsNoCase(clips[c].name, word)) found = static_cast<int>(c);
-      }
-      if (found >= 0) break;
-    }
+    const int found = findStateClip(clips, s);
     if (found < 0) {
       return Status(ErrorCode::kInvalidArgument,
                     fmt::format("no clip for the '{}' state (looked for a name containing '{}')",
-                                agentStateName(static_cast<AgentState>(s)), kWords[s][0]));
+                                agentStateName(static_cast<AgentState>(s)), kStateWords[s][0]));
     }
     set.state_clip[s] = static_cast<uint16_t>(found);
   }
-  if (const float v = rootSpeed(clips[set.state_clip[1]]); v > 0.0f) set.walk_speed = v;
-  if (const float v = rootSpeed(clips[set.state_clip[2]]); v > 0.0f) set.run_speed = v;
+  setLocomotionSpeeds(clips, set);
+  return set;
+}
+
+ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
+                      std::vector<AgentState>* missing) {
+  assert(fallback < clips.size());
+  ClipSet set;
+  for (int s = 0; s < kClipSetStates; ++s) {
+    const int found = findStateClip(clips, s);
+    if (found < 0 && missing) missing->push_back(static_cast<AgentState>(s));
+    set.state_clip[s] = found < 0 ? fallback : static_cast<uint16_t>(found);
+  }
+  setLocomotionSpeeds(clips, set);
   return set;
 }
 
@@ -163,6 +190,26 @@ void Crowd::setAgent(uint32_t agent, const AgentRecord& record) {
   resume_states_[agent] = record.resume_state;
   play_loops_[agent] = record.play_loop ? 1 : 0;
   targets_[agent] = record.target;
+}
+
+void Crowd::truncate(uint32_t count) {
+  if (count >= agentCount()) return;
+  // Logged as removals of the last agent (which move nobody), for copies kept elsewhere.
+  for (uint32_t a = agentCount(); a > count; --a)
+    changes_.push_back({AgentChange::Kind::kRemoved, a - 1});
+  placements_.resize(count);
+  playback_.resize(count);
+  states_.resize(count);
+  resume_states_.resize(count);
+  play_loops_.resize(count);
+  targets_.resize(count);
+  std::erase_if(queue_, [count](const Command& c) { return c.agent >= count; });
+}
+
+void Crowd::setSpeed(uint32_t agent, float speed) {
+  if (agent >= agentCount()) return;
+  playback_[agent].speed = std::isfinite(speed) ? std::clamp(speed, 0.0f, kMaxSpeed) : 1.0f;
+  changes_.push_back({AgentChange::Kind::kSpeed, agent, playback_[agent].speed});
 }
 
 void Crowd::submit(const Command& command) {
@@ -257,7 +304,7 @@ void Crowd::update(float seconds) {
       const glm::vec2 to = targets_[a] - here;
       const float distance = glm::length(to);
       const float step = (state == AgentState::kWalk ? clip_set_.walk_speed : clip_set_.run_speed) *
-                         seconds * pl.scale;
+                         seconds * pl.scale * p.speed;
       if (distance <= step) {
         pl.position.x = targets_[a].x;
         pl.position.z = targets_[a].y;

@@ -30,6 +30,18 @@ glm::vec4 quantizedTint(const glm::vec4& tint) {
   return glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f) / 255.0f;
 }
 
+// Debug colours of the LODs, finest first.
+const glm::vec4 kLodColors[] = {
+    {0.30f, 0.85f, 0.35f, 1.0f}, {0.75f, 0.90f, 0.25f, 1.0f}, {1.00f, 0.85f, 0.20f, 1.0f},
+    {1.00f, 0.55f, 0.15f, 1.0f}, {0.95f, 0.25f, 0.20f, 1.0f}, {0.85f, 0.30f, 0.80f, 1.0f},
+    {0.40f, 0.45f, 1.00f, 1.0f}, {0.25f, 0.85f, 0.95f, 1.0f},
+};
+// Default shadow radius against the character's bind-pose footprint, and its bounds in heights
+// (a T-pose's arms make the footprint wide; a thin mesh still casts a visible shadow).
+constexpr float kShadowFootprintScale = 0.8f;
+constexpr float kMinShadowRadius = 0.15f;
+constexpr float kMaxShadowRadius = 0.35f;
+
 template <typename T>
 void growTo(std::vector<T>& v, size_t n) {
   if (v.size() < n) v.resize(n);
@@ -40,6 +52,11 @@ void growTo(std::vector<T>& v, size_t n) {
 const char* renderPathName(RenderPath path) {
   const int i = static_cast<int>(path);
   return i < kRenderPathCount ? kPathNames[i] : "?";
+}
+
+glm::vec4 lodDebugColor(int lod) {
+  constexpr int n = static_cast<int>(std::size(kLodColors));
+  return kLodColors[((lod % n) + n) % n];
 }
 
 std::optional<RenderPath> renderPathFromName(std::string_view name) {
@@ -53,6 +70,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     : device_(&device),
       path_(desc.path),
       fixed_lod_(desc.fixed_lod),
+      ground_(desc.ground),
+      lod_tint_(desc.lod_tint),
       state_tints_(desc.state_tints) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
@@ -88,6 +107,11 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     return;
   }
   clips_ = package.clips;
+  const Bounds bind = computeBounds(package.lods[0].mesh.positions);
+  character_height_ = std::max(bind.size().y, 1e-3f);
+  character_footprint_ =
+      std::clamp(0.5f * kShadowFootprintScale * std::max(bind.size().x, bind.size().z),
+                 kMinShadowRadius * character_height_, kMaxShadowRadius * character_height_);
   const int skeleton_joints = package.skeleton.jointCount();
   for (const MeshLod& lod : package.lods) {
     LodDrawInfo info;
@@ -215,6 +239,7 @@ Status CrowdRenderer::createGpu(const Package& package, const CrowdRendererDesc&
   Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(*device_, package, *instanced_);
   if (!gpu.ok()) return gpu.status();
   gpu_ = std::move(gpu).value();
+  for (int l = 0; l < kGpuLodColors; ++l) gpu_lod_colors_[l] = lodDebugColor(l);
   return Status::okStatus();
 }
 
@@ -246,6 +271,72 @@ LodDrawInfo CrowdRenderer::lodInfo(int lod) const {
   return lod_info_[lod];
 }
 
+void CrowdRenderer::setLodThresholdPixels(float pixels) {
+  lod_threshold_pixels_ = pixels > 0.0f ? pixels : kDefaultLodThresholdPixels;
+}
+
+AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
+  AgentDrawInfo info;
+  if (!ok()) return info;
+  const uint32_t visible = stats_.visible;
+  int draw_call = 0;
+  for (int l = 0; l < lodCount(); ++l) {
+    const uint32_t count = lod_counts_[l];
+    if (count == 0) continue;
+    // Instanced: one draw per LOD; merged paths: K characters per draw.
+    const uint32_t per_draw =
+        instanced_ ? count : static_cast<uint32_t>(std::max(1, lod_info_[l].characters_per_draw));
+    for (uint32_t i = lod_first_[l]; i < lod_first_[l] + count && i < visible; ++i) {
+      if (order_[i] != agent) continue;
+      const uint32_t k = i - lod_first_[l];
+      info.visible = true;
+      info.lod = l;
+      info.drawn_lod = lod_info_[l].drawn_lod;
+      info.draw_call = draw_call + static_cast<int>(k / per_draw);
+      info.slot = static_cast<int>(k % per_draw);
+      return info;
+    }
+    draw_call += static_cast<int>((count + per_draw - 1) / per_draw);
+  }
+  return info;
+}
+
+glm::vec4 CrowdRenderer::agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const {
+  if (lod_tint_) return lodDebugColor(lod);
+  glm::vec4 tint = frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
+  if (state_tints_ && !frame.states.empty()) {
+    tint *= (*state_tints_)[static_cast<int>(frame.states[agent])];
+  }
+  return tint;
+}
+
+Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible) {
+  if (!ground_.grid && !ground_.shadows) return Status::okStatus();
+  const Clock::time_point start = Clock::now();
+  if (!ground_renderer_) {
+    Result<std::unique_ptr<GroundRenderer>> made = GroundRenderer::create(*device_);
+    if (!made.ok()) return made.status();
+    ground_renderer_ = std::move(made).value();
+  }
+  GroundDesc desc = ground_;
+  if (!(desc.cell > 0.0f)) desc.cell = 0.5f * character_height_;
+  const float radius = desc.shadow_radius > 0.0f ? desc.shadow_radius : character_footprint_;
+  uint32_t count = 0;
+  if (desc.shadows) {
+    growTo(shadows_, visible);
+    for (uint32_t i = 0; i < visible; ++i) {
+      const Placement& p = frame.placements[visible_[i]];
+      shadows_[count++] = {glm::vec3(p.position.x, desc.height, p.position.z),
+                           radius * std::abs(p.scale)};
+    }
+  }
+  Status s =
+      ground_renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count));
+  stats_.ground_draw_calls = ground_renderer_->drawCalls();
+  stats_.cpu_ms.ground = millisecondsSince(start);
+  return s;
+}
+
 void CrowdRenderer::update(Crowd& crowd, float seconds) {
   const Clock::time_point start = Clock::now();
   if (gpu_) {
@@ -268,6 +359,7 @@ void CrowdRenderer::beginStats(uint32_t agents) {
   stats_.visible = 0;
   stats_.draw_calls = 0;
   stats_.triangles = 0;
+  stats_.ground_draw_calls = 0;
   stats_.counts_lag = 0;
   stats_.cpu_ms = {};
   stats_.cpu_ms.update = pending_update_ms_;
@@ -282,7 +374,7 @@ void CrowdRenderer::gpuStats() {
 }
 
 // The counts of the newest frame the GPU has finished (read back without waiting).
-void CrowdRenderer::gpuCounts() {
+void CrowdRenderer::gpuCounts() const {
   const GpuFrameCounts& counts = gpu_->counts();
   stats_.counts_lag = static_cast<uint32_t>(gpu_->framesDrawn() - counts.frame);
   std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
@@ -296,7 +388,7 @@ void CrowdRenderer::gpuCounts() {
   stats_.visible = counts.visible;
 }
 
-const CrowdFrameStats& CrowdRenderer::stats() {
+const CrowdFrameStats& CrowdRenderer::stats() const {
   if (ok() && gpu_) gpuCounts();
   return stats_;
 }
@@ -314,18 +406,13 @@ Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
   GpuDrawOptions options;
   options.fixed_lod = fixed_lod_.value_or(-1);
   options.state_tints = state_tints_ ? &*state_tints_ : nullptr;
+  options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
+  // The ground's grid (blob shadows need the visible agents, which the GPU keeps).
+  if (s = drawGround(view, CrowdFrame{}, 0); !s.ok()) return s;
   s = gpu_->draw(view, crowd, tints, options);
   stats_.cpu_ms.submit = millisecondsSince(start);
   gpuStats();
   return s;
-}
-
-glm::vec4 CrowdRenderer::tintOf(const CrowdFrame& frame, uint32_t agent) const {
-  glm::vec4 tint = frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
-  if (state_tints_ && !frame.states.empty()) {
-    tint *= (*state_tints_)[static_cast<int>(frame.states[agent])];
-  }
-  return tint;
 }
 
 Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
@@ -344,11 +431,13 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
     const Clock::time_point start = Clock::now();
     GpuDrawOptions options;
     options.fixed_lod = fixed_lod_.value_or(-1);
+    options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
+    if (Status g = drawGround(view, CrowdFrame{}, 0); !g.ok()) return g;
     // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
     std::span<const glm::vec4> tints = frame.tints;
-    if (state_tints_ && !frame.states.empty()) {
+    if (state_tints_ && !frame.states.empty() && !lod_tint_) {
       growTo(tints_, n);
-      for (uint32_t a = 0; a < n; ++a) tints_[a] = tintOf(frame, a);
+      for (uint32_t a = 0; a < n; ++a) tints_[a] = agentTint(frame, a, 0);
       tints = std::span<const glm::vec4>(tints_.data(), n);
     }
     Status s = gpu_->draw(view, frame.placements, frame.playback, tints, options);
@@ -398,6 +487,7 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
+  if (Status s = drawGround(view, frame, visible); !s.ok()) return s;
   return packAndSubmit(view, frame, visible);
 }
 
@@ -406,9 +496,11 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   Clock::time_point start = Clock::now();
   if (instanced_) {
     growTo(instances_, visible);
-    for (uint32_t i = 0; i < visible; ++i) {
-      const uint32_t a = order_[i];
-      instances_[i] = {frame.placements[a], frames_[a], tintOf(frame, a)};
+    for (int l = 0; l < lodCount(); ++l) {
+      for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
+        const uint32_t a = order_[i];
+        instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
+      }
     }
     if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
         !s.ok()) {
@@ -438,7 +530,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
       bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
                    std::span<JointRows>(palettes_.data() + at, joints.size()));
       at += joints.size();
-      tints_[i] = quantizedTint(tintOf(frame, a));
+      tints_[i] = quantizedTint(agentTint(frame, a, l));
     }
   }
   stats_.cpu_ms.pack_upload = millisecondsSince(start);

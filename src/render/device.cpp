@@ -219,6 +219,38 @@ Device::~Device() {
   releaseDisplay();
 }
 
+Status Device::resize(int width, int height) {
+  if (width <= 0 || height <= 0)
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("device: frame size {}x{} (both must be positive)", width, height));
+  if (width == width_ && height == height_) return Status::okStatus();
+  if (context_) {
+    if (width > caps_.max_renderbuffer_size || height > caps_.max_renderbuffer_size)
+      return Status(ErrorCode::kGlError,
+                    fmt::format("device: frame {}x{} exceeds GL_MAX_RENDERBUFFER_SIZE {}", width,
+                                height, caps_.max_renderbuffer_size));
+    if (Status status = makeCurrent(); !status.ok()) return status;
+    glBindRenderbuffer(GL_RENDERBUFFER, color_renderbuffer_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth_renderbuffer_);
+    glRenderbufferStorage(GL_RENDERBUFFER,
+                          caps_.depth24 ? GL_DEPTH_COMPONENT24 : GL_DEPTH_COMPONENT16, width,
+                          height);
+    if (Status status = checkGl("device: resizing the framebuffer"); !status.ok()) {
+      glBindRenderbuffer(GL_RENDERBUFFER, color_renderbuffer_);
+      glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
+      glBindRenderbuffer(GL_RENDERBUFFER, depth_renderbuffer_);
+      glRenderbufferStorage(GL_RENDERBUFFER,
+                            caps_.depth24 ? GL_DEPTH_COMPONENT24 : GL_DEPTH_COMPONENT16, width_,
+                            height_);
+      return status;
+    }
+  }
+  width_ = width;
+  height_ = height;
+  return Status::okStatus();
+}
+
 Status Device::makeCurrent() {
   if (!context_) return Status::okStatus();
   if (eglGetCurrentContext() == context_) return Status::okStatus();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include <fmt/core.h>
@@ -94,7 +95,7 @@ struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
       state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
       eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints;
+      tints, lod_tint, lod_colors;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -202,7 +203,8 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                           at("u_eye"),           at("u_last_frame"),
                                           at("u_list_capacity"), at("u_instances_per_row"),
                                           at("u_has_tints"),     at("u_has_state_tints"),
-                                          at("u_state_tints"),   at("u_tints")});
+                                          at("u_state_tints"),   at("u_tints"),
+                                          at("u_lod_tint"),      at("u_lod_colors")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -384,6 +386,19 @@ Status GpuCrowd::mirror(const Crowd& crowd) {
   };
   for (size_t i = changes_seen_; i < changes.size(); ++i) {
     const AgentChange& change = changes[i];
+    if (change.kind == AgentChange::Kind::kSpeed) {
+      // A new agent's record comes whole from the CPU; others get the one float.
+      if (change.agent < agent_count_ && !cpu_slot_flags_[change.agent]) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, agents_);
+        glBufferSubData(
+            GL_SHADER_STORAGE_BUFFER,
+            static_cast<GLintptr>(change.agent * sizeof(GpuAgent) +
+                                  offsetof(GpuAgent, target_scale_speed) + 3 * sizeof(float)),
+            sizeof(float), &change.speed);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+      }
+      continue;
+    }
     if (change.kind == AgentChange::Kind::kAdded) {
       if (Status s = reserve(agent_count_ + 1); !s.ok()) return s;
       mark(agent_count_++);  // a new agent's record is the CPU's (the CPU never advanced it)
@@ -545,6 +560,10 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     glUniform1i(u.has_state_tints, options->state_tints ? 1 : 0);
     if (options->state_tints) {
       glUniform4fv(u.state_tints, kAgentStateCount, glm::value_ptr((*options->state_tints)[0]));
+    }
+    glUniform1i(u.lod_tint, options->lod_colors ? 1 : 0);
+    if (options->lod_colors) {
+      glUniform4fv(u.lod_colors, kGpuLodColors, glm::value_ptr((*options->lod_colors)[0]));
     }
   }
   glActiveTexture(GL_TEXTURE0);

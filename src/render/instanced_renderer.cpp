@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "fog_uniforms.h"
 #include "throng/core/half.h"
 #include "throng/render/gl_check.h"
 
@@ -341,6 +342,7 @@ void InstancedRenderer::setUniforms(const Program& program, const FrameView& vie
   const glm::vec3 light = glm::normalize(view.light_direction);
   glUniform3f(program.uniform("u_light_direction"), light.x, light.y, light.z);
   glUniform1f(program.uniform("u_ambient"), view.ambient);
+  detail::setFogUniforms(program.uniform("u_fog_eye"), program.uniform("u_fog_color"), view);
 }
 
 Status InstancedRenderer::upload(std::span<const Instance> instances) {

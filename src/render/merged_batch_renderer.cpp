@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "fog_uniforms.h"
 #include "throng/render/gl_check.h"
 
 namespace throng::render {
@@ -134,6 +135,8 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.view_projection_location = lod.program.uniform("u_view_projection");
     lod.light_location = lod.program.uniform("u_light_direction");
     lod.ambient_location = lod.program.uniform("u_ambient");
+    lod.fog_eye_location = lod.program.uniform("u_fog_eye");
+    lod.fog_color_location = lod.program.uniform("u_fog_color");
     if (renderer->white_.size() < static_cast<size_t>(k)) renderer->white_.resize(k, glm::vec4(1));
 
     glGenBuffers(1, &lod.vertex_buffer);
@@ -232,6 +235,7 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   const glm::vec3 light = glm::normalize(view_.light_direction);
   glUniform3f(lod.light_location, light.x, light.y, light.z);
   glUniform1f(lod.ambient_location, view_.ambient);
+  detail::setFogUniforms(lod.fog_eye_location, lod.fog_color_location, view_);
   // One upload of the filled part of the palette (count * x * 3 vectors) and of the tints.
   glUniform4fv(lod.palette_location, count * lod.info.joints * kVec4PerJoint,
                &palettes[0].rows[0].x);

@@ -29,6 +29,64 @@ TEST(Crowd, FindsStateClipsByNameAndReportsMissingOnes) {
   EXPECT_NE(missing.status().message().find("attack"), std::string::npos);
 }
 
+TEST(Crowd, AClipSetWithAFallbackNeverFailsAndSaysWhatIsMissing) {
+  auto clips = makeClips();
+  clips[3].name = "wave";
+  clips[4].name = "sleep";
+  std::vector<AgentState> missing;
+  const ClipSet set = clipSetByName(clips, 2, &missing);
+  EXPECT_EQ(set.state_clip[static_cast<int>(AgentState::kWalk)], 1) << "found by name";
+  EXPECT_EQ(set.state_clip[static_cast<int>(AgentState::kAttack)], 2) << "the fallback";
+  EXPECT_EQ(set.state_clip[static_cast<int>(AgentState::kDead)], 2);
+  EXPECT_EQ(missing, (std::vector<AgentState>{AgentState::kAttack, AgentState::kDead}));
+  const ClipSet all = clipSetByName(makeClips(), 0, nullptr);
+  EXPECT_EQ(all.state_clip, clipSetByName(makeClips()).value().state_clip);
+}
+
+TEST(Crowd, TruncateDropsTheLastAgentsAndTheirCommands) {
+  const auto clips = makeClips();
+  Crowd crowd(clips, clipSetByName(clips).value());
+  for (int i = 0; i < 5; ++i) crowd.addAgent({glm::vec3(static_cast<float>(i), 0.0f, 0.0f)});
+  crowd.submit({1, CommandType::kAttack});
+  crowd.submit({4, CommandType::kAttack});
+  crowd.truncate(3);
+  EXPECT_EQ(crowd.agentCount(), 3u);
+  EXPECT_EQ(crowd.placements().size(), 3u);
+  EXPECT_EQ(crowd.playback().size(), 3u);
+  EXPECT_EQ(crowd.states().size(), 3u);
+  crowd.truncate(10);  // no-op
+  EXPECT_EQ(crowd.agentCount(), 3u);
+  // Growing back gives fresh agents; agent 4's queued attack went with it.
+  const uint32_t again = crowd.addAgent({});
+  crowd.addAgent({});
+  crowd.update(0.1f);
+  EXPECT_EQ(crowd.states()[1], AgentState::kAttack);
+  EXPECT_EQ(crowd.states()[again + 1], AgentState::kIdle);
+  EXPECT_EQ(crowd.droppedCommands(), 0u);
+}
+
+TEST(Crowd, SpeedScalesPlaybackAndLocomotion) {
+  const auto clips = makeClips();
+  ClipSet set = clipSetByName(clips).value();
+  set.walk_speed = 1.0f;
+  Crowd crowd(clips, set);
+  const uint32_t normal = crowd.addAgent({});
+  const uint32_t fast = crowd.addAgent({glm::vec3(5.0f, 0.0f, 0.0f)});
+  crowd.setSpeed(fast, 2.0f);
+  crowd.setSpeed(99, 3.0f);  // unknown agents are ignored
+  crowd.submit({normal, CommandType::kWalkTo, glm::vec2(0.0f, 10.0f)});
+  crowd.submit({fast, CommandType::kWalkTo, glm::vec2(5.0f, 10.0f)});
+  crowd.update(0.5f);
+  crowd.update(0.5f);
+  EXPECT_NEAR(crowd.placements()[normal].position.z, 1.0f, 1e-4f);
+  EXPECT_NEAR(crowd.placements()[fast].position.z, 2.0f, 1e-4f);
+  EXPECT_NEAR(crowd.playback()[fast].time, 2.0f * crowd.playback()[normal].time, 1e-5f);
+  crowd.setSpeed(fast, 100.0f);
+  EXPECT_EQ(crowd.playback()[fast].speed, kMaxSpeed);
+  crowd.setSpeed(fast, -1.0f);
+  EXPECT_EQ(crowd.playback()[fast].speed, 0.0f);
+}
+
 TEST(Crowd, WalkToReachesTheTargetThenIdles) {
   const auto clips = makeClips();
   ClipSet set = clipSetByName(clips).value();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
@@ -304,14 +305,26 @@ TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
   EXPECT_GE(renderer.stats().cpu_ms.update, 0.0);
 }
 
-// The point of the front end: the same frame looks the same on every path and device.
-TEST(CrowdRenderer, EveryPathDrawsTheSameImage) {
-  const Scene scene(6);
+// The scenery the tools draw: ground, shadows and fog reaching into the back rows.
+void addScenery(Scene& scene, CrowdRendererDesc& desc) {
+  desc.ground.grid = true;
+  desc.ground.shadows = true;
+  scene.view.fog.color = glm::vec3(kClear);
+  scene.view.fog.start = 8.0f;
+  scene.view.fog.end = 30.0f;
+}
+
+// The point of the front end: the same frame looks the same on every path and device, with or
+// without the ground, the shadows and the fog.
+void expectEveryPathDrawsTheSameImage(bool scenery) {
+  Scene scene(6);
+  CrowdRendererDesc base;
+  if (scenery) addScenery(scene, base);
   Image reference;
   {
     auto es3 = makeDevice(3);
     ASSERT_NE(es3, nullptr);
-    CrowdRendererDesc desc;
+    CrowdRendererDesc desc = base;
     desc.path = RenderPath::kInstanced;
     CrowdRenderer instanced(*es3, samplePackage(), desc);
     ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
@@ -335,7 +348,7 @@ TEST(CrowdRenderer, EveryPathDrawsTheSameImage) {
   ASSERT_NE(es2, nullptr);
   ASSERT_EQ(es2->caps().gles_major, 2);
   for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
-    CrowdRendererDesc desc;
+    CrowdRendererDesc desc = base;
     desc.path = path;
     CrowdRenderer renderer(*es2, samplePackage(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
@@ -343,6 +356,149 @@ TEST(CrowdRenderer, EveryPathDrawsTheSameImage) {
     EXPECT_LE(badShare(reference, image, renderPathName(path)), kMaxBadPixelShare)
         << renderPathName(path) << " on ES 2.0";
   }
+}
+
+TEST(CrowdRenderer, EveryPathDrawsTheSameImage) {
+  expectEveryPathDrawsTheSameImage(false);
+}
+
+TEST(CrowdRenderer, EveryPathDrawsTheSameGroundShadowsAndFog) {
+  expectEveryPathDrawsTheSameImage(true);
+}
+
+// Characters past the fog's end are drawn in the fog's colour on every path, and ones before
+// its start are untouched (the image without fog).
+TEST(CrowdRenderer, FogHidesFarCharactersOnEveryPath) {
+  Scene scene(3);
+  const glm::vec3 fog_color(0.9f, 0.2f, 0.6f);
+  for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {
+    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    ASSERT_NE(device, nullptr);
+    CrowdRendererDesc desc;
+    desc.path = path;
+    CrowdRenderer renderer(*device, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    scene.view.fog = Fog{};
+    const Image clear = drawOnce(*device, renderer, scene);
+    scene.view.fog = Fog{fog_color, 1000.0f, 2000.0f};  // starts past everything
+    EXPECT_EQ(compareImages(clear, drawOnce(*device, renderer, scene), 1).bad_pixels, 0)
+        << renderPathName(path);
+    scene.view.fog = Fog{fog_color, 0.0f, 0.5f};  // everything is past its end
+    const Image fogged = drawOnce(*device, renderer, scene);
+    int characters = 0, off = 0;
+    for (size_t px = 0; px < fogged.rgba.size(); px += 4) {
+      if (std::abs(clear.rgba[px + 2] - static_cast<int>(std::lround(kClear.b * 255.0f))) <= 1) {
+        continue;  // background
+      }
+      ++characters;
+      for (int c = 0; c < 3; ++c) {
+        off += std::abs(fogged.rgba[px + c] -
+                        static_cast<int>(std::lround(fog_color[c] * 255.0f))) > 1;
+      }
+    }
+    EXPECT_GT(characters, 200) << renderPathName(path);
+    EXPECT_EQ(off, 0) << renderPathName(path);
+  }
+}
+
+// LOD colouring replaces the tints by the LOD's debug colour, on every path alike.
+TEST(CrowdRenderer, LodTintColoursEveryAgentByItsLod) {
+  Scene scene(3);
+  for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged}) {
+    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    ASSERT_NE(device, nullptr);
+    CrowdRendererDesc desc;
+    desc.path = path;
+    desc.fixed_lod = 2;
+    desc.lod_tint = true;
+    CrowdRenderer renderer(*device, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    const Image image = drawOnce(*device, renderer, scene);
+    const glm::vec4 want = lodDebugColor(2);
+    int checked = 0, off = 0;
+    for (size_t px = 0; px < image.rgba.size(); px += 4) {
+      const float r = image.rgba[px], g = image.rgba[px + 1];
+      if (r < 60.0f) continue;  // background and dark edges
+      ++checked;
+      off += std::abs(g / r - want.g / want.r) > 0.08f;
+    }
+    EXPECT_GT(checked, 200) << renderPathName(path);
+    EXPECT_LT(off, checked / 50) << renderPathName(path);
+    renderer.setLodTint(false);
+    EXPECT_GT(compareImages(image, drawOnce(*device, renderer, scene), 8).bad_pixels, 200)
+        << "the scene's own tints come back";
+  }
+  EXPECT_NE(lodDebugColor(0), lodDebugColor(1));
+  EXPECT_EQ(lodDebugColor(8), lodDebugColor(0));
+}
+
+// agentDrawInfo agrees with the frame's counters: each visible agent in one LOD, one draw call
+// and one slot, as many per LOD as the stats say; culled agents are not visible.
+TEST(CrowdRenderer, AgentDrawInfoSaysHowEachAgentWasDrawn) {
+  const Scene scene(6);
+  for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {
+    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    ASSERT_NE(device, nullptr);
+    CrowdRendererDesc desc;
+    desc.path = path;
+    CrowdRenderer renderer(*device, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    EXPECT_FALSE(renderer.agentDrawInfo(0).visible) << "nothing drawn yet";
+    drawOnce(*device, renderer, scene);
+    const CrowdFrameStats& stats = renderer.stats();
+    std::vector<uint32_t> per_lod(renderer.lodCount(), 0);
+    std::set<std::pair<int, int>> slots;
+    uint32_t visible = 0;
+    for (uint32_t a = 0; a < stats.agents; ++a) {
+      const AgentDrawInfo info = renderer.agentDrawInfo(a);
+      if (!info.visible) {
+        EXPECT_EQ(info.lod, -1);
+        continue;
+      }
+      ++visible;
+      ASSERT_GE(info.lod, 0);
+      ASSERT_LT(info.lod, renderer.lodCount());
+      ++per_lod[info.lod];
+      EXPECT_EQ(info.drawn_lod, renderer.lodInfo(info.lod).drawn_lod);
+      EXPECT_GE(info.draw_call, 0);
+      EXPECT_LT(info.draw_call, static_cast<int>(stats.draw_calls)) << renderPathName(path);
+      EXPECT_TRUE(slots.insert({info.draw_call, info.slot}).second) << "one agent per slot";
+      if (path == RenderPath::kPerCharacter) {
+        EXPECT_EQ(info.slot, 0);
+      }
+    }
+    EXPECT_EQ(visible, stats.visible) << renderPathName(path);
+    EXPECT_LT(visible, stats.agents) << "some agents are culled";
+    EXPECT_EQ(per_lod, stats.agents_per_lod) << renderPathName(path);
+    EXPECT_FALSE(renderer.agentDrawInfo(stats.agents).visible) << "out of range";
+  }
+}
+
+TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
+  Scene scene(4);
+  auto device = makeDevice(3);
+  ASSERT_NE(device, nullptr);
+  CrowdRenderer renderer(*device, samplePackage());
+  ASSERT_TRUE(renderer.ok());
+  drawOnce(*device, renderer, scene);
+  const uint32_t crowd_draws = renderer.stats().draw_calls;
+  EXPECT_EQ(renderer.stats().ground_draw_calls, 0u);
+  EXPECT_EQ(renderer.stats().cpu_ms.ground, 0.0);
+  GroundDesc ground;
+  ground.grid = true;
+  ground.shadows = true;
+  renderer.setGround(ground);
+  const Image with_ground = drawOnce(*device, renderer, scene);
+  EXPECT_EQ(renderer.stats().draw_calls, crowd_draws);
+  EXPECT_EQ(renderer.stats().ground_draw_calls, 2u) << "the ground, and the shadows instanced";
+  EXPECT_GT(renderer.stats().cpu_ms.ground, 0.0);
+  // The ground covers the lower half of the frame (the camera looks down at it).
+  const uint8_t* bottom = &with_ground.rgba[((kFrameSize - 2) * kFrameSize + 3) * 4];
+  EXPECT_GT(std::abs(bottom[2] - static_cast<int>(std::lround(kClear.b * 255.0f))), 10);
+  renderer.setLodThresholdPixels(-1.0f);
+  EXPECT_EQ(renderer.lodThresholdPixels(), kDefaultLodThresholdPixels);
+  renderer.setLodThresholdPixels(4.0f);
+  EXPECT_EQ(renderer.lodThresholdPixels(), 4.0f);
 }
 
 TEST(FrameView, FromMatricesRecoversTheEyeAndTheFieldOfView) {

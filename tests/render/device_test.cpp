@@ -140,6 +140,25 @@ TEST(Device, ReadPixelsReturnsTopRowFirst) {
   EXPECT_EQ(image->rgba[bottom_left + 1], 0);
 }
 
+TEST(Device, ResizeChangesTheFrameAndRefusesBadSizes) {
+  auto device = makeDevice({});
+  ASSERT_NE(device, nullptr);
+  ASSERT_TRUE(device->resize(40, 30).ok());
+  EXPECT_EQ(device->width(), 40);
+  EXPECT_EQ(device->height(), 30);
+  device->beginFrame({1, 0, 0, 1});
+  device->finish();
+  Result<Image> image = device->readPixels();
+  ASSERT_TRUE(image.ok()) << image.status().toString();
+  EXPECT_EQ(image->width, 40);
+  EXPECT_EQ(image->height, 30);
+  EXPECT_EQ(image->rgba[(40 * 30 - 1) * 4], 255) << "the last pixel is drawn too";
+  EXPECT_EQ(device->resize(0, 30).code(), ErrorCode::kInvalidArgument);
+  const int too_large = device->caps().max_renderbuffer_size + 1;
+  EXPECT_EQ(device->resize(too_large, 30).code(), ErrorCode::kGlError);
+  EXPECT_EQ(device->width(), 40) << "a refused size leaves the frame as it was";
+}
+
 // An engine's own framebuffer object in its own context: the borrowed device clears, draws and
 // reads back there, and leaves the framebuffer the context's owner uses alone.
 TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {

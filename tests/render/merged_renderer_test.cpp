@@ -93,8 +93,9 @@ TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
   Scene scene(1, 1, 0.0f);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  // merged.vert declares one mat4 besides the palettes and tints; lambert.frag a vec3 and a float.
-  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 6);
+  // merged.vert declares one mat4 and the fog's two vec4s besides the palettes and tints;
+  // lambert.frag a vec3 and a float.
+  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 8);
 }
 
 TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {

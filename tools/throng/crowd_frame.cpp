@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 
 #include <fmt/core.h>
 
+#include "gles_version.h"
 #include "throng/render/camera.h"
 
 namespace throng::cli {
@@ -18,21 +18,6 @@ constexpr float kStreetEyeHeight = 0.95f;
 constexpr float kStreetEyeBack = 1.65f;
 constexpr float kStreetTargetHeight = 0.6f;
 constexpr float kStreetFovY = 1.0471976f;
-
-// See createDevice: Mesa's switch for a real ES 2.0 context.
-void useGlesVersion(int gles_major) {
-  static bool ours = false;  // the variable in the environment was set here, not by the user
-  constexpr const char* kVariable = "MESA_GLES_VERSION_OVERRIDE";
-  if (gles_major == 2) {
-    if (!std::getenv(kVariable)) {
-      setenv(kVariable, "2.0", 1);
-      ours = true;
-    }
-  } else if (ours) {
-    unsetenv(kVariable);
-    ours = false;
-  }
-}
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -133,6 +118,12 @@ render::FrameView crowdView(bool street, const glm::vec2& low, const glm::vec2& 
   return render::framingView(area, aspect, render::CameraFraming{.fit_corners = true});
 }
 
+void addScenery(render::FrameView& view, render::CrowdRendererDesc& desc, const glm::vec2& low,
+                const glm::vec2& high, float size) {
+  addGround(desc);
+  addFog(view, 0.5f * (low + high), 0.5f * glm::length(high - low) + size, size);
+}
+
 nlohmann::json reportJson(const FrameReport& r) {
   const render::CrowdFrameStats& stats = r.renderer->stats();
   const render::Caps& caps = r.device->caps();
@@ -170,7 +161,8 @@ nlohmann::json reportJson(const FrameReport& r) {
             {"cull", cpu.cull},
             {"lod", cpu.lod},
             {"pack_upload", cpu.pack_upload},
-            {"submit", cpu.submit}}},
+            {"submit", cpu.submit},
+            {"ground", cpu.ground}}},
           {"frame_ms", frame_ms},
           {"out", r.out}};
 }
@@ -183,6 +175,9 @@ void printReport(const FrameReport& r) {
              r.renderer->pathReason());
   fmt::print("culling: {} of {} agents visible\n", stats.visible, stats.agents);
   fmt::print("draw calls: {}\n", stats.draw_calls);
+  if (stats.ground_draw_calls > 0) {
+    fmt::print("ground and shadows: {} draw calls\n", stats.ground_draw_calls);
+  }
   fmt::print("triangles: {}\n", stats.triangles);
   fmt::print("lods (agents per level):");
   for (int l = 0; l < r.renderer->lodCount(); ++l) {
@@ -195,8 +190,8 @@ void printReport(const FrameReport& r) {
   const render::CpuPhaseTimes& cpu = stats.cpu_ms;
   fmt::print(
       "\ncpu ms: update {:.3f}, playback {:.3f}, cull {:.3f}, lod {:.3f}, pack+upload {:.3f}, "
-      "submit {:.3f}\n",
-      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit);
+      "submit {:.3f}, ground {:.3f}\n",
+      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit, cpu.ground);
   if (!r.frame_ms.empty()) {
     fmt::print(
         "frame time: {:.3f} ms median of {} frame(s) (min {:.3f}, max {:.3f}; wall clock from "

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "crowd_input.h"
+#include "scenery.h"
 #include "throng/core/status.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
@@ -50,10 +51,9 @@ std::string checkLod(const std::optional<int>& lod, const CrowdInput& input);
 // "--agents 0: must be a whole number in 1..1000000" or "" when `value` is within [low, high].
 std::string checkRange(const char* flag, long long value, long long low, long long high);
 
-// A headless device for `path`: ES 3.1 for gpu, ES 3 for auto and instanced (auto falls back to ES
-// 2 when ES 3 cannot be had), a real ES 2.0 context for merged and per-character. On Mesa that
-// needs MESA_GLES_VERSION_OVERRIDE=2.0 in the environment before the EGL display is initialised,
-// which the library never sets: the CLI sets it here (unless the user did) and removes it for ES 3.
+// A headless device for `path`: ES 3.1 for gpu, ES 3 for auto and instanced (auto falls back to
+// ES 2 when ES 3 cannot be had), a real ES 2.0 context for merged and per-character
+// (useGlesVersion).
 Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, int width,
                                                      int height);
 
@@ -63,12 +63,17 @@ Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, in
 render::FrameView crowdView(bool street, const glm::vec2& low, const glm::vec2& high, float size,
                             float aspect);
 
+// The scenery (scenery.h) around a crowd whose agents stand in [low, high] (world x, z),
+// characters `size` tall: ground, shadows, and fog from just past the crowd's far side.
+void addScenery(render::FrameView& view, render::CrowdRendererDesc& desc, const glm::vec2& low,
+                const glm::vec2& high, float size);
+
 // The frame's facts common to both commands: input, device, path and why, draw calls,
 // triangles, agents per LOD, CPU phases, frame times, output file.
 struct FrameReport {
   const CrowdInput* input = nullptr;
   const render::Device* device = nullptr;
-  render::CrowdRenderer* renderer = nullptr;
+  const render::CrowdRenderer* renderer = nullptr;
   std::vector<double> frame_ms;  // wall clock of each drawn frame (beginFrame .. glFinish)
   std::string out;
 };

@@ -33,7 +33,6 @@ constexpr float kGridSpacing = 1.1f;
 constexpr int kDrawnFrames = 4;
 // Simulated seconds allowed (an hour of 30 Hz ticks is already 108,000 crowd updates).
 constexpr float kMaxSeconds = 3600.0f;
-const glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
 
 struct DemoArgs {
   std::string input = "sample";
@@ -141,6 +140,10 @@ int runDemo(const DemoArgs& args) {
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
   desc.state_tints = kStateTints;
+  render::FrameView view =
+      crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
+                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
+  addScenery(view, desc, glm::vec2(-half), glm::vec2(half), input->size);
   render::CrowdRenderer renderer(**device, package, desc);
   if (!renderer.ok()) return fail(renderer.status().message());
 
@@ -164,13 +167,10 @@ int runDemo(const DemoArgs& args) {
     }
   };
   for (int t = 0; t + 1 < ticks; ++t) tick(t, false);
-  const render::FrameView view =
-      crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
-                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
   FrameReport report{&*input, device->get(), &renderer, {}, args.frontend.out};
   for (int f = 0; f < kDrawnFrames; ++f) {
     if (f + 1 == kDrawnFrames && ticks > 0) tick(ticks - 1, true);
-    (*device)->beginFrame(kClearColor);
+    (*device)->beginFrame(kFogColor);
     if (Status s = renderer.draw(view, crowd); !s.ok()) return fail(s.message());
     const double ms = (*device)->finish();
     if (f > 0) report.frame_ms.push_back(ms);

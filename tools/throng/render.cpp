@@ -21,7 +21,6 @@ namespace {
 constexpr float kFrameSeconds = 1.0f / 30.0f;
 // Headings are spread this far (radians) either side of facing the camera (+Z).
 constexpr float kHeadingSpread = 0.5235988f;
-const glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
 
 struct RenderArgs {
   std::string input;
@@ -87,18 +86,19 @@ int runRender(const RenderArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
-  render::CrowdRenderer renderer(**device, package, desc);
-  if (!renderer.ok()) return fail(renderer.status().message());
-  const render::FrameView view =
+  render::FrameView view =
       crowdView(choice->street, low, high, input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
+  addScenery(view, desc, low, high, input->size);
+  render::CrowdRenderer renderer(**device, package, desc);
+  if (!renderer.ok()) return fail(renderer.status().message());
 
   FrameReport report{&*input, device->get(), &renderer, {}, args.frontend.out};
   // Frame 0 is drawn twice: the first draw pays for shader compilation and first uploads and is
   // not reported. Later frames each follow a crowd update of 1/30 s.
   for (int f = -1; f < args.frames; ++f) {
     if (f > 0) renderer.update(crowd, kFrameSeconds);
-    (*device)->beginFrame(kClearColor);
+    (*device)->beginFrame(kFogColor);
     if (Status s = renderer.draw(view, crowd, tints); !s.ok()) return fail(s.message());
     const double ms = (*device)->finish();
     if (f >= 0) report.frame_ms.push_back(ms);

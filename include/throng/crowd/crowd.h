@@ -51,12 +51,19 @@ struct ClipSet {
 // punch, slash or hit; die or death). Locomotion speeds come from the clips' root motion when
 // they have any. Errors (kInvalidArgument) name the state without a clip.
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips);
+// The same match that never fails (for showing any character): a state without a clip plays
+// clip `fallback` (< clips.size()) and is appended to `missing` when given.
+ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
+                      std::vector<AgentState>* missing);
 
 // Index of the clip named `name`, else of clip number `name` when it is a decimal index; -1 when
 // neither. Allocates nothing.
 int findClip(std::span<const BakedClip> clips, std::string_view name);
 // "0 idle, 1 walk, 2 run" (or "none"): the clips, for messages.
 std::string clipList(std::span<const BakedClip> clips);
+
+// Fastest Crowd::setSpeed: past this, a 30 Hz tick skips whole strides of a walk cycle.
+inline constexpr float kMaxSpeed = 8.0f;
 
 struct CrowdDesc {
   float cross_fade_seconds = 0.25f;  // a state change blends clips over this long
@@ -80,9 +87,11 @@ struct AgentChange {
   enum class Kind : uint8_t {
     kAdded,    // agent `agent` (== the agent count before) was added
     kRemoved,  // agent `agent` was removed: the last agent moved into its index
+    kSpeed,    // agent `agent`'s speed was set (setSpeed): playback().speed has the value
   };
   Kind kind = Kind::kAdded;
   uint32_t agent = 0;
+  float speed = 0.0f;  // kSpeed: the speed set (clamped)
 };
 
 // Structure-of-arrays crowd. update() allocates nothing once commands have been reserved.
@@ -97,6 +106,13 @@ class Crowd {
   // dense; queued commands for `agent` are dropped and those for the last agent follow it.
   void removeAgent(uint32_t agent);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
+  // Keeps agents 0..count-1 and drops the rest with their queued commands (a no-op when the
+  // crowd has no more than `count`). Capacity is kept, so growing back allocates nothing.
+  void truncate(uint32_t count);
+  // Sets how fast `agent` lives: its clips play at `speed` times their rate and it walks and
+  // runs `speed` times as fast (feet stay planted). 1 = normal; clamped to 0..kMaxSpeed.
+  // Unknown agents are ignored.
+  void setSpeed(uint32_t agent, float speed);
 
   // Queues a command; commands for unknown agents or (kPlay) unknown clips are dropped (counted
   // in droppedCommands()).

@@ -21,6 +21,7 @@
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/gpu_crowd.h"
+#include "throng/render/ground_renderer.h"
 #include "throng/render/instanced_renderer.h"
 #include "throng/render/merged_batch_renderer.h"
 
@@ -52,7 +53,14 @@ struct CrowdRendererDesc {
   // Colour agents by state: tint = state_tints[state] * the agent's tint (if any). Costs
   // nothing per agent on the CPU on the gpu path, where per-agent tints cost an upload.
   std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints;
+  // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
+  // from the character: grid cells half its height, shadows as wide as its footprint.
+  GroundDesc ground;
+  bool lod_tint = false;  // debug: colour every agent by its LOD (lodDebugColor) instead of tints
 };
+
+// The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
+glm::vec4 lodDebugColor(int lod);
 
 // CPU milliseconds of one frame's phases (wall clock on the calling thread).
 struct CpuPhaseTimes {
@@ -62,6 +70,7 @@ struct CpuPhaseTimes {
   double lod = 0.0;          // the LOD pick and the sort by LOD (LodSelectJob, LodSortJob)
   double pack_upload = 0.0;  // instanced: instance records + buffer upload; merged: palettes
   double submit = 0.0;       // state, uniforms (merged: the palettes) and draw calls
+  double ground = 0.0;       // ground and blob shadows: packing, upload and draws (0 when off)
 };
 
 // Counters of the last draw().
@@ -74,7 +83,17 @@ struct CrowdFrameStats {
   // Draws by which visible, agents_per_lod and triangles trail this one: 0, except on the gpu
   // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
-  CpuPhaseTimes cpu_ms;  // gpu path: its compute pass and draws are in submit
+  uint32_t ground_draw_calls = 0;  // ground and shadows (not counted in draw_calls)
+  CpuPhaseTimes cpu_ms;            // gpu path: its compute pass and draws are in submit
+};
+
+// How the last draw() drew one agent.
+struct AgentDrawInfo {
+  bool visible = false;  // survived culling (the rest are empty/-1)
+  int lod = -1;          // the LOD picked for it
+  int drawn_lod = -1;    // the LOD whose mesh was drawn (merged: a coarser one may stand in)
+  int draw_call = -1;    // which of the frame's draw calls drew it (0-based, crowd draws only)
+  int slot = -1;         // its place in that draw: instance, or character of the batch
 };
 
 // How one of the package's LODs is drawn on the chosen path.
@@ -168,17 +187,33 @@ class CrowdRenderer {
   // The last draw's counters. On the gpu path visible, agents_per_lod and triangles are those of
   // the newest frame the GPU has finished, polled here without waiting (after Device::finish, the
   // last draw's); counts_lag says how many draws they trail.
-  const CrowdFrameStats& stats();
+  const CrowdFrameStats& stats() const;
+  // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
+  // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
+  // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
+  // gpu path: never visible (the draw lists stay on the GPU).
+  AgentDrawInfo agentDrawInfo(uint32_t agent) const;
+
+  // Settings that may change from frame to frame (a viewer's controls); each takes effect at the
+  // next draw and allocates nothing until the ground is first shown.
+  void setGround(const GroundDesc& ground) { ground_ = ground; }
+  const GroundDesc& ground() const { return ground_; }
+  void setLodTint(bool on) { lod_tint_ = on; }
+  bool lodTint() const { return lod_tint_; }
+  // Pixels of screen error the LOD rule allows (<= 0: the default, 1 pixel).
+  void setLodThresholdPixels(float pixels);
+  float lodThresholdPixels() const { return lod_threshold_pixels_; }
 
  private:
   void choosePath(const Package& package, const CrowdRendererDesc& desc);
   Status createMerged(const Package& package, const CrowdRendererDesc& desc, bool per_character);
   Status packAndSubmit(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
   Status createGpu(const Package& package, const CrowdRendererDesc& desc);
-  glm::vec4 tintOf(const CrowdFrame& frame, uint32_t agent) const;
   void beginStats(uint32_t agents);
   void gpuStats();
-  void gpuCounts();
+  void gpuCounts() const;
+  Status drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+  glm::vec4 agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const;
 
   Device* device_ = nullptr;
   Status status_;
@@ -186,6 +221,12 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  GroundDesc ground_;
+  bool lod_tint_ = false;
+  float character_height_ = 1.0f;     // LOD 0's bind-pose height: the ground's default cell
+  float character_footprint_ = 0.5f;  // half its larger x/z extent: the default shadow radius
+  std::unique_ptr<GroundRenderer> ground_renderer_;  // made when the ground is first shown
+  std::vector<BlobShadow> shadows_;
 
   std::vector<BakedClip> clips_;
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
@@ -196,6 +237,7 @@ class CrowdRenderer {
   std::unique_ptr<GpuCrowd> gpu_;  // gpu path: the mirrored crowd (draws through instanced_)
   std::unique_ptr<MergedBatchRenderer> merged_;
   std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints_;
+  std::array<glm::vec4, kGpuLodColors> gpu_lod_colors_{};  // lodDebugColor of LODs 0..7
 
   // Per-frame scratch, grown with the crowd and reused.
   std::vector<InstanceFrames> frames_;
@@ -209,7 +251,7 @@ class CrowdRenderer {
   std::vector<glm::vec4> tints_;
   double pending_update_ms_ = 0.0;
   Status update_status_;  // gpu path: the first error of update() since the last draw
-  CrowdFrameStats stats_;
+  mutable CrowdFrameStats stats_;  // mutable: stats() polls the gpu path's counts
 };
 
 }  // namespace throng::render

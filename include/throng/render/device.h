@@ -62,6 +62,12 @@ class Device {
   int height() const { return height_; }
   bool headless() const { return context_ != nullptr; }
 
+  // Changes the frame size (a window was resized): a borrowed context's framebuffer 0 is the
+  // window's, so only the size changes; a headless device reallocates its renderbuffers (their
+  // contents are lost). kInvalidArgument for a non-positive size; kGlError past
+  // GL_MAX_RENDERBUFFER_SIZE or on GL failure (the size is then unchanged).
+  Status resize(int width, int height);
+
   // Makes this device's context current on the calling thread (no-op for a borrowed context).
   Status makeCurrent();
   // Binds the frame's framebuffer and viewport, enables depth testing (less-equal),

@@ -28,11 +28,16 @@ inline constexpr uint32_t kGpuAgentsPerWorkGroup = 64;
 // guarantees 4 per compute shader, so the path never needs more than that minimum.
 inline constexpr int kGpuCrowdStorageBlocks = 3;
 
+// LOD debug colours the pass knows (crowd.comp's u_lod_colors; lodDebugColor cycles through 8).
+inline constexpr int kGpuLodColors = 8;
+
 // How a frame is drawn (the parts of CrowdRendererDesc the GPU pass uses).
 struct GpuDrawOptions {
   int fixed_lod = -1;  // >= 0: every agent with this LOD; otherwise the LOD rule (agentLod)
   // Tint by state (multiplied with the per-agent tint), or none.
   const std::array<glm::vec4, kAgentStateCount>* state_tints = nullptr;
+  // Debug: colour every agent by its LOD instead (lod_colors[lod % kGpuLodColors]), or none.
+  const std::array<glm::vec4, kGpuLodColors>* lod_colors = nullptr;
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).

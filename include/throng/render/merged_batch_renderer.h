@@ -109,6 +109,8 @@ class MergedBatchRenderer {
     int view_projection_location = -1;
     int light_location = -1;
     int ambient_location = -1;
+    int fog_eye_location = -1;
+    int fog_color_location = -1;
     uint32_t triangles_per_character = 0;
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;

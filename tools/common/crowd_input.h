@@ -1,7 +1,8 @@
-// The INPUT of `throng render` and `throng demo`: a package, a glTF file baked in memory, or the
-// built-in sample.
+// The INPUT of `throng render`, `throng demo` and `throng-viewer`: a package, a glTF file baked in
+// memory, or the built-in sample.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,14 @@ struct CrowdInput {
   std::vector<std::string> warnings;
 };
 
+// Reports how far loading has come: 0..1 and what is being done ("importing", "baking", ...).
+// Called on the loading thread.
+using LoadProgress = std::function<void(float done, const char* step)>;
+
 // "sample" -> the built-in character; *.glb / *.gltf -> imported and baked here (30 fps,
 // RGBA32F) with the default LOD chain (method A's levels; LOD 0 alone, with a warning, when the
 // chain cannot be built); anything else is read as a .throng package. Errors name the file.
-Result<CrowdInput> loadCrowdInput(const std::string& input);
+// Thread-safe (a viewer loads on a worker thread).
+Result<CrowdInput> loadCrowdInput(const std::string& input, const LoadProgress& progress = {});
 
 }  // namespace throng::cli

@@ -20,12 +20,29 @@ bool endsWith(const std::string& text, const std::string& suffix) {
   return tail == suffix;
 }
 
-Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input) {
+// Shares of the progress bar: importing, baking the clips, building the LOD chain.
+constexpr float kImportShare = 0.15f;
+constexpr float kBakeShare = 0.6f;
+
+void report(const LoadProgress& progress, float done, const char* step) {
+  if (progress) progress(done, step);
+}
+
+Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input,
+                                const LoadProgress& progress) {
   BakeOptions options;
   options.source = input.name;
+  if (progress) {
+    options.progress = [&progress](uint32_t done, uint32_t total) {
+      const float share = total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 1.0f;
+      progress(kImportShare + kBakeShare * share, "baking clips");
+    };
+  }
+  report(progress, kImportShare, "baking clips");
   Result<Package> package = bakeCharacter(character, options);
   if (!package.ok()) return package.status();
   input.package = std::move(package).value();
+  report(progress, kImportShare + kBakeShare, "building LODs");
   Result<std::vector<MeshLod>> lods = buildLodChain(character, defaultLodChainOptions());
   if (lods.ok()) {
     input.package.lods = std::move(lods).value();
@@ -38,21 +55,23 @@ Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input) {
 
 }  // namespace
 
-Result<CrowdInput> loadCrowdInput(const std::string& name) {
+Result<CrowdInput> loadCrowdInput(const std::string& name, const LoadProgress& progress) {
   CrowdInput input;
   input.name = name;
   Result<CrowdInput> loaded = Status(ErrorCode::kInvalidArgument, "no input");
   if (name == "sample") {
     input.sample = true;
     input.how = "the built-in character, baked in memory";
-    loaded = bakeInMemory(makeSampleCharacter(), std::move(input));
+    loaded = bakeInMemory(makeSampleCharacter(), std::move(input), progress);
   } else if (endsWith(name, ".glb") || endsWith(name, ".gltf")) {
+    report(progress, 0.0f, "importing");
     Result<Character> character = importGltf(name);
     if (!character.ok()) return character.status();
     input.warnings = character->warnings;
     input.how = "glTF, baked in memory";
-    loaded = bakeInMemory(*character, std::move(input));
+    loaded = bakeInMemory(*character, std::move(input), progress);
   } else {
+    report(progress, 0.0f, "reading the package");
     Result<Package> package = readPackage(name);
     if (!package.ok()) return package.status();
     input.package = std::move(package).value();
@@ -65,6 +84,7 @@ Result<CrowdInput> loadCrowdInput(const std::string& name) {
     return Status(ErrorCode::kInvalidData, fmt::format("{}: no mesh or no clips to draw", name));
   }
   loaded->size = std::max(computeBounds(package.lods[0].mesh.positions).largestExtent(), 1e-3f);
+  report(progress, 1.0f, "done");
   return loaded;
 }
 

@@ -1,0 +1,216 @@
+// GroundRenderer: the ground square and the blob shadows (instanced on ES 3, expanded on ES 2).
+#include "throng/render/ground_renderer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/core.h>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "fog_uniforms.h"
+#include "throng/render/gl_check.h"
+
+namespace throng::render {
+namespace {
+
+constexpr GLuint kCornerLocation = 0;
+constexpr GLuint kBlobLocation = 1;
+// Every 10th grid line is a major one.
+constexpr float kMajorCells = 10.0f;
+// Without fog, the ground reaches this many cells from the eye.
+constexpr float kGroundCellsWithoutFog = 200.0f;
+// Shadows are pulled towards the eye by this much (glPolygonOffset factor, units) so that they
+// win the depth test against the ground they lie on.
+constexpr float kShadowOffsetFactor = -1.0f;
+constexpr float kShadowOffsetUnits = -4.0f;
+
+const float kCorners[4][2] = {{-1.0f, -1.0f}, {1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, 1.0f}};
+
+Result<Program> buildGroundProgram(const char* name, const char* vertex_path,
+                                   const char* fragment_path, std::vector<AttributeBinding> attrs) {
+  Result<std::string> vertex = embeddedShader(vertex_path);
+  if (!vertex.ok()) return vertex.status();
+  Result<std::string> fragment = embeddedShader(fragment_path);
+  if (!fragment.ok()) return fragment.status();
+  ProgramDesc desc;
+  desc.name = name;
+  desc.vertex_source = std::move(vertex).value();
+  desc.fragment_source = std::move(fragment).value();
+  desc.attributes = std::move(attrs);
+  return buildProgram(desc);
+}
+
+const void* byteOffset(size_t bytes) {
+  return reinterpret_cast<const void*>(bytes);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
+  if (Status s = device.makeCurrent(); !s.ok()) return s;
+  std::unique_ptr<GroundRenderer> r(new GroundRenderer());
+  r->device_ = &device;
+  r->instancing_ = device.caps().instancing;
+  Result<Program> ground = buildGroundProgram("gles2/ground", "gles2/ground.vert",
+                                              "gles2/ground.frag", {{"a_corner", kCornerLocation}});
+  if (!ground.ok()) return ground.status();
+  r->ground_ = std::move(ground).value();
+  Result<Program> shadow =
+      buildGroundProgram("gles2/blob_shadow", "gles2/blob_shadow.vert", "gles2/blob_shadow.frag",
+                         {{"a_corner", kCornerLocation}, {"a_blob", kBlobLocation}});
+  if (!shadow.ok()) return shadow.status();
+  r->shadow_ = std::move(shadow).value();
+
+  glGenBuffers(1, &r->quad_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, r->quad_buffer_);
+  glBufferData(GL_ARRAY_BUFFER, sizeof(kCorners), kCorners, GL_STATIC_DRAW);
+  // Instanced: one quad's corners and indices. ES 2.0: kMaxShadowsPerDraw quads of them.
+  const uint32_t quads = r->instancing_ ? 1 : kMaxShadowsPerDraw;
+  std::vector<float> corners(static_cast<size_t>(quads) * 8);
+  std::vector<uint16_t> indices(static_cast<size_t>(quads) * 6);
+  for (uint32_t q = 0; q < quads; ++q) {
+    for (int c = 0; c < 4; ++c) {
+      corners[q * 8 + c * 2] = kCorners[c][0];
+      corners[q * 8 + c * 2 + 1] = kCorners[c][1];
+    }
+    const uint16_t base = static_cast<uint16_t>(q * 4);
+    const uint16_t quad[6] = {
+        base, static_cast<uint16_t>(base + 1), static_cast<uint16_t>(base + 2),
+        base, static_cast<uint16_t>(base + 2), static_cast<uint16_t>(base + 3)};
+    std::copy(quad, quad + 6, indices.begin() + q * 6);
+  }
+  glGenBuffers(1, &r->corner_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, r->corner_buffer_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(corners.size() * sizeof(float)),
+               corners.data(), GL_STATIC_DRAW);
+  glGenBuffers(1, &r->index_buffer_);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->index_buffer_);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(uint16_t)),
+               indices.data(), GL_STATIC_DRAW);
+  glGenBuffers(1, &r->shadow_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+  if (Status s = checkGl("ground renderer: buffers"); !s.ok()) return s;
+  return r;
+}
+
+GroundRenderer::~GroundRenderer() {
+  const GLuint buffers[] = {quad_buffer_, corner_buffer_, index_buffer_, shadow_buffer_};
+  for (GLuint b : buffers) {
+    if (b != 0) glDeleteBuffers(1, &b);
+  }
+}
+
+Status GroundRenderer::draw(const FrameView& view, const GroundDesc& desc,
+                            std::span<const BlobShadow> shadows) {
+  draw_calls_ = 0;
+  if (!desc.grid && (!desc.shadows || shadows.empty())) return Status::okStatus();
+  // Client-side attribute state lives in vertex array 0 on ES 3.
+  if (device_->caps().gles_major >= 3) glBindVertexArray(0);
+  glDisable(GL_CULL_FACE);  // the ground is seen from above, and from below by a low camera
+  if (desc.grid) {
+    if (Status s = drawGround(view, desc); !s.ok()) return s;
+  }
+  if (desc.shadows && !shadows.empty()) {
+    if (Status s = drawShadows(view, desc, shadows); !s.ok()) return s;
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+  return checkGl("ground renderer: draw");
+}
+
+Status GroundRenderer::drawGround(const FrameView& view, const GroundDesc& desc) {
+  const float cell = desc.cell > 0.0f ? desc.cell : 1.0f;
+  const float extent = desc.extent > 0.0f   ? desc.extent
+                       : view.fog.enabled() ? view.fog.end
+                                            : kGroundCellsWithoutFog * cell;
+  const float viewport_height = view.viewport_height > 0.0f
+                                    ? view.viewport_height
+                                    : static_cast<float>(std::max(device_->height(), 1));
+  const float pixel_angle = 2.0f * std::tan(0.5f * view.fov_y) / viewport_height;
+  const GLuint program = ground_.id();
+  glUseProgram(program);
+  glUniformMatrix4fv(ground_.uniform("u_view_projection"), 1, GL_FALSE,
+                     glm::value_ptr(view.view_projection));
+  glUniform4f(ground_.uniform("u_ground"), view.eye.x, view.eye.z, extent, desc.height);
+  glUniform3f(ground_.uniform("u_color"), desc.color.r, desc.color.g, desc.color.b);
+  glUniform4f(ground_.uniform("u_line"), desc.line_color.r, desc.line_color.g, desc.line_color.b,
+              std::clamp(desc.line_strength, 0.0f, 1.0f));
+  glUniform2f(ground_.uniform("u_cell"), cell, kMajorCells * cell);
+  glUniform1f(ground_.uniform("u_pixel_angle"), pixel_angle);
+  const glm::vec3 light = glm::normalize(view.light_direction);
+  glUniform3f(ground_.uniform("u_light_direction"), light.x, light.y, light.z);
+  glUniform1f(ground_.uniform("u_ambient"), view.ambient);
+  detail::setFogUniforms(ground_.uniform("u_fog_eye"), ground_.uniform("u_fog_color"), view);
+  glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
+  glEnableVertexAttribArray(kCornerLocation);
+  glVertexAttribPointer(kCornerLocation, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+  glDisableVertexAttribArray(kCornerLocation);
+  ++draw_calls_;
+  return Status::okStatus();
+}
+
+Status GroundRenderer::drawShadows(const FrameView& view, const GroundDesc& desc,
+                                   std::span<const BlobShadow> shadows) {
+  glUseProgram(shadow_.id());
+  glUniformMatrix4fv(shadow_.uniform("u_view_projection"), 1, GL_FALSE,
+                     glm::value_ptr(view.view_projection));
+  glUniform1f(shadow_.uniform("u_opacity"), std::clamp(desc.shadow_opacity, 0.0f, 1.0f));
+  detail::setFogUniforms(shadow_.uniform("u_fog_eye"), shadow_.uniform("u_fog_color"), view);
+  glEnable(GL_BLEND);
+  // Colour darkens by the shadow's alpha; the frame's alpha stays (an opaque picture, not one
+  // with holes where the shadows are).
+  glBlendFuncSeparate(GL_ZERO, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  glDepthMask(GL_FALSE);
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(kShadowOffsetFactor, kShadowOffsetUnits);
+  glEnableVertexAttribArray(kCornerLocation);
+  glEnableVertexAttribArray(kBlobLocation);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, index_buffer_);
+
+  const size_t copies = instancing_ ? 1 : 4;
+  const size_t bytes = shadows.size() * copies * sizeof(BlobShadow);
+  glBindBuffer(GL_ARRAY_BUFFER, shadow_buffer_);
+  if (bytes > shadow_buffer_bytes_) {
+    shadow_buffer_bytes_ = std::max(bytes, 2 * shadow_buffer_bytes_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(shadow_buffer_bytes_), nullptr,
+                 GL_STREAM_DRAW);
+  }
+  if (instancing_) {
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), shadows.data());
+    glVertexAttribPointer(kBlobLocation, 4, GL_FLOAT, GL_FALSE, sizeof(BlobShadow), nullptr);
+    glVertexAttribDivisor(kBlobLocation, 1);
+    glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+    glVertexAttribPointer(kCornerLocation, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glDrawElementsInstanced(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, nullptr,
+                            static_cast<GLsizei>(shadows.size()));
+    glVertexAttribDivisor(kBlobLocation, 0);
+    ++draw_calls_;
+  } else {
+    // Every shadow four times, one per corner of its quad.
+    expanded_.resize(shadows.size() * 4);
+    for (size_t i = 0; i < shadows.size(); ++i) {
+      std::fill_n(expanded_.begin() + static_cast<std::ptrdiff_t>(i * 4), 4, shadows[i]);
+    }
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), expanded_.data());
+    for (size_t first = 0; first < shadows.size(); first += kMaxShadowsPerDraw) {
+      const size_t count = std::min<size_t>(kMaxShadowsPerDraw, shadows.size() - first);
+      glBindBuffer(GL_ARRAY_BUFFER, shadow_buffer_);
+      glVertexAttribPointer(kBlobLocation, 4, GL_FLOAT, GL_FALSE, sizeof(BlobShadow),
+                            byteOffset(first * 4 * sizeof(BlobShadow)));
+      glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+      glVertexAttribPointer(kCornerLocation, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count * 6), GL_UNSIGNED_SHORT, nullptr);
+      ++draw_calls_;
+    }
+  }
+  glDisableVertexAttribArray(kCornerLocation);
+  glDisableVertexAttribArray(kBlobLocation);
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+  return Status::okStatus();
+}
+
+}  // namespace throng::render

@@ -1,0 +1,146 @@
+// Tests of throng-viewer from the outside: bad input and usage (no display needed), a missing
+// display, and under Xvfb a screenshot that is not empty, on ES 3 and ES 2.0, with a broken and a
+// good character dropped in. Skipped when the viewer is not built or xvfb-run is missing.
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+#include "throng/render/capture.h"
+
+namespace throng {
+namespace {
+
+#ifdef THRONG_VIEWER_PATH
+
+test::CliResult runViewer(const std::string& args, const std::string& prefix = "") {
+  return test::runShell(prefix + "'" + THRONG_VIEWER_PATH + "' " + args);
+}
+
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+bool haveXvfb() {
+  return std::system("command -v xvfb-run > /dev/null 2>&1") == 0;
+}
+
+// xvfb-run with a screen of its own (-a picks a free display number, so tests may run at once).
+const char* const kXvfb = "xvfb-run -a -s '-screen 0 800x600x24' ";
+
+// "Not empty": the frame holds the panels, the ground and characters, not one flat colour.
+void expectAPicture(const std::filesystem::path& png, int width, int height) {
+  Result<render::Image> image = render::readPng(png.string());
+  ASSERT_TRUE(image.ok()) << image.status().toString();
+  EXPECT_EQ(image->width, width);
+  EXPECT_EQ(image->height, height);
+  std::set<uint32_t> colours;
+  size_t differing = 0, translucent = 0;
+  const uint8_t* first = image->rgba.data();
+  for (size_t i = 0; i < image->rgba.size(); i += 4) {
+    const uint8_t* p = &image->rgba[i];
+    translucent += p[3] != 255;
+    colours.insert(uint32_t(p[0]) << 16 | uint32_t(p[1]) << 8 | p[2]);
+    differing += p[0] != first[0] || p[1] != first[1] || p[2] != first[2];
+  }
+  EXPECT_GT(colours.size(), 200u) << "a flat or nearly flat picture";
+  EXPECT_GT(differing, image->rgba.size() / 4 / 4) << "most of the frame is one colour";
+  EXPECT_EQ(translucent, 0u) << "the window's picture is opaque";
+}
+
+TEST(ViewerCli, ABadCharacterFileExitsOneNamingIt) {
+  const auto dir = test::makeTempDir("viewer-bad");
+  const test::CliResult missing = runViewer("/nonexistent-folder/hero.glb");
+  EXPECT_EQ(missing.exit_code, 1) << missing.output;
+  EXPECT_NE(missing.output.find("throng-viewer: "), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("/nonexistent-folder/hero.glb"), std::string::npos);
+  test::writeFile(dir / "broken.glb", "glTF this is not a binary glTF file");
+  const test::CliResult broken = runViewer(quoted(dir / "broken.glb"));
+  EXPECT_EQ(broken.exit_code, 1) << broken.output;
+  EXPECT_NE(broken.output.find("broken.glb"), std::string::npos) << broken.output;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ViewerCli, UsageErrorsExitTwo) {
+  for (const char* args : {"--agents 0", "--agents 2000000", "--path warp", "--frames -1",
+                           "--width 0", "--no-such-flag"}) {
+    const test::CliResult r = runViewer(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find("throng-viewer: "), std::string::npos) << r.output;
+  }
+  const test::CliResult path = runViewer("--path warp");
+  EXPECT_NE(path.output.find("auto, instanced, merged, per-character"), std::string::npos)
+      << path.output;
+}
+
+TEST(ViewerCli, NoDisplayIsAClearError) {
+  const test::CliResult r =
+      runViewer("--frames 1", "env -u DISPLAY -u WAYLAND_DISPLAY XDG_SESSION_TYPE=none ");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot open a window"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no display"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+}
+
+TEST(ViewerCli, AScreenshotUnderXvfbShowsTheCrowd) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  const auto dir = test::makeTempDir("viewer-shot");
+  const auto png = dir / "viewer.png";
+  const test::CliResult r = runViewer(
+      "--agents 300 --width 480 --height 320 --frames 4 --screenshot " + quoted(png), kXvfb);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("agents: 300"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("frame time: "), std::string::npos) << r.output;
+  expectAPicture(png, 480, 320);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ViewerCli, Es2GivesAnEs2ContextAndMergedBatches) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  const auto dir = test::makeTempDir("viewer-es2");
+  const auto png = dir / "viewer.png";
+  const test::CliResult r = runViewer(
+      "--es2 --agents 100 --width 320 --height 240 --frames 3 --screenshot " + quoted(png),
+      std::string("env -u MESA_GLES_VERSION_OVERRIDE ") + kXvfb);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: merged (OpenGL ES 2.0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("OpenGL ES 2.0"), std::string::npos) << r.output;
+  expectAPicture(png, 320, 240);
+  std::filesystem::remove_all(dir);
+}
+
+// A broken file dropped in is a message (window and standard error), never a crash; a good one
+// replaces the crowd's character.
+TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  const auto dir = test::makeTempDir("viewer-drop");
+  test::writeFile(dir / "broken.glb", std::string("glTF\x02\0\0\0garbage", 16));
+  ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
+  const auto png = dir / "viewer.png";
+  const test::CliResult r = runViewer("--agents 50 --width 320 --height 240 --frames 2 --drop " +
+                                          quoted(dir / "broken.glb") + " --drop " +
+                                          quoted(dir / "hero.glb") + " --screenshot " + quoted(png),
+                                      kXvfb);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("could not load"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("broken.glb"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("showing " + (dir / "hero.glb").string()), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(png));
+  std::filesystem::remove_all(dir);
+}
+
+#else
+
+TEST(ViewerCli, NotBuilt) {
+  GTEST_SKIP() << "throng-viewer is not built (GLFW or Dear ImGui missing, or "
+                  "THRONG_BUILD_VIEWER=OFF)";
+}
+
+#endif
+
+}  // namespace
+}  // namespace throng

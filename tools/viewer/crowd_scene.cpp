@@ -1,0 +1,229 @@
+// CrowdScene: the spiral layout, the selection and its tints, group commands and the event log.
+#include "crowd_scene.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "throng/offline/sample_character.h"
+
+namespace throng::viewer {
+namespace {
+
+// Agents stand on a sunflower spiral (Vogel 1979): agent i at radius kSpacing * size * sqrt(i),
+// turned by the golden angle each time, so agent i's place does not depend on the crowd's size
+// and the disc stays evenly filled (about 1.1 character sizes between neighbours).
+constexpr float kSpacing = 0.62f;
+constexpr float kGoldenAngle = 2.39996323f;
+// Agents of a growing crowd start their idle clip up to this many seconds in, so they do not
+// move in step.
+constexpr float kStartSpread = 2.0f;
+// The inspected agent's log keeps this many events.
+constexpr size_t kMaxEvents = 12;
+
+const glm::vec4 kSelectedTint(1.0f, 0.85f, 0.15f, 1.0f);
+
+glm::vec4 stateTint(AgentState state) {
+  static const std::array<glm::vec4, kAgentStateCount> kTints = {
+      glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
+      glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
+      glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
+      glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
+      glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
+      glm::vec4(0.85f, 0.55f, 0.95f, 1.0f),  // play (a chosen clip): violet
+  };
+  return kTints[static_cast<int>(state)];
+}
+
+// A fixed pseudo-random number in [0, 1) for agent i and a stream (integer hash by Chris
+// Wellons' "lowbias32"), so a regrown agent gets back its heading and start.
+float unitHash(uint32_t i, uint32_t stream) {
+  uint32_t x = i * 2654435761u + stream * 0x9e3779b9u;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return static_cast<float>(x >> 8) / 16777216.0f;
+}
+
+Placement spiralPlacement(uint32_t i, float size) {
+  Placement p;
+  const float r = kSpacing * size * std::sqrt(static_cast<float>(i) + 0.5f);
+  const float a = kGoldenAngle * static_cast<float>(i);
+  p.position = glm::vec3(r * std::cos(a), 0.0f, r * std::sin(a));
+  p.heading = unitHash(i, 1) * 6.2831853f;
+  return p;
+}
+
+}  // namespace
+
+ViewerCharacter makeViewerCharacter(cli::CrowdInput input) {
+  ViewerCharacter c;
+  std::vector<AgentState> missing;
+  c.clip_set = clipSetByName(input.package.clips, 0, &missing);
+  if (!missing.empty()) {
+    std::string list;
+    for (AgentState s : missing)
+      list += fmt::format("{}{}", list.empty() ? "" : ", ", agentStateName(s));
+    c.clip_note = fmt::format("no clip named for {}: played by clip 0 ({})", list,
+                              input.package.clips[0].name);
+  }
+  if (input.sample) {
+    // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
+    c.clip_set.walk_speed = kSampleWalkSpeed;
+    c.clip_set.run_speed = kSampleRunSpeed;
+  }
+  c.input = std::move(input);
+  return c;
+}
+
+CrowdScene::CrowdScene(render::Device& device, const ViewerCharacter& character,
+                       const render::CrowdRendererDesc& desc)
+    : device_(&device),
+      character_(&character),
+      desc_(desc),
+      crowd_(character.input.package.clips, character.clip_set),
+      renderer_(device, character.input.package, desc) {}
+
+Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
+                                                       const ViewerCharacter& character,
+                                                       const render::CrowdRendererDesc& desc,
+                                                       uint32_t agents) {
+  std::unique_ptr<CrowdScene> scene(new CrowdScene(device, character, desc));
+  if (!scene->renderer_.ok()) return scene->renderer_.status();
+  scene->setAgentCount(agents);
+  return scene;
+}
+
+void CrowdScene::setAgentCount(uint32_t agents) {
+  agents = std::clamp<uint32_t>(agents, 1, kMaxAgents);
+  const uint32_t now = crowd_.agentCount();
+  if (agents < now) {
+    crowd_.truncate(agents);
+    flags_.resize(agents);
+    std::erase_if(selection_, [agents](uint32_t a) { return a >= agents; });
+    if (watched_ && *watched_ >= agents) watched_.reset();
+  }
+  const float size = characterSize();
+  for (uint32_t i = now; i < agents; ++i) {
+    crowd_.addAgent(spiralPlacement(i, size), unitHash(i, 2) * kStartSpread);
+  }
+  flags_.resize(agents, 0);
+}
+
+Status CrowdScene::setRendererDesc(const render::CrowdRendererDesc& desc) {
+  render::CrowdRenderer renderer(*device_, character_->input.package, desc);
+  if (!renderer.ok()) return renderer.status();
+  renderer_ = std::move(renderer);
+  desc_ = desc;
+  return Status::okStatus();
+}
+
+float CrowdScene::radius() const {
+  return kSpacing * characterSize() * std::sqrt(static_cast<float>(agentCount()) + 0.5f) +
+         characterSize();
+}
+
+void CrowdScene::select(const std::vector<uint32_t>& agents, bool add) {
+  if (!add) clearSelection();
+  for (uint32_t a : agents) {
+    if (a >= flags_.size() || flags_[a]) continue;
+    flags_[a] = 1;
+    selection_.push_back(a);
+  }
+}
+
+void CrowdScene::clearSelection() {
+  for (uint32_t a : selection_) flags_[a] = 0;
+  selection_.clear();
+}
+
+std::optional<uint32_t> CrowdScene::inspected() const {
+  if (selection_.empty()) return std::nullopt;
+  return selection_.front();
+}
+
+template <typename F>
+void CrowdScene::forGroup(Group group, F&& f) {
+  if (group == Group::kEverybody) {
+    for (uint32_t a = 0; a < crowd_.agentCount(); ++a) f(a);
+  } else {
+    for (uint32_t a : selection_) f(a);
+  }
+}
+
+void CrowdScene::command(Group group, CommandType type, const glm::vec2& target) {
+  glm::dvec2 sum(0.0);
+  size_t count = 0;
+  forGroup(group, [&](uint32_t a) {
+    const glm::vec3& p = crowd_.placements()[a].position;
+    sum += glm::dvec2(p.x, p.z);
+    ++count;
+  });
+  if (count == 0) return;
+  const glm::vec2 center(sum / static_cast<double>(count));
+  forGroup(group, [&](uint32_t a) {
+    const glm::vec3& p = crowd_.placements()[a].position;
+    crowd_.submit({a, type, target + (glm::vec2(p.x, p.z) - center)});
+  });
+}
+
+void CrowdScene::playClip(Group group, uint16_t clip) {
+  forGroup(group, [&](uint32_t a) {
+    Command c;
+    c.agent = a;
+    c.type = CommandType::kPlay;
+    c.clip = clip;
+    c.loop = true;
+    crowd_.submit(c);
+  });
+}
+
+void CrowdScene::setSpeed(Group group, float speed) {
+  forGroup(group, [&](uint32_t a) { crowd_.setSpeed(a, speed); });
+}
+
+void CrowdScene::watchInspected(double now) {
+  const std::optional<uint32_t> agent = inspected();
+  if (agent != watched_) {
+    watched_ = agent;
+    events_.clear();
+    if (!agent) return;
+    watched_state_ = crowd_.states()[*agent];
+    watched_clip_ = crowd_.playback()[*agent].clip;
+    events_.push_back({now, fmt::format("inspected ({})", agentStateName(watched_state_))});
+    return;
+  }
+  if (!agent) return;
+  const AgentState state = crowd_.states()[*agent];
+  const uint16_t clip = crowd_.playback()[*agent].clip;
+  const auto& clips = character_->input.package.clips;
+  if (state != watched_state_) {
+    events_.push_back(
+        {now, fmt::format("{} -> {}", agentStateName(watched_state_), agentStateName(state))});
+  }
+  if (clip != watched_clip_ && clip < clips.size()) {
+    events_.push_back({now, fmt::format("clip: {}", clips[clip].name)});
+  }
+  watched_state_ = state;
+  watched_clip_ = clip;
+  while (events_.size() > kMaxEvents) events_.pop_front();
+}
+
+void CrowdScene::update(float seconds, double now) {
+  renderer_.update(crowd_, seconds);
+  watchInspected(now);
+}
+
+Status CrowdScene::draw(const render::FrameView& view) {
+  const uint32_t n = crowd_.agentCount();
+  tints_.resize(n);
+  const std::span<const AgentState> states = crowd_.states();
+  for (uint32_t a = 0; a < n; ++a) tints_[a] = flags_[a] ? kSelectedTint : stateTint(states[a]);
+  return renderer_.draw(view, crowd_, tints_);
+}
+
+}  // namespace throng::viewer

@@ -1,0 +1,114 @@
+// The crowd the viewer shows: one character's agents on a sunflower spiral that grows and shrinks
+// without moving anybody, its renderer, the selection, and the commands sent to agents.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "crowd_input.h"
+#include "throng/core/status.h"
+#include "throng/crowd/crowd.h"
+#include "throng/render/crowd_renderer.h"
+#include "throng/render/device.h"
+
+namespace throng::viewer {
+
+// The viewer's agent slider reaches this many (the million); the per-agent buffers
+// (64-byte instance records, placements, playback) stay well under a gigabyte.
+inline constexpr uint32_t kMaxAgents = 1000000;
+
+// A character ready to be shown: its package and the clips its states play.
+struct ViewerCharacter {
+  cli::CrowdInput input;
+  ClipSet clip_set;
+  std::string clip_note;  // how states were matched to clips, when not all by name
+};
+
+// Matches the states to clips by name (clipSetByName); a character without the usual names still
+// loads: each state without a clip plays clip 0, and clip_note says so.
+ViewerCharacter makeViewerCharacter(cli::CrowdInput input);
+
+// What commands, clips and speeds apply to.
+enum class Group : uint8_t { kSelection, kEverybody };
+
+// One event of the inspected agent: a state or clip change, with when it happened.
+struct AgentEvent {
+  double time = 0.0;  // viewer seconds
+  std::string what;   // "walk -> idle", "clip: run"
+};
+
+class CrowdScene {
+ public:
+  // A crowd of `agents` of `character` (which must outlive the scene) drawn on `device`.
+  // Fails with the renderer's status (a path the device lacks, ...).
+  static Result<std::unique_ptr<CrowdScene>> create(render::Device& device,
+                                                    const ViewerCharacter& character,
+                                                    const render::CrowdRendererDesc& desc,
+                                                    uint32_t agents);
+
+  // Grows (new agents idle at their place on the spiral) or shrinks (the last agents go).
+  void setAgentCount(uint32_t agents);
+  uint32_t agentCount() const { return crowd_.agentCount(); }
+  // A new renderer with `desc` (another path or fixed LOD); on failure the old one stays.
+  Status setRendererDesc(const render::CrowdRendererDesc& desc);
+  const render::CrowdRendererDesc& rendererDesc() const { return desc_; }
+
+  const ViewerCharacter& character() const { return *character_; }
+  const Crowd& crowd() const { return crowd_; }
+  render::CrowdRenderer& renderer() { return renderer_; }
+  const render::CrowdRenderer& renderer() const { return renderer_; }
+  // Where the crowd stands: a disc around the origin (world x, z) and its radius (world units).
+  float radius() const;
+  float characterSize() const { return character_->input.size; }
+
+  // Selection (agent indices, in selection order).
+  void select(const std::vector<uint32_t>& agents, bool add);
+  void clearSelection();
+  const std::vector<uint32_t>& selection() const { return selection_; }
+  bool selected(uint32_t agent) const { return agent < flags_.size() && flags_[agent]; }
+  // The agent whose state the panel shows: the first selected, or none.
+  std::optional<uint32_t> inspected() const;
+  const std::deque<AgentEvent>& inspectedEvents() const { return events_; }
+
+  // Commands to `group`: walk-to / run-to move it to `target` keeping its formation (each agent
+  // goes to target + its offset from the group's centre); the others ignore the target.
+  void command(Group group, CommandType type, const glm::vec2& target);
+  // Every agent of `group` plays `clip` in a loop (until its next command).
+  void playClip(Group group, uint16_t clip);
+  void setSpeed(Group group, float speed);
+
+  // Advances the crowd by `seconds` (through the renderer, so the overlay times it); `now` is
+  // the viewer's clock, for the event log.
+  void update(float seconds, double now);
+  // Draws the crowd (tinted by state; the selection highlighted) into the bound framebuffer.
+  Status draw(const render::FrameView& view);
+
+ private:
+  CrowdScene(render::Device& device, const ViewerCharacter& character,
+             const render::CrowdRendererDesc& desc);
+  template <typename F>
+  void forGroup(Group group, F&& f);
+  void watchInspected(double now);
+
+  render::Device* device_;
+  const ViewerCharacter* character_;
+  render::CrowdRendererDesc desc_;
+  Crowd crowd_;
+  render::CrowdRenderer renderer_;
+  std::vector<uint8_t> flags_;  // 1 = selected, one per agent
+  std::vector<uint32_t> selection_;
+  std::vector<glm::vec4> tints_;
+  // Event log of the inspected agent.
+  std::optional<uint32_t> watched_;
+  AgentState watched_state_ = AgentState::kIdle;
+  uint16_t watched_clip_ = 0;
+  std::deque<AgentEvent> events_;
+};
+
+}  // namespace throng::viewer
