@@ -151,7 +151,9 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     const bool compute = caps.compute &&
                          caps.max_compute_shader_storage_blocks >= kGpuCrowdStorageBlocks &&
                          caps.max_compute_image_uniforms >= 1;
-    if (es3 && compute && caps.instancing && float_textures && vertex_textures) {
+    // The gpu path draws no blob shadows yet (they need the visible agents on the CPU).
+    const bool shadows = desc.ground.shadows;
+    if (es3 && compute && !shadows && caps.instancing && float_textures && vertex_textures) {
       Status gpu = createGpu(package, desc);
       if (gpu.ok()) {
         path_ = RenderPath::kGpu;
@@ -180,7 +182,10 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
         reason_ = fmt::format(
             "{} with instancing, float textures and vertex texture fetch{}; the {}x{} animation "
             "texture fits GL_MAX_TEXTURE_SIZE {}",
-            es, caps.compute ? "" : " (no ES 3.1 compute: the CPU feeds the instances)",
+            es,
+            !caps.compute ? " (no ES 3.1 compute: the CPU feeds the instances)"
+            : shadows     ? " (blob shadows asked for, which the gpu path does not draw yet)"
+                          : "",
             instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
         return;
       }

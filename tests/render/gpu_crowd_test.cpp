@@ -352,6 +352,18 @@ TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
       cpu.removeAgent(0);
       gpu.removeAgent(0);
     }
+    if (t % 10 == 6) {  // speeds set between updates, one of them on an agent that then moves
+      const uint32_t fast = static_cast<uint32_t>(churn() % cpu.agentCount());
+      for (Crowd* crowd : {&cpu, &gpu}) {
+        crowd->setSpeed(fast, 1.75f);
+        crowd->setSpeed(crowd->agentCount() - 1, 0.5f);
+        crowd->removeAgent(fast == 0 ? 1 : 0);
+      }
+    }
+    if (t == 44) {  // the crowd cut short
+      cpu.truncate(cpu.agentCount() - 5);
+      gpu.truncate(gpu.agentCount() - 5);
+    }
     cpu.update(kTick);
     ASSERT_TRUE(pair.gpu->update(gpu, kTick).ok());
     if (t % 15 == 7) {  // an agent added after the update is drawn but not advanced
