@@ -4,8 +4,10 @@
 // pick and the sort by LOD); ratios against the baseline. With --cpu-frame (run under
 // GALLIUM_NOOP=1): the CPU's frame of the GPU-driven path against the CPU-fed instanced path.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <span>
@@ -20,6 +22,7 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "throng/core/job_system.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/lod_select.h"
 #include "throng/offline/bake.h"
@@ -300,6 +303,94 @@ void runPath(benchmark::State& state, Path path, Scene& scene) {
   state.counters["triangles"] = static_cast<double>(scene.triangles);
 }
 
+// BM_CpuFrame: the whole CPU side of an instanced frame of a Crowd (update, playback, culling,
+// LOD pick and sort, packing, upload, submit, glFinish) through the front end, its jobs on a
+// JobSystem of every core (BM_CpuFrame) or of one thread (BM_CpuFrameOneThread, the baseline of
+// the thread speed-up). Meant for GALLIUM_NOOP=1, where the driver skips rasterisation and what
+// remains is the CPU's work (with rasterisation the GPU's time is in the figure too).
+// Crowd sizes of BM_CpuFrame when --cpu-agents is not given.
+constexpr int kDefaultCpuAgents[] = {100000, 1000000};
+// The instance record's bytes (InstancedRenderer's GpuInstance): the floor's write size.
+constexpr size_t kInstanceRecordBytes = 64;
+
+// Nanoseconds per agent to write `agents` instance records to memory (memset of a buffer that
+// large, best of a few): what no packer can beat.
+double recordWriteFloorNs(size_t agents) {
+  std::vector<unsigned char> buffer(agents * kInstanceRecordBytes, 1);
+  double best = 1e30;
+  for (int repeat = 0; repeat < 7; ++repeat) {
+    const auto start = std::chrono::steady_clock::now();
+    std::memset(buffer.data(), repeat, buffer.size());
+    benchmark::DoNotOptimize(buffer.data());
+    benchmark::ClobberMemory();
+    const std::chrono::duration<double, std::nano> d = std::chrono::steady_clock::now() - start;
+    best = std::min(best, d.count() / static_cast<double>(agents));
+  }
+  return best;
+}
+
+struct CpuScene {
+  std::unique_ptr<Crowd> crowd;
+  FrameView view;
+};
+
+// A crowd of `agents` on a grid, every 4th walking to the far corner (so update does work), all
+// in the overview camera's view (every agent survives culling and is packed).
+CpuScene makeCpuScene(int agents) {
+  Shared& s = shared();
+  Scene layout = makeScene(agents, CameraKind::kOverview);
+  CpuScene scene;
+  scene.crowd =
+      std::make_unique<Crowd>(s.package.clips, take(clipSetByName(s.package.clips), "clip set"));
+  for (int i = 0; i < agents; ++i) {
+    const uint32_t a = scene.crowd->addAgent(layout.placements[i], layout.playback[i].time);
+    if (i % 4 == 0) scene.crowd->submit({a, CommandType::kWalkTo, glm::vec2(1e6f, 1e6f)});
+  }
+  scene.view = layout.view;
+  return scene;
+}
+
+void runCpuFrame(benchmark::State& state, int threads) {
+  Shared& s = shared();
+  const int agents = static_cast<int>(state.range(0));
+  static std::map<int, CpuScene> cpu_scenes;  // built once per size, shared by both benchmarks
+  CpuScene& scene = cpu_scenes.try_emplace(agents, makeCpuScene(agents)).first->second;
+  JobSystem jobs(threads);
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kInstanced;
+  desc.jobs = &jobs;
+  CrowdRenderer renderer(*s.device, s.package, desc);
+  if (!renderer.ok()) die("crowd renderer, instanced: " + renderer.status().toString());
+  auto frame = [&] {
+    renderer.update(*scene.crowd, 1.0f / 60.0f);
+    s.device->beginFrame(kClear);
+    if (Status st = renderer.draw(scene.view, *scene.crowd); !st.ok()) die(st.toString());
+    s.device->finish();
+  };
+  frame();  // buffers grown, first upload done: not timed
+  double ns = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    frame();
+    ns +=
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  }
+  const double floor = recordWriteFloorNs(static_cast<size_t>(agents));
+  state.counters["agents"] = agents;
+  state.counters["threads"] = jobs.threadCount();
+  state.counters["visible"] = renderer.stats().visible;
+  state.counters["ns_per_agent"] =
+      ns / (static_cast<double>(state.iterations()) * static_cast<double>(agents));
+  state.counters["floor_ns_per_agent"] = floor;
+  const CpuPhaseTimes& t = renderer.stats().cpu_ms;
+  state.counters["update_ms"] = t.update;
+  state.counters["playback_ms"] = t.playback;
+  state.counters["cull_ms"] = t.cull;
+  state.counters["lod_ms"] = t.lod;
+  state.counters["pack_upload_ms"] = t.pack_upload;
+  state.counters["submit_ms"] = t.submit;
+}
+
 // Console output plus, per crowd size, each path's frame time relative to the baseline.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
@@ -310,6 +401,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
       // With --benchmark_repetitions the median stands for the benchmark; otherwise its one run.
       const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if (run.run_type != Run::RT_Iteration && !median) continue;
+      if (run.benchmark_name().rfind("BM_CpuFrame", 0) == 0) {
+        // "BM_CpuFrame/<agents>/real_time" or "BM_CpuFrameOneThread/...".
+        const bool one = run.benchmark_name().rfind("BM_CpuFrameOneThread", 0) == 0;
+        CpuRow& slot = cpu_rows_[static_cast<int>(run.counters.at("agents"))][one];
+        if (median || !slot.median) {
+          slot = {run.GetAdjustedRealTime(), run.counters.at("ns_per_agent"),
+                  run.counters.at("floor_ns_per_agent"), run.counters.at("threads"), median};
+        }
+        continue;
+      }
       Row row;
       row.median = median;
       row.ms = run.GetAdjustedRealTime();
@@ -326,6 +427,27 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
+    if (!cpu_rows_.empty()) {
+      std::printf(
+          "\nCPU frame (instanced, all agents in view): ns per agent against the record's "
+          "write floor, and the speed-up of all threads over one:\n");
+      std::printf("%9s %8s %10s %12s %10s %9s %10s\n", "agents", "threads", "frame ms", "ns/agent",
+                  "floor ns", "x floor", "speed-up");
+      for (const auto& [agents, by_threads] : cpu_rows_) {
+        const auto all = by_threads.find(false), one = by_threads.find(true);
+        for (const auto* it : {&one, &all}) {
+          if (*it == by_threads.end()) continue;
+          const CpuRow& r = (*it)->second;
+          std::printf("%9d %8.0f %10.2f %12.2f %10.2f %9.2f", agents, r.threads, r.ms,
+                      r.ns_per_agent, r.floor_ns, r.ns_per_agent / r.floor_ns);
+          if (it == &all && one != by_threads.end()) {
+            std::printf(" %9.2fx", one->second.ms / r.ms);
+          }
+          std::printf("\n");
+        }
+      }
+    }
+    if (rows_.empty()) return;
     std::printf("\nframe time relative to the per-character baseline of the same run:\n");
     std::printf("%-15s  %-18s %10s %7s %10s %8s %9s\n", "scene", "path", "frame ms", "draws",
                 "triangles", "vs base", "speed-up");
@@ -356,13 +478,22 @@ class RatioReporter : public benchmark::ConsoleReporter {
   };
   using Key = std::pair<int, std::string>;  // agents (sorts numerically), "agents/camera"
   std::map<Key, std::map<std::string, Row>> rows_;
+  struct CpuRow {
+    double ms = 0.0;
+    double ns_per_agent = 0.0;
+    double floor_ns = 0.0;
+    double threads = 0.0;
+    bool median = false;
+  };
+  std::map<int, std::map<bool, CpuRow>> cpu_rows_;  // agents -> one thread? -> row
 };
 
-// Removes "--agents=a,b,c" from argv and returns its counts, or `defaults` without it (Google
-// Benchmark rejects flags it does not know).
-std::vector<int> takeAgentsFlag(int& argc, char** argv, std::span<const int> defaults) {
+// Removes "<flag>a,b,c" (flag "--agents=" or "--cpu-agents=") from argv, Google Benchmark
+// rejecting flags it does not know; the counts given, else `defaults`. *given says which.
+std::vector<int> takeCountsFlag(int& argc, char** argv, std::string_view kFlag,
+                                std::span<const int> defaults, bool* given = nullptr) {
   std::vector<int> agents(defaults.begin(), defaults.end());
-  constexpr std::string_view kFlag = "--agents=";
+  if (given) *given = false;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -371,11 +502,12 @@ std::vector<int> takeAgentsFlag(int& argc, char** argv, std::span<const int> def
       continue;
     }
     agents.clear();
+    if (given) *given = true;
     std::string list(arg.substr(kFlag.size()));
     for (size_t start = 0; start <= list.size();) {
       const size_t comma = std::min(list.find(',', start), list.size());
       const int n = std::atoi(list.substr(start, comma - start).c_str());
-      if (n <= 0) die("--agents wants positive counts separated by commas: " + list);
+      if (n <= 0) die(std::string(kFlag) + " wants positive counts separated by commas: " + list);
       agents.push_back(n);
       start = comma + 1;
     }
@@ -437,7 +569,7 @@ double threadCpuMilliseconds() {
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
 }
 
-void runCpuFrame(benchmark::State& state, bool gpu_driven) {
+void runPathCpuFrame(benchmark::State& state, bool gpu_driven) {
   CpuFrameShared& s = cpuFrameShared();
   CrowdRenderer& renderer = gpu_driven ? *s.gpu : *s.instanced;
   const int agents = static_cast<int>(state.range(0));
@@ -507,17 +639,22 @@ bool takeCpuFrameFlag(int& argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace throng::render;
   const bool cpu_frame = takeCpuFrameFlag(argc, argv);
-  const std::vector<int> agents = cpu_frame ? takeAgentsFlag(argc, argv, kCpuFrameAgents)
-                                            : takeAgentsFlag(argc, argv, kDefaultAgents);
+  const std::vector<int> agents = takeCountsFlag(
+      argc, argv, "--agents=",
+      cpu_frame ? std::span<const int>(kCpuFrameAgents) : std::span<const int>(kDefaultAgents));
+  bool cpu_given = false;
+  const std::vector<int> cpu_agents =
+      takeCountsFlag(argc, argv, "--cpu-agents=", kDefaultCpuAgents, &cpu_given);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (cpu_frame) {
     cpuFrameShared();
     for (const auto& [name, gpu_driven] :
          {std::pair{"BM_GpuDriven", true}, std::pair{"BM_CpuFed", false}}) {
-      auto* b = benchmark::RegisterBenchmark(
-          name,
-          [gpu_driven = gpu_driven](benchmark::State& state) { runCpuFrame(state, gpu_driven); });
+      auto* b =
+          benchmark::RegisterBenchmark(name, [gpu_driven = gpu_driven](benchmark::State& state) {
+            runPathCpuFrame(state, gpu_driven);
+          });
       for (int n : agents) b->Arg(n);
       b->Unit(benchmark::kMillisecond)->UseRealTime();
     }
@@ -527,7 +664,26 @@ int main(int argc, char** argv) {
     return 0;
   }
   shared();
-  for (int n : agents) {
+  // Under Mesa's no-op driver every image is blank: the image checks would reject it (as they
+  // should), so only the CPU-side benchmark runs, and the run says so.
+  const bool noop = !shared().device->caps().rasterizes;
+  if (noop) {
+    std::printf(
+        "NOTE: GL renderer '%s' is Mesa's no-op driver (GALLIUM_NOOP): nothing is "
+        "rasterised, so the image checks and the render-path benchmarks are skipped; "
+        "BM_CpuFrame measures the CPU side of a frame.\n",
+        shared().device->caps().renderer.c_str());
+  }
+  if (noop || cpu_given) {
+    for (const bool one : {true, false}) {
+      auto* b = benchmark::RegisterBenchmark(
+          one ? "BM_CpuFrameOneThread" : "BM_CpuFrame",
+          [one](benchmark::State& state) { runCpuFrame(state, one ? 1 : 0); });
+      for (int n : cpu_agents) b->Arg(n);
+      b->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
+  }
+  for (int n : noop ? std::vector<int>{} : agents) {
     for (CameraKind camera : kCameras) {
       const std::string name = std::to_string(n) + "/" + cameraName(camera);
       Scene& scene = scenes().emplace(name, makeScene(n, camera)).first->second;

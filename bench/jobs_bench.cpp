@@ -1,7 +1,12 @@
 // CPU jobs per frame: palette evaluation, CPU skinning, playback, crowd update and the baked-frame
 // palette, for the built-in sample character; throughput in items (characters, vertices, agents).
+// The pose chain (sample, local->model, palette) for crowds of 1..10,000 characters, fast and
+// reference, on the benchmark humanoid and the shared asset with the most joints.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -12,6 +17,7 @@
 #include "throng/crowd/frame_palette.h"
 #include "throng/crowd/playback.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
 #include "throng/offline/sample_character.h"
 
 namespace throng {
@@ -175,9 +181,170 @@ void BM_FramePaletteJob(benchmark::State& state) {
   state.counters["joints"] = static_cast<double>(palette.size());
 }
 
+// A character as both pose chains read it.
+struct PoseCharacter {
+  std::string name;
+  Character character;
+  SoaSkeleton soa;
+  std::vector<PackedClip> packed;  // character.clips, packed
+  int max_timelines = 0;
+};
+
+PoseCharacter makePoseCharacter(std::string name, Character character,
+                                const PackOptions& options = {}) {
+  PoseCharacter out;
+  out.name = std::move(name);
+  out.character = std::move(character);
+  out.soa = SoaSkeleton(out.character.skeleton);
+  for (const Clip& clip : out.character.clips) {
+    out.packed.push_back(packClip(clip, out.character.skeleton.restPoses(), options));
+    out.max_timelines = std::max(out.max_timelines, out.packed.back().timelineCount());
+  }
+  return out;
+}
+
+const PoseCharacter& humanoid() {
+  static const PoseCharacter* c =
+      new PoseCharacter(makePoseCharacter("benchmark humanoid", makeBenchmarkHumanoid()));
+  return *c;
+}
+
+// The same with constant tracks kept as tracks (every channel interpolated, as unpacked).
+const PoseCharacter& humanoidUnfolded() {
+  static const PoseCharacter* c = new PoseCharacter(makePoseCharacter(
+      "benchmark humanoid, constant tracks kept", makeBenchmarkHumanoid(), {false}));
+  return *c;
+}
+
+// The shared asset with the most joints that has clips (null when the assets are absent).
+const PoseCharacter* largestAsset() {
+  static const PoseCharacter* c = []() -> const PoseCharacter* {
+    const char* candidates[] = {"CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
+                                "QuaterniusCharacter/Character.glb",
+                                "KayKitMannequin/Med_General.glb"};
+    PoseCharacter* best = nullptr;
+    for (const char* relative : candidates) {
+      const std::string path = std::string(THRONG_ASSETS_DIR) + "/" + relative;
+      if (!std::filesystem::exists(path)) continue;
+      Result<Character> character = importGltf(path);
+      if (!character.ok() || character->clips.empty()) continue;
+      if (best == nullptr ||
+          character->skeleton.jointCount() > best->character.skeleton.jointCount()) {
+        delete best;
+        best = new PoseCharacter(makePoseCharacter(relative, std::move(character).value()));
+      }
+    }
+    return best;
+  }();
+  return c;
+}
+
+// Characters of a pose-chain crowd: each plays clip (i % clips) from its own start time, all
+// clips looping, and advances one 30 Hz tick per iteration; every character has its own palette
+// in one buffer, as a crowd's palettes gathered for upload (and, on the fast chain, its own key
+// cursors); one PoseScratch serves them all (one thread).
+enum class Output {
+  kStreamed,    // every character's palette kept (a crowd's upload buffer), streaming stores
+  kCached,      // the same with ordinary stores
+  kOnePalette,  // every character writes the same palette (diagnostic: the compute alone)
+};
+
+template <bool kFast, Output kOutput = Output::kStreamed>
+void poseChain(benchmark::State& state, const PoseCharacter* c) {
+  if (c == nullptr) {
+    state.SkipWithError("shared assets not present");
+    return;
+  }
+  const int n = static_cast<int>(state.range(0));
+  const int joints = c->character.skeleton.jointCount();
+  const size_t clips = c->character.clips.size();
+  std::vector<float> playback(n);
+  for (int i = 0; i < n; ++i) playback[i] = 0.0137f * static_cast<float>(i);
+  std::vector<SamplingContext> contexts(n);
+  for (SamplingContext& context : contexts) context.reserve(c->max_timelines);
+  constexpr bool kOnePalette = kOutput == Output::kOnePalette;
+  const PaletteStore store =
+      kOutput == Output::kStreamed ? PaletteStore::kStreaming : PaletteStore::kCached;
+  std::vector<JointRows> palettes(static_cast<size_t>(kOnePalette ? 1 : n) * joints);
+  PoseScratch scratch;
+  scratch.resize(joints);
+  for (auto _ : state) {
+    for (int i = 0; i < n; ++i) {
+      playback[i] += kTickSeconds;
+      const size_t clip = static_cast<size_t>(i) % clips;
+      const float time = clipTime(c->character.clips[clip], playback[i], true);
+      const size_t first = kOnePalette ? 0 : static_cast<size_t>(i) * joints;
+      const std::span<JointRows> palette(palettes.data() + first, static_cast<size_t>(joints));
+      if constexpr (kFast) {
+        evaluatePalette(c->soa, &c->packed[clip], time, contexts[i], scratch, palette, store);
+      } else {
+        evaluatePalette(c->character.skeleton, &c->character.clips[clip], time, scratch, palette);
+      }
+    }
+    benchmark::DoNotOptimize(palettes.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+  state.SetLabel(c->name);
+  state.counters["joints"] = joints;
+  // Iteration-invariant rate of n * joints * 1e-9 per second, inverted: nanoseconds per joint.
+  state.counters["ns_per_joint"] = benchmark::Counter(
+      static_cast<double>(n) * joints * 1e-9,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// The fast chain (packed clips, key cursors, SoA, SIMD, streaming palette stores) on the benchmark
+// humanoid; argument: characters.
+void BM_PoseChain(benchmark::State& state) {
+  poseChain<true>(state, &humanoid());
+}
+// The reference chain (SampleClipJob + LocalToModelJob + PaletteJob), same crowd.
+void BM_PoseChainReference(benchmark::State& state) {
+  poseChain<false>(state, &humanoid());
+}
+// Diagnostic: the fast chain with every character writing the same palette, so that the 48
+// bytes per joint of a large crowd's palettes never leave the cache: the compute alone.
+void BM_PoseChainOnePalette(benchmark::State& state) {
+  poseChain<true, Output::kOnePalette>(state, &humanoid());
+}
+// The fast chain with ordinary (cached) palette stores: what streaming saves.
+void BM_PoseChainCached(benchmark::State& state) {
+  poseChain<true, Output::kCached>(state, &humanoid());
+}
+// The fast chain without folding constant tracks (what the folding saves).
+void BM_PoseChainUnfolded(benchmark::State& state) {
+  poseChain<true>(state, &humanoidUnfolded());
+}
+// Both on the shared asset with the most joints.
+void BM_PoseChainAsset(benchmark::State& state) {
+  poseChain<true>(state, largestAsset());
+}
+void BM_PoseChainAssetReference(benchmark::State& state) {
+  poseChain<false>(state, largestAsset());
+}
+
 }  // namespace
 }  // namespace throng
 
+BENCHMARK(throng::BM_PoseChain)->Arg(1)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainReference)
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainOnePalette)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainCached)->Arg(1)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainUnfolded)
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainAsset)->Arg(1)->Arg(100)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(throng::BM_PoseChainAssetReference)
+    ->Arg(1)
+    ->Arg(100)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_EvaluatePalette)->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_SkinJob)->Unit(benchmark::kMicrosecond);
 BENCHMARK(throng::BM_PlaybackJob)->Unit(benchmark::kMicrosecond);

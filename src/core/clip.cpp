@@ -2,8 +2,12 @@
 #include "throng/core/clip.h"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <map>
 
 #include <fmt/core.h>
 
@@ -175,6 +179,200 @@ Status validateClip(const Clip& clip, int joint_count, std::string_view source) 
     if (Status s = validateTrack(t.scale, "scale", clip, j, source); !s.ok()) return s;
   }
   return {};
+}
+
+namespace {
+
+// Component c of value v of a track (vec3 or quat as x, y, z, w).
+float component(const glm::vec3& v, int c) {
+  return v[c];
+}
+float component(const glm::quat& q, int c) {
+  const float xyzw[4] = {q.x, q.y, q.z, q.w};
+  return xyzw[c];
+}
+
+// What a lane without a track of this channel holds (padding lanes: the identity transform).
+float identityComponent(PackedClip::Channel channel, int c) {
+  switch (channel) {
+    case PackedClip::Channel::kTranslation:
+      return 0.0f;
+    case PackedClip::Channel::kRotation:
+      return c == 3 ? 1.0f : 0.0f;
+    case PackedClip::Channel::kScale:
+      return 1.0f;
+  }
+  return 0.0f;
+}
+
+// True when every key of `track` equals the first, bit for bit (a constant the sampler need not
+// interpolate). Cubic splines are never folded: their tangents shape the curve.
+template <typename T>
+bool isConstant(const Track<T>& track) {
+  if (track.empty() || track.interpolation == Interpolation::kCubicSpline) return false;
+  for (const T& v : track.values) {
+    if (std::memcmp(&v, &track.values.front(), sizeof(T)) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+size_t PackedClip::byteSize() const {
+  return times_.size() * sizeof(float) + timelines_.size() * sizeof(Timeline) +
+         groups_.size() * sizeof(Group) + blocks_.size() * sizeof(Block) +
+         values_.size() * sizeof(float) + rest_.size() * sizeof(SoaTransform) +
+         rest_blocks_.size() * sizeof(RestBlock);
+}
+
+PackedClip packClip(const Clip& clip, std::span<const Transform> rest, const PackOptions& options) {
+  assert(clip.joints.size() == rest.size());
+  PackedClip out;
+  out.name_ = clip.name;
+  out.joint_count_ = static_cast<int>(rest.size());
+  out.start_time_ = clip.start_time;
+  out.end_time_ = clip.end_time;
+  const int blocks = out.blockCount();
+
+  // The values no group writes: rest, or the constant of a folded track (padding lanes
+  // identity). `sampled` marks the channels groups write.
+  std::vector<Transform> base(rest.begin(), rest.end());
+  std::vector<std::array<bool, 3>> sampled(rest.size(), {false, false, false});
+  for (int j = 0; j < out.joint_count_; ++j) {
+    const JointTracks& t = clip.joints[j];
+    auto fold = [&](const auto& track, auto& value, int channel) {
+      if (track.empty()) return;
+      if (options.fold_constant_tracks && isConstant(track)) {
+        value = track.values.front();
+      } else {
+        sampled[j][channel] = true;
+      }
+    };
+    fold(t.translation, base[j].translation, 0);
+    fold(t.rotation, base[j].rotation, 1);
+    fold(t.scale, base[j].scale, 2);
+    // Sampled rotations are normalised, as sampleTrack's are.
+    if (!t.rotation.empty() && !sampled[j][1]) base[j].rotation = glm::normalize(base[j].rotation);
+  }
+  out.rest_.resize(static_cast<size_t>(blocks));
+  for (int j = 0; j < blocks * kSoaWidth; ++j) {
+    soaSet(out.rest_.data(), j, j < out.joint_count_ ? base[j] : Transform{});
+  }
+  for (int b = 0; b < blocks; ++b) {
+    uint8_t channels = 0;
+    for (int j = b * kSoaWidth; j < std::min(out.joint_count_, (b + 1) * kSoaWidth); ++j) {
+      for (int c = 0; c < 3; ++c) {
+        if (!sampled[j][c]) channels |= static_cast<uint8_t>(1u << c);
+      }
+    }
+    if (channels != 0) out.rest_blocks_.push_back({static_cast<uint16_t>(b), channels});
+  }
+
+  // Timelines: identical key-time arrays are stored once.
+  std::map<std::vector<float>, uint32_t> timeline_of;
+  auto timeline = [&](const std::vector<float>& times) {
+    const auto [it, inserted] =
+        timeline_of.emplace(times, static_cast<uint32_t>(out.timelines_.size()));
+    if (inserted) {
+      out.timelines_.push_back(
+          {static_cast<uint32_t>(out.times_.size()), static_cast<uint32_t>(times.size())});
+      out.times_.insert(out.times_.end(), times.begin(), times.end());
+    }
+    return it->second;
+  };
+
+  // Groups: (timeline, channel, interpolation) -> joints, in first-seen order.
+  struct Key {
+    uint32_t timeline;
+    PackedClip::Channel channel;
+    Interpolation interpolation;
+    auto operator<=>(const Key&) const = default;
+  };
+  std::map<Key, std::vector<int>> members;
+  std::vector<Key> order;
+  auto add = [&](int joint, PackedClip::Channel channel, const auto& track) {
+    if (!sampled[joint][static_cast<int>(channel)]) return;
+    const Key key{timeline(track.times), channel, track.interpolation};
+    auto [it, inserted] = members.try_emplace(key);
+    if (inserted) order.push_back(key);
+    it->second.push_back(joint);
+  };
+  for (int j = 0; j < out.joint_count_; ++j) {
+    add(j, PackedClip::Channel::kTranslation, clip.joints[j].translation);
+    add(j, PackedClip::Channel::kRotation, clip.joints[j].rotation);
+    add(j, PackedClip::Channel::kScale, clip.joints[j].scale);
+  }
+
+  for (const Key& key : order) {
+    const std::vector<int>& joints = members[key];
+    PackedClip::Group group;
+    group.timeline = key.timeline;
+    group.channel = key.channel;
+    group.interpolation = key.interpolation;
+    group.first_block = static_cast<uint32_t>(out.blocks_.size());
+    // Joints are in increasing order, so each joint block appears once, in order.
+    for (const int j : joints) {
+      const uint16_t jb = static_cast<uint16_t>(j / kSoaWidth);
+      if (out.blocks_.size() == group.first_block || out.blocks_.back().joint_block != jb) {
+        PackedClip::Block block;
+        block.joint_block = jb;
+        for (int l = 0; l < kSoaWidth; ++l) {
+          if (jb * kSoaWidth + l >= out.joint_count_) block.store_lanes |= 1u << l;
+        }
+        out.blocks_.push_back(block);
+      }
+      out.blocks_.back().track_lanes |= static_cast<uint8_t>(1u << (j % kSoaWidth));
+      out.blocks_.back().store_lanes |= static_cast<uint8_t>(1u << (j % kSoaWidth));
+    }
+    group.block_count = static_cast<uint32_t>(out.blocks_.size()) - group.first_block;
+    const int components = key.channel == PackedClip::Channel::kRotation ? 4 : 3;
+    const int slots = key.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+    group.stride = static_cast<uint32_t>(slots * components * kSoaWidth);
+    group.first_value = static_cast<uint32_t>(out.values_.size());
+    const uint32_t keys = out.timelines_[key.timeline].count;
+    out.values_.resize(out.values_.size() + size_t{keys} * group.block_count * group.stride);
+    for (uint32_t k = 0; k < keys; ++k) {
+      for (uint32_t b = 0; b < group.block_count; ++b) {
+        const PackedClip::Block& block = out.blocks_[group.first_block + b];
+        float* dst =
+            out.values_.data() + group.first_value + (k * group.block_count + b) * group.stride;
+        for (int slot = 0; slot < slots; ++slot) {
+          for (int c = 0; c < components; ++c) {
+            for (int l = 0; l < kSoaWidth; ++l) {
+              float v = slot == 1 || slots == 1 ? identityComponent(key.channel, c) : 0.0f;
+              if (block.track_lanes & (1u << l)) {
+                const JointTracks& t = clip.joints[block.joint_block * kSoaWidth + l];
+                const size_t index = size_t{k} * slots + slot;
+                switch (key.channel) {
+                  case PackedClip::Channel::kTranslation:
+                    v = component(t.translation.values[index], c);
+                    break;
+                  case PackedClip::Channel::kRotation:
+                    v = component(t.rotation.values[index], c);
+                    break;
+                  case PackedClip::Channel::kScale:
+                    v = component(t.scale.values[index], c);
+                    break;
+                }
+              }
+              dst[(slot * components + c) * kSoaWidth + l] = v;
+            }
+          }
+        }
+      }
+    }
+    out.groups_.push_back(group);
+  }
+  return out;
+}
+
+std::span<uint32_t> SamplingContext::cursorsFor(const PackedClip& clip) {
+  const size_t count = static_cast<size_t>(clip.timelineCount());
+  if (clip_ != &clip || cursors_.size() != count) {
+    clip_ = &clip;
+    cursors_.assign(count, 0u);
+  }
+  return cursors_;
 }
 
 }  // namespace throng

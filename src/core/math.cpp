@@ -17,6 +17,29 @@ glm::mat4 toMatrix(const Transform& t) {
   return m;
 }
 
+Transform soaGet(const SoaTransform* blocks, int joint) {
+  const SoaTransform& b = blocks[joint / kSoaWidth];
+  const int l = joint % kSoaWidth;
+  Transform t;
+  t.translation = {b.translation[0][l], b.translation[1][l], b.translation[2][l]};
+  t.rotation = glm::quat(b.rotation[3][l], b.rotation[0][l], b.rotation[1][l], b.rotation[2][l]);
+  t.scale = {b.scale[0][l], b.scale[1][l], b.scale[2][l]};
+  return t;
+}
+
+void soaSet(SoaTransform* blocks, int joint, const Transform& t) {
+  SoaTransform& b = blocks[joint / kSoaWidth];
+  const int l = joint % kSoaWidth;
+  for (int c = 0; c < 3; ++c) {
+    b.translation[c][l] = t.translation[c];
+    b.scale[c][l] = t.scale[c];
+  }
+  b.rotation[0][l] = t.rotation.x;
+  b.rotation[1][l] = t.rotation.y;
+  b.rotation[2][l] = t.rotation.z;
+  b.rotation[3][l] = t.rotation.w;
+}
+
 JointRows packRows(const glm::mat4& m) {
   JointRows out;
   for (int r = 0; r < kVec4PerJoint; ++r)

@@ -10,6 +10,10 @@
 #include <fmt/core.h>
 
 namespace throng {
+
+// Smallest chunk of agents one thread advances: smaller ones cost more to hand over than they save.
+constexpr size_t kMinAgentsPerChunk = 4096;
+
 namespace {
 
 constexpr float kPi = 3.14159265358979f;
@@ -279,13 +283,25 @@ void Crowd::apply(const Command& c) {
   }
 }
 
-void Crowd::update(float seconds) {
+void Crowd::update(float seconds, JobSystem* jobs) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
   changes_.clear();
+  if (jobs) {
+    // Agents advance independently (each touches only its own entries): any chunks, any threads.
+    jobs->parallelFor(agentCount(), jobs->chunkFor(agentCount(), kMinAgentsPerChunk),
+                      [&](size_t begin, size_t end) {
+                        advance(static_cast<uint32_t>(begin), static_cast<uint32_t>(end), seconds);
+                      });
+  } else {
+    advance(0, agentCount(), seconds);
+  }
+}
+
+void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
-  for (uint32_t a = 0; a < agentCount(); ++a) {
+  for (uint32_t a = begin; a < end; ++a) {
     AgentPlayback& p = playback_[a];
     p.time += seconds * p.speed;
     p.previous_time += seconds * p.speed;

@@ -40,6 +40,8 @@ Caps probeCaps() {
   Caps caps;
   caps.version = glString(GL_VERSION);
   caps.renderer = glString(GL_RENDERER);
+  // Mesa's no-op pipe (GALLIUM_NOOP=1) names itself "NOOP" whatever driver it wraps.
+  caps.rasterizes = caps.renderer.find("NOOP") == std::string::npos;
   caps.shading_language = glString(GL_SHADING_LANGUAGE_VERSION);
   // "OpenGL ES <major>.<minor> <vendor text>" (ES 2.0 spec, 6.1.5).
   if (std::sscanf(caps.version.c_str(), "OpenGL ES %d.%d", &caps.gles_major, &caps.gles_minor) !=

@@ -2,6 +2,7 @@
 #include "throng/render/crowd_renderer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -47,6 +48,22 @@ void growTo(std::vector<T>& v, size_t n) {
   if (v.size() < n) v.resize(n);
 }
 
+// Smallest chunks handed to the job system: below these the hand-over costs more than the work
+// saved (a chunk of agents' playback or cull takes ~20 us; a palette ~1 us per joint row).
+constexpr size_t kMinAgentsPerChunk = 4096;
+constexpr size_t kMinPalettesPerChunk = 64;
+
+// fn(begin, end) over chunks of `chunk` items: on the job system's threads, or in order on the
+// calling thread when there is none.
+template <typename Fn>
+void forChunks(JobSystem* jobs, size_t count, size_t chunk, Fn&& fn) {
+  if (jobs) {
+    jobs->parallelFor(count, chunk, fn);
+    return;
+  }
+  for (size_t begin = 0; begin < count; begin += chunk) fn(begin, std::min(count, begin + chunk));
+}
+
 }  // namespace
 
 const char* renderPathName(RenderPath path) {
@@ -72,7 +89,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
       fixed_lod_(desc.fixed_lod),
       ground_(desc.ground),
       lod_tint_(desc.lod_tint),
-      state_tints_(desc.state_tints) {
+      state_tints_(desc.state_tints),
+      jobs_(desc.jobs) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
       desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
@@ -347,7 +365,7 @@ void CrowdRenderer::update(Crowd& crowd, float seconds) {
   if (gpu_) {
     if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
   } else {
-    crowd.update(seconds);
+    crowd.update(seconds, jobs_);
   }
   pending_update_ms_ += millisecondsSince(start);
 }
@@ -455,9 +473,27 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   growTo(lod_, n);
   growTo(order_, n);
 
+  // Fixed chunks of agents (JobSystem): each chunk's jobs write only the chunk's part of the
+  // scratch, and the steps across chunks (counts, sort cursors) run in chunk order, so the output
+  // is the same whatever the thread count.
+  const size_t chunk = jobs_ ? jobs_->chunkFor(n, kMinAgentsPerChunk) : std::max<size_t>(n, 1);
+  const size_t chunks = (n + chunk - 1) / chunk;
+  const size_t lod_count = lods_.size();
+  growTo(chunk_visible_, chunks);
+  growTo(chunk_cursors_, chunks * lod_count);
+  std::fill_n(chunk_cursors_.begin(), chunks * lod_count, 0u);
+
   Clock::time_point start = Clock::now();
   const std::span<InstanceFrames> frames(frames_.data(), n);
-  if (!PlaybackJob{clips_, frame.playback, frames}.run()) {
+  std::atomic<bool> bad_clip = false;
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    if (!PlaybackJob{clips_, frame.playback.subspan(begin, end - begin),
+                     frames.subspan(begin, end - begin)}
+             .run()) {
+      bad_clip = true;
+    }
+  });
+  if (bad_clip) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("crowd renderer: an agent plays a clip the package lacks (it has {} "
                               "clips)",
@@ -465,30 +501,66 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   }
   stats_.cpu_ms.playback = millisecondsSince(start);
 
+  // Chunk c's visible agents land in visible_[c * chunk, c * chunk + chunk_visible_[c]).
   start = Clock::now();
+  const Frustum frustum = frustumFromViewProjection(view.view_projection);
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    CullJob{clips_,
+            frame.placements.subspan(begin, end - begin),
+            frame.playback.subspan(begin, end - begin),
+            frustum,
+            std::span<uint32_t>(visible_.data() + begin, end - begin),
+            &chunk_visible_[begin / chunk],
+            static_cast<uint32_t>(begin)}
+        .run();
+  });
   uint32_t visible = 0;
-  CullJob{clips_,         frame.placements,
-          frame.playback, frustumFromViewProjection(view.view_projection),
-          visible_,       &visible}
-      .run();
+  for (size_t c = 0; c < chunks; ++c) visible += chunk_visible_[c];
   stats_.cpu_ms.cull = millisecondsSince(start);
 
+  // The LOD pick counts per chunk; the sort's cursors then start each chunk's agents of a LOD
+  // after the earlier chunks' (agents end up by LOD, then by index: a stable counting sort).
   start = Clock::now();
+  const LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  const std::span<uint32_t> order(order_.data(), visible);
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
+    const size_t c = begin / chunk;
+    LodSelectJob{lods_,
+                 lod_view,
+                 frame.placements,
+                 std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
+                 drawn_lod_,
+                 fixed_lod_.value_or(-1),
+                 std::span<uint8_t>(lod_.data() + begin, chunk_visible_[c]),
+                 std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count)}
+        .run();
+  });
   std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
-  const std::span<const uint32_t> visible_agents(visible_.data(), visible);
-  const std::span<uint8_t> lods(lod_.data(), visible);
-  LodSelectJob{lods_,
-               lodViewOf(view, device_->height(), lod_threshold_pixels_),
-               frame.placements,
-               visible_agents,
-               drawn_lod_,
-               fixed_lod_.value_or(-1),
-               lods,
-               lod_counts_}
-      .run();
+  for (size_t c = 0; c < chunks; ++c) {
+    for (size_t l = 0; l < lod_count; ++l) lod_counts_[l] += chunk_cursors_[c * lod_count + l];
+  }
   lodOffsets(lod_counts_, lod_first_);
-  LodSortJob{visible_agents, lods, lod_first_, std::span<uint32_t>(order_.data(), visible)}.run();
-  lodOffsets(lod_counts_, lod_first_);  // the sort advanced the cursors; the packers want starts
+  std::vector<uint32_t>& next = lod_next_;
+  next.assign(lod_first_.begin(), lod_first_.end());
+  for (size_t c = 0; c < chunks; ++c) {
+    for (size_t l = 0; l < lod_count; ++l) {
+      const uint32_t count = chunk_cursors_[c * lod_count + l];
+      chunk_cursors_[c * lod_count + l] = next[l];
+      next[l] += count;
+    }
+  }
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
+    const size_t c = begin / chunk;
+    LodSortJob{std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
+               std::span<const uint8_t>(lod_.data() + begin, chunk_visible_[c]),
+               std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count), order}
+        .run();
+  });
+  // visible_[0, visible): the visible agents by index, as later passes (the ground) read them.
+  for (size_t c = 1, at = chunks > 0 ? chunk_visible_[0] : 0; c < chunks;
+       at += chunk_visible_[c++]) {
+    std::copy_n(visible_.begin() + c * chunk, chunk_visible_[c], visible_.begin() + at);
+  }
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
@@ -501,13 +573,16 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   Clock::time_point start = Clock::now();
   if (instanced_) {
     growTo(instances_, visible);
-    for (int l = 0; l < lodCount(); ++l) {
-      for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
-        const uint32_t a = order_[i];
-        instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
-      }
-    }
-    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible));
+    forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinAgentsPerChunk) : visible,
+              [&](size_t begin, size_t end) {
+                int l = 0;
+                for (size_t i = begin; i < end; ++i) {
+                  while (i >= lod_first_[l] + lod_counts_[l]) ++l;
+                  const uint32_t a = order_[i];
+                  instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
+                }
+              });
+    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible), jobs_);
         !s.ok()) {
       return s;
     }
@@ -527,22 +602,30 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   }
   growTo(palettes_, rows);
   growTo(tints_, visible);
-  size_t at = 0;
-  for (int l = 0; l < lodCount(); ++l) {
-    const std::span<const uint16_t> joints = merged_->paletteJoints(l);
-    for (uint32_t i = lod_first_[l]; i < lod_first_[l] + lod_counts_[l]; ++i) {
-      const uint32_t a = order_[i];
-      bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
-                   std::span<JointRows>(palettes_.data() + at, joints.size()));
-      at += joints.size();
-      tints_[i] = quantizedTint(agentTint(frame, a, l));
-    }
+  // Slot i (LOD l) starts at row_first[l] + (i - lod_first_[l]) * joints of l.
+  size_t row_first[kMaxLodLevels] = {};
+  for (int l = 1; l < lodCount(); ++l) {
+    row_first[l] =
+        row_first[l - 1] + static_cast<size_t>(lod_counts_[l - 1]) * lod_info_[l - 1].joints;
   }
+  forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinPalettesPerChunk) : visible,
+            [&](size_t begin, size_t end) {
+              int l = 0;
+              for (size_t i = begin; i < end; ++i) {
+                while (i >= lod_first_[l] + lod_counts_[l]) ++l;
+                const std::span<const uint16_t> joints = merged_->paletteJoints(l);
+                const uint32_t a = order_[i];
+                const size_t at = row_first[l] + (i - lod_first_[l]) * joints.size();
+                bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
+                             std::span<JointRows>(palettes_.data() + at, joints.size()));
+                tints_[i] = quantizedTint(agentTint(frame, a, l));
+              }
+            });
   stats_.cpu_ms.pack_upload = millisecondsSince(start);
 
   start = Clock::now();
   merged_->beginFrame(view);
-  at = 0;
+  size_t at = 0;
   for (int l = 0; l < lodCount(); ++l) {
     if (lod_counts_[l] == 0) continue;
     const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;

@@ -76,6 +76,23 @@ AnimationTexture makeTexture(TexelFormat format) {
   return t;
 }
 
+// The fast tree source (packed clip, key cursors) against the reference tree source.
+TEST(TreePalette, FastChainEqualsTheReference) {
+  const Character c = test::makeChainCharacter();
+  const SoaSkeleton soa(c.skeleton);
+  const PackedClip packed = packClip(c.clips[0], c.skeleton.restPoses());
+  SamplingContext context;
+  PoseScratch reference_scratch, scratch;
+  const std::vector<uint16_t> slots = {2, 0};
+  std::vector<JointRows> expected(2), out(2);
+  for (int k = 0; k <= 20; ++k) {
+    const float t = 0.05f * k;
+    treePalette(c.skeleton, &c.clips[0], t, placement(), slots, reference_scratch, expected);
+    treePalette(soa, &packed, t, context, placement(), slots, scratch, out);
+    for (size_t s = 0; s < slots.size(); ++s) expectRowsNear(out[s], expected[s], 1e-5f);
+  }
+}
+
 TEST(BakedPalette, BlendsFramePairsAndFades) {
   for (TexelFormat format : {TexelFormat::kRgba32F, TexelFormat::kRgba16F}) {
     const AnimationTexture t = makeTexture(format);
@@ -96,6 +113,13 @@ TEST(BakedPalette, BlendsFramePairsAndFades) {
     bakedPalette(t, frames, p, {}, both);
     expected[3] = glm::vec4(1.5f, 0.0f, 0.0f, 1.0f);
     expectRowsNear(both[0], packRows(p * expected), 1e-3f);
+
+    // A placement that tilts +Y (not a crowd's upright placement) takes the general product.
+    const glm::mat4 tilted = glm::rotate(p, 0.3f, glm::normalize(glm::vec3(1, 0, 1)));
+    bakedPalette(t, frames, tilted, {}, both);
+    expectRowsNear(both[0], packRows(tilted * expected), 1e-3f);
+    expected[3] = glm::vec4(1.5f, 1.0f, 0.0f, 1.0f);
+    expectRowsNear(both[1], packRows(tilted * expected), 1e-3f);
   }
 }
 

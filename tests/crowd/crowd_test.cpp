@@ -1,6 +1,9 @@
 // Tests of the crowd state machine: commands, locomotion, one-shot clips and cross-fades.
 #include "throng/crowd/crowd.h"
 
+#include <cstring>
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 namespace throng {
@@ -206,6 +209,51 @@ TEST(Crowd, LocomotionSpeedComesFromRootMotion) {
   ASSERT_TRUE(set.ok());
   EXPECT_NEAR(set->walk_speed, 1.5f, 1e-5f);
   EXPECT_NEAR(set->run_speed, ClipSet{}.run_speed, 1e-6f);  // no root motion: default
+}
+
+}  // namespace
+}  // namespace throng
+
+namespace throng {
+namespace {
+
+// Crowd::update on a job system: the same agents, bit for bit, whatever the thread count.
+TEST(Crowd, UpdateOnAJobSystemGivesTheSameCrowd) {
+  const auto clips = makeClips();
+  auto run = [&](JobSystem* jobs) {
+    Crowd crowd(clips, clipSetByName(clips).value());
+    constexpr uint32_t kAgents = 20000;  // several chunks
+    for (uint32_t i = 0; i < kAgents; ++i) {
+      crowd.addAgent({glm::vec3(static_cast<float>(i % 100), 0.0f, static_cast<float>(i / 100))},
+                     0.01f * static_cast<float>(i % 37));
+      const CommandType type = i % 4 == 0   ? CommandType::kWalkTo
+                               : i % 4 == 1 ? CommandType::kRunTo
+                               : i % 4 == 2 ? CommandType::kAttack
+                                            : CommandType::kIdle;
+      crowd.submit({i, type, glm::vec2(static_cast<float>(i % 13), static_cast<float>(i % 7))});
+    }
+    for (int step = 0; step < 40; ++step) crowd.update(1.0f / 30.0f, jobs);
+    return crowd;
+  };
+  const Crowd expected = run(nullptr);
+  for (int threads : {1, 2, 3}) {
+    JobSystem jobs(threads);
+    const Crowd got = run(&jobs);
+    for (uint32_t a = 0; a < expected.agentCount(); ++a) {
+      const Placement& e = expected.placements()[a];
+      const Placement& g = got.placements()[a];
+      ASSERT_EQ(std::memcmp(&e, &g, sizeof(Placement)), 0) << threads << " threads, agent " << a;
+      const AgentPlayback& ep = expected.playback()[a];
+      const AgentPlayback& gp = got.playback()[a];
+      ASSERT_EQ(std::tie(ep.clip, ep.time, ep.speed, ep.previous_clip, ep.previous_time, ep.fade),
+                std::tie(gp.clip, gp.time, gp.speed, gp.previous_clip, gp.previous_time, gp.fade))
+          << threads << " threads, agent " << a;
+      ASSERT_EQ(expected.states()[a], got.states()[a]);
+    }
+  }
+  // It moved and changed: the comparison above is not of idle agents.
+  EXPECT_EQ(expected.states()[101], AgentState::kRun);
+  EXPECT_NE(expected.placements()[101].position, glm::vec3(1.0f, 0.0f, 1.0f));
 }
 
 }  // namespace

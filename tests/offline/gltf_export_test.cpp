@@ -373,6 +373,22 @@ TEST(GltfExport, SampleCharacterRoundTripsThroughTheImporter) {
   }
 }
 
+TEST(GltfExport, BenchmarkHumanoidRoundTripsThroughTheImporter) {
+  const auto dir = test::makeTempDir("gltf_export_humanoid");
+  const Character humanoid = makeBenchmarkHumanoid();
+  const std::string path = (dir / "humanoid.glb").string();
+  ASSERT_TRUE(writeGltf(humanoid, path).ok());
+  Result<Character> back = importGltf(path);
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  expectSameCharacter(humanoid, *back);
+  // Every channel comes back keyed, on the same times.
+  for (const Clip& clip : back->clips) {
+    for (const JointTracks& t : clip.joints) {
+      EXPECT_FALSE(t.translation.empty() || t.rotation.empty() || t.scale.empty()) << clip.name;
+    }
+  }
+}
+
 TEST(GltfExport, ImportedAssetRoundTripsThroughTheWriter) {
   THRONG_REQUIRE_ASSET("CesiumMan/CesiumMan.glb");
   Result<Character> original = importGltf(test::assetPath("CesiumMan/CesiumMan.glb").string());

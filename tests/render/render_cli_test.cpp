@@ -272,5 +272,23 @@ TEST(RenderCli, AutoFallsBackToMergedOnAnEs2OnlyMachine) {
   std::filesystem::remove_all(dir);
 }
 
+// Under Mesa's no-op driver the PNG is blank: render says so (and still writes it); a real driver
+// gets no such warning.
+TEST(RenderCli, WarnsUnderMesasNoOpDriver) {
+  if (std::getenv("GALLIUM_NOOP")) GTEST_SKIP() << "the user runs under the no-op driver";
+  const auto dir = test::makeTempDir("render-cli-noop");
+  const std::string args = "render sample --agents 4 --width 64 --height 48 -o ";
+  const test::CliResult real = test::runCli(args + quoted(dir / "real.png"));
+  setenv("GALLIUM_NOOP", "1", 1);
+  const test::CliResult noop = test::runCli(args + quoted(dir / "noop.png"));
+  unsetenv("GALLIUM_NOOP");
+  ASSERT_EQ(real.exit_code, 0) << real.output;
+  EXPECT_EQ(real.output.find("no-op driver"), std::string::npos) << real.output;
+  ASSERT_EQ(noop.exit_code, 0) << noop.output;
+  EXPECT_NE(noop.output.find("warning: the GL renderer is Mesa's no-op driver"), std::string::npos)
+      << noop.output;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace throng

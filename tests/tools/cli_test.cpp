@@ -33,6 +33,22 @@ TEST(Cli, SampleWritesAGlbThatInspectDescribes) {
   for (const Clip& clip : sample.clips) EXPECT_NE(shown.output.find(clip.name), std::string::npos);
 }
 
+TEST(Cli, SampleHumanoidWritesTheBenchmarkRig) {
+  const auto dir = test::makeTempDir("cli-humanoid");
+  const std::string glb = (dir / "humanoid.glb").string();
+  const test::CliResult written = runCli("sample --humanoid -o '" + glb + "'");
+  ASSERT_EQ(written.exit_code, 0) << written.output;
+  EXPECT_NE(written.output.find(std::to_string(kBenchmarkHumanoidJoints) + " joints"),
+            std::string::npos)
+      << written.output;
+  const test::CliResult shown = runCli("inspect '" + glb + "'");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("joints: " + std::to_string(kBenchmarkHumanoidJoints)),
+            std::string::npos)
+      << shown.output;
+  EXPECT_NE(shown.output.find("index_03.L"), std::string::npos) << shown.output;
+}
+
 TEST(Cli, SkeletonWritesAFileThatReadsBackToTheSameSkeleton) {
   const auto dir = test::makeTempDir("cli-skel");
   const std::string glb = (dir / "sample.glb").string(), skel = (dir / "sample.skel").string();

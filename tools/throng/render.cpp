@@ -83,6 +83,12 @@ int runRender(const RenderArgs& args) {
   Result<std::unique_ptr<render::Device>> device =
       createDevice(choice->path, args.frontend.width, args.frontend.height);
   if (!device.ok()) return fail(device.status().message());
+  if (!(*device)->caps().rasterizes) {
+    fmt::print(stderr,
+               "warning: the GL renderer is Mesa's no-op driver ('{}', GALLIUM_NOOP): nothing is "
+               "rasterised, the image will be blank and frame times leave out the GPU's work\n",
+               (*device)->caps().renderer);
+  }
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;

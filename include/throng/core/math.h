@@ -15,6 +15,22 @@ struct Transform {
 
 glm::mat4 toMatrix(const Transform& transform);
 
+// Lanes of the structure-of-arrays pose blocks: one SSE2 register (or WebAssembly v128) of floats.
+inline constexpr int kSoaWidth = 4;
+
+// kSoaWidth joint transforms side by side: lane l of each component array is joint (block * 4 + l).
+// The layout the fast pose chain samples into and reads from; padding lanes hold identity.
+struct alignas(16) SoaTransform {
+  float translation[3][kSoaWidth];  // x, y, z
+  float rotation[4][kSoaWidth];     // x, y, z, w (unit quaternions)
+  float scale[3][kSoaWidth];        // x, y, z
+};
+static_assert(sizeof(SoaTransform) == 10 * kSoaWidth * sizeof(float), "tightly packed lanes");
+
+// Joint j's transform in a span of SoA blocks, and the reverse.
+Transform soaGet(const SoaTransform* blocks, int joint);
+void soaSet(SoaTransform* blocks, int joint, const Transform& transform);
+
 // Number of vec4 a joint takes in a palette: the 3 rows of its 3x4 affine matrix. The same
 // layout is used by CPU palettes, ES2 uniform arrays and ES3 animation-texture texels.
 inline constexpr int kVec4PerJoint = 3;

@@ -27,13 +27,21 @@ void treePalette(const Skeleton& skeleton, const Clip* clip, float time, const g
                  std::span<const uint16_t> palette_joints, PoseScratch& scratch,
                  std::span<JointRows> out);
 
+// The same on the fast pose chain (core/pose.h): `clip` packed for this skeleton (or null for the
+// rest pose), the character's key cursors in `context`. Equal to the above within the fast
+// chain's sampling tolerance. Allocates nothing once scratch is sized and context reserved.
+void treePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float time,
+                 SamplingContext& context, const glm::mat4& placement,
+                 std::span<const uint16_t> palette_joints, PoseScratch& scratch,
+                 std::span<JointRows> out);
+
 // Source 2: copy from the baked animation texture, no hierarchy walk. For each slot s with joint
 // j = palette_joints[s]:
 //   out[s] = placement * ((1 - fade) * mix(A(j), B(j), primary.blend)
 //                         + fade * mix(C(j), D(j), secondary.blend))
-// where A..D are the frames of `frames` (the instanced shader's blend). Requires frames within
-// texture.frame_count and joints < texture.joint_count (asserted); RGBA16F texels are decoded.
-// Allocates nothing.
+// where A..D are the frames of `frames` (the instanced shader's blend, folded into one weight per
+// frame). Requires frames within texture.frame_count and joints < texture.joint_count
+// (asserted); RGBA16F texels are widened exactly. Allocates nothing; SIMD, no matrix conversions.
 void bakedPalette(const AnimationTexture& texture, const InstanceFrames& frames,
                   const glm::mat4& placement, std::span<const uint16_t> palette_joints,
                   std::span<JointRows> out);

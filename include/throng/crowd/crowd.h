@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/job_system.h"
 #include "throng/core/status.h"
 #include "throng/crowd/playback.h"
 
@@ -117,8 +118,9 @@ class Crowd {
   // Queues a command; commands for unknown agents or (kPlay) unknown clips are dropped (counted
   // in droppedCommands()).
   void submit(const Command& command);
-  // Applies queued commands, then advances every agent by `seconds`.
-  void update(float seconds);
+  // Applies queued commands, then advances every agent by `seconds`: in chunks on `jobs`' threads
+  // when given (the same result whatever the thread count), else on the calling thread.
+  void update(float seconds, JobSystem* jobs = nullptr);
 
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }
@@ -143,6 +145,7 @@ class Crowd {
 
  private:
   void apply(const Command& command);
+  void advance(uint32_t begin, uint32_t end, float seconds);  // agents [begin, end)
   // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`

@@ -26,4 +26,20 @@ inline constexpr float kSampleRunSpeed = 2.381f;
 // character.
 Character makeSampleCharacter();
 
+// Joints of the benchmark humanoid: the sample's 23, plus per side 15 finger phalanges ("thumb",
+// "index", "middle", "ring", "pinky" _01.._03), 4 twist joints ("upper_arm_twist",
+// "lower_arm_twist", "upper_leg_twist", "lower_leg_twist"), and "jaw", "eye.L", "eye.R" and the
+// IK joints of game rigs ("ik_foot_root", "ik_foot.L/.R", "ik_hand_root", "ik_hand_gun",
+// "ik_hand.L/.R").
+inline constexpr int kBenchmarkHumanoidJoints = 71;
+
+// A game-typical rig for benchmarks: kBenchmarkHumanoidJoints joints (fingers, twist, face and
+// IK joints included) over the sample character's mesh (the extra joints drive no vertices, as
+// helper and IK joints of exported rigs), with the sample's five clips where EVERY channel
+// (translation, rotation and scale of every joint) is a LINEAR track keyed at the sample's 30 Hz
+// key times, as exporters write clips: the 23 sample joints move as in the sample, fingers curl
+// (a fist for the punch), twist joints take a share of their parent's twist, the jaw and eyes
+// move, IK joints carry the feet's and hands' model transforms. Never fails; deterministic.
+Character makeBenchmarkHumanoid();
+
 }  // namespace throng

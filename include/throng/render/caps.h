@@ -36,6 +36,9 @@ struct Caps {
   int max_compute_image_uniforms = 0;          // images one compute shader may use
   int max_vertex_shader_storage_blocks = 0;    // often 0 on ES 3.1 devices
   int64_t max_shader_storage_block_size = 0;   // bytes one storage buffer binding may span
+  // False under Mesa's no-op driver (GALLIUM_NOOP=1): draws and reads succeed but nothing is
+  // rasterised (images stay blank) and frame times leave out the GPU's work.
+  bool rasterizes = true;
 };
 
 // Limits a test (or a user) imposes on top of the real context: each value can only lower the

@@ -14,6 +14,7 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/core/job_system.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
@@ -53,6 +54,10 @@ struct CrowdRendererDesc {
   // Colour agents by state: tint = state_tints[state] * the agent's tint (if any). Costs
   // nothing per agent on the CPU on the gpu path, where per-agent tints cost an upload.
   std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints;
+  // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
+  // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
+  // The frame's output (instance records, palettes, draws) is the same whatever its thread count.
+  JobSystem* jobs = nullptr;
   // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
   // from the character: grid cells half its height, shadows as wide as its footprint.
   GroundDesc ground;
@@ -167,10 +172,10 @@ class CrowdRenderer {
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
 
-  // Advances `crowd` by `seconds` (Crowd::update; on the gpu path the GPU does it in the next
-  // draw's pass), timed into the next draw's cpu_ms.update. The gpu path's errors (GL failures, a
-  // crowd of other clips than the package's, a crowd too large for the device) are returned by
-  // the next draw.
+  // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one; on the gpu
+  // path the GPU does it in the next draw's pass), timed into the next draw's cpu_ms.update. The
+  // gpu path's errors (GL failures, a crowd of other clips than the package's, a crowd too large
+  // for the device) are returned by the next draw.
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
@@ -188,6 +193,13 @@ class CrowdRenderer {
   // the newest frame the GPU has finished, polled here without waiting (after Device::finish, the
   // last draw's); counts_lag says how many draws they trail.
   const CrowdFrameStats& stats() const;
+  // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
+  // agent index within a LOD. Valid until the next draw(). Empty on the gpu path (the lists stay
+  // on the GPU).
+  std::span<const uint32_t> drawOrder() const {
+    if (gpu_) return {};
+    return {order_.data(), stats_.visible};
+  }
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
@@ -246,11 +258,15 @@ class CrowdRenderer {
   std::vector<uint32_t> order_;
   std::vector<uint32_t> lod_counts_;
   std::vector<uint32_t> lod_first_;
+  std::vector<uint32_t> lod_next_;
+  std::vector<uint32_t> chunk_visible_;  // visible agents per chunk
+  std::vector<uint32_t> chunk_cursors_;  // per chunk and LOD: count, then the sort's first slot
+  JobSystem* jobs_ = nullptr;
   std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
   double pending_update_ms_ = 0.0;
-  Status update_status_;  // gpu path: the first error of update() since the last draw
+  Status update_status_;           // gpu path: the first error of update() since the last draw
   mutable CrowdFrameStats stats_;  // mutable: stats() polls the gpu path's counts
 };
 

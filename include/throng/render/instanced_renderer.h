@@ -9,6 +9,7 @@
 #include <GLES3/gl3.h>
 #include <glm/glm.hpp>
 
+#include "throng/core/job_system.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/playback.h"
@@ -89,7 +90,8 @@ class InstancedRenderer {
   // draw() in its two halves, for callers that time them apart: upload() packs the instance
   // records and streams them into the instance buffer; submit() sets the frame's uniforms and
   // issues one draw per LOD over what was uploaded last (sum(lod_counts) == its instance count).
-  Status upload(std::span<const Instance> instances);
+  // `jobs` (optional) packs the records in chunks on its threads: the same bytes either way.
+  Status upload(std::span<const Instance> instances, JobSystem* jobs = nullptr);
   Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
   const RenderStats& stats() const { return stats_; }
 
@@ -131,7 +133,9 @@ class InstancedRenderer {
   InstancedRenderer() = default;
   Status uploadTexture(const Device& device, const AnimationTexture& texture);
   Status uploadLod(const MeshLod& lod, int joint_count);
-  void packInstances(std::span<const Instance> instances);
+  void packInstances(std::span<const Instance> instances, JobSystem* jobs);
+  void packRecords(std::span<const Instance> instances, size_t begin, size_t end);
+  void uploadPacked(size_t count);  // packed_[0, count) into the instance buffer
   void bindInstanceAttributes(size_t first_instance);
   void setUniforms(const Program& program, const FrameView& view);
   void setFaceCulling() const;
