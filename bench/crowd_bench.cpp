@@ -129,11 +129,13 @@ Shared& shared() {
     // with kGlError and the shader log otherwise); the image check below shows they draw right.
     MergedBatchDesc one;
     one.max_characters_per_batch = 1;
+    const Looks looks{out->package.materials, out->package.images};
     out->per_character =
-        take(MergedBatchRenderer::create(*out->device, out->package.lods, joints, one),
+        take(MergedBatchRenderer::create(*out->device, out->package.lods, joints, one, looks),
              "per-character renderer");
-    out->merged = take(MergedBatchRenderer::create(*out->device, out->package.lods, joints),
-                       "merged renderer");
+    out->merged =
+        take(MergedBatchRenderer::create(*out->device, out->package.lods, joints, {}, looks),
+             "merged renderer");
     auto front = [&](RenderPath path) {
       CrowdRendererDesc front_desc;
       front_desc.path = path;

@@ -97,14 +97,17 @@ Fixture& fixture() {
     out->view =
         lookAtView(glm::vec3(0.0f, size * 4.0f, size * 6.0f), glm::vec3(0.0f, 0.0f, -size * 20.0f),
                    0.9f, 1.0f, 0.1f * size, 200.0f * size);
-    out->merged = std::move(
-        MergedBatchRenderer::create(*out->device, out->lods, out->character.skeleton.jointCount())
-            .value());
+    // The sample's materials are plain factors (no images).
+    const Looks looks{out->character.materials, {}};
+    out->merged =
+        std::move(MergedBatchRenderer::create(*out->device, out->lods,
+                                              out->character.skeleton.jointCount(), {}, looks)
+                      .value());
     MergedBatchDesc one;
     one.max_characters_per_batch = 1;
     out->per_character =
         std::move(MergedBatchRenderer::create(*out->device, out->lods,
-                                              out->character.skeleton.jointCount(), one)
+                                              out->character.skeleton.jointCount(), one, looks)
                       .value());
     return out;
   }();

@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libtinygltf-dev nlohmann-json3-dev libstb-dev libglm-dev libcli11-dev libfmt-dev
-  libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libmeshoptimizer-dev libdraco-dev libgtest-dev libgmock-dev libbenchmark-dev
+  gltfpack draco
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev xvfb xauth
 )

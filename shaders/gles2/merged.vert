@@ -7,6 +7,8 @@ uniform mat4 u_view_projection;
 // Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
 uniform vec4 u_fog_eye;    // eye (world), fog start distance
 uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
+uniform float u_uv_set;       // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
+uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
 // 3 rows of each placed 3x4 skinning matrix.
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * 3];
 // One RGBA tint per character (the instanced path's per-instance tint).
@@ -14,12 +16,17 @@ uniform vec4 u_tint[COPIES];
 
 attribute vec3 a_position;
 attribute vec3 a_normal;
+attribute vec2 a_uv0;
+attribute vec2 a_uv1;
+attribute vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
 attribute vec4 a_joints;  // floats: GLSL ES 1.00 has no integer attributes
 attribute vec4 a_weights;
 
 varying vec3 v_normal;
 varying vec4 v_tint;
 varying vec4 v_fog;  // fogTerm
+varying vec2 v_uv;
+varying vec4 v_color;
 
 // Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
 vec4 fogTerm(vec3 world) {
@@ -43,5 +50,7 @@ void main() {
   // Every joint of a vertex lies in its own copy's palette range.
   v_tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
   v_fog = fogTerm(world);
+  v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
+  v_color = a_color;
   gl_Position = u_view_projection * vec4(world, 1.0);
 }

@@ -14,11 +14,16 @@ uniform int u_texels_per_frame;  // 3 * joint count
 // Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
 uniform vec4 u_fog_eye;    // eye (world), fog start distance
 uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
+uniform float u_uv_set;       // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
+uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
 
 in vec3 a_position;  // model space, bind pose
 in vec3 a_normal;
 in uvec4 a_joints;   // skeleton joints (texture columns)
 in vec4 a_weights;
+in vec2 a_uv0;
+in vec2 a_uv1;
+in vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
 
 #ifdef GPU_INSTANCES
 // The GPU-driven path (render/gpu_crowd.h): the instance is an agent index, its record 4 texels
@@ -53,6 +58,8 @@ out vec3 v_world_position;
 out vec3 v_world_normal;
 out vec4 v_tint;
 out vec4 v_fog;  // fogTerm
+out vec2 v_uv;
+out vec4 v_color;
 
 // Row `row` of `joint`'s matrix at texture frame `frame` (animation_texture.h layout).
 vec4 animationRow(uint frame, uint joint, int row) {
@@ -109,5 +116,7 @@ void main() {
   v_world_normal = vec3(c * normal.x + s * normal.z, normal.y, c * normal.z - s * normal.x);
   v_tint = i_tint;
   v_fog = fogTerm(v_world_position);
+  v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
+  v_color = a_color;
   gl_Position = u_view_projection * vec4(v_world_position, 1.0);
 }

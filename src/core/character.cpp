@@ -1,7 +1,10 @@
 // Character-level lookups and the skeleton/mesh/clip consistency check.
 #include "throng/core/character.h"
 
+#include <algorithm>
 #include <charconv>
+
+#include <fmt/core.h>
 
 namespace throng {
 
@@ -27,6 +30,58 @@ Status validateCharacter(const Character& character, std::string_view source) {
   if (Status s = validateMesh(character.mesh, joints, source); !s.ok()) return s;
   for (const Clip& clip : character.clips) {
     if (Status s = validateClip(clip, joints, source); !s.ok()) return s;
+  }
+  for (size_t m = 0; m < character.materials.size(); ++m) {
+    if (Status s = validateMaterial(character.materials[m], m, character.images.size(), source);
+        !s.ok()) {
+      return s;
+    }
+  }
+  uint64_t image_bytes = 0;
+  for (size_t i = 0; i < character.images.size(); ++i) {
+    const SourceImage& image = character.images[i];
+    const std::string what = fmt::format("image {} ('{}')", i, image.name);
+    if (Status s = validateImageLevel(image.pixels, source, what); !s.ok()) return s;
+    image_bytes += image.pixels.rgba.size();
+  }
+  if (image_bytes > kMaxImageBytes) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: images hold {} bytes, more than the limit of {}", source,
+                              image_bytes, kMaxImageBytes));
+  }
+  return validateSubMeshLooks(character.mesh, character.materials, character.variants.size(),
+                              source);
+}
+
+Status validateSubMeshLooks(const SkinnedMesh& mesh, std::span<const Material> materials,
+                            size_t variant_count, std::string_view source) {
+  const size_t count = std::max<size_t>(materials.size(), 1);
+  for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+    const SubMesh& sm = mesh.submeshes[s];
+    auto invalid = [&](const std::string& what) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: sub-mesh {} ('{}'): {}", source, s, sm.name, what));
+    };
+    if (!sm.variant_materials.empty() && sm.variant_materials.size() != variant_count) {
+      return invalid(fmt::format("{} variant materials for {} variants",
+                                 sm.variant_materials.size(), variant_count));
+    }
+    std::vector<uint32_t> used = sm.variant_materials;
+    used.push_back(sm.material);
+    for (uint32_t m : used) {
+      if (m >= count) {
+        return invalid(
+            fmt::format("material {} does not exist ({} materials)", m, materials.size()));
+      }
+      if (materials.empty()) continue;
+      const TextureRef& t = materials[m].base_color_texture;
+      if (!t.present()) continue;
+      const bool has_set = t.uv_set == 0 ? !mesh.uvs.empty() : !mesh.uvs1.empty();
+      if (!has_set) {
+        return invalid(fmt::format("material {} ('{}') samples uv set {}, which the mesh lacks", m,
+                                   materials[m].name, t.uv_set));
+      }
+    }
   }
   return {};
 }

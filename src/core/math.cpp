@@ -77,6 +77,14 @@ bool isFinite(const Transform& t) {
   return isFinite(t.translation) && isFinite(t.rotation) && isFinite(t.scale);
 }
 
+bool isInvertible(const glm::mat4& m) {
+  if (!isFinite(m)) return false;
+  const glm::dmat4 d(m);
+  const double lengths =
+      glm::length(glm::dvec3(d[0])) * glm::length(glm::dvec3(d[1])) * glm::length(glm::dvec3(d[2]));
+  return lengths > 0.0 && std::abs(glm::determinant(d)) > kMinRelativeDeterminant * lengths;
+}
+
 float maxAbsDifference(const glm::mat4& a, const glm::mat4& b) {
   float worst = 0.0f;
   for (int c = 0; c < 4; ++c) {

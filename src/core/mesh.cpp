@@ -55,6 +55,9 @@ Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view s
   };
   if (mesh.normals.size() != n) return sizeError("normals", mesh.normals.size());
   if (!mesh.uvs.empty() && mesh.uvs.size() != n) return sizeError("uvs", mesh.uvs.size());
+  if (!mesh.uvs1.empty() && mesh.uvs1.size() != n) return sizeError("uvs1", mesh.uvs1.size());
+  if (!mesh.colors.empty() && mesh.colors.size() != n)
+    return sizeError("colors", mesh.colors.size());
   if (mesh.joints.size() != n) return sizeError("joint sets", mesh.joints.size());
   if (mesh.weights.size() != n) return sizeError("weight sets", mesh.weights.size());
   if (mesh.indices.size() % 3 != 0) {
@@ -62,11 +65,21 @@ Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view s
                   fmt::format("{}: {} indices is not a whole number of triangles", source,
                               mesh.indices.size()));
   }
+  auto finite2 = [](const std::vector<glm::vec2>& uvs, size_t v) {
+    return uvs.empty() || (std::isfinite(uvs[v].x) && std::isfinite(uvs[v].y));
+  };
   for (size_t v = 0; v < n; ++v) {
-    if (!isFinite(mesh.positions[v]) || !isFinite(mesh.normals[v]) ||
-        (!mesh.uvs.empty() && !(std::isfinite(mesh.uvs[v].x) && std::isfinite(mesh.uvs[v].y)))) {
+    if (!isFinite(mesh.positions[v]) || !isFinite(mesh.normals[v]) || !finite2(mesh.uvs, v) ||
+        !finite2(mesh.uvs1, v)) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: vertex {} has a non-finite attribute", source, v));
+    }
+    // Comparisons are false for NaN, so a NaN colour fails too.
+    if (!mesh.colors.empty() &&
+        !(glm::all(glm::greaterThanEqual(mesh.colors[v], glm::vec4(0.0f))) &&
+          glm::all(glm::lessThanEqual(mesh.colors[v], glm::vec4(1.0f))))) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: vertex {} colour is outside [0, 1]", source, v));
     }
     float sum = 0.0f;
     for (int i = 0; i < kMaxInfluences; ++i) {

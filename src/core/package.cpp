@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "byte_io.h"
+#include "package_looks.h"
 #include "throng/core/file_io.h"
 #include "throng/core/package_format.h"
 
@@ -51,6 +52,10 @@ void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
     w.raw(m.normals.data(), n * sizeof(glm::vec3));
     w.u8(m.uvs.empty() ? 0 : 1);
     w.raw(m.uvs.data(), m.uvs.size() * sizeof(glm::vec2));
+    w.u8(m.uvs1.empty() ? 0 : 1);
+    w.raw(m.uvs1.data(), m.uvs1.size() * sizeof(glm::vec2));
+    w.u8(m.colors.empty() ? 0 : 1);
+    w.raw(m.colors.data(), m.colors.size() * sizeof(glm::vec4));
     w.raw(m.joints.data(), n * sizeof(glm::u16vec4));
     w.raw(m.weights.data(), n * sizeof(glm::vec4));
     w.array(m.indices);
@@ -59,6 +64,8 @@ void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
       w.string(sm.name);
       w.u32(sm.first_index);
       w.u32(sm.index_count);
+      w.u32(sm.material);
+      w.array(sm.variant_materials);
     }
   }
 }
@@ -100,18 +107,18 @@ std::vector<std::byte> serialize(const Package& p) {
     uint32_t tag;
     ByteWriter body;
   };
-  Section sections[5] = {{kSectionMeta, {}},
-                         {kSectionSkeleton, {}},
-                         {kSectionLods, {}},
-                         {kSectionClips, {}},
-                         {kSectionTexture, {}}};
+  Section sections[7] = {{kSectionMeta, {}},  {kSectionSkeleton, {}}, {kSectionLods, {}},
+                         {kSectionClips, {}}, {kSectionTexture, {}},  {kSectionMaterials, {}},
+                         {kSectionImages, {}}};
   writeMeta(sections[0].body, p);
   writeSkeleton(sections[1].body, p.skeleton);
   writeLods(sections[2].body, p.lods);
   writeClips(sections[3].body, p.clips);
   writeTexture(sections[4].body, p.animation);
+  detail::writeMaterials(sections[5].body, p.materials, p.variants);
+  detail::writeImages(sections[6].body, p.images);
 
-  const uint32_t count = 5;
+  const uint32_t count = 7;
   ByteWriter table;
   size_t offset = kPackageHeaderSize + count * kPackageSectionEntrySize;
   std::vector<size_t> offsets;
@@ -207,8 +214,20 @@ void readStream(ByteReader& r, size_t count, std::vector<T>& out, const char* wh
   r.raw(out.data(), count * sizeof(T), what);
 }
 
-// Smallest encoded LOD: 3 floats, empty palette, no vertices, uv flag, no indices, no sub-meshes.
-constexpr size_t kMinLodBytes = 12 + 4 + 4 + 1 + 4 + 4;
+// Smallest encoded LOD: 3 floats, empty palette, no vertices, 3 stream flags, no indices, no
+// sub-meshes.
+constexpr size_t kMinLodBytes = 12 + 4 + 4 + 3 + 4 + 4;
+// Smallest encoded sub-mesh: empty name, first index, count, material, no variants.
+constexpr size_t kMinSubMeshBytes = 4 + 4 + 4 + 4 + 4;
+
+// A 0/1 flag and, when 1, `n` elements of an optional stream.
+template <typename T>
+void readOptionalStream(ByteReader& r, size_t n, std::vector<T>& out, const char* flag_name,
+                        const char* what) {
+  const uint8_t present = r.u8(flag_name);
+  if (present > 1) r.fail(fmt::format("{} is {}, not 0 or 1", flag_name, present));
+  if (present == 1) readStream(r, n, out, what);
+}
 // Each vertex takes at least position, normal, joints and weights.
 constexpr size_t kMinVertexBytes = 12 + 12 + 8 + 16;
 
@@ -228,19 +247,21 @@ std::vector<MeshLod> readLods(ByteReader& r) {
     if (!r.fits(n, kMinVertexBytes, "vertex count")) break;
     readStream(r, n, m.positions, "positions");
     readStream(r, n, m.normals, "normals");
-    const uint8_t has_uvs = r.u8("uv flag");
-    if (has_uvs > 1) r.fail(fmt::format("uv flag is {}, not 0 or 1", has_uvs));
-    if (has_uvs == 1) readStream(r, n, m.uvs, "uvs");
+    readOptionalStream(r, n, m.uvs, "uv flag", "uvs");
+    readOptionalStream(r, n, m.uvs1, "uv set 1 flag", "uvs1");
+    readOptionalStream(r, n, m.colors, "colour flag", "colors");
     readStream(r, n, m.joints, "joints");
     readStream(r, n, m.weights, "weights");
     m.indices = r.array<uint32_t>("indices");
     const uint32_t submeshes = r.u32("sub-mesh count");
-    if (!r.fits(submeshes, 12, "sub-mesh count")) break;
+    if (!r.fits(submeshes, kMinSubMeshBytes, "sub-mesh count")) break;
     m.submeshes.resize(submeshes);
     for (SubMesh& sm : m.submeshes) {
       sm.name = r.string("sub-mesh name");
       sm.first_index = r.u32("sub-mesh first index");
       sm.index_count = r.u32("sub-mesh index count");
+      sm.material = r.u32("sub-mesh material");
+      sm.variant_materials = r.array<uint32_t>("sub-mesh variant materials");
     }
   }
   r.expectEnd();
@@ -328,8 +349,14 @@ Result<Package> readPackage(const std::string& path) {
 Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view source) {
   Result<PackageLayout> layout = readPackageLayout(bytes, source);
   if (!layout.ok()) return layout.status();
-  const uint32_t required[] = {kSectionMeta, kSectionSkeleton, kSectionLods, kSectionClips,
-                               kSectionTexture};
+  if (layout->version != kPackageVersion) {
+    return Status(ErrorCode::kVersionMismatch,
+                  fmt::format("{}: package format version {} was written by an older throng; "
+                              "this reader decodes version {} only (bake the package again)",
+                              source, layout->version, kPackageVersion));
+  }
+  const uint32_t required[] = {kSectionMeta,    kSectionSkeleton,  kSectionLods,  kSectionClips,
+                               kSectionTexture, kSectionMaterials, kSectionImages};
   for (uint32_t tag : required) {
     if (findSection(*layout, tag) == nullptr) {
       return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
@@ -362,6 +389,16 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
   ByteReader anim = reader(kSectionTexture, "ANIM");
   p.animation = readTexture(anim);
   if (!anim.ok()) return anim.status();
+
+  ByteReader matl = reader(kSectionMaterials, "MATL");
+  detail::readMaterials(matl, p.materials, p.variants);
+  matl.expectEnd();
+  if (!matl.ok()) return matl.status();
+
+  ByteReader imgs = reader(kSectionImages, "IMGS");
+  p.images = detail::readImages(imgs);
+  imgs.expectEnd();
+  if (!imgs.ok()) return imgs.status();
 
   if (Status s = validatePackage(p, source); !s.ok()) return s;
   return p;

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/character.h"
 #include "throng/core/half.h"
 #include "throng/core/package.h"
 
@@ -124,6 +125,15 @@ Status validatePackage(const Package& p, std::string_view source) {
     const int palette =
         lod.palette_joints.empty() ? joints : static_cast<int>(lod.palette_joints.size());
     if (Status s = validateMesh(lod.mesh, palette, where); !s.ok()) return s;
+    if (Status s = validateSubMeshLooks(lod.mesh, p.materials, p.variants.size(), where); !s.ok()) {
+      return s;
+    }
+  }
+  for (size_t m = 0; m < p.materials.size(); ++m) {
+    if (Status s = validateMaterial(p.materials[m], m, p.images.size(), source); !s.ok()) return s;
+  }
+  for (size_t i = 0; i < p.images.size(); ++i) {
+    if (Status s = validatePackageImage(p.images[i], source, i); !s.ok()) return s;
   }
   if (Status s = validateTexture(p.animation, joints, source); !s.ok()) return s;
   return validateClips(p, source);

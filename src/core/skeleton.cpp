@@ -7,12 +7,7 @@
 #include <fmt/core.h>
 
 namespace throng {
-namespace {
-
-// Below this |det| an inverse bind matrix cannot be inverted reliably in float.
-constexpr float kMinBindDeterminant = 1e-12f;
-
-}  // namespace
+namespace {}  // namespace
 
 int Skeleton::findJoint(std::string_view name) const {
   for (size_t i = 0; i < names_.size(); ++i) {
@@ -54,7 +49,7 @@ Result<Skeleton> buildSkeleton(const RawSkeleton& raw, std::string_view source) 
                     fmt::format("{}: joint '{}': non-finite inverse bind matrix", source, j.name));
     }
     const float det = glm::determinant(j.inverse_bind);
-    if (!(std::abs(det) > kMinBindDeterminant)) {
+    if (!isInvertible(j.inverse_bind)) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: joint '{}': inverse bind matrix is not invertible (det {})",
                                 source, j.name, det));

@@ -22,9 +22,6 @@ namespace {
 // hand-edited file may round it, so it only has to agree with toMatrix(TRS) to this relative
 // tolerance, far below anything visible and far above float rounding.
 constexpr float kMatrixAgreement = 1e-5f;
-// Below this |det| an inverse bind matrix cannot be inverted reliably in float (the threshold
-// buildSkeleton applies; checked here too so the error can name the line).
-constexpr float kMinBindDeterminant = 1e-12f;
 
 // ---------------------------------------------------------------------------------------------
 // Writing
@@ -366,8 +363,7 @@ Status Parser::parseJoint(ParsedJoint& joint, int declared, int count_line) {
   joint.inverse_bind_line = line.number;
   if (Status s = parseFloats(line, v, 16); !s.ok()) return s;
   joint.inverse_bind = rowMajorToMat4(v);
-  const float det = glm::determinant(joint.inverse_bind);
-  if (!(std::abs(det) > kMinBindDeterminant)) {
+  if (!isInvertible(joint.inverse_bind)) {
     return error(ErrorCode::kInvalidData, line.number,
                  fmt::format("inverse bind matrix of joint \"{}\" is not invertible", joint.name));
   }

@@ -16,6 +16,7 @@
 #include "throng/core/half.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/offline/package_images.h"
 
 namespace throng {
 namespace {
@@ -448,6 +449,19 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     package.clips.push_back(std::move(b));
   }
   package.animation = std::move(texture);
+  package.materials = character.materials;
+  package.variants = character.variants;
+  Result<std::vector<PackageImage>> images =
+      buildPackageImages(character.images, character.materials);
+  if (!images.ok()) return images.status();
+  package.images = std::move(images).value();
+  rep.materials = package.materials.size();
+  rep.images = package.images.size();
+  for (const PackageImage& image : package.images) {
+    for (const auto* chain : {&image.mips, &image.pot_mips}) {
+      for (const ImageLevel& level : *chain) rep.image_bytes += level.rgba.size();
+    }
+  }
   if (rep.character_size > 0.0f) {
     rep.max_error_fraction = rep.max_error / rep.character_size;
     rep.interpolation_error_fraction = rep.interpolation_error / rep.character_size;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <stb_image_write.h>
 #include <tiny_gltf.h>
 
 #include "throng/core/file_io.h"
@@ -141,8 +142,106 @@ void addSkin(const Skeleton& skeleton, ModelBuilder& builder, tinygltf::Model& m
   model.skins.push_back(std::move(skin));
 }
 
+// Appends PNG bytes (stb_image_write's callback).
+void appendBytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::vector<unsigned char>*>(context);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  out->insert(out->end(), bytes, bytes + size);
+}
+
+tinygltf::Value number(double v) {
+  return tinygltf::Value(v);
+}
+
+tinygltf::Value pair(glm::vec2 v) {
+  return tinygltf::Value(tinygltf::Value::Array{number(v.x), number(v.y)});
+}
+
+// Images as lossless PNG in buffer views, one sampler + texture per textured material, and the
+// materials (base colour, KHR_texture_transform, alpha, sides); metal-free and fully rough, as
+// throng draws them. Returns false when an image does not encode.
+bool addLooks(const Character& character, ModelBuilder& builder, tinygltf::Model& model) {
+  for (const SourceImage& image : character.images) {
+    std::vector<unsigned char> png;
+    const ImageLevel& level = image.pixels;
+    if (stbi_write_png_to_func(&appendBytes, &png, static_cast<int>(level.width),
+                               static_cast<int>(level.height), 4, level.rgba.data(),
+                               static_cast<int>(level.width * 4)) == 0) {
+      return false;
+    }
+    tinygltf::Image out;
+    out.name = image.name;
+    out.mimeType = "image/png";
+    out.bufferView = builder.addView(png.data(), png.size(), 0);
+    model.images.push_back(std::move(out));
+  }
+  bool transforms = false;
+  for (const Material& material : character.materials) {
+    tinygltf::Material out;
+    out.name = material.name;
+    out.pbrMetallicRoughness.baseColorFactor = {material.base_color.r, material.base_color.g,
+                                                material.base_color.b, material.base_color.a};
+    out.pbrMetallicRoughness.metallicFactor = 0.0;
+    out.pbrMetallicRoughness.roughnessFactor = 1.0;
+    out.alphaMode = alphaModeName(material.alpha_mode);
+    out.alphaCutoff = material.alpha_cutoff;
+    out.doubleSided = material.double_sided;
+    const TextureRef& t = material.base_color_texture;
+    if (t.present()) {
+      tinygltf::Sampler sampler;
+      sampler.magFilter = static_cast<int>(t.sampler.mag_filter);
+      sampler.minFilter = static_cast<int>(t.sampler.min_filter);
+      sampler.wrapS = static_cast<int>(t.sampler.wrap_s);
+      sampler.wrapT = static_cast<int>(t.sampler.wrap_t);
+      model.samplers.push_back(std::move(sampler));
+      tinygltf::Texture texture;
+      texture.source = t.image;
+      texture.sampler = static_cast<int>(model.samplers.size() - 1);
+      model.textures.push_back(std::move(texture));
+      tinygltf::TextureInfo& info = out.pbrMetallicRoughness.baseColorTexture;
+      info.index = static_cast<int>(model.textures.size() - 1);
+      info.texCoord = t.uv_set;
+      if (!t.transform.isIdentity()) {
+        info.extensions["KHR_texture_transform"] =
+            tinygltf::Value(tinygltf::Value::Object{{"offset", pair(t.transform.offset)},
+                                                    {"rotation", number(t.transform.rotation)},
+                                                    {"scale", pair(t.transform.scale)}});
+        transforms = true;
+      }
+    }
+    model.materials.push_back(std::move(out));
+  }
+  if (transforms) model.extensionsUsed.push_back("KHR_texture_transform");
+  if (!character.variants.empty()) {
+    tinygltf::Value::Array variants;
+    for (const std::string& name : character.variants) {
+      variants.push_back(tinygltf::Value(tinygltf::Value::Object{{"name", tinygltf::Value(name)}}));
+    }
+    model.extensions["KHR_materials_variants"] =
+        tinygltf::Value(tinygltf::Value::Object{{"variants", tinygltf::Value(variants)}});
+    model.extensionsUsed.push_back("KHR_materials_variants");
+  }
+  return true;
+}
+
+// KHR_materials_variants mappings of one sub-mesh: one entry per material, listing its variants.
+tinygltf::Value variantMappings(const SubMesh& sub) {
+  std::map<uint32_t, tinygltf::Value::Array> by_material;
+  for (size_t v = 0; v < sub.variant_materials.size(); ++v) {
+    by_material[sub.variant_materials[v]].push_back(tinygltf::Value(static_cast<int>(v)));
+  }
+  tinygltf::Value::Array mappings;
+  for (auto& [material, variants] : by_material) {
+    mappings.push_back(tinygltf::Value(
+        tinygltf::Value::Object{{"material", tinygltf::Value(static_cast<int>(material))},
+                                {"variants", tinygltf::Value(std::move(variants))}}));
+  }
+  return tinygltf::Value(tinygltf::Value::Object{{"mappings", tinygltf::Value(mappings)}});
+}
+
 // Returns the mesh node's index, or -1 when there is no mesh to write.
-int addMesh(const SkinnedMesh& mesh, ModelBuilder& builder, tinygltf::Model& model) {
+int addMesh(const Character& character, ModelBuilder& builder, tinygltf::Model& model) {
+  const SkinnedMesh& mesh = character.mesh;
   const size_t n = mesh.vertexCount();
   if (n == 0) return -1;
   tinygltf::Mesh out;
@@ -155,6 +254,14 @@ int addMesh(const SkinnedMesh& mesh, ModelBuilder& builder, tinygltf::Model& mod
   if (!mesh.uvs.empty()) {
     attributes["TEXCOORD_0"] =
         builder.addFloats(&mesh.uvs[0].x, n, 2, TINYGLTF_TYPE_VEC2, kArrayBuffer, false);
+  }
+  if (!mesh.uvs1.empty()) {
+    attributes["TEXCOORD_1"] =
+        builder.addFloats(&mesh.uvs1[0].x, n, 2, TINYGLTF_TYPE_VEC2, kArrayBuffer, false);
+  }
+  if (!mesh.colors.empty()) {
+    attributes["COLOR_0"] =
+        builder.addFloats(&mesh.colors[0].x, n, 4, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
   }
   const int joints_view =
       builder.addView(mesh.joints.data(), n * sizeof(glm::u16vec4), kArrayBuffer);
@@ -173,17 +280,16 @@ int addMesh(const SkinnedMesh& mesh, ModelBuilder& builder, tinygltf::Model& mod
           : builder.addView(mesh.indices.data(), mesh.indices.size() * sizeof(uint32_t),
                             kElementArrayBuffer);
   for (const SubMesh& sub : submeshes) {
-    tinygltf::Material material;
-    material.name = sub.name;
-    model.materials.push_back(std::move(material));
-
     tinygltf::Primitive primitive;
     primitive.attributes = attributes;
     primitive.mode = kTriangles;
-    primitive.material = static_cast<int>(model.materials.size() - 1);
+    primitive.material = character.materials.empty() ? -1 : static_cast<int>(sub.material);
     primitive.indices = builder.addAccessor(index_view, sub.first_index * sizeof(uint32_t),
                                             TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
                                             TINYGLTF_TYPE_SCALAR, sub.index_count);
+    if (!sub.variant_materials.empty()) {
+      primitive.extensions["KHR_materials_variants"] = variantMappings(sub);
+    }
     out.primitives.push_back(std::move(primitive));
   }
   model.meshes.push_back(std::move(out));
@@ -272,7 +378,10 @@ Status writeGltf(const Character& character, const std::string& path) {
   const Skeleton& skeleton = character.skeleton;
   addNodes(skeleton, model);
   addSkin(skeleton, builder, model);
-  const int mesh_node = addMesh(character.mesh, builder, model);
+  if (!addLooks(character, builder, model)) {
+    return Status(ErrorCode::kIoError, fmt::format("{}: an image did not encode as PNG", path));
+  }
+  const int mesh_node = addMesh(character, builder, model);
   addAnimations(character, builder, model);
 
   tinygltf::Scene scene;

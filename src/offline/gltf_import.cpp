@@ -7,6 +7,7 @@
 
 #include "offline/gltf_read_animation.h"
 #include "offline/gltf_read_document.h"
+#include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
 #include "offline/gltf_read_skeleton.h"
 
@@ -21,6 +22,10 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   if (!skeleton.ok()) return skeleton.status();
   Result<SkinnedMesh> mesh = gltf::readMesh(*doc, *skeleton);
   if (!mesh.ok()) return mesh.status();
+  Result<std::vector<std::string>> variants = gltf::readVariantNames(*doc);
+  if (!variants.ok()) return variants.status();
+  Result<gltf::Looks> looks = gltf::readLooks(*doc, *mesh, std::move(variants).value());
+  if (!looks.ok()) return looks.status();
   Result<std::vector<Clip>> clips =
       gltf::readClips(*doc, skeleton->node_to_joint, skeleton->skeleton.jointCount());
   if (!clips.ok()) return clips.status();
@@ -29,6 +34,9 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   character.skeleton = std::move(skeleton->skeleton);
   character.mesh = std::move(mesh).value();
   character.clips = std::move(clips).value();
+  character.materials = std::move(looks->materials);
+  character.images = std::move(looks->images);
+  character.variants = std::move(looks->variants);
   character.warnings = std::move(doc->warnings);
 
   std::set<std::string> names;

@@ -12,6 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "offline/gltf_read_draco.h"
+#include "offline/gltf_read_image.h"
+#include "offline/gltf_read_meshopt.h"
+#include "offline/gltf_read_prepare.h"
+
 namespace throng::gltf {
 namespace {
 
@@ -22,8 +27,6 @@ constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
 constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
 constexpr size_t kGlbHeaderBytes = 12;
 constexpr size_t kChunkHeaderBytes = 8;
-// tinygltf takes the byte count as `unsigned int`; larger files cannot be handed to it.
-constexpr uint64_t kMaxFileBytes = std::numeric_limits<unsigned int>::max();
 
 uint32_t readU32(const std::vector<unsigned char>& bytes, size_t offset) {
   uint32_t value = 0;
@@ -78,26 +81,6 @@ Status checkGlbContainer(const std::string& path, const std::vector<unsigned cha
   return {};
 }
 
-// Images are irrelevant to throng: accept them without decoding.
-bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-               const unsigned char*, int, void*) {
-  return true;
-}
-
-// Extensions that only touch materials, textures, lights or cameras: ignoring them cannot change
-// the skeleton, mesh or clips, so they are fine even when "required".
-bool isIgnorableExtension(std::string_view name) {
-  return name.starts_with("KHR_materials_") || name == "KHR_texture_transform" ||
-         name == "KHR_texture_basisu" || name == "EXT_texture_webp" ||
-         name == "KHR_lights_punctual" || name == "KHR_xmp_json_ld" || name == "KHR_xmp" ||
-         name == "KHR_materials_variants";
-}
-
-// Extensions whose data the importer reads correctly.
-bool isSupportedExtension(std::string_view name) {
-  return name == "KHR_mesh_quantization";
-}
-
 }  // namespace
 
 std::string place(const Document& doc, const std::string& what) {
@@ -113,10 +96,10 @@ Result<Document> loadDocument(const std::string& path) {
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)),
                                    std::istreambuf_iterator<char>());
   if (file.bad()) return Status(ErrorCode::kIoError, fmt::format("{}: read error", path));
-  if (bytes.size() > kMaxFileBytes) {
+  if (bytes.size() > kMaxGltfFileBytes) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} bytes; files over {} bytes are not supported", path,
-                              bytes.size(), kMaxFileBytes));
+                              bytes.size(), kMaxGltfFileBytes));
   }
   if (bytes.empty()) return Status(ErrorCode::kParseError, fmt::format("{}: empty file", path));
 
@@ -125,9 +108,12 @@ Result<Document> loadDocument(const std::string& path) {
     if (Status status = checkGlbContainer(path, bytes); !status.ok()) return status;
   }
 
+  if (Status status = prepareForTinygltf(path, bytes, binary); !status.ok()) return status;
+
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&skipImage, nullptr);
+  // Images stay encoded until a material needs them (gltf_read_image.h).
+  loader.SetImageLoader(&keepEncodedImage, nullptr);
   std::string err;
   std::string warn;
   bool loaded = false;
@@ -163,20 +149,10 @@ Result<Document> loadDocument(const std::string& path) {
   }
   if (!warn.empty()) doc.warnings.push_back(fmt::format("{}: {}", path, trim(warn)));
 
-  for (const std::string& name : doc.model.extensionsRequired) {
-    if (!isSupportedExtension(name) && !isIgnorableExtension(name)) {
-      return Status(
-          ErrorCode::kUnsupported,
-          fmt::format("{}: requires extension {}, which throng does not support", path, name));
-    }
-  }
-  for (const std::string& name : doc.model.extensionsUsed) {
-    if (isSupportedExtension(name)) {
-      if (name == "KHR_mesh_quantization") doc.quantized = true;
-      continue;
-    }
-    doc.warnings.push_back(fmt::format("{}: extension {} is ignored", path, name));
-  }
+  if (Status s = checkRequiredExtensions(path, doc.model.extensionsRequired); !s.ok()) return s;
+  noteUsedExtensions(doc);
+  if (Status s = decodeMeshoptViews(doc); !s.ok()) return s;
+  if (Status s = decodeDracoPrimitives(doc); !s.ok()) return s;
   return doc;
 }
 

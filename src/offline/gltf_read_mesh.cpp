@@ -1,6 +1,7 @@
 // glTF mesh primitives -> one SkinnedMesh in skeleton model space (skinned and rigid meshes).
 #include "offline/gltf_read_mesh.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -8,15 +9,13 @@
 #include <fmt/format.h>
 
 #include "offline/gltf_read_accessor.h"
+#include "offline/gltf_read_material.h"
 
 namespace throng::gltf {
 namespace {
 
 // Total vertices of the character: joint-indexed 32-bit index buffers with headroom.
 constexpr size_t kMaxVertices = size_t{1} << 28;
-
-// Same bound as the skeleton builder: below it a matrix is not inverted.
-constexpr float kMinDeterminant = 1e-12f;
 
 // Where a primitive's vertices go: the joint of a rigid mesh, or the skin of a skinned one.
 struct Binding {
@@ -42,10 +41,63 @@ void computeNormals(const std::vector<glm::vec3>& positions, const std::vector<u
   }
 }
 
+// Appends `values` (`components` floats per vertex) to `stream`, first padding it with `fill` for
+// earlier primitives that lacked it; pads instead when this primitive lacks it but others had it.
+template <typename V>
+void appendStream(std::vector<V>& stream, const std::vector<float>& values, size_t base,
+                  size_t count, V fill) {
+  constexpr int kComponents = V::length();
+  if (values.empty()) {
+    if (!stream.empty()) stream.resize(base + count, fill);
+    return;
+  }
+  stream.resize(base, fill);
+  for (size_t v = 0; v < count; ++v) {
+    V value;
+    for (int c = 0; c < kComponents; ++c)
+      value[c] = values[kComponents * v + static_cast<size_t>(c)];
+    stream.push_back(value);
+  }
+}
+
+// Sub-meshes that draw with the same material (and the same variant mapping) become one, in
+// first-use order: one draw per material.
+void groupByMaterial(SkinnedMesh& mesh) {
+  std::vector<SubMesh> groups;
+  std::vector<std::vector<uint32_t>> group_indices;
+  for (const SubMesh& sm : mesh.submeshes) {
+    size_t g = 0;
+    while (g < groups.size() && !(groups[g].material == sm.material &&
+                                  groups[g].variant_materials == sm.variant_materials)) {
+      ++g;
+    }
+    if (g == groups.size()) {
+      groups.push_back(sm);
+      group_indices.emplace_back();
+    }
+    const auto first = mesh.indices.begin() + sm.first_index;
+    group_indices[g].insert(group_indices[g].end(), first, first + sm.index_count);
+  }
+  mesh.indices.clear();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    groups[g].first_index = static_cast<uint32_t>(mesh.indices.size());
+    groups[g].index_count = static_cast<uint32_t>(group_indices[g].size());
+    mesh.indices.insert(mesh.indices.end(), group_indices[g].begin(), group_indices[g].end());
+  }
+  mesh.submeshes = std::move(groups);
+}
+
 class PrimitiveReader {
  public:
-  PrimitiveReader(Document& doc, const SkeletonImport& skeleton, SkinnedMesh& mesh)
-      : doc_(doc), skeleton_(skeleton), mesh_(mesh) {}
+  PrimitiveReader(Document& doc, const SkeletonImport& skeleton, SkinnedMesh& mesh,
+                  size_t variant_count)
+      : doc_(doc), skeleton_(skeleton), mesh_(mesh), variant_count_(variant_count) {
+    // TEXCOORD_1 is worth its memory only when some material samples it; then every primitive
+    // keeps it, so vertex sets shared by several materials stay shared.
+    for (size_t m = 0; m < doc.model.materials.size(); ++m) {
+      reads_uvs1_ = reads_uvs1_ || baseColorUvSet(doc, static_cast<int>(m)) == 1;
+    }
+  }
 
   // Reads primitive `p` of mesh `m` and appends it to the mesh.
   Status read(int m, int p, const Binding& binding, const std::string& submesh_name);
@@ -60,6 +112,8 @@ class PrimitiveReader {
   Document& doc_;
   const SkeletonImport& skeleton_;
   SkinnedMesh& mesh_;
+  size_t variant_count_ = 0;
+  bool reads_uvs1_ = false;
   std::map<std::string, uint32_t> shared_vertices_;  // vertex-set key -> first vertex
 };
 
@@ -137,6 +191,68 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
     uvs = std::move(read).value();
   }
 
+  // Looks: the material (kept as a glTF index until readLooks), its variants, and the streams
+  // they need.
+  if (primitive.material < -1 ||
+      (primitive.material >= 0 &&
+       static_cast<size_t>(primitive.material) >= doc_.model.materials.size())) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: material {} does not exist ({} materials)", what,
+                                          primitive.material, doc_.model.materials.size())));
+  }
+  Result<std::vector<uint32_t>> variant_materials =
+      readVariantMapping(doc_, primitive, variant_count_, what);
+  if (!variant_materials.ok()) return variant_materials.status();
+  std::vector<float> uvs1;
+  if (const int accessor = attribute("TEXCOORD_1"); accessor >= 0 && reads_uvs1_) {
+    std::vector<ComponentForm> forms =
+        doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
+                                                    kByteForm,  kNormByteForm,  kUByteForm,
+                                                    kShortForm, kNormShortForm, kUShortForm}
+                       : std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
+    Result<std::vector<float>> read =
+        readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC2, forms, what + " TEXCOORD_1"});
+    if (!read.ok()) return read.status();
+    if (read->size() / 2 != vertex_count) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: TEXCOORD_1 has {} elements, POSITION {}", what,
+                                            read->size() / 2, vertex_count)));
+    }
+    uvs1 = std::move(read).value();
+  }
+  std::vector<float> colors;  // RGBA per vertex
+  if (const int accessor = attribute("COLOR_0"); accessor >= 0) {
+    const bool rgb = static_cast<size_t>(accessor) < doc_.model.accessors.size() &&
+                     doc_.model.accessors[static_cast<size_t>(accessor)].type == TINYGLTF_TYPE_VEC3;
+    Result<std::vector<float>> read =
+        readFloats(doc_, {accessor,
+                          rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4,
+                          {kFloatForm, kNormUByteForm, kNormUShortForm},
+                          what + " COLOR_0"});
+    if (!read.ok()) return read.status();
+    const size_t components = rgb ? 3 : 4;
+    if (read->size() / components != vertex_count) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: COLOR_0 has {} elements, POSITION {}", what,
+                                            read->size() / components, vertex_count)));
+    }
+    colors.resize(vertex_count * 4);
+    bool clamped = false;
+    for (size_t v = 0; v < vertex_count; ++v) {
+      for (size_t c = 0; c < 4; ++c) {
+        const float value = c < components ? (*read)[components * v + c] : 1.0f;
+        colors[4 * v + c] = std::clamp(value, 0.0f, 1.0f);
+        clamped = clamped || colors[4 * v + c] != value;
+      }
+    }
+    if (clamped) {
+      doc_.warnings.push_back(
+          place(doc_, fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what)));
+    }
+  }
+  const uint32_t material =
+      primitive.material < 0 ? kNoGltfMaterial : static_cast<uint32_t>(primitive.material);
+
   // Indices: given or 0..n-1, then strips and fans turned into a triangle list.
   std::vector<uint32_t> indices;
   if (primitive.indices >= 0) {
@@ -191,6 +307,8 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
     submesh.name = submesh_name;
     submesh.first_index = static_cast<uint32_t>(mesh_.indices.size());
     submesh.index_count = static_cast<uint32_t>(indices.size());
+    submesh.material = material;
+    submesh.variant_materials = *variant_materials;
     for (uint32_t index : indices) mesh_.indices.push_back(shared->second + index);
     mesh_.submeshes.push_back(std::move(submesh));
     return {};
@@ -244,7 +362,6 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
 
   const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(to_model)));
   const size_t base = mesh_.positions.size();
-  if (!uvs.empty() && mesh_.uvs.size() < base) mesh_.uvs.resize(base, glm::vec2(0.0f));
   std::vector<glm::vec3> new_positions(vertex_count);
   for (size_t v = 0; v < vertex_count; ++v) {
     glm::vec3 position((*positions)[3 * v], (*positions)[3 * v + 1], (*positions)[3 * v + 2]);
@@ -281,15 +398,16 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
   mesh_.normals.insert(mesh_.normals.end(), new_normals.begin(), new_normals.end());
   mesh_.joints.insert(mesh_.joints.end(), joints.begin(), joints.end());
   mesh_.weights.insert(mesh_.weights.end(), weights.begin(), weights.end());
-  if (!uvs.empty()) {
-    for (size_t v = 0; v < vertex_count; ++v) mesh_.uvs.emplace_back(uvs[2 * v], uvs[2 * v + 1]);
-  } else if (!mesh_.uvs.empty()) {
-    mesh_.uvs.resize(mesh_.positions.size(), glm::vec2(0.0f));
-  }
+  // Streams some primitives lack: uvs read (0, 0), colours white (no change to the material).
+  appendStream(mesh_.uvs, uvs, base, vertex_count, glm::vec2(0.0f));
+  appendStream(mesh_.uvs1, uvs1, base, vertex_count, glm::vec2(0.0f));
+  appendStream(mesh_.colors, colors, base, vertex_count, glm::vec4(1.0f));
   SubMesh submesh;
   submesh.name = submesh_name;
   submesh.first_index = static_cast<uint32_t>(mesh_.indices.size());
   submesh.index_count = static_cast<uint32_t>(indices.size());
+  submesh.material = material;
+  submesh.variant_materials = *variant_materials;
   for (uint32_t index : indices) mesh_.indices.push_back(static_cast<uint32_t>(base) + index);
   mesh_.submeshes.push_back(std::move(submesh));
   return {};
@@ -414,7 +532,9 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
 Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
   const tinygltf::Model& model = doc.model;
   SkinnedMesh mesh;
-  PrimitiveReader reader(doc, skeleton, mesh);
+  Result<std::vector<std::string>> variants = readVariantNames(doc);
+  if (!variants.ok()) return variants.status();
+  PrimitiveReader reader(doc, skeleton, mesh, variants->size());
   size_t primitives = 0;
   const auto inverse_binds = skeleton.skeleton.inverseBinds();
   for (size_t n = 0; n < model.nodes.size(); ++n) {
@@ -429,7 +549,7 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
       binding.rigid_joint = skeleton.node_to_joint[n];
       // palette = world * inverse_bind must carry the vertex to world * local.
       const glm::mat4& inverse_bind = inverse_binds[static_cast<size_t>(binding.rigid_joint)];
-      if (!(std::fabs(glm::determinant(inverse_bind)) > kMinDeterminant)) {
+      if (!isInvertible(inverse_bind)) {
         doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): degenerate transform; "
                                                       "mesh {} skipped",
                                                       n, node.name, node.mesh)));
@@ -465,6 +585,7 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
     return Status(ErrorCode::kUnsupported,
                   place(doc, "only point or line primitives; throng needs triangles"));
   }
+  groupByMaterial(mesh);
   return mesh;
 }
 

@@ -14,12 +14,15 @@ inline constexpr float kWeightSumWarnTolerance = 0.02f;
 // JOINTS_n / WEIGHTS_n sets read per vertex: 4 sets = 16 influences, what reduceInfluences merges.
 inline constexpr int kMaxInfluenceSets = 4;
 
-// Appends one SubMesh per triangle primitive of every mesh node: skinned nodes keep their
-// positions (glTF bind space; the node's own transform is ignored), unskinned nodes in the
-// skeleton are bound rigidly to their joint (positions = inverse(inverse bind) * local). Other
-// unskinned meshes are skipped with a warning. Missing normals are computed (area-weighted),
-// missing indices generated, strips and fans converted; points and lines are skipped with a
-// warning (an error when nothing else is left). Warnings go to doc.warnings.
+// Reads every triangle primitive of every mesh node, then merges the primitives that share a
+// material (and variant mapping) into one SubMesh whose `material` and `variant_materials` still
+// hold glTF material indices (kNoGltfMaterial: none; readLooks turns them into the character's).
+// COLOR_0 is read when present, TEXCOORD_1 when some material of the file samples it. Skinned
+// nodes keep their positions (glTF bind space; the node's own transform is ignored), unskinned
+// nodes in the skeleton are bound rigidly to their joint (positions = inverse(inverse bind) *
+// local). Other unskinned meshes are skipped with a warning. Missing normals are computed
+// (area-weighted), missing indices generated, strips and fans converted; points and lines are
+// skipped with a warning (an error when nothing else is left). Warnings go to doc.warnings.
 Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton);
 
 }  // namespace throng::gltf

@@ -13,8 +13,6 @@
 namespace throng::gltf {
 namespace {
 
-// Below this |det| a matrix is treated as singular (matches the skeleton builder's bound).
-constexpr float kMinDeterminant = 1e-12f;
 // A node matrix whose TRS decomposition differs by more than this fraction of its largest
 // element has shear or a projective part, which a joint's TRS rest cannot represent.
 constexpr float kDecomposeTolerance = 1e-4f;
@@ -216,7 +214,7 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
       }
       for (size_t j = 0; j < skin.joints.size(); ++j) {
         glm::mat4 m = glm::make_mat4(matrices->data() + j * 16);
-        if (!(std::fabs(glm::determinant(m)) > kMinDeterminant)) {
+        if (!isInvertible(m)) {
           return Status(ErrorCode::kInvalidData,
                         place(doc, fmt::format("skin {} joint {} (node {}): inverse bind matrix "
                                                "is not invertible",
@@ -290,8 +288,7 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
     for (int c = 0; c < 4; ++c) {
       for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(m[c][r]));
     }
-    if (maxAbsDifference(m, glm::mat4(1.0f)) > kIdentityTolerance * largest &&
-        std::fabs(glm::determinant(m)) > kMinDeterminant && isFinite(m)) {
+    if (maxAbsDifference(m, glm::mat4(1.0f)) > kIdentityTolerance * largest && isInvertible(m)) {
       const glm::mat4 inverse_m = glm::inverse(m);
       out.skin_to_model = m;
       for (SkinBinding& binding : out.skins) {
@@ -332,8 +329,7 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
       joint.inverse_bind = inverse_binds[static_cast<size_t>(n)];
     } else {
       const glm::mat4& world = tree.worlds[static_cast<size_t>(n)];
-      if (std::fabs(glm::determinant(world)) > kMinDeterminant)
-        joint.inverse_bind = glm::inverse(world);
+      if (isInvertible(world)) joint.inverse_bind = glm::inverse(world);
     }
     raw.joints.push_back(std::move(joint));
   }

@@ -69,6 +69,8 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   m.positions.resize(kept);
   m.normals.resize(kept);
   m.uvs.resize(mesh.uvs.empty() ? 0 : kept);
+  m.uvs1.resize(mesh.uvs1.empty() ? 0 : kept);
+  m.colors.resize(mesh.colors.empty() ? 0 : kept);
   m.joints.resize(kept);
   m.weights.resize(kept);
   for (size_t v = 0; v < vertex_count; ++v) {
@@ -77,6 +79,8 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
     m.positions[to] = mesh.positions[v];
     m.normals[to] = mesh.normals[v];
     if (!mesh.uvs.empty()) m.uvs[to] = mesh.uvs[v];
+    if (!mesh.uvs1.empty()) m.uvs1[to] = mesh.uvs1[v];
+    if (!mesh.colors.empty()) m.colors[to] = mesh.colors[v];
     m.joints[to] = mesh.joints[v];
     m.weights[to] = mesh.weights[v];
   }

@@ -7,6 +7,59 @@
 #include "throng/core/package_format.h"
 
 namespace throng {
+namespace {
+
+const char* filterName(TextureFilter f) {
+  switch (f) {
+    case TextureFilter::kNearest:
+      return "nearest";
+    case TextureFilter::kLinear:
+      return "linear";
+    case TextureFilter::kNearestMipmapNearest:
+      return "nearest-mip-nearest";
+    case TextureFilter::kLinearMipmapNearest:
+      return "linear-mip-nearest";
+    case TextureFilter::kNearestMipmapLinear:
+      return "nearest-mip-linear";
+    case TextureFilter::kLinearMipmapLinear:
+      return "trilinear";
+  }
+  return "?";
+}
+
+const char* wrapName(TextureWrap w) {
+  switch (w) {
+    case TextureWrap::kRepeat:
+      return "repeat";
+    case TextureWrap::kClampToEdge:
+      return "clamp";
+    case TextureWrap::kMirroredRepeat:
+      return "mirror";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string describeMaterial(const Material& m) {
+  std::string s = fmt::format("{}: colour ({:.3g}, {:.3g}, {:.3g}, {:.3g})", m.name, m.base_color.r,
+                              m.base_color.g, m.base_color.b, m.base_color.a);
+  const TextureRef& t = m.base_color_texture;
+  if (t.present()) {
+    s += fmt::format(", texture image {} uv{} {}/{} {}/{}", t.image, t.uv_set,
+                     filterName(t.sampler.mag_filter), filterName(t.sampler.min_filter),
+                     wrapName(t.sampler.wrap_s), wrapName(t.sampler.wrap_t));
+    if (!t.transform.isIdentity()) {
+      s += fmt::format(" transform offset ({:.4g}, {:.4g}) rotation {:.4g} scale ({:.4g}, {:.4g})",
+                       t.transform.offset.x, t.transform.offset.y, t.transform.rotation,
+                       t.transform.scale.x, t.transform.scale.y);
+    }
+  }
+  s += fmt::format(", {}", alphaModeName(m.alpha_mode));
+  if (m.alpha_mode == AlphaMode::kMask) s += fmt::format(" {:.3g}", m.alpha_cutoff);
+  if (m.double_sided) s += ", double-sided";
+  return s;
+}
 
 std::string describePackage(const Package& p) {
   std::string s;
@@ -41,6 +94,24 @@ std::string describePackage(const Package& p) {
   s += fmt::format("texture: {} x {} texels, {}, {} bytes, {} frames, {} per row, {} joints\n",
                    t.width, t.height, is32 ? "RGBA32F" : "RGBA16F", bytes, t.frame_count,
                    t.frames_per_row, t.joint_count);
+  s += fmt::format("materials: {}{}\n", p.materials.size(),
+                   p.materials.empty() ? " (the default material)" : "");
+  for (const Material& m : p.materials) s += "  " + describeMaterial(m) + "\n";
+  if (!p.variants.empty()) {
+    s += fmt::format("variants: {}\n", p.variants.size());
+    for (const std::string& v : p.variants) s += fmt::format("  {}\n", v);
+  }
+  s += fmt::format("images: {}\n", p.images.size());
+  for (size_t i = 0; i < p.images.size(); ++i) {
+    const PackageImage& image = p.images[i];
+    s += fmt::format("  {} {}: {} x {}, {} mip levels", i, image.name, image.mips[0].width,
+                     image.mips[0].height, image.mips.size());
+    if (!image.pot_mips.empty()) {
+      s += fmt::format(", power-of-two copy {} x {}", image.pot_mips[0].width,
+                       image.pot_mips[0].height);
+    }
+    s += "\n";
+  }
   return s;
 }
 

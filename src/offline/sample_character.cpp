@@ -88,10 +88,28 @@ glm::vec3 restBoneDirection(int joint) {
 
 }  // namespace sample
 
+namespace {
+
+// One material per sub-mesh, in their order: plain base colours (linear), so the crowd is not
+// grey; opaque and single-sided (the parts are closed surfaces).
+std::vector<Material> sampleMaterials() {
+  auto make = [](const char* name, glm::vec3 linear) {
+    Material m;
+    m.name = name;
+    m.base_color = glm::vec4(linear, 1.0f);
+    return m;
+  };
+  return {make("clothes", {0.10f, 0.22f, 0.50f}), make("skin", {0.72f, 0.43f, 0.30f}),
+          make("shoes", {0.09f, 0.055f, 0.035f})};
+}
+
+}  // namespace
+
 Character makeSampleCharacter() {
   Character character;
   character.skeleton = sample::buildSampleSkeleton();
   character.mesh = sample::buildSampleMesh();
+  character.materials = sampleMaterials();
   character.clips = sample::buildSampleClips(character.skeleton, character.mesh);
   return character;
 }

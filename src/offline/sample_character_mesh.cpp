@@ -329,6 +329,7 @@ SkinnedMesh buildSampleMesh() {
     submesh.first_index = static_cast<uint32_t>(mesh.indices.size());
     for (const Part* part : group.parts) addPart(*part, mesh);
     submesh.index_count = static_cast<uint32_t>(mesh.indices.size()) - submesh.first_index;
+    submesh.material = static_cast<uint32_t>(mesh.submeshes.size());  // sampleMaterials() order
     mesh.submeshes.push_back(std::move(submesh));
   }
   computeNormals(mesh);

@@ -87,6 +87,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     : device_(&device),
       path_(desc.path),
       fixed_lod_(desc.fixed_lod),
+      tint_(desc.tint),
       ground_(desc.ground),
       lod_tint_(desc.lod_tint),
       state_tints_(desc.state_tints),
@@ -137,6 +138,9 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     info.joints =
         lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
     info.triangles = lod.mesh.triangleCount();
+    std::vector<uint32_t> grouped;
+    info.materials =
+        static_cast<int>(groupIndicesByMaterial(lod.mesh, package.materials, grouped).size());
     lod_info_.push_back(info);
     MeshLod limits = lod;  // everything the LOD rule may read, but not the mesh
     limits.mesh = {};
@@ -149,6 +153,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     merged_.reset();
     return;
   }
+  setLodTint(lod_tint_);
   stats_.agents_per_lod.assign(lods_.size(), 0);
   lod_counts_.assign(lods_.size(), 0);
   lod_first_.assign(lods_.size(), 0);
@@ -272,8 +277,9 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
   merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
   merged_desc.cull_back_faces = !desc.double_sided;
-  Result<std::unique_ptr<MergedBatchRenderer>> merged = MergedBatchRenderer::create(
-      *device_, package.lods, package.skeleton.jointCount(), merged_desc);
+  Result<std::unique_ptr<MergedBatchRenderer>> merged =
+      MergedBatchRenderer::create(*device_, package.lods, package.skeleton.jointCount(),
+                                  merged_desc, Looks{package.materials, package.images});
   if (!merged.ok()) return merged.status();
   merged_ = std::move(merged).value();
   texture_ = package.animation;
@@ -285,6 +291,7 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
     lod_info_[l].joints = info.joints;
     lod_info_[l].characters_per_draw = info.characters_per_batch;
     lod_info_[l].triangles = lod_info_[info.drawn_lod].triangles;
+    lod_info_[l].materials = lod_info_[info.drawn_lod].materials;
   }
   return Status::okStatus();
 }
@@ -324,9 +331,16 @@ AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
   return info;
 }
 
+void CrowdRenderer::setLodTint(bool on) {
+  lod_tint_ = on;
+  // The debug colour alone shows, not multiplied by the materials.
+  if (instanced_) instanced_->setPlainMaterials(on);
+  if (merged_) merged_->setPlainMaterials(on);
+}
+
 glm::vec4 CrowdRenderer::agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const {
   if (lod_tint_) return lodDebugColor(lod);
-  glm::vec4 tint = frame.tints.empty() ? glm::vec4(1.0f) : frame.tints[agent];
+  glm::vec4 tint = frame.tints.empty() || !tint_ ? glm::vec4(1.0f) : frame.tints[agent];
   if (state_tints_ && !frame.states.empty()) {
     tint *= (*state_tints_)[static_cast<int>(frame.states[agent])];
   }
@@ -432,7 +446,8 @@ Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
   options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
   // The ground's grid (blob shadows need the visible agents, which the GPU keeps).
   if (s = drawGround(view, CrowdFrame{}, 0); !s.ok()) return s;
-  s = gpu_->draw(view, crowd, tints, options);
+  // CrowdRendererDesc::tint off: every agent shows its material.
+  s = gpu_->draw(view, crowd, tint_ ? tints : std::span<const glm::vec4>(), options);
   stats_.cpu_ms.submit = millisecondsSince(start);
   gpuStats();
   return s;
@@ -457,7 +472,7 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
     options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
     if (Status g = drawGround(view, CrowdFrame{}, 0); !g.ok()) return g;
     // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
-    std::span<const glm::vec4> tints = frame.tints;
+    std::span<const glm::vec4> tints = tint_ ? frame.tints : std::span<const glm::vec4>();
     if (state_tints_ && !frame.states.empty() && !lod_tint_) {
       growTo(tints_, n);
       for (uint32_t a = 0; a < n; ++a) tints_[a] = agentTint(frame, a, 0);
@@ -625,14 +640,17 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
 
   start = Clock::now();
   merged_->beginFrame(view);
-  size_t at = 0;
-  for (int l = 0; l < lodCount(); ++l) {
-    if (lod_counts_[l] == 0) continue;
-    const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
-    merged_->drawCharacters(
-        l, std::span<const JointRows>(palettes_.data() + at, count),
-        std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]));
-    at += count;
+  // Opaque materials of every LOD, then the blended ones (their batches' palettes go up again).
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    size_t at = 0;
+    for (int l = 0; l < lodCount(); ++l) {
+      if (lod_counts_[l] == 0) continue;
+      const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
+      merged_->drawCharacters(
+          l, std::span<const JointRows>(palettes_.data() + at, count),
+          std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]), pass);
+      at += count;
+    }
   }
   const MergedFrameStats merged_stats = merged_->endFrame();
   Status s = checkGl("crowd renderer: merged draw");

@@ -1,5 +1,6 @@
-// InstancedRenderer: uploads a package (LOD meshes, animation texture) and draws every instance
-// of a LOD with one glDrawElementsInstanced; a transform-feedback twin captures skinned vertices.
+// InstancedRenderer: uploads a package (LOD meshes grouped by material, animation texture, images)
+// and draws every instance of a LOD with one glDrawElementsInstanced per material; a
+// transform-feedback twin captures skinned vertices.
 #include "throng/render/instanced_renderer.h"
 
 #ifndef __EMSCRIPTEN__
@@ -33,6 +34,9 @@ enum Attribute : GLuint {
   kFrames = 6,
   kFade = 7,
   kTint = 8,
+  kUv0 = 9,
+  kUv1 = 10,
+  kColor = 11,
   kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
 };
 
@@ -47,6 +51,9 @@ const std::vector<AttributeBinding>& attributeBindings() {
       {"i_frames", kFrames},
       {"i_fade", kFade},
       {"i_tint", kTint},
+      {"a_uv0", kUv0},
+      {"a_uv1", kUv1},
+      {"a_color", kColor},
   };
   return bindings;
 }
@@ -56,8 +63,11 @@ struct GpuVertex {
   float normal[3];
   uint16_t joints[4];
   float weights[4];
+  float uv0[2];
+  float uv1[2];
+  float color[4];
 };
-static_assert(sizeof(GpuVertex) == 48, "vertices are 48 tightly packed bytes");
+static_assert(sizeof(GpuVertex) == 80, "vertices are 80 tightly packed bytes");
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -65,6 +75,14 @@ constexpr size_t kCapturedFloatsPerVertex = 6;
 // Smallest chunk of instance records packed by one thread (~50 ns each): smaller chunks cost more
 // to hand over than they save.
 constexpr size_t kMinRecordsPerChunk = 4096;
+
+// An indirect draw record (ES 3.1, 10.5): count, instance count, first index, base vertex, and
+// a reserved word that must be 0.
+constexpr size_t kDrawCommandWords = 5;
+
+// drawIndirect's instance records; unit 0 holds the animation texture and kMaterialTextureUnit
+// the material's (ES 3.0 guarantees 16 vertex units).
+constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
 
 const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
@@ -86,12 +104,20 @@ void bindVertexAttributes(GLuint vertex_buffer) {
   glEnableVertexAttribArray(kWeights);
   glVertexAttribPointer(kWeights, 4, GL_FLOAT, GL_FALSE, stride,
                         byteOffset(offsetof(GpuVertex, weights)));
+  glEnableVertexAttribArray(kUv0);
+  glVertexAttribPointer(kUv0, 2, GL_FLOAT, GL_FALSE, stride, byteOffset(offsetof(GpuVertex, uv0)));
+  glEnableVertexAttribArray(kUv1);
+  glVertexAttribPointer(kUv1, 2, GL_FLOAT, GL_FALSE, stride, byteOffset(offsetof(GpuVertex, uv1)));
+  glEnableVertexAttribArray(kColor);
+  glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, color)));
 }
 
 const std::vector<AttributeBinding>& indirectAttributeBindings() {
   static const std::vector<AttributeBinding> bindings = {
       {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
-      {"a_weights", kWeights},   {"i_agent", kAgent},
+      {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_uv0", kUv0},
+      {"a_uv1", kUv1},           {"a_color", kColor},
   };
   return bindings;
 }
@@ -135,11 +161,17 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   Result<Program> program = buildInstancedProgram("gles3/instanced", {});
   if (!program.ok()) return program.status();
   renderer->program_ = std::move(program).value();
+  renderer->material_uniforms_ = MaterialUniforms::of(renderer->program_);
+  Result<GpuMaterials> materials =
+      GpuMaterials::create(device, Looks{package.materials, package.images});
+  if (!materials.ok()) return materials.status();
+  renderer->materials_ = std::move(materials).value();
   if (Status status = renderer->uploadTexture(device, package.animation); !status.ok())
     return status;
   glGenBuffers(1, &renderer->instance_buffer_);
   for (const MeshLod& lod : package.lods) {
-    if (Status status = renderer->uploadLod(lod, package.skeleton.jointCount()); !status.ok())
+    if (Status status = renderer->uploadLod(lod, package.skeleton.jointCount(), package.materials);
+        !status.ok())
       return status;
   }
   if (Status status = checkGl("instanced renderer: upload"); !status.ok()) return status;
@@ -156,6 +188,7 @@ InstancedRenderer::~InstancedRenderer() {
   if (texture_) glDeleteTextures(1, &texture_);
   if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
+  if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
 }
 
 Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTexture& texture) {
@@ -240,7 +273,8 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
                              texture_width_, texture_height_));
 }
 
-Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
+Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
+                                    std::span<const Material> materials) {
   const SkinnedMesh& mesh = lod.mesh;
   std::vector<GpuVertex> vertices(mesh.vertexCount());
   for (size_t v = 0; v < vertices.size(); ++v) {
@@ -255,11 +289,19 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
       assert(out.joints[i] < joint_count);
       out.weights[i] = mesh.weights[v][i];
     }
+    const glm::vec2 uv0 = mesh.uvs.empty() ? glm::vec2(0.0f) : mesh.uvs[v];
+    const glm::vec2 uv1 = mesh.uvs1.empty() ? glm::vec2(0.0f) : mesh.uvs1[v];
+    const glm::vec4 color = mesh.colors.empty() ? glm::vec4(1.0f) : mesh.colors[v];
+    std::memcpy(out.uv0, &uv0, sizeof(out.uv0));
+    std::memcpy(out.uv1, &uv1, sizeof(out.uv1));
+    std::memcpy(out.color, &color, sizeof(out.color));
   }
   (void)joint_count;
   LodBuffers buffers;
   buffers.vertex_count = static_cast<uint32_t>(vertices.size());
   buffers.index_count = static_cast<uint32_t>(mesh.indices.size());
+  std::vector<uint32_t> indices;
+  buffers.ranges = groupIndicesByMaterial(mesh, materials, indices);
   glGenVertexArrays(1, &buffers.vertex_array);
   glBindVertexArray(buffers.vertex_array);
   glGenBuffers(1, &buffers.vertex_buffer);
@@ -273,9 +315,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count) {
   }
   glGenBuffers(1, &buffers.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffers.index_buffer);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-               static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(uint32_t)), mesh.indices.data(),
-               GL_STATIC_DRAW);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(uint32_t)),
+               indices.data(), GL_STATIC_DRAW);
   glBindVertexArray(0);
   lods_.push_back(buffers);
   return checkGl(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1));
@@ -376,33 +417,39 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
   stats_ = {};
   if (uploaded_instances_ == 0) return Status::okStatus();
   setUniforms(program_, view);
-  setFaceCulling();
-  size_t first = 0;
-  for (size_t l = 0; l < lod_counts.size(); ++l) {
-    const uint32_t count = lod_counts[l];
-    if (count == 0) continue;
-    const LodBuffers& lod = lods_[l];
-    glBindVertexArray(lod.vertex_array);
-    bindInstanceAttributes(first);
-    glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(lod.index_count), GL_UNSIGNED_INT,
-                            nullptr, static_cast<GLsizei>(count));
-    ++stats_.draw_calls;
-    stats_.triangles += static_cast<uint64_t>(lod.index_count / 3) * count;
-    stats_.instances += count;
-    first += count;
+  // Opaque and masked materials of every LOD first, then the blended ones over them.
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    const bool blend = pass == MaterialPass::kBlend;
+    bool begun = false;
+    size_t first = 0;
+    for (size_t l = 0; l < lod_counts.size(); ++l) {
+      const uint32_t count = lod_counts[l];
+      if (count == 0) continue;
+      const LodBuffers& lod = lods_[l];
+      bool bound = false;
+      for (const MaterialRange& range : lod.ranges) {
+        if (range.blend != blend) continue;
+        if (!begun) GpuMaterials::beginPass(pass);
+        begun = true;
+        if (!bound) {
+          glBindVertexArray(lod.vertex_array);
+          bindInstanceAttributes(first);
+          bound = true;
+        }
+        materials_.apply(material_uniforms_, range.material, options_.cull_back_faces);
+        glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(range.index_count),
+                                GL_UNSIGNED_INT, byteOffset(range.first_index * sizeof(uint32_t)),
+                                static_cast<GLsizei>(count));
+        ++stats_.draw_calls;
+        stats_.triangles += static_cast<uint64_t>(range.index_count / 3) * count;
+      }
+      if (!blend) stats_.instances += count;
+      first += count;
+    }
+    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
   }
   glBindVertexArray(0);
   return checkGl("instanced renderer: draw");
-}
-
-void InstancedRenderer::setFaceCulling() const {
-  if (options_.cull_back_faces) {
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-  } else {
-    glDisable(GL_CULL_FACE);
-  }
 }
 
 Status InstancedRenderer::prepareIndirect() {
@@ -411,7 +458,15 @@ Status InstancedRenderer::prepareIndirect() {
   Result<Program> program = buildInstancedProgram("gles3/instanced (GPU instances)", {}, defines);
   if (!program.ok()) return program.status();
   indirect_program_ = std::move(program).value();
+  indirect_material_uniforms_ = MaterialUniforms::of(indirect_program_);
+  // One command per (LOD, material range): its indices, no instances yet (drawIndirect copies
+  // the compute pass's per-LOD count into each), no base vertex, the reserved word 0.
+  std::vector<GLuint> commands;
   for (LodBuffers& lod : lods_) {
+    lod.first_indirect_command = static_cast<uint32_t>(commands.size() / kDrawCommandWords);
+    for (const MaterialRange& range : lod.ranges) {
+      commands.insert(commands.end(), {range.index_count, 0u, range.first_index, 0u, 0u});
+    }
     glGenVertexArrays(1, &lod.indirect_vertex_array);
     glBindVertexArray(lod.indirect_vertex_array);
     bindVertexAttributes(lod.vertex_buffer);
@@ -420,6 +475,11 @@ Status InstancedRenderer::prepareIndirect() {
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   }
   glBindVertexArray(0);
+  glGenBuffers(1, &indirect_commands_);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
+  glBufferData(GL_DRAW_INDIRECT_BUFFER, static_cast<GLsizeiptr>(commands.size() * sizeof(GLuint)),
+               commands.data(), GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
   return checkGl("instanced renderer: preparing indirect draws");
 }
 
@@ -431,25 +491,63 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
   return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
 #else
   if (Status status = prepareIndirect(); !status.ok()) return status;
-  setUniforms(indirect_program_, view);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, in.instances);
-  glUniform1i(indirect_program_.uniform("u_instances"), 1);
-  glUniform1i(indirect_program_.uniform("u_instances_per_row"), in.instances_per_row);
-  setFaceCulling();
-  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, in.draw_commands);
-  // The indirect record's layout (ES 3.1, 10.5): count, instance count, first index, base
-  // vertex, and a reserved word that must be 0 (no base instance: each LOD's list has its own
-  // attribute offset instead).
-  constexpr size_t kDrawCommandBytes = 5 * sizeof(GLuint);
+  const auto drawn = [&](size_t l) {
+    return in.only_lod < 0 || static_cast<size_t>(in.only_lod) == l;
+  };
+  // Each (LOD, material) command's instance count is its LOD's, copied on the GPU (the compute
+  // pass's barrier covers buffer updates): no read-back, CPU work per draw.
+  constexpr size_t kCommandBytes = kDrawCommandWords * sizeof(GLuint);
+  constexpr size_t kInstanceCountByte = sizeof(GLuint);  // the record's second word
+  glBindBuffer(GL_COPY_READ_BUFFER, in.draw_commands);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, indirect_commands_);
   for (size_t l = 0; l < lods_.size(); ++l) {
-    if (in.only_lod >= 0 && static_cast<size_t>(in.only_lod) != l) continue;
-    glBindVertexArray(lods_[l].indirect_vertex_array);
-    glBindBuffer(GL_ARRAY_BUFFER, in.agent_lists);
-    glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
-                           byteOffset(l * in.list_capacity * sizeof(GLuint)));
-    glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT, byteOffset(l * kDrawCommandBytes));
-    ++stats_.draw_calls;
+    if (!drawn(l)) continue;
+    for (size_t r = 0; r < lods_[l].ranges.size(); ++r) {
+      glCopyBufferSubData(
+          GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+          static_cast<GLintptr>(l * kCommandBytes + kInstanceCountByte),
+          static_cast<GLintptr>((lods_[l].first_indirect_command + r) * kCommandBytes +
+                                kInstanceCountByte),
+          sizeof(GLuint));
+    }
+  }
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+
+  setUniforms(indirect_program_, view);
+  glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
+  glBindTexture(GL_TEXTURE_2D, in.instances);
+  glUniform1i(indirect_program_.uniform("u_instances"), kInstancesTextureUnit);
+  glUniform1i(indirect_program_.uniform("u_instances_per_row"), in.instances_per_row);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
+  // Opaque and masked materials of every LOD first, then the blended ones over them (as submit).
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    const bool blend = pass == MaterialPass::kBlend;
+    bool begun = false;
+    for (size_t l = 0; l < lods_.size(); ++l) {
+      if (!drawn(l)) continue;
+      const LodBuffers& lod = lods_[l];
+      bool bound = false;
+      for (size_t r = 0; r < lod.ranges.size(); ++r) {
+        const MaterialRange& range = lod.ranges[r];
+        if (range.blend != blend) continue;
+        if (!begun) GpuMaterials::beginPass(pass);
+        begun = true;
+        if (!bound) {
+          glBindVertexArray(lod.indirect_vertex_array);
+          glBindBuffer(GL_ARRAY_BUFFER, in.agent_lists);
+          // No base instance in ES 3.1's record: each LOD's list is its own attribute offset.
+          glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
+                                 byteOffset(l * in.list_capacity * sizeof(GLuint)));
+          bound = true;
+        }
+        materials_.apply(indirect_material_uniforms_, range.material, options_.cull_back_faces);
+        glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                               byteOffset((lod.first_indirect_command + r) * kCommandBytes));
+        ++stats_.draw_calls;
+      }
+    }
+    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
   }
   glBindVertexArray(0);
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);

@@ -41,7 +41,7 @@ Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_un
 }
 
 Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_per_copy,
-                                             int copies) {
+                                             int copies, std::span<const Material> materials) {
   if (copies < 1 || joints_per_copy < 1) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("merged batch: {} copies of {} joints", copies, joints_per_copy));
@@ -55,17 +55,10 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
   }
   if (Status s = validateMesh(lod, joints_per_copy, "merged batch LOD"); !s.ok()) return s;
 
-  // Indices of every sub-mesh in order (the whole buffer when there are none).
+  // Indices of every sub-mesh, grouped by material (the whole buffer when there are none).
   std::vector<uint32_t> source;
-  if (lod.submeshes.empty()) {
-    source = lod.indices;
-  } else {
-    for (const SubMesh& sub : lod.submeshes) {
-      source.insert(source.end(), lod.indices.begin() + sub.first_index,
-                    lod.indices.begin() + sub.first_index + sub.index_count);
-    }
-  }
   MergedBatchMesh out;
+  out.ranges = groupIndicesByMaterial(lod, materials, source);
   out.copies = copies;
   out.joints_per_copy = joints_per_copy;
   out.vertices_per_copy = static_cast<uint32_t>(n);
@@ -79,12 +72,21 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
       bv.position = lod.positions[v];
       bv.normal = lod.normals[v];
       bv.uv = lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v];
+      bv.uv1 = lod.uvs1.empty() ? glm::vec2(0.0f) : lod.uvs1[v];
+      bv.color = lod.colors.empty() ? glm::vec4(1.0f) : lod.colors[v];
       // Unused influences (weight 0) still point into this copy's own palette range.
       bv.joints = glm::vec4(lod.joints[v]) + offset;
       bv.weights = lod.weights[v];
     }
-    for (size_t i = 0; i < source.size(); ++i) {
-      out.indices[k * source.size() + i] = static_cast<uint16_t>(k * n + source[i]);
+  }
+  size_t at = 0;
+  for (MaterialRange& range : out.ranges) {
+    const uint32_t first = range.first_index;
+    range.first_index = static_cast<uint32_t>(at);
+    for (int k = 0; k < copies; ++k) {
+      for (uint32_t i = first; i < first + range.index_count; ++i) {
+        out.indices[at++] = static_cast<uint16_t>(k * n + source[i]);
+      }
     }
   }
   return out;

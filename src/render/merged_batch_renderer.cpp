@@ -18,6 +18,9 @@ constexpr GLuint kPositionLocation = 0;
 constexpr GLuint kNormalLocation = 1;
 constexpr GLuint kJointsLocation = 2;
 constexpr GLuint kWeightsLocation = 3;
+constexpr GLuint kUv0Location = 4;
+constexpr GLuint kUv1Location = 5;
+constexpr GLuint kColorLocation = 6;
 
 int vectorsOfType(GLenum type) {
   switch (type) {
@@ -43,10 +46,10 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy) {
   desc.name = fmt::format("gles2/merged ({} characters of {} joints)", copies, joints_per_copy);
   desc.vertex_source = injectDefines(*vertex, defines);
   desc.fragment_source = *fragment;
-  desc.attributes = {{"a_position", kPositionLocation},
-                     {"a_normal", kNormalLocation},
-                     {"a_joints", kJointsLocation},
-                     {"a_weights", kWeightsLocation}};
+  desc.attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
+                     {"a_joints", kJointsLocation},     {"a_weights", kWeightsLocation},
+                     {"a_uv0", kUv0Location},           {"a_uv1", kUv1Location},
+                     {"a_color", kColorLocation}};
   return buildProgram(desc);
 }
 
@@ -76,12 +79,15 @@ int otherUniformVectors(unsigned program, std::span<const std::string_view> per_
 }
 
 Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
-    Device& device, std::span<const MeshLod> lods, int skeleton_joints,
-    const MergedBatchDesc& desc) {
+    Device& device, std::span<const MeshLod> lods, int skeleton_joints, const MergedBatchDesc& desc,
+    const Looks& looks) {
   if (Status s = device.makeCurrent(); !s.ok()) return s;
   if (lods.empty()) return Status(ErrorCode::kInvalidArgument, "merged batch: no LODs");
   std::unique_ptr<MergedBatchRenderer> renderer(new MergedBatchRenderer());
   renderer->cull_back_faces_ = desc.cull_back_faces;
+  Result<GpuMaterials> materials = GpuMaterials::create(device, looks);
+  if (!materials.ok()) return materials.status();
+  renderer->materials_ = std::move(materials).value();
   renderer->budget_ = desc.max_vertex_uniform_vectors > 0
                           ? desc.max_vertex_uniform_vectors
                           : device.caps().max_vertex_uniform_vectors;
@@ -120,11 +126,12 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     } else {
       lod.palette_joints = source.palette_joints;
     }
-    Result<MergedBatchMesh> mesh = buildMergedBatchMesh(source.mesh, x, k);
+    Result<MergedBatchMesh> mesh = buildMergedBatchMesh(source.mesh, x, k, looks.materials);
     if (!mesh.ok()) return mesh.status();
     lod.info.vertices_per_character = mesh->vertices_per_copy;
     lod.info.indices_per_character = mesh->indices_per_copy;
     lod.triangles_per_character = mesh->indices_per_copy / 3;
+    lod.ranges = mesh->ranges;
     Result<Program> program = buildMergedProgram(k, x);
     if (!program.ok()) return program.status();
     lod.program = std::move(*program);
@@ -135,6 +142,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.view_projection_location = lod.program.uniform("u_view_projection");
     lod.light_location = lod.program.uniform("u_light_direction");
     lod.ambient_location = lod.program.uniform("u_ambient");
+    lod.material_uniforms = MaterialUniforms::of(lod.program);
     lod.fog_eye_location = lod.program.uniform("u_fog_eye");
     lod.fog_color_location = lod.program.uniform("u_fog_color");
     if (renderer->white_.size() < static_cast<size_t>(k)) renderer->white_.resize(k, glm::vec4(1));
@@ -205,31 +213,32 @@ void MergedBatchRenderer::flush(Lod& lod) {
   lod.pending = 0;
 }
 
+bool MergedBatchRenderer::hasBlendedMaterials(int lod_index) const {
+  const Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
+  return std::any_of(lod.ranges.begin(), lod.ranges.end(),
+                     [](const MaterialRange& r) { return r.blend; });
+}
+
 void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRows> palettes,
-                                         std::span<const glm::vec4> tints) {
+                                         std::span<const glm::vec4> tints,
+                                         std::optional<MaterialPass> pass) {
   assert(lod_index >= 0 && lod_index < lodCount());
   Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
   const size_t x = static_cast<size_t>(lod.info.joints);
   assert(palettes.size() % x == 0);
   const size_t characters = palettes.size() / x;
   assert(tints.empty() || tints.size() == characters);
+  if (pass == MaterialPass::kBlend && !hasBlendedMaterials(lod_index)) return;
   const size_t k = static_cast<size_t>(lod.info.characters_per_batch);
   for (size_t first = 0; first < characters; first += k) {
     const int count = static_cast<int>(std::min(k, characters - first));
     drawBatch(lod, palettes.data() + first * x,
-              tints.empty() ? white_.data() : tints.data() + first, count);
+              tints.empty() ? white_.data() : tints.data() + first, count, pass);
   }
 }
 
 void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
-                                    int count) {
-  if (cull_back_faces_) {
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glFrontFace(GL_CCW);
-  } else {
-    glDisable(GL_CULL_FACE);
-  }
+                                    int count, std::optional<MaterialPass> pass) {
   glUseProgram(lod.program.id());
   glUniformMatrix4fv(lod.view_projection_location, 1, GL_FALSE, &view_.view_projection[0][0]);
   const glm::vec3 light = glm::normalize(view_.light_direction);
@@ -247,6 +256,9 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   glEnableVertexAttribArray(kNormalLocation);
   glEnableVertexAttribArray(kJointsLocation);
   glEnableVertexAttribArray(kWeightsLocation);
+  glEnableVertexAttribArray(kUv0Location);
+  glEnableVertexAttribArray(kUv1Location);
+  glEnableVertexAttribArray(kColorLocation);
   glVertexAttribPointer(kPositionLocation, 3, GL_FLOAT, GL_FALSE, stride,
                         reinterpret_cast<const void*>(offsetof(BatchVertex, position)));
   glVertexAttribPointer(kNormalLocation, 3, GL_FLOAT, GL_FALSE, stride,
@@ -255,12 +267,32 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
                         reinterpret_cast<const void*>(offsetof(BatchVertex, joints)));
   glVertexAttribPointer(kWeightsLocation, 4, GL_FLOAT, GL_FALSE, stride,
                         reinterpret_cast<const void*>(offsetof(BatchVertex, weights)));
-  const uint32_t index_count = static_cast<uint32_t>(count) * lod.info.indices_per_character;
-  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count), GL_UNSIGNED_SHORT, nullptr);
-  stats_.characters += count;
+  glVertexAttribPointer(kUv0Location, 2, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, uv)));
+  glVertexAttribPointer(kUv1Location, 2, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, uv1)));
+  glVertexAttribPointer(kColorLocation, 4, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, color)));
+  // One draw per material: opaque and masked ones, then blended ones (both unless `pass` says).
+  for (const MaterialPass p : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    if (pass && *pass != p) continue;
+    const bool blend = p == MaterialPass::kBlend;
+    bool begun = false;
+    for (const MaterialRange& range : lod.ranges) {
+      if (range.blend != blend) continue;
+      if (!begun) GpuMaterials::beginPass(p);  // the ground may have left blending on
+      begun = true;
+      materials_.apply(lod.material_uniforms, range.material, cull_back_faces_);
+      const uint32_t index_count = static_cast<uint32_t>(count) * range.index_count;
+      glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count), GL_UNSIGNED_SHORT,
+                     reinterpret_cast<const void*>(range.first_index * sizeof(uint16_t)));
+      ++stats_.draw_calls;
+      stats_.triangles += static_cast<uint64_t>(count) * (range.index_count / 3);
+    }
+    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
+  }
+  if (pass != MaterialPass::kBlend) stats_.characters += count;
   ++stats_.batches;
-  ++stats_.draw_calls;
-  stats_.triangles += static_cast<uint64_t>(count) * lod.triangles_per_character;
 }
 
 MergedFrameStats MergedBatchRenderer::endFrame() {

@@ -18,11 +18,54 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
+// A w x h level whose bytes vary per texel and channel.
+ImageLevel level(uint32_t w, uint32_t h, uint8_t seed) {
+  ImageLevel l{w, h, {}};
+  for (uint32_t i = 0; i < 4 * w * h; ++i) l.rgba.push_back(static_cast<uint8_t>(seed + 7 * i));
+  return l;
+}
+
+// Looks for the chain character: two materials (plain; textured from uv set 1 with a transform,
+// alpha-masked), one variant swapping them, one NPOT image with its chain and a power-of-two
+// copy; the mesh gets vertex colours and a second uv set and two sub-meshes.
+void addLooks(Character& c, Package& p) {
+  SkinnedMesh& m = c.mesh;
+  for (size_t v = 0; v < m.vertexCount(); ++v) {
+    m.colors.emplace_back(0.25f, 0.5f, 1.0f, 0.75f - 0.01f * static_cast<float>(v));
+    m.uvs1.push_back(m.uvs[v] * 2.0f + glm::vec2(0.5f));
+  }
+  const uint32_t half = static_cast<uint32_t>(m.indices.size() / 6 * 3);
+  m.submeshes = {{"lower", 0, half, 0, {1}},
+                 {"upper", half, static_cast<uint32_t>(m.indices.size()) - half, 1, {0}}};
+  Material plain;
+  plain.name = "plain";
+  plain.base_color = glm::vec4(0.5f, 0.25f, 0.125f, 1.0f);
+  plain.double_sided = true;
+  Material textured;
+  textured.name = "textured";
+  textured.alpha_mode = AlphaMode::kMask;
+  textured.alpha_cutoff = 0.375f;
+  TextureRef& t = textured.base_color_texture;
+  t.image = 0;
+  t.uv_set = 1;
+  t.sampler = {TextureFilter::kNearest, TextureFilter::kNearestMipmapLinear,
+               TextureWrap::kMirroredRepeat, TextureWrap::kClampToEdge};
+  t.transform = {glm::vec2(0.25f, -0.5f), 0.5f, glm::vec2(2.0f, 3.0f)};
+  p.materials = {plain, textured};
+  p.variants = {"swapped"};
+  PackageImage image;
+  image.name = "skin";
+  image.mips = {level(3, 2, 1), level(1, 1, 2)};
+  image.pot_mips = {level(4, 2, 3), level(2, 1, 4), level(1, 1, 5)};
+  p.images = {image};
+}
+
 // A small, valid package built from the chain character: two LODs, two clips, a texture of
-// rest-pose-plus-offset palettes (values vary per frame, joint and row).
+// rest-pose-plus-offset palettes (values vary per frame, joint and row), and looks (addLooks).
 Package makePackage(TexelFormat format = TexelFormat::kRgba32F) {
-  const Character c = test::makeChainCharacter();
+  Character c = test::makeChainCharacter();
   Package p;
+  addLooks(c, p);
   p.source = "chain.glb";
   p.skeleton = c.skeleton;
   p.lods.push_back(MeshLod{c.mesh, {}, 0.0f, 0.0f, 0.0f});
@@ -142,6 +185,8 @@ void expectSameMesh(const SkinnedMesh& a, const SkinnedMesh& b) {
   EXPECT_EQ(a.positions, b.positions);
   EXPECT_EQ(a.normals, b.normals);
   EXPECT_EQ(a.uvs, b.uvs);
+  EXPECT_EQ(a.uvs1, b.uvs1);
+  EXPECT_EQ(a.colors, b.colors);
   EXPECT_EQ(a.joints, b.joints);
   EXPECT_EQ(a.weights, b.weights);
   EXPECT_EQ(a.indices, b.indices);
@@ -150,6 +195,17 @@ void expectSameMesh(const SkinnedMesh& a, const SkinnedMesh& b) {
     EXPECT_EQ(a.submeshes[s].name, b.submeshes[s].name);
     EXPECT_EQ(a.submeshes[s].first_index, b.submeshes[s].first_index);
     EXPECT_EQ(a.submeshes[s].index_count, b.submeshes[s].index_count);
+    EXPECT_EQ(a.submeshes[s].material, b.submeshes[s].material);
+    EXPECT_EQ(a.submeshes[s].variant_materials, b.submeshes[s].variant_materials);
+  }
+}
+
+void expectSameChain(const std::vector<ImageLevel>& a, const std::vector<ImageLevel>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t l = 0; l < a.size(); ++l) {
+    EXPECT_EQ(a[l].width, b[l].width);
+    EXPECT_EQ(a[l].height, b[l].height);
+    EXPECT_EQ(a[l].rgba, b[l].rgba);
   }
 }
 
@@ -198,6 +254,34 @@ void expectSamePackage(const Package& a, const Package& b) {
   EXPECT_EQ(s.frames_per_row, t.frames_per_row);
   EXPECT_EQ(s.texels32, t.texels32);
   EXPECT_EQ(s.texels16, t.texels16);
+  EXPECT_EQ(a.variants, b.variants);
+  ASSERT_EQ(a.materials.size(), b.materials.size());
+  for (size_t m = 0; m < a.materials.size(); ++m) {
+    const Material& x = a.materials[m];
+    const Material& y = b.materials[m];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.base_color, y.base_color);
+    EXPECT_EQ(x.alpha_mode, y.alpha_mode);
+    EXPECT_EQ(x.alpha_cutoff, y.alpha_cutoff);
+    EXPECT_EQ(x.double_sided, y.double_sided);
+    const TextureRef& tx = x.base_color_texture;
+    const TextureRef& ty = y.base_color_texture;
+    EXPECT_EQ(tx.image, ty.image);
+    EXPECT_EQ(tx.uv_set, ty.uv_set);
+    EXPECT_EQ(tx.sampler.mag_filter, ty.sampler.mag_filter);
+    EXPECT_EQ(tx.sampler.min_filter, ty.sampler.min_filter);
+    EXPECT_EQ(tx.sampler.wrap_s, ty.sampler.wrap_s);
+    EXPECT_EQ(tx.sampler.wrap_t, ty.sampler.wrap_t);
+    EXPECT_EQ(tx.transform.offset, ty.transform.offset);
+    EXPECT_EQ(tx.transform.rotation, ty.transform.rotation);
+    EXPECT_EQ(tx.transform.scale, ty.transform.scale);
+  }
+  ASSERT_EQ(a.images.size(), b.images.size());
+  for (size_t i = 0; i < a.images.size(); ++i) {
+    EXPECT_EQ(a.images[i].name, b.images[i].name);
+    expectSameChain(a.images[i].mips, b.images[i].mips);
+    expectSameChain(a.images[i].pot_mips, b.images[i].pot_mips);
+  }
 }
 
 TEST(Package, RoundTripsEveryField) {
@@ -244,7 +328,7 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(get<uint32_t>(b, 8), kPackageVersion);
   EXPECT_EQ(static_cast<uint8_t>(b[12]), 0x04);  // little-endian marker 0x01020304
   EXPECT_EQ(get<uint64_t>(b, 16), b.size());
-  EXPECT_EQ(get<uint32_t>(b, 24), 5u);
+  EXPECT_EQ(get<uint32_t>(b, 24), 7u);
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
@@ -252,11 +336,13 @@ TEST(Package, HeaderIsDocumented) {
   }
   EXPECT_EQ(layout->sections[0].name(), "META");
   EXPECT_EQ(layout->sections[4].name(), "ANIM");
+  EXPECT_EQ(layout->sections[5].name(), "MATL");
+  EXPECT_EQ(layout->sections[6].name(), "IMGS");
 }
 
 TEST(Package, RejectsTruncationAtEverySectionBoundaryAndRandomLengths) {
   const Bytes b = serialize(makePackage());
-  std::vector<size_t> lengths = {0, 1, 7, 8, 39, 40, kPackageHeaderSize + 5 * 32 - 1};
+  std::vector<size_t> lengths = {0, 1, 7, 8, 39, 40, kPackageHeaderSize + 7 * 32 - 1};
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
@@ -475,6 +561,102 @@ TEST(Package, ReadErrorsNameTheFile) {
   EXPECT_NE(missing.status().message().find("/nonexistent/x.throng"), std::string::npos);
   const Status s = writePackage(makePackage(), "/nonexistent/dir/x.throng");
   EXPECT_EQ(s.code(), ErrorCode::kIoError);
+}
+
+TEST(Package, OlderVersionsAskForANewBake) {
+  Bytes b = serialize(makePackage());
+  put<uint32_t>(b, 8, kPackageVersion - 1);
+  resign(b);
+  const Result<Package> r = parse(b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kVersionMismatch);
+  EXPECT_NE(r.status().message().find("bake the package again"), std::string::npos)
+      << r.status().message();
+}
+
+TEST(Package, RejectsInconsistentLooks) {
+  auto expectInvalid = [](const Package& p, const char* what, const char* words) {
+    const auto dir = test::makeTempDir("pkg");
+    const std::string path = (dir / "bad.throng").string();
+    const Status s = writePackage(p, path);
+    EXPECT_FALSE(s.ok()) << what;
+    EXPECT_NE(s.message().find(words), std::string::npos) << what << ": " << s.message();
+    EXPECT_FALSE(std::filesystem::exists(path)) << what;
+    std::filesystem::remove_all(dir);
+  };
+  Package p = makePackage();
+  p.lods[0].mesh.submeshes[0].material = 2;
+  expectInvalid(p, "material index", "material 2 does not exist");
+  p = makePackage();
+  p.lods[1].mesh.submeshes[0].variant_materials = {0, 1};
+  expectInvalid(p, "variant count", "2 variant materials for 1 variants");
+  p = makePackage();
+  p.lods[0].mesh.submeshes[1].variant_materials = {5};
+  expectInvalid(p, "variant material", "material 5 does not exist");
+  p = makePackage();
+  p.lods[1].mesh.uvs1.clear();
+  expectInvalid(p, "uv set", "samples uv set 1");
+  p = makePackage();
+  p.materials[1].base_color_texture.image = 1;
+  expectInvalid(p, "image index", "image 1 does not exist");
+  p = makePackage();
+  p.materials[0].base_color.g = 1.5f;
+  expectInvalid(p, "colour", "outside [0, 1]");
+  p = makePackage();
+  p.materials[1].alpha_cutoff = -1.0f;
+  expectInvalid(p, "cutoff", "alpha cutoff");
+  p = makePackage();
+  p.materials[1].base_color_texture.sampler.mag_filter = TextureFilter::kLinearMipmapLinear;
+  expectInvalid(p, "mag filter", "filters");
+  p = makePackage();
+  p.materials[1].base_color_texture.sampler.wrap_t = static_cast<TextureWrap>(0x2900);
+  expectInvalid(p, "wrap", "wraps");
+  p = makePackage();
+  p.materials[1].base_color_texture.transform.scale.x = NAN;
+  expectInvalid(p, "transform", "transform");
+  p = makePackage();
+  p.lods[0].mesh.colors[3].a = 2.0f;
+  expectInvalid(p, "vertex colour", "colour is outside");
+  p = makePackage();
+  p.lods[0].mesh.colors.pop_back();
+  expectInvalid(p, "colour count", "colors");
+  p = makePackage();
+  p.images[0].mips.pop_back();
+  expectInvalid(p, "short chain", "not 1x1");
+  p = makePackage();
+  p.images[0].mips[1] = level(2, 1, 0);
+  expectInvalid(p, "level size", "the chain needs 1x1");
+  p = makePackage();
+  p.images[0].mips[0].rgba.pop_back();
+  expectInvalid(p, "pixel bytes", "holds");
+  p = makePackage();
+  p.images[0].pot_mips = {level(3, 2, 0), level(1, 1, 0)};
+  expectInvalid(p, "pot copy", "power-of-two copy is 3x2");
+  p = makePackage();
+  p.images[0].mips = {level(kMaxImageSize + 1, 1, 0)};
+  expectInvalid(p, "image size", "limit");
+}
+
+TEST(Package, RejectsBadLooksBytes) {
+  const Bytes base = serialize(makePackage());
+  const size_t matl = sectionOffset(base, kSectionMaterials);
+  const size_t imgs = sectionOffset(base, kSectionImages);
+  // MATL: u32 variant count, "swapped" (4 + 7), u32 material count, material 0: "plain" (4 + 5),
+  // colour (16), alpha mode (1), sides (1), ...
+  const size_t material0 = matl + 4 + 11 + 4;
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, matl, 0xffffffffu); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, matl + 15, 0x7fffffffu); });
+  Status s = rejectEdited([&](Bytes& b) { put<uint8_t>(b, material0 + 9 + 16, 3); });
+  EXPECT_NE(s.message().find("alpha mode 3"), std::string::npos) << s.message();
+  s = rejectEdited([&](Bytes& b) { put<uint8_t>(b, material0 + 9 + 17, 2); });
+  EXPECT_NE(s.message().find("double-sided flag"), std::string::npos) << s.message();
+  // IMGS: u32 image count, "skin" (4 + 4), u32 levels, u32 pot levels, level 0: u32 w, u32 h.
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, imgs, 0xffffffffu); });
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, imgs + 12, 0xffffffffu); });
+  s = rejectEdited([&](Bytes& b) { put<uint32_t>(b, imgs + 20, 100000u); });
+  EXPECT_NE(s.message().find("exceeds the limit"), std::string::npos) << s.message();
+  s = rejectEdited([&](Bytes& b) { put<uint32_t>(b, imgs + 20, 5000u); });
+  EXPECT_EQ(s.code(), ErrorCode::kParseError) << s.message();  // the pixels do not fit
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/material_character.h"
 #include "support/test_support.h"
 #include "throng/core/half.h"
 #include "throng/core/package_format.h"
@@ -468,6 +469,40 @@ TEST(Bake, PackageRoundTripsAndDescribes) {
   file_text = describePackageFile(path, &ok);
   EXPECT_FALSE(ok);
   EXPECT_NE(file_text.find("error"), std::string::npos) << file_text;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Bake, MaterialsAndImageChainsGoIntoThePackage) {
+  const Character c = test::makeMaterialCharacter();
+  BakeReport report;
+  Result<Package> p = bakeCharacter(c, {}, &report);
+  ASSERT_TRUE(p.ok()) << p.status().toString();
+  ASSERT_EQ(p->materials.size(), 4u);
+  EXPECT_EQ(p->materials[2].alpha_mode, AlphaMode::kMask);
+  EXPECT_EQ(p->variants, c.variants);
+  ASSERT_EQ(p->lods[0].mesh.submeshes.size(), 4u);
+  EXPECT_EQ(p->lods[0].mesh.submeshes[3].material, 3u);
+  EXPECT_EQ(p->lods[0].mesh.colors, c.mesh.colors);
+  ASSERT_EQ(p->images.size(), 2u);
+  // Power-of-two sources: full chains, no copies.
+  EXPECT_EQ(p->images[0].mips.size(), 3u);  // 4x4, 2x2, 1x1
+  EXPECT_EQ(p->images[0].mips[0].rgba, c.images[0].pixels.rgba);
+  EXPECT_TRUE(p->images[0].pot_mips.empty());
+  EXPECT_EQ(p->images[1].mips.size(), 2u);
+  EXPECT_EQ(report.image_bytes, (16u + 4u + 1u + 4u + 1u) * 4u);
+  EXPECT_EQ(report.materials, 4u);
+  EXPECT_EQ(report.images, 2u);
+  const auto dir = test::makeTempDir("bake-looks");
+  const std::string path = (dir / "looks.throng").string();
+  ASSERT_TRUE(writePackage(*p, path).ok());
+  Result<Package> back = readPackage(path);
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  EXPECT_EQ(back->images[0].mips[1].rgba, p->images[0].mips[1].rgba);
+  const std::string text = describePackage(*back);
+  for (const char* s : {"materials: 4", "cutout: colour (1, 1, 1, 1), texture image 1 uv0",
+                        "MASK 0.5, double-sided", "variants: 2", "checker: 4 x 4, 3 mip levels"}) {
+    EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -38,6 +38,14 @@ class GltfBuilder {
   int addFloats(const std::vector<float>& values, const char* type) {
     return add(values, 5126, type);
   }
+  // Appends raw bytes (an encoded image, compressed data) as a buffer view; returns the view.
+  int addBytes(const std::string& bytes) {
+    while (bin_.size() % 4 != 0) bin_.push_back('\0');
+    json["bufferViews"].push_back(
+        {{"buffer", 0}, {"byteOffset", bin_.size()}, {"byteLength", bytes.size()}});
+    bin_ += bytes;
+    return static_cast<int>(json["bufferViews"].size()) - 1;
+  }
   int addNode(nlohmann::json node);  // returns the node index
   int addMesh(nlohmann::json primitives);
 

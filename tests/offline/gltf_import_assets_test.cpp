@@ -186,7 +186,7 @@ TEST(GltfImportAssets, KayKitClipsBindByJointName) {
   ASSERT_TRUE(imported.ok()) << imported.status().toString();
   const Character& c = *imported;
   EXPECT_EQ(c.skeleton.jointCount(), 22);  // 21 skin joints + the Rig_Medium root node
-  EXPECT_EQ(c.mesh.submeshes.size(), 8u);
+  EXPECT_EQ(c.mesh.submeshes.size(), 1u);  // 8 skinned meshes, one material: one sub-mesh
   EXPECT_EQ(c.clips.size(), 15u + 11u);
   EXPECT_GE(c.findClip("Idle_A"), 0);  // "Rig_Medium|Idle_A" loses its armature prefix
   EXPECT_GE(c.findClip("Walking_A"), 0);

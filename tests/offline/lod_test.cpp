@@ -87,6 +87,33 @@ TEST(SimplifyMesh, KeepsSubMeshesSeparate) {
             r->mesh.indices.size());
 }
 
+TEST(SimplifyMesh, KeepsMaterialsVariantsColoursAndSecondUvs) {
+  Character c = test::makeTubeCharacter(8, 8);
+  for (size_t v = 0; v < c.mesh.vertexCount(); ++v) {
+    c.mesh.colors.emplace_back(static_cast<float>(v % 7) / 7.0f, 0.5f, 0.25f, 1.0f);
+    c.mesh.uvs1.emplace_back(static_cast<float>(v), -static_cast<float>(v));
+  }
+  const uint32_t half = static_cast<uint32_t>(c.mesh.indices.size() / 6) * 3;
+  c.mesh.submeshes = {{"lower", 0, half, 1, {0}},
+                      {"upper", half, static_cast<uint32_t>(c.mesh.indices.size()) - half, 0, {1}}};
+  Result<SimplifiedMesh> r = simplifyMesh(c.mesh, {0.5f, 1.0f});
+  ASSERT_TRUE(r.ok());
+  const SkinnedMesh& m = r->mesh;
+  ASSERT_EQ(m.submeshes.size(), 2u);
+  EXPECT_EQ(m.submeshes[0].material, 1u);
+  EXPECT_EQ(m.submeshes[0].variant_materials, std::vector<uint32_t>{0});
+  EXPECT_EQ(m.submeshes[1].material, 0u);
+  ASSERT_EQ(m.colors.size(), m.vertexCount());
+  ASSERT_EQ(m.uvs1.size(), m.vertexCount());
+  // Each kept vertex keeps its own colour and second uv (uvs1.x is its source index).
+  for (size_t v = 0; v < m.vertexCount(); ++v) {
+    const size_t source = static_cast<size_t>(m.uvs1[v].x);
+    ASSERT_LT(source, c.mesh.vertexCount());
+    EXPECT_TRUE(sameVertex(m, v, c.mesh, source)) << v;
+    EXPECT_EQ(m.colors[v], c.mesh.colors[source]) << v;
+  }
+}
+
 TEST(ChooseJoints, KeepsTheRootAndPrefersJointsThatMoveWeight) {
   const Character c = test::makeTubeCharacter(8, 8);
   Result<std::vector<uint16_t>> one = chooseJoints(c, c.mesh, 1);

@@ -181,6 +181,22 @@ TEST(SampleCharacter, MeshHasEnoughVerticesAndBlendedInfluences) {
   }
 }
 
+TEST(SampleCharacter, EachSubMeshHasItsOwnColouredMaterial) {
+  const Character& c = sample();
+  ASSERT_EQ(c.materials.size(), 3u);
+  for (size_t s = 0; s < c.mesh.submeshes.size(); ++s) {
+    const SubMesh& sub = c.mesh.submeshes[s];
+    EXPECT_EQ(sub.material, s);
+    EXPECT_EQ(c.materials[s].name, sub.name);
+    EXPECT_EQ(c.materials[s].alpha_mode, AlphaMode::kOpaque);
+    EXPECT_NE(c.materials[s].base_color, glm::vec4(1.0f));  // not the grey default
+  }
+  // Clothes, skin and shoes are told apart.
+  EXPECT_NE(c.materials[0].base_color, c.materials[1].base_color);
+  EXPECT_NE(c.materials[1].base_color, c.materials[2].base_color);
+  EXPECT_TRUE(validateCharacter(c, "sample").ok());
+}
+
 // Every edge of each sub-mesh is shared by exactly two triangles, which traverse it in opposite
 // directions (closed and consistently oriented), and the enclosed volume is positive (outward).
 TEST(SampleCharacter, EveryPartIsClosedAndFacesOutwards) {

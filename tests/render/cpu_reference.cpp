@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/gl_check.h"
+#include "throng/render/material_draws.h"
 #include "throng/render/program.h"
 
 namespace throng::test {
@@ -24,12 +26,19 @@ Result<render::Image> drawCpuReference(render::Device& device,
   desc.name = "gles2/static";
   desc.vertex_source = *vs;
   desc.fragment_source = *fs;
-  desc.attributes = {{"a_position", 0}, {"a_normal", 1}};
+  desc.attributes = {
+      {"a_position", 0}, {"a_normal", 1}, {"a_uv0", 2}, {"a_uv1", 3}, {"a_color", 4}};
   Result<render::Program> program = render::buildProgram(desc);
   if (!program.ok()) return program.status();
 
-  // Unindexed triangle soup: position, normal per corner.
-  std::vector<glm::vec3> soup;
+  // Unindexed triangle soup: position, normal, colour (material factor x vertex colour) per
+  // corner.
+  struct Corner {
+    glm::vec3 position;
+    glm::vec3 normal;
+    glm::vec4 color;
+  };
+  std::vector<Corner> soup;
   std::vector<glm::vec3> positions, normals;
   for (const ReferenceCharacter& c : characters) {
     const SkinnedMesh& m = *c.mesh;
@@ -39,35 +48,52 @@ Result<render::Image> drawCpuReference(render::Device& device,
              .run()) {
       return Status(ErrorCode::kInvalidArgument, "cpu reference: SkinJob rejected its input");
     }
-    for (uint32_t index : m.indices) {
-      soup.push_back(positions[index]);
-      soup.push_back(normals[index]);
-    }
+    auto add = [&](uint32_t first, uint32_t count, uint32_t material) {
+      const glm::vec4 factor =
+          material < c.materials.size() ? c.materials[material].base_color : glm::vec4(1.0f);
+      for (uint32_t i = first; i < first + count; ++i) {
+        const uint32_t v = m.indices[i];
+        soup.push_back({positions[v], normals[v],
+                        factor * (m.colors.empty() ? glm::vec4(1.0f) : m.colors[v])});
+      }
+    };
+    if (m.submeshes.empty()) add(0, static_cast<uint32_t>(m.indices.size()), 0);
+    for (const SubMesh& sub : m.submeshes) add(sub.first_index, sub.index_count, sub.material);
   }
   device.beginFrame(clear_color);
   GLuint buffer = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(glm::vec3)),
-               soup.data(), GL_STATIC_DRAW);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(Corner)), soup.data(),
+               GL_STATIC_DRAW);
   glUseProgram(program->id());
   glUniformMatrix4fv(program->uniform("u_view_projection"), 1, GL_FALSE, &view_projection[0][0]);
   const render::FrameView light;  // the default light every path draws with
   const glm::vec3 direction = glm::normalize(light.light_direction);
   glUniform3f(program->uniform("u_light_direction"), direction.x, direction.y, direction.z);
   glUniform1f(program->uniform("u_ambient"), light.ambient);
+  // The default material (white, untextured); the colours come per corner, no uvs.
+  Result<render::GpuMaterials> material = render::GpuMaterials::create(device, render::Looks{});
+  if (!material.ok()) return material.status();
+  material->apply(render::MaterialUniforms::of(*program), 0, true);
+  glVertexAttrib2f(2, 0.0f, 0.0f);
+  glVertexAttrib2f(3, 0.0f, 0.0f);
+  const GLsizei stride = sizeof(Corner);
   glEnableVertexAttribArray(0);
   glEnableVertexAttribArray(1);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3), nullptr);
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 2 * sizeof(glm::vec3),
-                        reinterpret_cast<const void*>(sizeof(glm::vec3)));
-  glEnable(GL_CULL_FACE);  // as the merged and instanced paths (counter-clockwise fronts)
-  glCullFace(GL_BACK);
-  glFrontFace(GL_CCW);
-  glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size() / 2));
+  glEnableVertexAttribArray(4);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(Corner, position)));
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(Corner, normal)));
+  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(Corner, color)));
+  // apply() culls back faces as the merged and instanced paths (counter-clockwise fronts).
+  glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size()));
   glDisable(GL_CULL_FACE);
   glDisableVertexAttribArray(0);
   glDisableVertexAttribArray(1);
+  glDisableVertexAttribArray(4);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glDeleteBuffers(1, &buffer);
   if (Status s = render::checkGl("cpu reference draw"); !s.ok()) return s;

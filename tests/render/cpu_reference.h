@@ -6,6 +6,7 @@
 
 #include "throng/core/animation_texture.h"
 #include "throng/core/character.h"
+#include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/render/capture.h"
 #include "throng/render/device.h"
@@ -16,10 +17,14 @@ namespace throng::test {
 struct ReferenceCharacter {
   const SkinnedMesh* mesh = nullptr;
   std::vector<JointRows> palette;  // world-space: skinning matrix times placement
+  // The materials the mesh's sub-meshes index (empty: the default, white). Only their base colour
+  // factors are drawn (times the vertex colours): no textures or alpha modes.
+  std::span<const Material> materials;
 };
 
 // Skins every character with SkinJob (the oracle), draws the skinned triangles with
-// shaders/gles2/static.vert + lambert.frag (untinted, FrameView's default light) into a fresh
+// shaders/gles2/static.vert + lambert.frag (untinted, FrameView's default light, each corner
+// coloured by its material's factor and vertex colour) into a fresh
 // frame of `device`, and reads it back.
 Result<render::Image> drawCpuReference(render::Device& device,
                                        std::span<const ReferenceCharacter> characters,

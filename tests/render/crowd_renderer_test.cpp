@@ -14,6 +14,7 @@
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
@@ -254,10 +255,13 @@ TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
       const LodDrawInfo info = renderer.lodInfo(l);
       lods_in_use += n > 0;
       expected_triangles += n * info.triangles;
+      // One draw per material of each instanced draw or batch.
+      EXPECT_EQ(info.materials, 3) << "the sample's clothes, skin and shoes";
       if (info.characters_per_draw == 0) {
-        expected_draws += n > 0;
+        expected_draws += (n > 0) * info.materials;
       } else {
-        expected_draws += (n + info.characters_per_draw - 1) / info.characters_per_draw;
+        expected_draws +=
+            (n + info.characters_per_draw - 1) / info.characters_per_draw * info.materials;
       }
     }
     EXPECT_GE(lods_in_use, 2) << renderPathName(path);
@@ -266,7 +270,7 @@ TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
     EXPECT_EQ(stats.draw_calls, expected_draws) << renderPathName(path);
     EXPECT_EQ(stats.triangles, expected_triangles) << renderPathName(path);
     if (path == RenderPath::kPerCharacter) {
-      EXPECT_EQ(stats.draw_calls, stats.visible);
+      EXPECT_EQ(stats.draw_calls, 3 * stats.visible);
     }
     EXPECT_GE(stats.cpu_ms.submit, 0.0);
   }
@@ -282,7 +286,7 @@ TEST(CrowdRenderer, AFixedLodDrawsEveryAgentWithIt) {
   const Scene scene(4);
   drawOnce(*device, renderer, scene);
   EXPECT_EQ(renderer.stats().agents_per_lod[3], renderer.stats().visible);
-  EXPECT_EQ(renderer.stats().draw_calls, 1u);
+  EXPECT_EQ(renderer.stats().draw_calls, 3u);  // one per material
 }
 
 TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
@@ -449,11 +453,16 @@ TEST(CrowdRenderer, LodTintColoursEveryAgentByItsLod) {
     const Image image = drawOnce(*device, renderer, scene);
     const glm::vec4 want = lodDebugColor(2);
     int checked = 0, off = 0;
+    // The shaders write sRGB-encoded colours: the lit colour (debug colour x light) is linear.
+    auto linear = [](float c) {
+      c /= 255.0f;
+      return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+    };
     for (size_t px = 0; px < image.rgba.size(); px += 4) {
       const float r = image.rgba[px], g = image.rgba[px + 1];
       if (r < 60.0f) continue;  // background and dark edges
       ++checked;
-      off += std::abs(g / r - want.g / want.r) > 0.08f;
+      off += std::abs(linear(g) / linear(r) - want.g / want.r) > 0.08f;
     }
     EXPECT_GT(checked, 200) << renderPathName(path);
     EXPECT_LT(off, checked / 50) << renderPathName(path);
@@ -534,6 +543,74 @@ TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
   EXPECT_EQ(renderer.lodThresholdPixels(), kDefaultLodThresholdPixels);
   renderer.setLodThresholdPixels(4.0f);
   EXPECT_EQ(renderer.lodThresholdPixels(), 4.0f);
+}
+
+// A textured character (CesiumMan: one material with a 1024x1024 base-colour texture): every
+// path's image equals the per-character baseline's within crowd_bench's tolerance.
+TEST(CrowdRenderer, EveryPathDrawsTheSameTexturedCharacter) {
+  THRONG_REQUIRE_ASSET("CesiumMan/CesiumMan.glb");
+  Result<Character> character = importGltf(test::assetPath("CesiumMan/CesiumMan.glb").string());
+  ASSERT_TRUE(character.ok()) << character.status().toString();
+  ASSERT_FALSE(character->images.empty());
+  BakeOptions bake;
+  bake.threads = 1;
+  const Package package = bakeCharacter(*character, bake).value();
+  // A 3 x 3 grid, tinted, seen from the front at the height of their chests.
+  const float size = character->size();
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> playback;
+  std::vector<glm::vec4> tints;
+  for (int i = 0; i < 9; ++i) {
+    Placement p;
+    p.position = glm::vec3(0.6f * size * static_cast<float>(i % 3 - 1), 0.0f,
+                           -0.8f * size * static_cast<float>(i / 3));
+    p.heading = 0.4f * static_cast<float>(i % 3 - 1);
+    placements.push_back(p);
+    AgentPlayback a;
+    a.time = 0.21f * static_cast<float>(i);
+    playback.push_back(a);
+    tints.push_back(glm::vec4(1.0f, 0.6f + 0.2f * static_cast<float>(i % 3), 1.0f, 1.0f));
+  }
+  const glm::vec3 centre = 0.5f * (package.clips[0].bounds.min + package.clips[0].bounds.max);
+  const FrameView view =
+      lookAtView(glm::vec3(0.0f, centre.y, 2.2f * size), glm::vec3(0.0f, centre.y, -0.8f * size),
+                 0.9f, 1.0f, 0.01f * size, 20.0f * size);
+  const CrowdFrame frame{placements, playback, tints};
+  auto draw = [&](Device& device, RenderPath path) {
+    CrowdRendererDesc desc;
+    desc.path = path;
+    desc.fixed_lod = 0;
+    CrowdRenderer renderer(device, package, desc);
+    EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
+    device.beginFrame(kClear);
+    EXPECT_TRUE(renderer.draw(view, frame).ok());
+    device.finish();
+    return device.readPixels().value();
+  };
+  auto es3 = makeDevice(3);
+  ASSERT_NE(es3, nullptr);
+  const Image baseline = draw(*es3, RenderPath::kPerCharacter);
+  // The texture shows: many distinct colours, and the crowd covers the frame.
+  std::set<uint32_t> colours;
+  int lit = 0;
+  for (size_t px = 0; px < baseline.rgba.size(); px += 4) {
+    colours.insert(static_cast<uint32_t>(baseline.rgba[px]) << 16 |
+                   static_cast<uint32_t>(baseline.rgba[px + 1]) << 8 | baseline.rgba[px + 2]);
+    lit += std::abs(baseline.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+  }
+  EXPECT_GT(lit, kFrameSize * kFrameSize / 10);
+  EXPECT_GT(colours.size(), 500u) << "a textured crowd has many colours";
+  for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged}) {
+    EXPECT_LE(badShare(baseline, draw(*es3, path), renderPathName(path)), kMaxBadPixelShare)
+        << renderPathName(path) << " on ES 3";
+  }
+  es3.reset();
+  auto es2 = makeDevice(2);
+  ASSERT_NE(es2, nullptr);
+  for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
+    EXPECT_LE(badShare(baseline, draw(*es2, path), renderPathName(path)), kMaxBadPixelShare)
+        << renderPathName(path) << " on ES 2.0";
+  }
 }
 
 TEST(FrameView, FromMatricesRecoversTheEyeAndTheFieldOfView) {

@@ -70,9 +70,12 @@ TEST(MergedBatchMesh, CopyKReferencesOnlyItsOwnPaletteRange) {
   const MergedBatchMesh& m = *r;
   ASSERT_EQ(m.vertices.size(), c.mesh.vertexCount() * k_count);
   ASSERT_EQ(m.indices.size(), c.mesh.indices.size() * k_count);
+  ASSERT_EQ(m.ranges.size(), 1u);  // one material: the default
+  const MaterialRange& range = m.ranges[0];
+  EXPECT_EQ(range.index_count, c.mesh.indices.size());
   for (int k = 0; k < k_count; ++k) {
     // Every vertex reachable from copy k's index range uses only entries k*x .. k*x+x-1.
-    for (uint32_t i = m.indexCount(k); i < m.indexCount(k + 1); ++i) {
+    for (uint32_t i = m.copyStart(range, k); i < m.copyStart(range, k + 1); ++i) {
       const uint32_t v = m.indices[i];
       ASSERT_GE(v, k * m.vertices_per_copy);
       ASSERT_LT(v, (k + 1) * m.vertices_per_copy);
@@ -86,7 +89,7 @@ TEST(MergedBatchMesh, CopyKReferencesOnlyItsOwnPaletteRange) {
       EXPECT_EQ(m.vertices[v].position, c.mesh.positions[v - k * m.vertices_per_copy]);
     }
   }
-  EXPECT_EQ(m.indexCount(2), 2 * c.mesh.indices.size());
+  EXPECT_EQ(m.copyStart(range, 2), 2 * c.mesh.indices.size());
 }
 
 TEST(MergedBatchMesh, RejectsTooManyVerticesAndForeignJoints) {

@@ -88,15 +88,17 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
   Result<std::unique_ptr<Device>> es2 = Device::createHeadless(desc);
   ASSERT_TRUE(es2.ok()) << es2.status().toString();
   ASSERT_EQ((*es2)->caps().gles_major, 2);
-  Result<std::unique_ptr<MergedBatchRenderer>> merged =
-      MergedBatchRenderer::create(**es2, lods, character.skeleton.jointCount());
+  Result<std::unique_ptr<MergedBatchRenderer>> merged = MergedBatchRenderer::create(
+      **es2, lods, character.skeleton.jointCount(), {}, Looks{character.materials, {}});
   ASSERT_TRUE(merged.ok()) << merged.status().toString();
-  EXPECT_EQ((*merged)->lodInfo(0).characters_per_batch, (256 - 6) / (23 * 3 + 1));
+  EXPECT_EQ((*merged)->lodInfo(0).characters_per_batch,
+            (256 - (*merged)->lodInfo(0).other_uniform_vectors) / (23 * 3 + 1));
 
   std::vector<test::ReferenceCharacter> reference(agents.size());
   PoseScratch pose;
   for (size_t i = 0; i < agents.size(); ++i) {
     reference[i].mesh = &lods[0].mesh;
+    reference[i].materials = character.materials;
     reference[i].palette.resize(character.skeleton.jointCount());
     const Clip& clip = character.clips[agents[i].clip];
     treePalette(character.skeleton, &clip,
@@ -114,7 +116,8 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
     const MergedFrameStats stats =
         drawMergedCrowd(**merged, scene, source, view, placements, agents, frames, scratch);
     (*es2)->finish();
-    EXPECT_EQ(stats.draw_calls, 3);  // 9 characters, K = 3
+    EXPECT_EQ(stats.batches, 3);     // 9 characters, K = 3
+    EXPECT_EQ(stats.draw_calls, 9);  // one per (batch, material): clothes, skin, shoes
     Result<Image> image = (*es2)->readPixels();
     ASSERT_TRUE(image.ok());
     EXPECT_LE(badShare(*image, *cpu), kMaxBadPixelShare)

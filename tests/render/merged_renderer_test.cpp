@@ -93,9 +93,10 @@ TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
   Scene scene(1, 1, 0.0f);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  // merged.vert declares one mat4 and the fog's two vec4s besides the palettes and tints;
-  // lambert.frag a vec3 and a float.
-  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 8);
+  // Besides the palettes and tints, merged.vert declares a mat4, the fog's two vec4s, a mat3 and
+  // a float (10 vectors); lambert.frag a vec3, a vec4, a sampler and four floats (7): counted
+  // together.
+  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 17);
 }
 
 TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
@@ -122,8 +123,8 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
           << "budget " << limit << " LOD " << i;
     }
     if (budget == 128) {
-      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 6) / (13 * 3 + 1));
-      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 6) / (4 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 17) / (13 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 17) / (4 * 3 + 1));
     }
     EXPECT_TRUE(checkGl("create").ok());
   }
@@ -131,8 +132,8 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
 
 TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   Scene scene(1, 1, 0.0f);
-  // 13 joints need 39 + 1 vectors: with 40 - 6 = 34 free only the 9-, 6- and 4-joint LODs fit.
-  auto device = makeEs2Device(40);
+  // 13 joints need 39 + 1 vectors: with 51 - 17 = 34 free only the 9-, 6- and 4-joint LODs fit.
+  auto device = makeEs2Device(51);
   ASSERT_NE(device, nullptr);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
@@ -161,7 +162,7 @@ TEST(MergedRenderer, DrawsKCharactersPerCall) {
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok());
   const int k = (*renderer)->lodInfo(0).characters_per_batch;
-  ASSERT_EQ(k, (256 - 6) / 40);
+  ASSERT_EQ(k, (256 - (*renderer)->lodInfo(0).other_uniform_vectors) / 40);
   MergedPathScratch scratch;
   device->beginFrame({0, 0, 0, 1});
   const MergedFrameStats stats =

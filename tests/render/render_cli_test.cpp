@@ -102,6 +102,32 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
   std::filesystem::remove_all(dir);
 }
 
+// --tint off shows the materials as authored, the same on every path; on (the default) the
+// agents' tints change the picture.
+TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
+  const auto dir = test::makeTempDir("render-cli-tint");
+  const std::string common =
+      " --agents 9 --clip walk --seed 2 --view street --width 160 --height 120";
+  const auto tinted = dir / "tinted.png";
+  const test::CliResult on = test::runCli("render sample" + common + " -o " + quoted(tinted));
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  render::Image reference;
+  for (const char* path : kPaths) {
+    const auto png = dir / (std::string("plain-") + path + ".png");
+    const test::CliResult r = test::runCli("render sample" + common + " --tint off --path " + path +
+                                           " -o " + quoted(png));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    if (reference.rgba.empty()) {
+      reference = readImage(png);
+      // Tints move most of the crowd's pixels.
+      EXPECT_GT(badShare(reference, readImage(tinted)), 0.01) << "--tint off changes nothing";
+    } else {
+      EXPECT_LE(badShare(reference, readImage(png)), kMaxBadPixelShare) << path;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // --clip, --seed and --frames change the picture on every path, and the same options give the
 // same bytes.
 TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
@@ -165,7 +191,9 @@ TEST(RenderCli, AFixedLodDrawsEveryAgentWithIt) {
   const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
   ASSERT_TRUE(json.is_object()) << r.output;
   EXPECT_EQ(json["lods"][3]["agents"], json["visible"]);
-  EXPECT_EQ(json["draw_calls"], 1);
+  // One instanced draw per material of LOD 3 (the sample's clothes, skin and shoes).
+  EXPECT_EQ(json["lods"][3]["materials"], 3);
+  EXPECT_EQ(json["draw_calls"], 3);
   std::filesystem::remove_all(dir);
 }
 
@@ -207,6 +235,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--lod 4", "--lod 4: sample has LODs 0..3 (or auto)"},
       {"--lod near", "--lod near: must be auto or a LOD index"},
       {"--view sideways", "--view sideways: must be overview or street"},
+      {"--tint dim", "--tint dim: must be on or off"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},
       {"--frobnicate", "--frobnicate"},
   };

@@ -18,7 +18,7 @@ int lineCount(const std::string& text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
-TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
+TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodAndMaterialInUse) {
   const auto dir = test::makeTempDir("cli-demo");
   const std::string png = (dir / "crowd.png").string();
   const test::CliResult r = test::runCli(
@@ -26,7 +26,8 @@ TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("path: instanced ("), std::string::npos) << r.output;
-  // One instanced draw per LOD level that has agents, whatever the number of agents.
+  // One instanced draw per (LOD level that has agents, material), whatever the number of agents;
+  // every LOD of the sample has its three materials (clothes, skin, shoes).
   std::smatch draws;
   ASSERT_TRUE(std::regex_search(r.output, draws, std::regex("draw calls: (\\d+)\n"))) << r.output;
   const std::string lod_line = r.output.substr(r.output.find("lods (agents per level):"));
@@ -37,15 +38,15 @@ TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodInUse) {
     levels_in_use += std::stoi((*it)[1]) > 0;
   }
   EXPECT_GE(levels_in_use, 1);
-  EXPECT_EQ(std::stoi(draws[1]), levels_in_use) << r.output;
+  EXPECT_EQ(std::stoi(draws[1]), 3 * levels_in_use) << r.output;
   const std::string bytes = test::readFile(png);
   ASSERT_GT(bytes.size(), 8u);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
 }
 
-// The GPU-driven path: one indirect draw per LOD (the GPU fills their counts), the crowd read
-// back for the summary.
-TEST(DemoCli, GpuPathDrawsOneIndirectDrawPerLod) {
+// The GPU-driven path: one indirect draw per (LOD, material) (the GPU fills their counts), the
+// crowd read back for the summary.
+TEST(DemoCli, GpuPathDrawsOneIndirectDrawPerLodAndMaterial) {
   const auto dir = test::makeTempDir("cli-demo-gpu");
   const test::CliResult r =
       test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --path gpu -o " +
@@ -55,7 +56,8 @@ TEST(DemoCli, GpuPathDrawsOneIndirectDrawPerLod) {
   }
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("path: gpu (asked for)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("draw calls: 4\n"), std::string::npos) << r.output;
+  // The sample character: 4 LODs of 3 materials (clothes, skin, shoes).
+  EXPECT_NE(r.output.find("draw calls: 12\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
 }
 

@@ -82,6 +82,8 @@ void printSummary(const BakeArgs& args, const std::string& source, const BakeRep
   fmt::print("texture: {} x {} texels, {}, {} bytes, {} frames; package {} bytes\n", r.width,
              r.height, r.format == TexelFormat::kRgba32F ? "RGBA32F" : "RGBA16F", r.texel_bytes,
              r.frames, file_bytes);
+  fmt::print("looks: {} material{}, {} image{} ({} bytes with their mip chains)\n", r.materials,
+             r.materials == 1 ? "" : "s", r.images, r.images == 1 ? "" : "s", r.image_bytes);
   fmt::print("error: {:.4g} model units = {} of the character's size {:.4g}\n", r.max_error,
              percent(r.max_error_fraction), r.character_size);
   fmt::print("mid-frame interpolation error: {:.4g} model units = {} (raise --fps to lower it)\n",

@@ -39,6 +39,9 @@ void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
   sub.add_option("--height", args.height, "image height in pixels")->capture_default_str();
   sub.add_option("-o,--out", args.out, "PNG file to write")->capture_default_str();
   sub.add_flag("--json", args.json, "print the frame's numbers as one JSON object on stdout");
+  sub.add_option("--tint", args.tint,
+                 "on: each agent's tint multiplies its materials; off: the materials as authored")
+      ->capture_default_str();
 }
 
 std::string checkRange(const char* flag, long long value, long long low, long long high) {
@@ -73,6 +76,10 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
                                      checkRange("--height", args.height, 1, kMaxFrameSide)}) {
     if (!message.empty()) return usage(message);
   }
+  if (args.tint != "on" && args.tint != "off") {
+    return usage(fmt::format("--tint {}: must be on or off", args.tint));
+  }
+  choice.tint = args.tint == "on";
   if (args.out.empty()) return usage("-o/--out: give the PNG file to write");
   return choice;
 }
@@ -134,7 +141,8 @@ nlohmann::json reportJson(const FrameReport& r) {
                     {"drawn_as", info.drawn_lod},
                     {"joints", info.joints},
                     {"triangles", info.triangles},
-                    {"characters_per_draw", info.characters_per_draw}});
+                    {"characters_per_draw", info.characters_per_draw},
+                    {"materials", info.materials}});
   }
   const render::CpuPhaseTimes& cpu = stats.cpu_ms;
   nlohmann::json frame_ms = nlohmann::json::object();

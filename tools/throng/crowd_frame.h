@@ -34,9 +34,10 @@ struct FrontendArgs {
   int height = 480;
   std::string out;  // PNG to write
   bool json = false;
+  std::string tint = "on";  // on | off: the per-agent tint multiplies the materials
 };
 
-// Adds --path, --lod, --view, --width, --height, -o/--out and --json to `sub`.
+// Adds --path, --lod, --view, --width, --height, -o/--out, --json and --tint to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The checked options: a usage message (for exit code 2) or what they mean.
@@ -44,6 +45,7 @@ struct FrontendChoice {
   render::RenderPath path = render::RenderPath::kAuto;
   std::optional<int> lod;  // empty: the LOD rule
   bool street = false;
+  bool tint = true;
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
 // The usage message for a LOD index the package lacks ("" when `lod` is fine).

@@ -139,7 +139,8 @@ int runDemo(const DemoArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
-  desc.state_tints = kStateTints;
+  desc.tint = choice->tint;
+  if (choice->tint) desc.state_tints = kStateTints;  // --tint off: every agent its material
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));

@@ -37,8 +37,20 @@ int inspectGltf(const std::string& path) {
       m.vertexCount(), m.triangleCount(), m.submeshes.size(), c.size(), b.min.x, b.min.y, b.min.z,
       b.max.x, b.max.y, b.max.z);
   for (const SubMesh& sm : m.submeshes) {
-    fmt::print("  {:<24} {:>8} triangles\n", sm.name.empty() ? "(unnamed)" : sm.name,
-               sm.index_count / 3);
+    fmt::print("  {:<24} {:>8} triangles, material {}\n", sm.name.empty() ? "(unnamed)" : sm.name,
+               sm.index_count / 3, sm.material);
+  }
+  if (!m.colors.empty()) fmt::print("vertex colours: yes\n");
+  fmt::print("materials: {}{}\n", c.materials.size(),
+             c.materials.empty() ? " (the default material)" : "");
+  for (size_t i = 0; i < c.materials.size(); ++i) {
+    fmt::print("  {:>3}  {}\n", i, describeMaterial(c.materials[i]));
+  }
+  for (size_t v = 0; v < c.variants.size(); ++v) fmt::print("variant {}: {}\n", v, c.variants[v]);
+  fmt::print("images: {}\n", c.images.size());
+  for (size_t i = 0; i < c.images.size(); ++i) {
+    fmt::print("  {:>3}  {} {} x {}\n", i, c.images[i].name, c.images[i].pixels.width,
+               c.images[i].pixels.height);
   }
   fmt::print("clips: {}\n", c.clips.size());
   for (size_t i = 0; i < c.clips.size(); ++i) {

@@ -92,6 +92,7 @@ int runRender(const RenderArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.tint = choice->tint;
   render::FrameView view =
       crowdView(choice->street, low, high, input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));

@@ -1,11 +1,14 @@
 // Character: one skeleton, its skinned mesh and its clips; what import produces and bake consumes.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "throng/core/clip.h"
+#include "throng/core/image.h"
+#include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/core/skeleton.h"
 
@@ -15,6 +18,9 @@ struct Character {
   Skeleton skeleton;
   SkinnedMesh mesh;
   std::vector<Clip> clips;
+  std::vector<Material> materials;    // SubMesh::material indexes it; empty: defaultMaterial()
+  std::vector<SourceImage> images;    // TextureRef::image indexes it
+  std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
   std::vector<std::string> warnings;  // non-fatal findings of whoever built it (importer, ...)
 
   // Index of the clip named `name`, or of clip number `name` when it is a decimal index; -1 if
@@ -24,7 +30,16 @@ struct Character {
   float size() const;
 };
 
-// Validates skeleton-mesh-clip consistency (see validateMesh and validateClip).
+// Validates skeleton-mesh-clip consistency (see validateMesh and validateClip) and the looks:
+// materials (validateMaterial), images (validateImageLevel) and every sub-mesh's material and
+// variant indices (see validateLooks).
 Status validateCharacter(const Character& character, std::string_view source);
+
+// The part of validateCharacter and validatePackage about sub-mesh looks: each sub-mesh's
+// material is below materials.size() (0 when there are none), its variant_materials are empty or
+// one per variant, each in range, and the mesh has the uv sets that those materials' textures
+// read. Errors (kInvalidData) name `source`.
+Status validateSubMeshLooks(const SkinnedMesh& mesh, std::span<const Material> materials,
+                            size_t variant_count, std::string_view source);
 
 }  // namespace throng

@@ -64,6 +64,16 @@ bool isFinite(const glm::quat& q);
 bool isFinite(const glm::mat4& m);
 bool isFinite(const Transform& t);
 
+// Below this, |det| of a matrix's 3x3 part relative to the product of its column lengths (1 for
+// any rotation with scale, 0 when singular, the sine of the skew in between) means the matrix is
+// numerically singular in float: its inverse would lose most of float's 24 bits.
+inline constexpr double kMinRelativeDeterminant = 1e-6;
+// Whether `m` can be inverted reliably, whatever its scale: finite, and |det(m)| above
+// kMinRelativeDeterminant times the product of the 3x3 part's column lengths. Scale-free, so a
+// joint scaled by 1e-4 (gltfpack folds quantisation into inverse binds) is as invertible as one
+// scaled by 1.
+bool isInvertible(const glm::mat4& m);
+
 // Largest absolute element difference between two matrices.
 float maxAbsDifference(const glm::mat4& a, const glm::mat4& b);
 

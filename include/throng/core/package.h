@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/image.h"
+#include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/core/skeleton.h"
 #include "throng/core/status.h"
@@ -31,12 +33,17 @@ struct Package {
   std::vector<MeshLod> lods;  // lods[0] is the full-detail mesh with the full skeleton
   std::vector<BakedClip> clips;
   AnimationTexture animation;
+  std::vector<Material> materials;    // every LOD's SubMesh::material indexes it; empty: default
+  std::vector<PackageImage> images;   // TextureRef::image indexes it
+  std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
 };
 
 // Checks every invariant the runtime relies on: a skeleton with joints, at least one LOD whose
 // mesh passes validateMesh against its palette size (palette slots name existing joints), a
 // texture whose size, layout and values (finite) agree with the skeleton, and clips whose frame
-// ranges, rates, durations, bounds and root motion are consistent. Errors (kInvalidData or
+// ranges, rates, durations, bounds and root motion are consistent, materials that pass
+// validateMaterial, images that pass validatePackageImage, and
+// sub-mesh material and variant indices in range (validateSubMeshLooks). Errors (kInvalidData or
 // kLimitExceeded) name `source` and the place.
 Status validatePackage(const Package& package, std::string_view source);
 

@@ -83,6 +83,9 @@ struct BakeReport {
   uint32_t height = 0;
   uint32_t frames = 0;       // over all clips
   uint64_t texel_bytes = 0;  // size of the texture data
+  size_t materials = 0;      // Package::materials (0: everything draws with the default)
+  size_t images = 0;         // Package::images
+  uint64_t image_bytes = 0;  // RGBA8 bytes of the material images, mip chains included
   int threads = 0;
   double seconds = 0.0;  // wall-clock time of the bake
   std::vector<std::string> warnings;
@@ -90,7 +93,8 @@ struct BakeReport {
 
 // Samples every selected clip at its frame times, stores each frame's skinning palette
 // (evaluatePalette) as 3 texels per joint, measures the error against SkinJob, and returns the
-// package: lods[0] is the character's mesh with the full skeleton, one BakedClip per clip.
+// package: lods[0] is the character's mesh with the full skeleton, one BakedClip per clip, the
+// character's materials and variants, and its images with their mip chains (buildPackageImages).
 // Deterministic: the same input gives the same package whatever the thread count. Errors:
 // kInvalidArgument (bad option, unknown clip), kLimitExceeded (a frame wider than max_width, too
 // many frames, a value outside the half range, error above max_error), kInvalidData (from

@@ -8,8 +8,14 @@
 namespace throng {
 
 // Several lines: source, skeleton, LODs, the clip table (frames, rate, duration, loop, root
-// motion, bounds) and the texture (size, format, bytes).
+// motion, bounds), the texture (size, format, bytes), the materials (describeMaterial), variants
+// and images (size, mip levels, power-of-two copy).
 std::string describePackage(const Package& package);
+
+// One line: name, base colour (linear RGBA), texture (image, uv set, filters, wraps, transform),
+// alpha mode (and cutoff) and sidedness, e.g.
+// "Body: colour (1, 1, 1, 1), texture image 0 uv0 linear/trilinear repeat/repeat, OPAQUE".
+std::string describeMaterial(const Material& material);
 
 // Reads `path` and describes it: the header and section table (offsets, sizes), then
 // describePackage. When the file is damaged the text still shows what could be read and ends

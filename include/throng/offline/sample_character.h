@@ -21,7 +21,8 @@ inline constexpr float kSampleRunSpeed = 2.381f;
 // the same ".R"), Y up, about 1.8 units tall, standing on y = 0, facing +Z (its left is +X), in
 // an A pose with identity rest rotations (rest == bind). The mesh is made of closed, smooth
 // swept surfaces (one per body part, none sharing vertices) of about 6,000 vertices in three
-// sub-meshes ("clothes", "skin", "shoes"), 1-4 influences per vertex. Clips: kSampleClipNames,
+// sub-meshes ("clothes", "skin", "shoes"; each with the material of that name: blue, skin tone,
+// dark brown base colours), 1-4 influences per vertex. Clips: kSampleClipNames,
 // LINEAR keys sampled at 30 Hz from procedural curves. Never fails; every call returns the same
 // character.
 Character makeSampleCharacter();

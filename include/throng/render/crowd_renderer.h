@@ -36,7 +36,7 @@ enum class RenderPath : uint8_t {
   kMerged,        // method A: K characters per draw, palettes as uniforms (ES 2.0)
   kPerCharacter,  // one draw per character, palette from the CPU (the baseline; any ES 2.0)
   kGpu,           // GPU-driven (ES 3.1 compute): the crowd lives on the GPU, which simulates,
-                  // plays back, culls and picks LODs; one indirect draw per LOD
+                  // plays back, culls and picks LODs; one indirect draw per (LOD, material)
 };
 inline constexpr int kRenderPathCount = 5;
 // "auto", "instanced", "merged", "per-character", "gpu".
@@ -54,6 +54,7 @@ struct CrowdRendererDesc {
   // Colour agents by state: tint = state_tints[state] * the agent's tint (if any). Costs
   // nothing per agent on the CPU on the gpu path, where per-agent tints cost an upload.
   std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints;
+  bool tint = true;  // false: CrowdFrame::tints are ignored and every agent shows its material
   // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
   // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
   // The frame's output (instance records, palettes, draws) is the same whatever its thread count.
@@ -61,7 +62,8 @@ struct CrowdRendererDesc {
   // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
   // from the character: grid cells half its height, shadows as wide as its footprint.
   GroundDesc ground;
-  bool lod_tint = false;  // debug: colour every agent by its LOD (lodDebugColor) instead of tints
+  // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
+  bool lod_tint = false;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -107,6 +109,7 @@ struct LodDrawInfo {
   int joints = 0;               // palette joints
   int characters_per_draw = 0;  // K on the merged paths (1 per character); 0 = all (instanced)
   uint64_t triangles = 0;       // per character
+  int materials = 0;            // materials of the drawn LOD: draws per instanced draw or batch
 };
 
 // Per-agent input of a frame: spans of equal length (tints may be empty: every agent white;
@@ -114,7 +117,7 @@ struct LodDrawInfo {
 struct CrowdFrame {
   std::span<const Placement> placements;
   std::span<const AgentPlayback> playback;
-  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the base colour
+  std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the material's colour
   std::span<const AgentState> states;
 };
 
@@ -150,8 +153,9 @@ struct CrowdFrame {
 // allocates nothing.
 //
 // Room to grow, by design: mixed crowds will give CrowdFrame a per-agent character index and the
-// renderer one package per character (the LOD sort then keys on (character, LOD)); materials add
-// one draw per (LOD, material) inside a path's submit.
+// renderer one package per character (the LOD sort then keys on (character, LOD)). Materials: one
+// draw per (LOD, material) on the instanced and gpu paths, per (batch, material) on the merged
+// ones, blended materials after every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -210,7 +214,8 @@ class CrowdRenderer {
   // next draw and allocates nothing until the ground is first shown.
   void setGround(const GroundDesc& ground) { ground_ = ground; }
   const GroundDesc& ground() const { return ground_; }
-  void setLodTint(bool on) { lod_tint_ = on; }
+  // Debug LOD colours on or off (CrowdRendererDesc::lod_tint).
+  void setLodTint(bool on);
   bool lodTint() const { return lod_tint_; }
   // Pixels of screen error the LOD rule allows (<= 0: the default, 1 pixel).
   void setLodThresholdPixels(float pixels);
@@ -233,6 +238,7 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  bool tint_ = true;
   GroundDesc ground_;
   bool lod_tint_ = false;
   float character_height_ = 1.0f;     // LOD 0's bind-pose height: the ground's default cell

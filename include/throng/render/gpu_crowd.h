@@ -1,5 +1,6 @@
 // GpuCrowd: a crowd simulated, played back, culled and LOD-picked on the GPU (ES 3.1 compute),
-// drawn with one indirect draw per LOD; the CPU's frame costs O(commands + LODs), not O(agents).
+// drawn with one indirect draw per (LOD, material); the CPU frame costs O(commands + draws), not
+// O(agents).
 #pragma once
 
 #include <array>

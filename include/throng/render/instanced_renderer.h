@@ -1,4 +1,4 @@
-// Method B at run time: baked animation texture + one instanced draw per LOD mesh (ES 3.0).
+// Method B at run time: baked animation texture + one instanced draw per (LOD, material) (ES 3.0).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/material_draws.h"
 #include "throng/render/program.h"
 
 namespace throng::render {
@@ -80,7 +81,8 @@ class InstancedRenderer {
 
   // Draws `instances` sorted by LOD: the first lod_counts[0] with LOD 0, the next lod_counts[1]
   // with LOD 1, and so on (sum(lod_counts) == instances.size(), lod_counts.size() <=
-  // lodCount()). One glDrawElementsInstanced per LOD that has instances, into whatever
+  // lodCount()). One glDrawElementsInstanced per (LOD, material) that has instances: opaque and
+  // masked materials first, blended ones after them (see MaterialRange), into whatever
   // framebuffer is bound (Device::beginFrame). Frame indices past the texture's last frame are
   // clamped to it (texelFetch outside a texture is undefined). kGlError on GL failure.
   Status draw(const FrameView& view, std::span<const Instance> instances,
@@ -89,16 +91,21 @@ class InstancedRenderer {
   Status draw(const FrameView& view, std::span<const Instance> instances);
   // draw() in its two halves, for callers that time them apart: upload() packs the instance
   // records and streams them into the instance buffer; submit() sets the frame's uniforms and
-  // issues one draw per LOD over what was uploaded last (sum(lod_counts) == its instance count).
-  // `jobs` (optional) packs the records in chunks on its threads: the same bytes either way.
+  // issues one draw per (LOD, material) over what was uploaded last (sum(lod_counts) == its
+  // instance count). `jobs` (optional) packs the records in chunks on its threads: the same bytes
+  // either way.
   Status upload(std::span<const Instance> instances, JobSystem* jobs = nullptr);
   Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
   const RenderStats& stats() const { return stats_; }
+  // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
+  void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
-  // The GPU-driven path's draws: one glDrawElementsIndirect per LOD over `instances`, with the
-  // same vertex shader as draw() reading each instance's record from a texture instead of
-  // attributes (ES 3.1 devices may have no vertex-stage storage buffers). The caller has made
-  // the compute writes visible (glMemoryBarrier). stats() counts the draws; its instance and
+  // The GPU-driven path's draws: one glDrawElementsIndirect per (LOD, material) over
+  // `instances` (each command's instance count copied on the GPU from its LOD's), opaque
+  // materials before blended ones as in submit(), with the same vertex shader as draw() reading
+  // each instance's record from a texture instead of attributes (ES 3.1 devices may have no
+  // vertex-stage storage buffers). The caller has made the compute writes visible
+  // (glMemoryBarrier, buffer updates included). stats() counts the draws; its instance and
   // triangle counts stay 0 (they are on the GPU). kUnsupported without ES 3.1; kGlError on GL
   // failure.
   Status drawIndirect(const FrameView& view, const IndirectInstances& instances);
@@ -118,6 +125,8 @@ class InstancedRenderer {
     GLuint index_buffer = 0;
     uint32_t vertex_count = 0;
     uint32_t index_count = 0;
+    std::vector<MaterialRange> ranges;    // the index buffer is grouped by material
+    uint32_t first_indirect_command = 0;  // its ranges' records in indirect_commands_
   };
   // The per-instance record the vertex shader reads (64 bytes).
   struct GpuInstance {
@@ -132,21 +141,24 @@ class InstancedRenderer {
 
   InstancedRenderer() = default;
   Status uploadTexture(const Device& device, const AnimationTexture& texture);
-  Status uploadLod(const MeshLod& lod, int joint_count);
+  Status uploadLod(const MeshLod& lod, int joint_count, std::span<const Material> materials);
   void packInstances(std::span<const Instance> instances, JobSystem* jobs);
   void packRecords(std::span<const Instance> instances, size_t begin, size_t end);
   void uploadPacked(size_t count);  // packed_[0, count) into the instance buffer
   void bindInstanceAttributes(size_t first_instance);
   void setUniforms(const Program& program, const FrameView& view);
-  void setFaceCulling() const;
   Status prepareIndirect();
 
   InstancedRendererOptions options_;
   Program program_;
   Program capture_program_;
   Program indirect_program_;  // built on the first drawIndirect
+  MaterialUniforms material_uniforms_;
+  MaterialUniforms indirect_material_uniforms_;  // indirect_program_'s, looked up with it
+  GpuMaterials materials_;
   std::vector<LodBuffers> lods_;
   GLuint texture_ = 0;
+  GLuint indirect_commands_ = 0;  // one record per (LOD, material range), built with the program
   GLuint instance_buffer_ = 0;
   size_t instance_buffer_bytes_ = 0;
   size_t uploaded_instances_ = 0;

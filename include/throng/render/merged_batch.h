@@ -3,13 +3,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
 
+#include "throng/core/material.h"
 #include "throng/core/math.h"
 #include "throng/core/mesh.h"
 #include "throng/core/status.h"
+#include "throng/render/material_draws.h"
 
 namespace throng::render {
 
@@ -42,20 +45,24 @@ struct BatchCapacity {
 Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
                                            int joints_per_character, size_t vertices_per_character);
 
-// The batch's interleaved vertex: 64 bytes. Joint indices are floats because GLSL ES 1.00 has no
+// The batch's interleaved vertex: 88 bytes. Joint indices are floats because GLSL ES 1.00 has no
 // integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).
 struct BatchVertex {
   glm::vec3 position;
   glm::vec3 normal;
-  glm::vec2 uv;
+  glm::vec2 uv;     // texture coordinate set 0 (0 when the mesh has none)
+  glm::vec2 uv1;    // set 1
+  glm::vec4 color;  // linear RGBA vertex colour (white when the mesh has none)
   glm::vec4 joints;
   glm::vec4 weights;
 };
-static_assert(sizeof(BatchVertex) == 64, "BatchVertex is tightly packed");
+static_assert(sizeof(BatchVertex) == 88, "BatchVertex is tightly packed");
 
-// K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy)
-// and its indices [k*indices_per_copy, (k+1)*indices_per_copy), so the first n characters are
-// the index range [0, n*indices_per_copy): a part-full batch draws a shorter range.
+// K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy).
+// The indices are grouped by material (groupIndicesByMaterial): for each range r of `ranges`,
+// the K copies of that material's indices follow each other from r.first_index, r.index_count
+// each, so the first n characters' share of material r is the index range [r.first_index,
+// r.first_index + n * r.index_count): a part-full batch draws shorter ranges.
 struct MergedBatchMesh {
   int copies = 0;           // K
   int joints_per_copy = 0;  // x
@@ -63,17 +70,20 @@ struct MergedBatchMesh {
   uint32_t indices_per_copy = 0;
   std::vector<BatchVertex> vertices;
   std::vector<uint16_t> indices;
+  std::vector<MaterialRange> ranges;  // index_count: per copy
 
-  uint32_t indexCount(int characters) const {
-    return static_cast<uint32_t>(characters) * indices_per_copy;
+  // First index of copy k's share of range r.
+  uint32_t copyStart(const MaterialRange& r, int k) const {
+    return r.first_index + static_cast<uint32_t>(k) * r.index_count;
   }
 };
 
 // Builds the merged mesh of `copies` copies of `lod` (whose joint indices are palette slots
-// < joints_per_copy; every sub-mesh is drawn, in index order). kLimitExceeded when
-// copies * vertexCount > kMaxBatchVertices; kInvalidData when a used joint index is >=
-// joints_per_copy; kInvalidArgument for copies < 1.
+// < joints_per_copy; every sub-mesh is drawn, grouped by material; `materials` says which are
+// blended, empty: the default material). kLimitExceeded when copies * vertexCount >
+// kMaxBatchVertices; kInvalidData when a used joint index is >= joints_per_copy;
+// kInvalidArgument for copies < 1.
 Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_per_copy,
-                                             int copies);
+                                             int copies, std::span<const Material> materials = {});
 
 }  // namespace throng::render

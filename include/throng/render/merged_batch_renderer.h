@@ -1,9 +1,10 @@
 // The merged-batch renderer (method A, ES 2.0): per LOD one K-copy mesh and one program; each
-// frame K characters per glUniform4fv + glDrawElements.
+// frame K characters per glUniform4fv + one glDrawElements per material.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "throng/core/status.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/material_draws.h"
 #include "throng/render/merged_batch.h"
 #include "throng/render/program.h"
 
@@ -56,8 +58,8 @@ struct MergedLodInfo {
 
 struct MergedFrameStats {
   int characters = 0;
-  int batches = 0;  // == draw calls == palette uploads
-  int draw_calls = 0;
+  int batches = 0;     // palette uploads
+  int draw_calls = 0;  // one per (batch, material)
   uint64_t triangles = 0;
 };
 
@@ -65,13 +67,15 @@ class MergedBatchRenderer {
  public:
   // Builds, for every LOD of `lods` (lods[i].mesh joint indices are palette slots; an empty
   // palette_joints means all `skeleton_joints` joints), the program (the shader's array sized
-  // K*x*3), the K-copy batch mesh and its buffers. Errors: kLimitExceeded when a LOD fits
+  // K*x*3), the K-copy batch mesh (indices grouped by material) and its buffers, and uploads
+  // `looks`' images (empty looks: the default material). Errors: kLimitExceeded when a LOD fits
   // neither itself nor (with fallback) any coarser LOD, naming the LOD and the budget; kGlError
   // for shader or buffer failures. `device` must be current and outlive the renderer.
   static Result<std::unique_ptr<MergedBatchRenderer>> create(Device& device,
                                                              std::span<const MeshLod> lods,
                                                              int skeleton_joints,
-                                                             const MergedBatchDesc& desc = {});
+                                                             const MergedBatchDesc& desc = {},
+                                                             const Looks& looks = {});
   ~MergedBatchRenderer();
   MergedBatchRenderer(const MergedBatchRenderer&) = delete;
   MergedBatchRenderer& operator=(const MergedBatchRenderer&) = delete;
@@ -82,6 +86,8 @@ class MergedBatchRenderer {
   std::span<const uint16_t> paletteJoints(int lod) const;
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
+  // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
+  void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
   // Starts a frame: every batch empty, camera (world -> clip) and light set.
   void beginFrame(const FrameView& view);
@@ -93,9 +99,15 @@ class MergedBatchRenderer {
   // Draws characters whose palettes the caller packed: palettes.size() / x characters of LOD
   // `lod` (x = paletteJoints(lod).size(); character c's entries are palettes[c*x, (c+1)*x)),
   // K per draw call, uploaded straight from `palettes`. tints: one per character, or empty
-  // (white). Draws between beginFrame and endFrame. Allocates nothing.
+  // (white). One draw per (batch, material): every material, opaque ones first, or only those
+  // of `pass` (a caller drawing blended materials after every opaque one calls twice; kBlend
+  // skips LODs without blended materials). Draws between beginFrame and endFrame. Allocates
+  // nothing.
   void drawCharacters(int lod, std::span<const JointRows> palettes,
-                      std::span<const glm::vec4> tints);
+                      std::span<const glm::vec4> tints,
+                      std::optional<MaterialPass> pass = std::nullopt);
+  // True when the LOD drawn for `lod` has a blended (AlphaMode::kBlend) material.
+  bool hasBlendedMaterials(int lod) const;
   // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
   MergedFrameStats endFrame();
 
@@ -117,13 +129,18 @@ class MergedBatchRenderer {
     std::vector<JointRows> staging;        // K * x entries
     std::vector<glm::vec4> staging_tints;  // K entries
     int pending = 0;                       // characters in staging
+    std::vector<MaterialRange> ranges;     // of the batch mesh (index_count: per character)
+    MaterialUniforms material_uniforms;
   };
   MergedBatchRenderer() = default;
   void flush(Lod& lod);
   // One draw call of `count` characters (<= K) of `lod` from caller memory.
-  void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints, int count);
+  // `pass`: only that pass's materials; none: both, opaque first.
+  void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints, int count,
+                 std::optional<MaterialPass> pass = std::nullopt);
 
   std::vector<Lod> lods_;
+  GpuMaterials materials_;
   int budget_ = 0;
   bool cull_back_faces_ = true;
   FrameView view_;

@@ -1,0 +1,249 @@
+// Materials on every render path: indices grouped by material, and the known colours of a small
+// character built in code (factor, texture with its sampler and transform, vertex colours, alpha
+// mask cut-out, blending after the opaque pass, the tint and turning it off) at known pixels.
+#include "throng/render/material_draws.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "render_test_support.h"
+#include "support/material_character.h"
+#include "throng/offline/bake.h"
+#include "throng/render/capture.h"
+#include "throng/render/crowd_renderer.h"
+
+namespace throng::render {
+namespace {
+
+TEST(GroupIndicesByMaterial, OneRangePerMaterialBlendedOnesLast) {
+  const Character c = test::makeMaterialCharacter();
+  std::vector<uint32_t> indices;
+  std::vector<MaterialRange> ranges = groupIndicesByMaterial(c.mesh, c.materials, indices);
+  ASSERT_EQ(ranges.size(), 4u);
+  EXPECT_EQ(indices, c.mesh.indices);  // one sub-mesh per material, already in order
+  for (uint32_t q = 0; q < 4; ++q) {
+    EXPECT_EQ(ranges[q].material, q);
+    EXPECT_EQ(ranges[q].first_index, 6 * q);
+    EXPECT_EQ(ranges[q].index_count, 6u);
+    EXPECT_FALSE(ranges[q].blend);
+  }
+
+  // Material 1 blended, and quad 3 drawn with material 0 too: 0 gets quads 0 and 3, 1 goes last.
+  Character d = c;
+  d.materials[1].alpha_mode = AlphaMode::kBlend;
+  d.mesh.submeshes[3].material = 0;
+  ranges = groupIndicesByMaterial(d.mesh, d.materials, indices);
+  ASSERT_EQ(ranges.size(), 3u);
+  EXPECT_EQ(ranges[0].material, 0u);
+  EXPECT_EQ(ranges[0].index_count, 12u);
+  EXPECT_EQ(ranges[1].material, 2u);
+  EXPECT_EQ(ranges[2].material, 1u);
+  EXPECT_TRUE(ranges[2].blend);
+  ASSERT_EQ(indices.size(), c.mesh.indices.size());
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(indices[i], c.mesh.indices[i]);           // quad 0
+    EXPECT_EQ(indices[6 + i], c.mesh.indices[18 + i]);  // quad 3
+    EXPECT_EQ(indices[18 + i], c.mesh.indices[6 + i]);  // quad 1, last
+  }
+
+  // No sub-meshes: one range of the default material.
+  d.mesh.submeshes.clear();
+  ranges = groupIndicesByMaterial(d.mesh, {}, indices);
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0].index_count, c.mesh.indices.size());
+  EXPECT_EQ(indices, c.mesh.indices);
+}
+
+// ---- known colours at known pixels ----
+
+// The frame: 256 x 64 pixels, 32 per world unit, over x in [-0.5, 7.5] and y in [-0.5, 1.5], seen
+// straight down -z (the quads face the camera).
+constexpr int kWidth = 256;
+constexpr int kHeight = 64;
+constexpr float kPixelsPerUnit = 32.0f;
+const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
+// Exact colours are computed as the shaders do, in float; the framebuffer rounds to 8 bits.
+constexpr int kColourTolerance = 2;
+
+FrameView frontView() {
+  FrameView view;
+  view.view_projection = glm::ortho(-0.5f, 7.5f, -0.5f, 1.5f, 0.1f, 20.0f) *
+                         glm::lookAt(glm::vec3(0, 0, 10), glm::vec3(0), glm::vec3(0, 1, 0));
+  view.eye = glm::vec3(0, 0, 10);
+  return view;
+}
+
+float srgbToLinear(float c) {
+  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+float linearToSrgb(float c) {
+  return c < 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
+}
+
+// The 8-bit colour a front-facing quad (normal +z) of linear colour `linear` shows.
+glm::ivec3 litColour(glm::vec3 linear) {
+  const FrameView view;
+  const float diffuse =
+      std::max(glm::dot(glm::vec3(0, 0, 1), -glm::normalize(view.light_direction)), 0.0f);
+  const glm::vec3 lit = linear * (view.ambient + (1.0f - view.ambient) * diffuse);
+  glm::ivec3 out;
+  for (int c = 0; c < 3; ++c) {
+    out[c] = static_cast<int>(std::lround(linearToSrgb(std::clamp(lit[c], 0.0f, 1.0f)) * 255.0f));
+  }
+  return out;
+}
+glm::vec3 texelLinear(const uint8_t* rgba) {
+  return {srgbToLinear(rgba[0] / 255.0f), srgbToLinear(rgba[1] / 255.0f),
+          srgbToLinear(rgba[2] / 255.0f)};
+}
+
+// The pixel showing point (u, v) of quad q of an agent at the origin.
+glm::ivec3 pixelAt(const Image& image, int q, float u, float v) {
+  const int column = static_cast<int>((2.0f * static_cast<float>(q) + u + 0.5f) * kPixelsPerUnit);
+  const int row = static_cast<int>((0.5f + v) * kPixelsPerUnit);
+  const uint8_t* p = &image.rgba[(static_cast<size_t>(row) * image.width + column) * 4];
+  return {p[0], p[1], p[2]};
+}
+
+#define EXPECT_COLOUR(actual, expected, what)                                                   \
+  do {                                                                                          \
+    const glm::ivec3 a_ = (actual), e_ = (expected);                                            \
+    const glm::ivec3 d_ = glm::abs(a_ - e_);                                                    \
+    EXPECT_LE(std::max({d_.r, d_.g, d_.b}), kColourTolerance)                                   \
+        << what << ": got (" << a_.r << ", " << a_.g << ", " << a_.b << "), expected (" << e_.r \
+        << ", " << e_.g << ", " << e_.b << ")";                                                 \
+  } while (false)
+
+struct PathCase {
+  int gles_major;
+  RenderPath path;
+};
+void PrintTo(const PathCase& c, std::ostream* out) {
+  *out << "ES " << c.gles_major << " " << renderPathName(c.path);
+}
+
+const Package& materialPackage() {
+  static const Package package = [] {
+    BakeOptions bake;
+    bake.threads = 1;
+    return bakeCharacter(test::makeMaterialCharacter(), bake).value();
+  }();
+  return package;
+}
+
+class MaterialColours : public ::testing::TestWithParam<PathCase> {
+ protected:
+  void SetUp() override {
+    DeviceDesc desc;
+    desc.gles_major = GetParam().gles_major;
+    desc.width = kWidth;
+    desc.height = kHeight;
+    device_ = test::makeTestDevice(desc);
+    ASSERT_NE(device_, nullptr);
+    ASSERT_EQ(device_->caps().gles_major >= 3, GetParam().gles_major >= 3);
+  }
+
+  // Draws agents at `positions` (tints: one each, or none) with `package`; the frame and the
+  // draw calls.
+  Image draw(const Package& package, std::vector<glm::vec3> positions, std::vector<glm::vec4> tints,
+             bool tint, uint32_t* draw_calls) {
+    CrowdRendererDesc desc;
+    desc.path = GetParam().path;
+    desc.fixed_lod = 0;
+    desc.tint = tint;
+    CrowdRenderer renderer(*device_, package, desc);
+    EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
+    if (!renderer.ok()) return {};
+    std::vector<Placement> placements(positions.size());
+    std::vector<AgentPlayback> playback(positions.size());
+    for (size_t i = 0; i < positions.size(); ++i) placements[i].position = positions[i];
+    device_->beginFrame(kClear);
+    const Status s = renderer.draw(frontView(), CrowdFrame{placements, playback, tints});
+    EXPECT_TRUE(s.ok()) << s.toString();
+    device_->finish();
+    *draw_calls = renderer.stats().draw_calls;
+    Result<Image> image = device_->readPixels();
+    EXPECT_TRUE(image.ok());
+    return image.ok() ? std::move(image).value() : Image{};
+  }
+
+  std::unique_ptr<Device> device_;
+};
+
+TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
+  uint32_t draws = 0;
+  const Image image = draw(materialPackage(), {glm::vec3(0.0f)}, {}, true, &draws);
+  ASSERT_EQ(image.width, kWidth);
+  EXPECT_EQ(draws, 4u) << "one draw per material";
+  // Quad 0: the factor.
+  EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), litColour({1, 0, 0}), "red factor");
+  // Quad 1: the checker, nearest: texel (0, 0) is colour 0, texel (1, 0) colour 1.
+  EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0])),
+                "checker texel (0, 0)");
+  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.125f), litColour(texelLinear(test::kCheckerColors[1])),
+                "checker texel (1, 0)");
+  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.875f), litColour(texelLinear(test::kCheckerColors[0])),
+                "checker texel (1, 3)");
+  // Quad 2: the left half is cut away (the clear colour shows), the right half is green.
+  const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
+  EXPECT_COLOUR(pixelAt(image, 2, 0.25f, 0.5f), clear, "cut-out half");
+  EXPECT_COLOUR(pixelAt(image, 2, 0.75f, 0.5f), litColour({0, 1, 0}), "kept half");
+  // Quad 3: vertex colours.
+  EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f),
+                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}),
+                "vertex colour");
+  // Between the quads: nothing.
+  const int between = static_cast<int>(1.5f * kPixelsPerUnit + 0.5f * kPixelsPerUnit);
+  const uint8_t* p = &image.rgba[(static_cast<size_t>(kHeight / 2) * kWidth + between) * 4];
+  EXPECT_COLOUR(glm::ivec3(p[0], p[1], p[2]), clear, "between quads 0 and 1");
+}
+
+TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
+  Package package = materialPackage();
+  // The checker shifted a quarter to the left: uv (0.125, v) samples texel 1.
+  package.materials[1].base_color_texture.transform.offset = glm::vec2(0.25f, 0.0f);
+  // Quad 3 half transparent, in front of a second agent's red quad 0 (one unit behind).
+  package.materials[3].alpha_mode = AlphaMode::kBlend;
+  package.materials[3].base_color.a = 0.5f;
+  const std::vector<glm::vec3> positions = {glm::vec3(0.0f), glm::vec3(6.0f, 0.0f, -1.0f)};
+  const std::vector<glm::vec4> tints = {glm::vec4(0.5f, 1.0f, 1.0f, 1.0f), glm::vec4(1.0f)};
+  const glm::ivec3 painted =
+      litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]});
+  const glm::ivec3 red = litColour({1, 0, 0});
+  const glm::ivec3 blended = (painted + red + 1) / 2;
+  for (const bool tint : {true, false}) {
+    SCOPED_TRACE(tint ? "tint on" : "tint off");
+    uint32_t draws = 0;
+    const Image image = draw(package, positions, tints, tint, &draws);
+    ASSERT_EQ(image.width, kWidth);
+    EXPECT_EQ(draws, GetParam().path == RenderPath::kPerCharacter ? 8u : 4u);
+    // The tint (sRGB 8-bit 128 -> 0.5 after quantisation) multiplies the factor.
+    const float half = std::round(0.5f * 255.0f) / 255.0f;
+    EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), tint ? litColour({half, 0, 0}) : red,
+                  "tinted red factor");
+    EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f),
+                  litColour(texelLinear(test::kCheckerColors[1])), "transformed checker");
+    // Agent 0's quad 3 blends over agent 1's red quad: drawn after it, without hiding it.
+    EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f), blended, "blended over opaque");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, MaterialColours,
+                         ::testing::Values(PathCase{3, RenderPath::kInstanced},
+                                           PathCase{3, RenderPath::kMerged},
+                                           PathCase{3, RenderPath::kPerCharacter},
+                                           PathCase{2, RenderPath::kMerged},
+                                           PathCase{2, RenderPath::kPerCharacter}),
+                         [](const ::testing::TestParamInfo<PathCase>& param) {
+                           std::string name = renderPathName(param.param.path);
+                           std::erase(name, '-');
+                           return "Es" + std::to_string(param.param.gles_major) + name;
+                         });
+
+}  // namespace
+}  // namespace throng::render
