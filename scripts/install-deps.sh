@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs throng's build, test and runtime dependencies from Debian 12 packages (as root):
-# the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI.
+# the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI;
+# with --web also what the web page needs (emscripten, and Chromium for scripts/web-check.sh).
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
@@ -10,6 +11,10 @@ packages=(
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev xvfb xauth
 )
+if [ "${1:-}" = "--web" ]; then
+  # python3-websocket drives Chromium over the DevTools protocol (scripts/web_check.py).
+  packages+=(emscripten chromium python3-websocket)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,6 +11,8 @@ uniform mat4 u_view_projection;
 uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
 uniform int u_frames_per_row;
 uniform int u_texels_per_frame;  // 3 * joint count
+uniform int u_rows_per_frame;    // 1, or more when a frame is wider than the texture
+uniform int u_joints_per_row;    // joint count, or width / 3 when a frame spans rows
 // Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
 uniform vec4 u_fog_eye;    // eye (world), fog start distance
 uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
@@ -61,29 +63,38 @@ out vec4 v_fog;  // fogTerm
 out vec2 v_uv;
 out vec4 v_color;
 
-// Row `row` of `joint`'s matrix at texture frame `frame` (animation_texture.h layout).
-vec4 animationRow(uint frame, uint joint, int row) {
+// The texel addressing of core/animation_texture.h, split in two so each part is computed
+// once: frameTexel(f) + jointTexel(j) + ivec2(row, 0) is row `row` of joint j at frame f.
+ivec2 frameTexel(uint frame) {
   int f = int(frame);
-  int x = (f % u_frames_per_row) * u_texels_per_frame + 3 * int(joint) + row;
-  return texelFetch(u_animation, ivec2(x, f / u_frames_per_row), 0);
+  return ivec2((f % u_frames_per_row) * u_texels_per_frame, (f / u_frames_per_row) * u_rows_per_frame);
 }
 
-vec4 paletteRow(uint joint, int row) {
-  vec4 primary = mix(animationRow(i_frames.x, joint, row), animationRow(i_frames.y, joint, row),
-                     i_rotation_blend.z);
-  // With no fade the formula gives primary exactly; skip the four fetches.
+ivec2 jointTexel(uint joint) {
+  int j = int(joint);
+  return ivec2(3 * (j % u_joints_per_row), j / u_joints_per_row);
+}
+
+ivec2 g_frames[4];  // frameTexel of i_frames.x, .y, .z, .w
+
+vec4 paletteRow(ivec2 joint, int row) {
+  ivec2 at = joint + ivec2(row, 0);
+  vec4 primary = mix(texelFetch(u_animation, g_frames[0] + at, 0),
+                     texelFetch(u_animation, g_frames[1] + at, 0), i_rotation_blend.z);
+  // With no fade the formula gives primary exactly; skip the two fetches.
   if (i_fade > 0.0) {
-    vec4 secondary = mix(animationRow(i_frames.z, joint, row),
-                         animationRow(i_frames.w, joint, row), i_rotation_blend.w);
+    vec4 secondary = mix(texelFetch(u_animation, g_frames[2] + at, 0),
+                         texelFetch(u_animation, g_frames[3] + at, 0), i_rotation_blend.w);
     return (1.0 - i_fade) * primary + i_fade * secondary;
   }
   return primary;
 }
 
 void skinInfluence(uint joint, float w, vec4 p, vec4 n, inout vec3 position, inout vec3 normal) {
-  vec4 r0 = paletteRow(joint, 0);
-  vec4 r1 = paletteRow(joint, 1);
-  vec4 r2 = paletteRow(joint, 2);
+  ivec2 at = jointTexel(joint);
+  vec4 r0 = paletteRow(at, 0);
+  vec4 r1 = paletteRow(at, 1);
+  vec4 r2 = paletteRow(at, 2);
   position += w * vec3(dot(r0, p), dot(r1, p), dot(r2, p));
   normal += w * vec3(dot(r0, n), dot(r1, n), dot(r2, n));
 }
@@ -102,6 +113,10 @@ void main() {
   vec4 n = vec4(a_normal, 0.0);
   vec3 position = vec3(0.0);
   vec3 normal = vec3(0.0);
+  g_frames[0] = frameTexel(i_frames.x);
+  g_frames[1] = frameTexel(i_frames.y);
+  g_frames[2] = frameTexel(i_frames.z);
+  g_frames[3] = frameTexel(i_frames.w);
   // Unrolled (a loop with dynamic indexing ran about 30% slower on llvmpipe); slot x holds the
   // largest weight (reduceInfluences sorts them), a zero weight elsewhere is an unused slot.
   skinInfluence(a_joints.x, a_weights.x, p, n, position, normal);

@@ -48,6 +48,9 @@ uniform int u_lod_count;
 uniform int u_fixed_lod;  // >= 0: every agent gets it
 uniform vec4 u_planes[6];  // the frustum (crowd/culling.h)
 uniform vec3 u_eye;
+// agentLod's screen-space rule when x > 0: threshold pixels, viewport height (pixels),
+// tan(fov_y / 2), reach (model units); the LOD table then holds max_error, else max_distance.
+uniform vec4 u_lod_screen;
 uniform uint u_last_frame;  // the animation texture's last frame (frame indices are clamped)
 uniform uint u_list_capacity;
 uniform int u_instances_per_row;
@@ -276,11 +279,23 @@ vec4 mergeSpheres(vec4 a, vec4 b) {
   return vec4(center, radius);
 }
 
-// agentLod: pickLod(lods, modelDistance(distance(eye, position), scale)).
+// agentLod: pickLodScreenSpace at the nearest point (u_lod_screen.x > 0), else pickLod, at
+// modelDistance(distance(eye, position), scale); the CPU's float steps in the CPU's order.
 int pickLod() {
   if (u_fixed_lod >= 0) return u_fixed_lod;
   float distance = length(u_eye - g_position);
   if (g_scale > 0.0) distance /= g_scale;
+  if (u_lod_screen.x > 0.0) {
+    float nearest = max(0.0, distance - u_lod_screen.w);
+    // pixelsPerUnit: infinite at distance 0, where only LOD 0 (or an error of 0) passes.
+    float budget = nearest > 0.0
+                       ? u_lod_screen.x / (u_lod_screen.y / (2.0 * nearest * u_lod_screen.z))
+                       : 0.0;
+    for (int i = u_lod_count - 1; i > 0; --i) {
+      if (uintBitsToFloat(frame_words[u_lod_first + uint(i)]) <= budget) return i;
+    }
+    return 0;
+  }
   for (int i = 0; i < u_lod_count; ++i) {
     float limit = uintBitsToFloat(frame_words[u_lod_first + uint(i)]);
     if (limit == 0.0 || distance <= limit) return i;

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+
+#include <fmt/core.h>
 
 #include <fmt/core.h>
 
@@ -28,6 +31,15 @@ float Character::size() const {
 Status validateCharacter(const Character& character, std::string_view source) {
   const int joints = character.skeleton.jointCount();
   if (Status s = validateMesh(character.mesh, joints, source); !s.ok()) return s;
+  // Finite positions can still span more than a float holds; every size, error and distance
+  // measured on the character would then overflow.
+  if (const Bounds b = computeBounds(character.mesh.positions);
+      !character.mesh.positions.empty() && !std::isfinite(b.largestExtent())) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: the mesh spans ({}, {}, {}) .. ({}, {}, {}), more than the "
+                              "float range can measure",
+                              source, b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z));
+  }
   for (const Clip& clip : character.clips) {
     if (Status s = validateClip(clip, joints, source); !s.ok()) return s;
   }

@@ -11,6 +11,8 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/excerpt.h"
+
 namespace throng {
 namespace {
 
@@ -86,15 +88,16 @@ Status validateTrack(const Track<T>& track, const char* what, const Clip& clip, 
     if (!track.values.empty()) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: clip '{}', joint {}, {}: values without key times", source,
-                                clip.name, joint, what));
+                                excerpt(clip.name), joint, what));
     }
     return {};
   }
   const size_t per_key = track.interpolation == Interpolation::kCubicSpline ? 3 : 1;
   if (track.values.size() != track.times.size() * per_key) {
-    return Status(ErrorCode::kInvalidData,
-                  fmt::format("{}: clip '{}', joint {}, {}: {} values for {} keys", source,
-                              clip.name, joint, what, track.values.size(), track.times.size()));
+    return Status(
+        ErrorCode::kInvalidData,
+        fmt::format("{}: clip '{}', joint {}, {}: {} values for {} keys", source,
+                    excerpt(clip.name), joint, what, track.values.size(), track.times.size()));
   }
   for (size_t k = 0; k < track.times.size(); ++k) {
     const float t = track.times[k];
@@ -102,20 +105,21 @@ Status validateTrack(const Track<T>& track, const char* what, const Clip& clip, 
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: clip '{}', joint {}, {}: key {} time {} is not finite and "
                                 "strictly increasing",
-                                source, clip.name, joint, what, k, t));
+                                source, excerpt(clip.name), joint, what, k, t));
     }
     if (t < clip.start_time || t > clip.end_time) {
-      return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: clip '{}', joint {}, {}: key time {} outside the clip range "
-                                "[{}, {}]",
-                                source, clip.name, joint, what, t, clip.start_time, clip.end_time));
+      return Status(
+          ErrorCode::kInvalidData,
+          fmt::format("{}: clip '{}', joint {}, {}: key time {} outside the clip range "
+                      "[{}, {}]",
+                      source, excerpt(clip.name), joint, what, t, clip.start_time, clip.end_time));
     }
   }
   for (size_t v = 0; v < track.values.size(); ++v) {
     if (!isFinite(track.values[v])) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: clip '{}', joint {}, {}: value {} is not finite", source,
-                                clip.name, joint, what, v));
+                                excerpt(clip.name), joint, what, v));
     }
   }
   return {};
@@ -160,16 +164,35 @@ void updateClipRange(Clip& clip) {
   clip.end_time = hi;
 }
 
+Status validateClipEvents(std::span<const ClipEvent> events, float duration,
+                          std::string_view source, std::string_view clip_name) {
+  for (size_t e = 0; e < events.size(); ++e) {
+    const ClipEvent& event = events[e];
+    const std::string where =
+        fmt::format("{}: clip '{}' event {} ('{}')", source, clip_name, e, event.name);
+    if (event.name.empty()) return Status(ErrorCode::kInvalidData, where + ": no name");
+    if (!(std::isfinite(event.time) && event.time >= 0.0f && event.time <= duration)) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: time {} s is outside the clip (0 .. {} s)", where, event.time,
+                                duration));
+    }
+    if (e > 0 && event.time < events[e - 1].time) {
+      return Status(ErrorCode::kInvalidData, where + ": events are not sorted by time");
+    }
+  }
+  return {};
+}
+
 Status validateClip(const Clip& clip, int joint_count, std::string_view source) {
   if (clip.joints.size() != static_cast<size_t>(joint_count)) {
     return Status(ErrorCode::kInvalidData,
                   fmt::format("{}: clip '{}' has tracks for {} joints, the skeleton has {}", source,
-                              clip.name, clip.joints.size(), joint_count));
+                              excerpt(clip.name), clip.joints.size(), joint_count));
   }
   if (!std::isfinite(clip.start_time) || !std::isfinite(clip.end_time) ||
       clip.end_time < clip.start_time) {
     return Status(ErrorCode::kInvalidData,
-                  fmt::format("{}: clip '{}': bad time range [{}, {}]", source, clip.name,
+                  fmt::format("{}: clip '{}': bad time range [{}, {}]", source, excerpt(clip.name),
                               clip.start_time, clip.end_time));
   }
   for (int j = 0; j < joint_count; ++j) {
@@ -178,7 +201,7 @@ Status validateClip(const Clip& clip, int joint_count, std::string_view source) 
     if (Status s = validateTrack(t.rotation, "rotation", clip, j, source); !s.ok()) return s;
     if (Status s = validateTrack(t.scale, "scale", clip, j, source); !s.ok()) return s;
   }
-  return {};
+  return validateClipEvents(clip.events, clip.duration(), source, clip.name);
 }
 
 namespace {

@@ -1,12 +1,24 @@
 // Float <-> half conversion with round-to-nearest-even, written out bit by bit.
 #include "throng/core/half.h"
 
-#include <bit>
+#include <cstring>
 
 namespace throng {
+namespace {
+
+// std::bit_cast, which the web build's standard library (emscripten 3.1.6's libc++) lacks.
+template <class To, class From>
+To bitCast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof(To));
+  return to;
+}
+
+}  // namespace
 
 uint16_t floatToHalf(float value) {
-  const uint32_t f = std::bit_cast<uint32_t>(value);
+  const uint32_t f = bitCast<uint32_t>(value);
   const uint16_t sign = static_cast<uint16_t>((f >> 16) & 0x8000u);
   const uint32_t exponent = (f >> 23) & 0xffu;
   uint32_t mantissa = f & 0x7fffffu;
@@ -54,7 +66,7 @@ float halfToFloat(uint16_t half) {
     mantissa &= 0x3ffu;
     bits = sign | (static_cast<uint32_t>(e + 127) << 23) | (mantissa << 13);
   }
-  return std::bit_cast<float>(bits);
+  return bitCast<float>(bits);
 }
 
 }  // namespace throng

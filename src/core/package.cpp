@@ -7,6 +7,7 @@
 
 #include "byte_io.h"
 #include "package_looks.h"
+#include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"
 #include "throng/core/package_format.h"
 
@@ -18,6 +19,8 @@ using detail::ByteWriter;
 
 // Texel data starts this many bytes into the ANIM section (a multiple of 16, for alignment).
 constexpr size_t kTextureHeaderSize = 32;
+// format, reserved u8, reserved u16, width, height, joints, frames, frames per row, reserved u64.
+static_assert(kTextureHeaderSize == 1 + 1 + 2 + 5 * 4 + 8);
 
 // ---- writing ----
 
@@ -44,6 +47,8 @@ void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
     w.f32(lod.geometric_error);
     w.f32(lod.skinning_error);
     w.f32(lod.max_distance);
+    w.f32(lod.max_error);
+    w.f32(lod.p99_error);
     w.array(lod.palette_joints);
     const SkinnedMesh& m = lod.mesh;
     const size_t n = m.vertexCount();
@@ -82,10 +87,18 @@ void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
     w.vec3(c.bounds.min);
     w.vec3(c.bounds.max);
     w.array(c.root_motion);
+    w.u32(static_cast<uint32_t>(c.events.size()));
+    for (const ClipEvent& e : c.events) {
+      w.string(e.name);
+      w.f32(e.time);
+    }
   }
 }
 
 void writeTexture(ByteWriter& w, const AnimationTexture& t) {
+  static_assert(2 * sizeof(uint8_t) + sizeof(uint16_t) + 5 * sizeof(uint32_t) + sizeof(uint64_t) ==
+                    kTextureHeaderSize,
+                "the header written here ends where the texel data starts");
   w.u8(static_cast<uint8_t>(t.format));
   w.u8(0);
   w.u16(0);
@@ -200,7 +213,7 @@ Result<Skeleton> readSkeleton(ByteReader& r, std::string_view source) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: section SKEL: joints are not in depth-first order (joint {} "
                                 "'{}')",
-                                source, j, raw.joints[j].name));
+                                source, j, excerpt(raw.joints[j].name)));
     }
   }
   return skeleton;
@@ -214,9 +227,9 @@ void readStream(ByteReader& r, size_t count, std::vector<T>& out, const char* wh
   r.raw(out.data(), count * sizeof(T), what);
 }
 
-// Smallest encoded LOD: 3 floats, empty palette, no vertices, 3 stream flags, no indices, no
+// Smallest encoded LOD: 5 floats, empty palette, no vertices, 3 stream flags, no indices, no
 // sub-meshes.
-constexpr size_t kMinLodBytes = 12 + 4 + 4 + 3 + 4 + 4;
+constexpr size_t kMinLodBytes = 20 + 4 + 4 + 3 + 4 + 4;
 // Smallest encoded sub-mesh: empty name, first index, count, material, no variants.
 constexpr size_t kMinSubMeshBytes = 4 + 4 + 4 + 4 + 4;
 
@@ -241,6 +254,8 @@ std::vector<MeshLod> readLods(ByteReader& r) {
     lod.geometric_error = r.f32("geometric error");
     lod.skinning_error = r.f32("skinning error");
     lod.max_distance = r.f32("max distance");
+    lod.max_error = r.f32("max error");
+    lod.p99_error = r.f32("p99 error");
     lod.palette_joints = r.array<uint16_t>("palette joints");
     SkinnedMesh& m = lod.mesh;
     const uint32_t n = r.u32("vertex count");
@@ -271,6 +286,9 @@ std::vector<MeshLod> readLods(ByteReader& r) {
 // Smallest encoded clip: empty name, 2 u32, 2 f32, loop flag, bounds, empty root motion.
 constexpr size_t kMinClipBytes = 4 + 8 + 8 + 1 + 24 + 4;
 
+// Smallest encoded event: empty name, f32 time.
+constexpr size_t kMinEventBytes = 4 + 4;
+
 std::vector<BakedClip> readClips(ByteReader& r) {
   const uint32_t count = r.u32("clip count");
   std::vector<BakedClip> clips;
@@ -289,6 +307,13 @@ std::vector<BakedClip> readClips(ByteReader& r) {
     clip.bounds.min = r.vec3("bounds min");
     clip.bounds.max = r.vec3("bounds max");
     clip.root_motion = r.array<glm::vec3>("root motion");
+    const uint32_t events = r.u32("event count");
+    if (!r.fits(events, kMinEventBytes, "event count")) break;
+    clip.events.resize(events);
+    for (uint32_t e = 0; e < events && r.ok(); ++e) {
+      clip.events[e].name = r.string("event name");
+      clip.events[e].time = r.f32("event time");
+    }
   }
   r.expectEnd();
   return clips;

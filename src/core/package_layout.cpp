@@ -51,9 +51,10 @@ Result<PackageLayout> readPackageLayout(std::span<const std::byte> bytes, std::s
     return parseError(fmt::format("endianness marker is {:#010x}, expected {:#010x}", endian,
                                   kPackageEndianMarker));
   }
-  if (layout.version == 0 || layout.version > kPackageVersion) {
+  if (layout.version != kPackageVersion) {
     return Status(ErrorCode::kVersionMismatch,
-                  fmt::format("{}: package format version {}, this reader knows versions 1 to {}",
+                  fmt::format("{}: package format version {}, this reader reads version {} only "
+                              "(bake the package again)",
                               source, layout.version, kPackageVersion));
   }
   if (layout.file_size != bytes.size()) {

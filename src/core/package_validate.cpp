@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "throng/core/character.h"
+#include "throng/core/excerpt.h"
 #include "throng/core/half.h"
 #include "throng/core/package.h"
 
@@ -35,17 +36,29 @@ Status validateTexture(const AnimationTexture& t, int joint_count, std::string_v
   }
   if (t.frame_count == 0) return invalid(source, "animation texture has no frames");
   const uint64_t per_frame = 3ull * t.joint_count;
-  if (t.frames_per_row == 0 || t.frames_per_row * per_frame > t.width) {
-    return invalid(source, fmt::format("animation texture: {} frames of {} texels per row do not "
-                                       "fit its width {}",
-                                       t.frames_per_row, per_frame, t.width));
+  if (t.width == 0) return invalid(source, "animation texture has width 0");
+  uint64_t rows = 0;
+  if (per_frame <= t.width) {
+    if (t.frames_per_row == 0 || t.frames_per_row * per_frame > t.width) {
+      return invalid(source, fmt::format("animation texture: {} frames of {} texels per row do "
+                                         "not fit its width {}",
+                                         t.frames_per_row, per_frame, t.width));
+    }
+    rows = (static_cast<uint64_t>(t.frame_count) + t.frames_per_row - 1) / t.frames_per_row;
+  } else {
+    // A frame wider than the texture spans rows of whole joints (animation_texture.h).
+    if (t.frames_per_row != 1 || t.width % 3 != 0) {
+      return invalid(source, fmt::format("animation texture: a frame of {} texels spans rows of "
+                                         "{}, which needs a width that is a multiple of 3 and 1 "
+                                         "frame per row (it has {})",
+                                         per_frame, t.width, t.frames_per_row));
+    }
+    rows = static_cast<uint64_t>(t.frame_count) * t.rowsPerFrame();
   }
-  const uint64_t rows =
-      (static_cast<uint64_t>(t.frame_count) + t.frames_per_row - 1) / t.frames_per_row;
   if (rows != t.height) {
-    return invalid(source, fmt::format("animation texture: {} frames at {} per row need {} rows, "
-                                       "height is {}",
-                                       t.frame_count, t.frames_per_row, rows, t.height));
+    return invalid(source, fmt::format("animation texture: {} frames of {} texels at width {} "
+                                       "need {} rows, height is {}",
+                                       t.frame_count, per_frame, t.width, rows, t.height));
   }
   const uint64_t channels = static_cast<uint64_t>(t.width) * t.height * 4;
   const bool is32 = t.format == TexelFormat::kRgba32F;
@@ -70,7 +83,7 @@ Status validateClips(const Package& p, std::string_view source) {
   if (p.clips.empty()) return invalid(source, "package has no clips");
   for (size_t c = 0; c < p.clips.size(); ++c) {
     const BakedClip& clip = p.clips[c];
-    const std::string where = fmt::format("clip {} ('{}')", c, clip.name);
+    const std::string where = fmt::format("clip {} ('{}')", c, excerpt(clip.name));
     if (clip.frame_count == 0 ||
         static_cast<uint64_t>(clip.first_frame) + clip.frame_count > p.animation.frame_count) {
       return invalid(source,
@@ -93,6 +106,9 @@ Status validateClips(const Package& p, std::string_view source) {
     }
     for (const glm::vec3& m : clip.root_motion) {
       if (!isFinite(m)) return invalid(source, where + ": non-finite root motion");
+    }
+    if (Status s = validateClipEvents(clip.events, clip.duration, source, clip.name); !s.ok()) {
+      return s;
     }
   }
   return {};
@@ -119,8 +135,13 @@ Status validatePackage(const Package& p, std::string_view source) {
       }
     }
     if (!finiteNonNegative(lod.geometric_error) || !finiteNonNegative(lod.skinning_error) ||
-        !finiteNonNegative(lod.max_distance)) {
+        !finiteNonNegative(lod.max_distance) || !finiteNonNegative(lod.max_error) ||
+        !finiteNonNegative(lod.p99_error)) {
       return invalid(where, "error or distance is negative or not finite");
+    }
+    if (lod.p99_error > lod.max_error) {
+      return invalid(where, fmt::format("p99 error {} exceeds its max error {}", lod.p99_error,
+                                        lod.max_error));
     }
     const int palette =
         lod.palette_joints.empty() ? joints : static_cast<int>(lod.palette_joints.size());

@@ -6,6 +6,8 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/excerpt.h"
+
 namespace throng {
 namespace {}  // namespace
 
@@ -38,21 +40,23 @@ Result<Skeleton> buildSkeleton(const RawSkeleton& raw, std::string_view source) 
     }
     if (!by_name.emplace(j.name, static_cast<int>(i)).second) {
       return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: duplicate joint name '{}'", source, j.name));
+                    fmt::format("{}: duplicate joint name '{}'", source, excerpt(j.name)));
     }
     if (!isFinite(j.rest)) {
-      return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: joint '{}': non-finite rest transform", source, j.name));
+      return Status(
+          ErrorCode::kInvalidData,
+          fmt::format("{}: joint '{}': non-finite rest transform", source, excerpt(j.name)));
     }
     if (!isFinite(j.inverse_bind)) {
-      return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: joint '{}': non-finite inverse bind matrix", source, j.name));
+      return Status(
+          ErrorCode::kInvalidData,
+          fmt::format("{}: joint '{}': non-finite inverse bind matrix", source, excerpt(j.name)));
     }
     const float det = glm::determinant(j.inverse_bind);
     if (!isInvertible(j.inverse_bind)) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: joint '{}': inverse bind matrix is not invertible (det {})",
-                                source, j.name, det));
+                                source, excerpt(j.name), det));
     }
   }
   std::vector<int> parent_of(joints.size(), -1);
@@ -67,7 +71,8 @@ Result<Skeleton> buildSkeleton(const RawSkeleton& raw, std::string_view source) 
     auto it = by_name.find(j.parent);
     if (it == by_name.end()) {
       return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: joint '{}': unknown parent '{}'", source, j.name, j.parent));
+                    fmt::format("{}: joint '{}': unknown parent '{}'", source, excerpt(j.name),
+                                excerpt(j.parent)));
     }
     parent_of[i] = it->second;
     children[it->second].push_back(static_cast<int>(i));
@@ -88,9 +93,9 @@ Result<Skeleton> buildSkeleton(const RawSkeleton& raw, std::string_view source) 
     for (int j : order) reached[j] = true;
     for (size_t i = 0; i < joints.size(); ++i) {
       if (!reached[i]) {
-        return Status(
-            ErrorCode::kInvalidData,
-            fmt::format("{}: joint '{}' is part of a parent cycle", source, joints[i].name));
+        return Status(ErrorCode::kInvalidData,
+                      fmt::format("{}: joint '{}' is part of a parent cycle", source,
+                                  excerpt(joints[i].name)));
       }
     }
   }

@@ -5,15 +5,15 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <initializer_list>
-#include <system_error>
 #include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"
+#include "throng/core/number_text.h"
 
 namespace throng {
 namespace {
@@ -25,14 +25,6 @@ constexpr float kMatrixAgreement = 1e-5f;
 
 // ---------------------------------------------------------------------------------------------
 // Writing
-
-void appendFloat(std::string& out, float value) {
-  char buffer[32];
-  // Shortest representation that parses back to the same float: the round trip is bit-exact.
-  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  assert(result.ec == std::errc());
-  out.append(buffer, result.ptr);
-}
 
 void appendQuoted(std::string& out, std::string_view name) {
   out.push_back('"');
@@ -202,8 +194,9 @@ Status Parser::expectLine(Line& line, std::string_view keyword, std::string_view
                              keyword, what));
   }
   if (line.quoted[0] || line.tokens[0] != keyword) {
-    return error(ErrorCode::kParseError, line.number,
-                 fmt::format("expected '{}' ({}), found '{}'", keyword, what, line.tokens[0]));
+    return error(
+        ErrorCode::kParseError, line.number,
+        fmt::format("expected '{}' ({}), found '{}'", keyword, what, excerpt(line.tokens[0])));
   }
   return {};
 }
@@ -211,11 +204,12 @@ Status Parser::expectLine(Line& line, std::string_view keyword, std::string_view
 Status Parser::parseName(const Line& line, size_t index, std::string& name) const {
   if (index >= line.tokens.size()) {
     return error(ErrorCode::kParseError, line.number,
-                 fmt::format("missing name after '{}'", line.tokens[0]));
+                 fmt::format("missing name after '{}'", excerpt(line.tokens[0])));
   }
   if (!line.quoted[index]) {
-    return error(ErrorCode::kParseError, line.number,
-                 fmt::format("names are written in double quotes, found '{}'", line.tokens[index]));
+    return error(
+        ErrorCode::kParseError, line.number,
+        fmt::format("names are written in double quotes, found '{}'", excerpt(line.tokens[index])));
   }
   name = line.tokens[index];
   if (name.empty()) return error(ErrorCode::kInvalidData, line.number, "empty joint name");
@@ -225,14 +219,14 @@ Status Parser::parseName(const Line& line, size_t index, std::string& name) cons
 Status Parser::parseInt(const Line& line, size_t index, int& value) const {
   if (index >= line.tokens.size()) {
     return error(ErrorCode::kParseError, line.number,
-                 fmt::format("missing count after '{}'", line.tokens[0]));
+                 fmt::format("missing count after '{}'", excerpt(line.tokens[0])));
   }
   const std::string& token = line.tokens[index];
   const auto r = std::from_chars(token.data(), token.data() + token.size(), value);
   if (line.quoted[index] || r.ec != std::errc() || r.ptr != token.data() + token.size() ||
       value < 0) {
     return error(ErrorCode::kParseError, line.number,
-                 fmt::format("'{}' is not a non-negative integer", token));
+                 fmt::format("'{}' is not a non-negative integer", excerpt(token)));
   }
   return {};
 }
@@ -240,27 +234,27 @@ Status Parser::parseInt(const Line& line, size_t index, int& value) const {
 Status Parser::parseFloats(const Line& line, float* values, int count) const {
   const int found = static_cast<int>(line.tokens.size()) - 1;
   if (found != count) {
-    return error(
-        ErrorCode::kParseError, line.number,
-        fmt::format("expected {} numbers after '{}', found {}", count, line.tokens[0], found));
+    return error(ErrorCode::kParseError, line.number,
+                 fmt::format("expected {} numbers after '{}', found {}", count,
+                             excerpt(line.tokens[0]), found));
   }
   for (int i = 0; i < count; ++i) {
     const std::string& token = line.tokens[i + 1];
-    const auto r = std::from_chars(token.data(), token.data() + token.size(), values[i]);
-    if (r.ec == std::errc::result_out_of_range && r.ptr == token.data() + token.size()) {
+    const std::errc parsed = parseFloat(token, values[i]);
+    if (parsed == std::errc::result_out_of_range) {
       return error(ErrorCode::kInvalidData, line.number,
                    fmt::format("number {} after '{}' ('{}') is out of the float range", i + 1,
-                               line.tokens[0], token));
+                               excerpt(line.tokens[0]), excerpt(token)));
     }
-    if (line.quoted[i + 1] || r.ec != std::errc() || r.ptr != token.data() + token.size()) {
-      return error(
-          ErrorCode::kParseError, line.number,
-          fmt::format("number {} after '{}' ('{}') is not a number", i + 1, line.tokens[0], token));
+    if (line.quoted[i + 1] || parsed != std::errc()) {
+      return error(ErrorCode::kParseError, line.number,
+                   fmt::format("number {} after '{}' ('{}') is not a number", i + 1,
+                               excerpt(line.tokens[0]), excerpt(token)));
     }
     if (!std::isfinite(values[i])) {
-      return error(
-          ErrorCode::kInvalidData, line.number,
-          fmt::format("number {} after '{}' is not finite ('{}')", i + 1, line.tokens[0], token));
+      return error(ErrorCode::kInvalidData, line.number,
+                   fmt::format("number {} after '{}' is not finite ('{}')", i + 1,
+                               excerpt(line.tokens[0]), excerpt(token)));
     }
   }
   return {};
@@ -485,7 +479,7 @@ Result<Skeleton> Parser::run() {
   if (line.quoted[0] || line.tokens[0] != kSkeletonFileMagic) {
     return error(ErrorCode::kParseError, line.number,
                  fmt::format("not a throng skeleton file: expected '{} {}', found '{}'",
-                             kSkeletonFileMagic, kSkeletonFileVersion, line.tokens[0]));
+                             kSkeletonFileMagic, kSkeletonFileVersion, excerpt(line.tokens[0])));
   }
   int version = 0;
   if (line.tokens.size() != 2) {
@@ -526,9 +520,12 @@ Result<Skeleton> Parser::run() {
         ErrorCode::kInvalidData, line.number,
         fmt::format("more joints than the {} declared on line {}", joint_count, count_line));
   }
-  if (line.quoted[0] || line.tokens[0] != "end" || line.tokens.size() != 1) {
+  if (!line.quoted[0] && line.tokens[0] == "end" && line.tokens.size() != 1) {
+    return error(ErrorCode::kParseError, line.number, "'end' takes nothing after it");
+  }
+  if (line.quoted[0] || line.tokens[0] != "end") {
     return error(ErrorCode::kParseError, line.number,
-                 fmt::format("expected 'end', found '{}'", line.tokens[0]));
+                 fmt::format("expected 'end', found '{}'", excerpt(line.tokens[0])));
   }
   if (nextLine(line, status)) {
     return error(ErrorCode::kParseError, line.number, "unexpected text after 'end'");
@@ -596,17 +593,7 @@ Result<Skeleton> parseSkeletonText(std::string_view text, std::string_view sourc
 }
 
 Result<Skeleton> readSkeletonFile(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) {
-    return Status(ErrorCode::kIoError, fmt::format("{}: cannot read: {}", path, ec.message()));
-  }
-  if (size > kMaxSkeletonFileBytes) {
-    return Status(ErrorCode::kIoError,
-                  fmt::format("{}: {} bytes is larger than any skeleton file (limit {} bytes)",
-                              path, size, kMaxSkeletonFileBytes));
-  }
-  Result<std::string> text = readFileBytes(path);
+  Result<std::string> text = readFileBytes(path, kMaxSkeletonFileBytes);
   if (!text.ok()) return text.status();
   return parseSkeletonText(*text, path);
 }

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include "throng/core/excerpt.h"
 
 namespace throng {
 
@@ -31,6 +32,15 @@ const char* errorCodeName(ErrorCode code) {
 }
 
 namespace detail {
+
+std::string oneLineMessage(std::string message) {
+  bool clean = message.size() <= kMaxMessageBytes;
+  for (size_t i = 0; clean && i < message.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(message[i]);
+    clean = byte >= 0x20 && byte != 0x7f;
+  }
+  return clean ? message : excerpt(message, kMaxMessageBytes);
+}
 
 void abortOnMissingValue(const Status& status) {
   std::fprintf(stderr, "throng: value of a failed Result: %s\n", status.toString().c_str());

@@ -4,8 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include <fmt/core.h>
+
+#include "throng/core/number_text.h"
 
 namespace throng {
 namespace {
@@ -72,8 +75,14 @@ bool parseNumber(std::string_view word, T& out) {
   const char* begin = word.data();
   const char* end = word.data() + word.size();
   if (begin != end && *begin == '+') ++begin;  // from_chars takes no leading '+'
-  const auto [at, ec] = std::from_chars(begin, end, out);
-  return ec == std::errc() && at == end && begin != end;
+  if constexpr (std::is_same_v<T, float>) {
+    return parseFloat(word.substr(begin - word.data()), out) == std::errc();
+  } else if constexpr (std::is_same_v<T, double>) {
+    return parseDouble(word.substr(begin - word.data()), out) == std::errc();
+  } else {
+    const auto [at, ec] = std::from_chars(begin, end, out);
+    return ec == std::errc() && at == end && begin != end;
+  }
 }
 
 Result<AgentGroup> parseGroup(std::string_view word, const LineError& error) {

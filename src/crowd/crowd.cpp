@@ -2,12 +2,9 @@
 #include "throng/crowd/crowd.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
-#include <cctype>
-#include <charconv>
 #include <cmath>
-
-#include <fmt/core.h>
 
 namespace throng {
 
@@ -18,21 +15,6 @@ namespace {
 
 constexpr float kPi = 3.14159265358979f;
 
-bool containsNoCase(const std::string& text, const char* word) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower.find(word) != std::string::npos;
-}
-
-// Ground speed of a clip from its root motion: horizontal distance over its duration.
-float rootSpeed(const BakedClip& clip) {
-  if (clip.root_motion.size() < 2 || !(clip.duration > 0.0f)) return 0.0f;
-  const glm::vec3 d = clip.root_motion.back() - clip.root_motion.front();
-  const float covered = static_cast<float>(clip.root_motion.size() - 1) / clip.fps;
-  return covered > 0.0f ? std::hypot(d.x, d.z) / covered : 0.0f;
-}
-
 float wrapAngle(float a) {
   while (a > kPi) a -= 2 * kPi;
   while (a < -kPi) a += 2 * kPi;
@@ -41,104 +23,30 @@ float wrapAngle(float a) {
 
 }  // namespace
 
-const char* agentStateName(AgentState state) {
-  switch (state) {
-    case AgentState::kIdle:
-      return "idle";
-    case AgentState::kWalk:
-      return "walk";
-    case AgentState::kRun:
-      return "run";
-    case AgentState::kAttack:
-      return "attack";
-    case AgentState::kDead:
-      return "dead";
-    case AgentState::kPlay:
-      return "play";
-  }
-  return "?";
-}
-
-int findClip(std::span<const BakedClip> clips, std::string_view name) {
-  for (size_t c = 0; c < clips.size(); ++c) {
-    if (clips[c].name == name) return static_cast<int>(c);
-  }
-  size_t index = 0;
-  const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), index);
-  if (!name.empty() && ec == std::errc() && end == name.data() + name.size() &&
-      index < clips.size()) {
-    return static_cast<int>(index);
-  }
-  return -1;
-}
-
-std::string clipList(std::span<const BakedClip> clips) {
-  std::string list;
-  for (size_t c = 0; c < clips.size(); ++c) {
-    list += fmt::format("{}{} {}", c == 0 ? "" : ", ", c, clips[c].name);
-  }
-  return list.empty() ? "none" : list;
-}
-
-namespace {
-
-// Words a state's clip name contains (case-insensitive), tried in order.
-const std::vector<const char*> kStateWords[kClipSetStates] = {
-    {"idle"}, {"walk"}, {"run"}, {"attack", "punch", "slash", "hit"}, {"die", "death"}};
-
-// The first clip whose name holds one of `state`'s words (in word order), or -1.
-int findStateClip(std::span<const BakedClip> clips, int state) {
-  for (const char* word : kStateWords[state]) {
-    for (size_t c = 0; c < clips.size(); ++c) {
-      if (containsNoCase(clips[c].name, word)) return static_cast<int>(c);
-    }
-  }
-  return -1;
-}
-
-void setLocomotionSpeeds(std::span<const BakedClip> clips, ClipSet& set) {
-  if (const float v = rootSpeed(clips[set.state_clip[1]]); v > 0.0f) set.walk_speed = v;
-  if (const float v = rootSpeed(clips[set.state_clip[2]]); v > 0.0f) set.run_speed = v;
-}
-
-}  // namespace
-
-Result<ClipSet> clipSetByName(std::span<const BakedClip> clips) {
-  ClipSet set;
-  for (int s = 0; s < kClipSetStates; ++s) {
-    const int found = findStateClip(clips, s);
-    if (found < 0) {
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("no clip for the '{}' state (looked for a name containing '{}')",
-                                agentStateName(static_cast<AgentState>(s)), kStateWords[s][0]));
-    }
-    set.state_clip[s] = static_cast<uint16_t>(found);
-  }
-  setLocomotionSpeeds(clips, set);
-  return set;
-}
-
-ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
-                      std::vector<AgentState>* missing) {
-  assert(fallback < clips.size());
-  ClipSet set;
-  for (int s = 0; s < kClipSetStates; ++s) {
-    const int found = findStateClip(clips, s);
-    if (found < 0 && missing) missing->push_back(static_cast<AgentState>(s));
-    set.state_clip[s] = found < 0 ? fallback : static_cast<uint16_t>(found);
-  }
-  setLocomotionSpeeds(clips, set);
-  return set;
-}
-
 Crowd::Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc)
-    : clips_(clips.begin(), clips.end()), clip_set_(clip_set), desc_(desc) {
-  for ([[maybe_unused]] uint16_t c : clip_set_.state_clip) assert(c < clips_.size());
+    : Crowd(std::span<const CrowdCharacter>(std::array{CrowdCharacter{clips, clip_set}}), desc) {}
+
+Crowd::Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc) : desc_(desc) {
+  assert(characters.size() <= kMaxCrowdCharacters);
+  for (const CrowdCharacter& character : characters) {
+    clip_first_.push_back(static_cast<uint32_t>(clips_.size()));
+    clip_count_.push_back(static_cast<uint16_t>(character.clips.size()));
+    clip_sets_.push_back(character.clip_set);
+    clips_.insert(clips_.end(), character.clips.begin(), character.clips.end());
+    for ([[maybe_unused]] uint16_t c : character.clip_set.state_clip) {
+      assert(c < character.clips.size());
+    }
+  }
 }
 
-uint32_t Crowd::addAgent(const Placement& placement, float start_time) {
+uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t character,
+                         uint16_t variant) {
+  assert(character < characterCount());
   AgentPlayback p;
-  p.clip = p.previous_clip = clip_set_.state_clip[static_cast<int>(AgentState::kIdle)];
+  p.clip = p.previous_clip = clip_sets_[character].state_clip[static_cast<int>(AgentState::kIdle)];
+  characters_.push_back(character);
+  variants_.push_back(variant);
+  scans_.push_back({});
   p.time = p.previous_time = start_time;
   placements_.push_back(placement);
   playback_.push_back(p);
@@ -207,7 +115,11 @@ void Crowd::truncate(uint32_t count) {
   resume_states_.resize(count);
   play_loops_.resize(count);
   targets_.resize(count);
+  characters_.resize(count);
+  variants_.resize(count);
+  scans_.resize(count);
   std::erase_if(queue_, [count](const Command& c) { return c.agent >= count; });
+  std::erase_if(events_, [count](const EventHit& e) { return e.agent >= count; });
 }
 
 void Crowd::setSpeed(uint32_t agent, float speed) {
@@ -217,8 +129,8 @@ void Crowd::setSpeed(uint32_t agent, float speed) {
 }
 
 void Crowd::submit(const Command& command) {
-  if (command.agent >= agentCount() ||
-      (command.type == CommandType::kPlay && command.clip >= clips_.size())) {
+  if (command.agent >= agentCount() || (command.type == CommandType::kPlay &&
+                                        command.clip >= clip_count_[characters_[command.agent]])) {
     ++dropped_commands_;
     return;
   }
@@ -227,7 +139,7 @@ void Crowd::submit(const Command& command) {
 
 void Crowd::enterState(uint32_t agent, AgentState state) {
   assert(state != AgentState::kPlay);
-  enterState(agent, state, clip_set_.state_clip[static_cast<int>(state)]);
+  enterState(agent, state, clip_sets_[characters_[agent]].state_clip[static_cast<int>(state)]);
 }
 
 void Crowd::enterState(uint32_t agent, AgentState state, uint16_t clip) {
@@ -296,6 +208,23 @@ void Crowd::update(float seconds, JobSystem* jobs) {
   } else {
     advance(0, agentCount(), seconds);
   }
+  // Events on this thread, in agent order, from what advance() recorded: the same list whatever
+  // the thread count.
+  events_.clear();
+  for (uint32_t a = 0; a < agentCount(); ++a) {
+    const EventScan& scan = scans_[a];
+    const uint16_t playing = scan.clip;
+    forEachCrossedEvent(clipOf(a, playing), scan.from, scan.to, scan.loops != 0, [&](uint16_t e) {
+      events_.push_back({a, playing, e, scan.weight});
+    });
+    if (scan.fading != 0) {
+      const uint16_t faded = scan.previous_clip;
+      const BakedClip& clip = clipOf(a, faded);
+      forEachCrossedEvent(clip, scan.previous_from, scan.previous_to, clip.loop, [&](uint16_t e) {
+        events_.push_back({a, faded, e, scan.previous_weight});
+      });
+    }
+  }
 }
 
 void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
@@ -303,15 +232,33 @@ void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
   for (uint32_t a = begin; a < end; ++a) {
     AgentPlayback& p = playback_[a];
+    const float time_before = p.time;
+    const float previous_before = p.previous_time;
+    const float fade_before = p.fade;
     p.time += seconds * p.speed;
     p.previous_time += seconds * p.speed;
     p.fade = std::max(0.0f, p.fade - fade_step);
 
     const AgentState state = states_[a];
-    const float duration = clips_[p.clip].duration;
+    // The spans whose events update() reports, taken before any state change below restarts a
+    // clip: the playing clip's (looping as it plays: a looped kPlay loops even a clamped clip),
+    // and the fading one's while it shows.
+    const BakedClip& playing = clipOf(a, p.clip);
+    EventScan& scan = scans_[a];
+    scan.clip = p.clip;
+    scan.from = time_before;
+    scan.to = p.time;
+    scan.weight = 1.0f - p.fade;
+    scan.loops = playing.loop || (state == AgentState::kPlay && play_loops_[a]) ? 1 : 0;
+    scan.fading = fade_before > 0.0f ? 1 : 0;
+    scan.previous_clip = p.previous_clip;
+    scan.previous_from = previous_before;
+    scan.previous_to = p.previous_time;
+    scan.previous_weight = p.fade;
+    const float duration = playing.duration;
     if (state == AgentState::kPlay && play_loops_[a] && p.time >= duration) {
       // Loop even a clip baked to play once (its own flag would hold the last frame).
-      if (!clips_[p.clip].loop) p.time = duration > 0.0f ? std::fmod(p.time, duration) : 0.0f;
+      if (!playing.loop) p.time = duration > 0.0f ? std::fmod(p.time, duration) : 0.0f;
     } else if ((state == AgentState::kAttack || state == AgentState::kPlay) && p.time >= duration) {
       enterState(a, resume_states_[a]);
     } else if (state == AgentState::kWalk || state == AgentState::kRun) {
@@ -319,8 +266,9 @@ void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
       const glm::vec2 here(pl.position.x, pl.position.z);
       const glm::vec2 to = targets_[a] - here;
       const float distance = glm::length(to);
-      const float step = (state == AgentState::kWalk ? clip_set_.walk_speed : clip_set_.run_speed) *
-                         seconds * pl.scale * p.speed;
+      const ClipSet& set = clip_sets_[characters_[a]];
+      const float step = (state == AgentState::kWalk ? set.walk_speed : set.run_speed) * seconds *
+                         pl.scale * p.speed;
       if (distance <= step) {
         pl.position.x = targets_[a].x;
         pl.position.z = targets_[a].y;

@@ -1,6 +1,7 @@
 // LOD selection: the LOD rule applied per agent, remapped and counted.
 #include "throng/crowd/lod_select.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "throng/crowd/lod_pick.h"
@@ -9,7 +10,16 @@ namespace throng {
 
 int agentLod(std::span<const MeshLod> lods, const LodView& view, const Placement& placement) {
   assert(!lods.empty());
-  return pickLod(lods, modelDistance(glm::distance(view.eye, placement.position), placement.scale));
+  const float distance =
+      modelDistance(glm::distance(view.eye, placement.position), placement.scale);
+  if (view.fov_y > 0.0f && view.viewport_height > 0.0f && view.threshold_pixels > 0.0f) {
+    // To the nearest point: measured to the origin, a camera within a few heights of an agent
+    // would see its near side larger than the rule assumes.
+    const float nearest = std::max(0.0f, distance - view.reach);
+    return pickLodScreenSpace(lods, nearest, {view.fov_y, view.viewport_height},
+                              view.threshold_pixels);
+  }
+  return pickLod(lods, distance);  // the stored distances: the rule at the reference camera
 }
 
 bool LodSelectJob::validate() const {

@@ -13,6 +13,7 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/excerpt.h"
 #include "throng/core/half.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
@@ -74,6 +75,8 @@ struct FrameResult {
   Bounds bounds;
   glm::vec3 root{0.0f};
   bool representable = true;  // every value fits the texel format
+  int non_finite_joint = -1;  // first joint whose palette entry (or root) is not finite
+  bool finite_positions = true;
 };
 
 struct ClipPlan {
@@ -239,14 +242,6 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   if (character.clips.empty()) {
     return badOption(fmt::format("{}: the character has no clips to bake", source));
   }
-  const uint32_t texels_per_frame = 3 * joints;
-  if (texels_per_frame > options.max_width) {
-    return Status(ErrorCode::kLimitExceeded,
-                  fmt::format("{}: one frame of {} joints needs {} texels, more than the maximum "
-                              "texture width {}",
-                              source, joints, texels_per_frame, options.max_width));
-  }
-
   // Which clips, in which order, and whether each loops.
   Result<std::vector<int>> selected = resolveClips(character, options.clips, "clips to bake");
   if (!selected.ok()) return selected.status();
@@ -288,6 +283,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
                       plan.reason == LoopReason::kForcedLoop;
     BakedClip& b = plan.baked;
     b.name = clip.name;
+    b.events = clip.events;
     b.loop = loop;
     b.duration = duration;
     b.first_frame = static_cast<uint32_t>(total_frames);
@@ -297,23 +293,23 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     plans.push_back(std::move(plan));
   }
 
-  // Texture layout (animation_texture.h): whole frames per row, rows as needed.
+  // Texture layout (animation_texture.h): whole frames per row, rows as needed; a frame wider
+  // than max_width spans several rows.
   AnimationTexture texture;
   texture.format = options.format;
   texture.joint_count = joints;
-  const uint64_t fit_per_row = options.max_width / texels_per_frame;
-  const uint64_t frames_per_row = std::min<uint64_t>(fit_per_row, total_frames);
-  const uint64_t height = (total_frames + frames_per_row - 1) / frames_per_row;
-  if (height > kMaxAnimationTextureSize) {
+  const AnimationTextureLayout layout =
+      chooseAnimationTextureLayout(joints, total_frames, options.max_width);
+  if (layout.height > kMaxAnimationTextureSize) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("{}: {} frames need a texture {} rows high, more than the limit of "
                               "{} (lower the frame rate or bake fewer clips)",
-                              source, total_frames, height, kMaxAnimationTextureSize));
+                              source, total_frames, layout.height, kMaxAnimationTextureSize));
   }
   texture.frame_count = static_cast<uint32_t>(total_frames);
-  texture.frames_per_row = static_cast<uint32_t>(frames_per_row);
-  texture.width = static_cast<uint32_t>(frames_per_row * texels_per_frame);
-  texture.height = static_cast<uint32_t>(height);
+  texture.frames_per_row = layout.frames_per_row;
+  texture.width = layout.width;
+  texture.height = static_cast<uint32_t>(layout.height);
   const size_t channels = static_cast<size_t>(texture.width) * texture.height * 4;
   if (options.format == TexelFormat::kRgba32F) {
     texture.texels32.assign(channels, 0.0f);
@@ -346,6 +342,14 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
 
       evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, i), w.scratch, w.reference);
       if (plan.motion_joint >= 0) out.root = glm::vec3(w.scratch.models[plan.motion_joint][3]);
+      // Overflow is caught here, where the clip and frame are known, not by the package check.
+      for (uint32_t j = 0; j < joints && out.non_finite_joint < 0; ++j) {
+        const JointRows& rows = w.reference[j];
+        if (!isFinite(rows.rows[0]) || !isFinite(rows.rows[1]) || !isFinite(rows.rows[2])) {
+          out.non_finite_joint = static_cast<int>(j);
+        }
+      }
+      if (out.non_finite_joint < 0 && !isFinite(out.root)) out.non_finite_joint = plan.motion_joint;
       for (uint32_t j = 0; j < joints; ++j) {
         storeJointRows(texture, f, j, w.reference[j]);
         w.stored[j] = loadJointRows(texture, f, j);
@@ -357,6 +361,7 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
       out.error = maxDistance(w.ref_positions, w.stored_positions);
       Bounds a = computeBounds(w.stored_positions), r = computeBounds(w.ref_positions);
       out.bounds = {glm::min(a.min, r.min), glm::max(a.max, r.max)};
+      out.finite_positions = isFinite(r.min) && isFinite(r.max) && std::isfinite(r.largestExtent());
 
       // Mid-frame: the runtime blends the stored frames i and i+1 (frame 0 after a looping
       // clip's last); compare with the clip sampled halfway between their times.
@@ -424,6 +429,20 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     bool moves = false;
     for (uint32_t i = 0; i < b.frame_count; ++i) {
       const FrameResult& fr = results[b.first_frame + i];
+      if (fr.non_finite_joint >= 0 && failure.ok()) {
+        failure = Status(ErrorCode::kInvalidData,
+                         fmt::format("{}: clip '{}' frame {} ({} s): joint '{}' gets a non-finite "
+                                     "transform (the clip's keys or the rest pose overflow the "
+                                     "float range)",
+                                     source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i),
+                                     excerpt(skeleton.names()[fr.non_finite_joint])));
+      }
+      if (!fr.finite_positions && failure.ok()) {
+        failure = Status(ErrorCode::kInvalidData,
+                         fmt::format("{}: clip '{}' frame {} ({} s): skinned vertices leave the "
+                                     "float range (the pose moves or scales the mesh too far)",
+                                     source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i)));
+      }
       if (!fr.representable && failure.ok()) {
         failure = Status(ErrorCode::kLimitExceeded,
                          fmt::format("{}: clip '{}' frame {}: a palette value is outside the "

@@ -1,6 +1,7 @@
 // glTF 2.0 import: one Character (skeleton, skinned mesh, clips) from a .gltf or .glb file.
 #include "throng/offline/gltf_import.h"
 
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -10,11 +11,12 @@
 #include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
 #include "offline/gltf_read_skeleton.h"
+#include "throng/offline/clip_events.h"
 
 namespace throng {
 
 Result<Character> importGltf(const std::string& path, const ImportOptions& options) {
-  Result<gltf::Document> doc = gltf::loadDocument(path);
+  Result<gltf::Document> doc = gltf::loadDocument(path, options);
   if (!doc.ok()) return doc.status();
   Result<gltf::NodeTree> tree = gltf::readNodeTree(*doc);
   if (!tree.ok()) return tree.status();
@@ -43,7 +45,7 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   for (const Clip& clip : character.clips) names.insert(clip.name);
   for (const std::string& clip_file : options.clip_files) {
     Result<std::vector<Clip>> more =
-        importClipsByName(clip_file, character.skeleton, character.warnings);
+        importClipsByName(clip_file, character.skeleton, character.warnings, options);
     if (!more.ok()) return more.status();
     for (Clip& clip : *more) {
       if (!names.insert(clip.name).second) {
@@ -56,13 +58,25 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
       character.clips.push_back(std::move(clip));
     }
   }
+  if (options.event_sidecar) {
+    const std::string sidecar = clipEventsSidecarPath(path);
+    std::error_code error;
+    if (std::filesystem::exists(sidecar, error)) {
+      if (Status s = readClipEvents(sidecar, character); !s.ok()) return s;
+    }
+  }
   if (Status status = validateCharacter(character, path); !status.ok()) return status;
+  // Warnings quote names from the file: one line each, of bounded length, like error messages.
+  for (std::string& warning : character.warnings) {
+    warning = detail::oneLineMessage(std::move(warning));
+  }
   return character;
 }
 
 Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
-                                            std::vector<std::string>& warnings) {
-  Result<gltf::Document> doc = gltf::loadDocument(path);
+                                            std::vector<std::string>& warnings,
+                                            const ImportOptions& options) {
+  Result<gltf::Document> doc = gltf::loadDocument(path, options);
   if (!doc.ok()) return doc.status();
   // The node tree check guards against cycles and bad indices even though rest values are unused.
   Result<gltf::NodeTree> tree = gltf::readNodeTree(*doc);
@@ -73,7 +87,9 @@ Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skele
   }
   Result<std::vector<Clip>> clips = gltf::readClips(*doc, node_to_joint, target.jointCount());
   if (!clips.ok()) return clips.status();
-  warnings.insert(warnings.end(), doc->warnings.begin(), doc->warnings.end());
+  for (std::string& warning : doc->warnings) {
+    warnings.push_back(detail::oneLineMessage(std::move(warning)));
+  }
   return clips;
 }
 

@@ -203,7 +203,24 @@ Result<std::vector<double>> readComponents(const Document& doc, const AccessorRe
   const int components = componentCount(accessor.type);
   const int bytes = componentBytes(accessor.componentType);
   const uint64_t element_bytes = static_cast<uint64_t>(components) * static_cast<uint64_t>(bytes);
-  std::vector<double> values(accessor.count * static_cast<size_t>(components), 0.0);
+  // The data must be there before anything of `count`'s size is allocated.
+  ByteRange dense;
+  if (accessor.bufferView >= 0) {
+    Result<ByteRange> range = viewRange(doc, where, accessor.bufferView, accessor.byteOffset,
+                                        accessor.count, element_bytes, /*allow_stride=*/true);
+    if (!range.ok()) return range.status();
+    dense = *range;
+  }
+  const uint64_t value_count = accessor.count * static_cast<uint64_t>(components);
+  if (value_count > doc.decode_budget) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: count {} ({} values) is more than the file's data can stand "
+                              "for: with the accessors before it, the file would decode over {} "
+                              "values per byte it holds",
+                              where, accessor.count, value_count, kDecodeBudgetPerByte));
+  }
+  doc.decode_budget -= value_count;
+  std::vector<double> values(static_cast<size_t>(value_count), 0.0);
 
   auto decodeRun = [&](const ByteRange& range, uint64_t count, auto&& target_of) {
     for (uint64_t e = 0; e < count; ++e) {
@@ -216,10 +233,7 @@ Result<std::vector<double>> readComponents(const Document& doc, const AccessorRe
   };
 
   if (accessor.bufferView >= 0) {
-    Result<ByteRange> range = viewRange(doc, where, accessor.bufferView, accessor.byteOffset,
-                                        accessor.count, element_bytes, /*allow_stride=*/true);
-    if (!range.ok()) return range.status();
-    decodeRun(*range, accessor.count,
+    decodeRun(dense, accessor.count,
               [&](uint64_t e) { return values.data() + e * static_cast<uint64_t>(components); });
   } else if (!accessor.sparse.isSparse) {
     // glTF: an accessor without a buffer view reads as zeros; nothing to do.

@@ -5,9 +5,8 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
+#include <new>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -16,6 +15,10 @@
 #include "offline/gltf_read_image.h"
 #include "offline/gltf_read_meshopt.h"
 #include "offline/gltf_read_prepare.h"
+#include "offline/gltf_json_scan.h"
+#include "offline/gltf_uri.h"
+#include "throng/core/excerpt.h"
+#include "throng/core/file_io.h"
 
 namespace throng::gltf {
 namespace {
@@ -27,15 +30,17 @@ constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
 constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
 constexpr size_t kGlbHeaderBytes = 12;
 constexpr size_t kChunkHeaderBytes = 8;
+// tinygltf's own messages may quote whole values (a 200 MB data uri); this much of them is enough.
+constexpr size_t kMaxQuotedMessageBytes = 160;
 
-uint32_t readU32(const std::vector<unsigned char>& bytes, size_t offset) {
+uint32_t readU32(std::string_view bytes, size_t offset) {
   uint32_t value = 0;
   std::memcpy(&value, bytes.data() + offset, sizeof(value));
   return value;  // glTF is little-endian, as every platform throng targets
 }
 
 // Checks the GLB header and chunk table so that tinygltf only ever sees consistent lengths.
-Status checkGlbContainer(const std::string& path, const std::vector<unsigned char>& bytes) {
+Status checkGlbContainer(const std::string& path, std::string_view bytes) {
   const size_t size = bytes.size();
   if (size < kGlbHeaderBytes + kChunkHeaderBytes) {
     return {ErrorCode::kParseError,
@@ -87,56 +92,80 @@ std::string place(const Document& doc, const std::string& what) {
   return fmt::format("{}: {}", doc.path, what);
 }
 
-Result<Document> loadDocument(const std::string& path) {
+Result<Document> loadDocument(const std::string& path, const ImportOptions& options) {
   Document doc;
   doc.path = path;
 
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status(ErrorCode::kIoError, fmt::format("{}: cannot open file", path));
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)),
-                                   std::istreambuf_iterator<char>());
-  if (file.bad()) return Status(ErrorCode::kIoError, fmt::format("{}: read error", path));
-  if (bytes.size() > kMaxGltfFileBytes) {
-    return Status(ErrorCode::kLimitExceeded,
-                  fmt::format("{}: {} bytes; files over {} bytes are not supported", path,
-                              bytes.size(), kMaxGltfFileBytes));
-  }
+  Result<std::string> read = readFileBytes(path, kMaxGltfFileBytes);
+  if (!read.ok()) return read.status();
+  std::string bytes = std::move(*read);
   if (bytes.empty()) return Status(ErrorCode::kParseError, fmt::format("{}: empty file", path));
 
   const bool binary = bytes.size() >= 4 && readU32(bytes, 0) == kGlbMagic;
+  std::string_view json = bytes;
   if (binary) {
     if (Status status = checkGlbContainer(path, bytes); !status.ok()) return status;
+    json = json.substr(kGlbHeaderBytes + kChunkHeaderBytes, readU32(bytes, 12));
+  }
+  const JsonScan scan = scanJson(json);
+  if (scan.too_deep) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: JSON nested more than {} levels deep", path, kMaxJsonDepth));
+  }
+  for (size_t b = 0; b < scan.buffers.size(); ++b) {
+    if (scan.buffers[b].has_byte_length && scan.buffers[b].byte_length == 0) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: buffer {}: byteLength is 0 (a buffer holds at least one byte)",
+                                path, b));
+    }
   }
 
   if (Status status = prepareForTinygltf(path, bytes, binary); !status.ok()) return status;
 
-  const std::string base_dir = std::filesystem::path(path).parent_path().string();
+  UriRules rules;
+  rules.base_dir = std::filesystem::path(path).parent_path();
+  for (const std::string& root : options.allowed_roots) rules.allowed_roots.emplace_back(root);
+  UriLoader files(path, std::move(rules), scan);
   tinygltf::TinyGLTF loader;
   // Images stay encoded until a material needs them (gltf_read_image.h).
   loader.SetImageLoader(&keepEncodedImage, nullptr);
+  files.install(loader);
+  const std::string base_dir(UriLoader::kBaseDir);
   std::string err;
   std::string warn;
   bool loaded = false;
   try {
     if (binary) {
-      loaded = loader.LoadBinaryFromMemory(&doc.model, &err, &warn, bytes.data(),
+      loaded = loader.LoadBinaryFromMemory(&doc.model, &err, &warn,
+                                           reinterpret_cast<const unsigned char*>(bytes.data()),
                                            static_cast<unsigned int>(bytes.size()), base_dir);
     } else {
-      loaded = loader.LoadASCIIFromString(&doc.model, &err, &warn,
-                                          reinterpret_cast<const char*>(bytes.data()),
+      loaded = loader.LoadASCIIFromString(&doc.model, &err, &warn, bytes.data(),
                                           static_cast<unsigned int>(bytes.size()), base_dir);
     }
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("{}: not enough memory to parse the glTF JSON", path));
   } catch (const std::exception& e) {
-    return Status(ErrorCode::kParseError, fmt::format("{}: not valid glTF: {}", path, e.what()));
+    // tinygltf trusts some values it never checks (an empty buffer, an index) and then throws
+    // from the standard library; its text means nothing to a user, so it only comes last.
+    return Status(ErrorCode::kParseError,
+                  fmt::format("{}: not valid glTF: an inconsistent value made the glTF parser "
+                              "stop (its own words: '{}')",
+                              path, excerpt(e.what())));
   } catch (...) {
     return Status(ErrorCode::kParseError, fmt::format("{}: not valid glTF", path));
   }
+  if (Status refused = files.failure(loaded); !refused.ok()) return refused;
+  // tinygltf's texts: marker paths back to uris, on one line, and short (they may quote a whole
+  // data uri).
   auto trim = [](std::string text) {
+    text = UriLoader::withoutMarker(std::move(text));
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    for (char& c : text) {
-      if (c == '\n') c = ';';
+    for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at)) {
+      text.replace(at, 1, "; ");
     }
-    return text;
+    return excerpt(text, kMaxQuotedMessageBytes);
   };
   if (!loaded) {
     const bool io = err.find("File not found") != std::string::npos ||
@@ -147,6 +176,9 @@ Result<Document> loadDocument(const std::string& path) {
         fmt::format("{}: {}{}", path, io ? "cannot load external buffer: " : "not valid glTF: ",
                     trim(err.empty() ? std::string("unknown error") : err)));
   }
+  uint64_t input_bytes = bytes.size();
+  for (const tinygltf::Buffer& buffer : doc.model.buffers) input_bytes += buffer.data.size();
+  doc.decode_budget = kDecodeBudgetAllowance + kDecodeBudgetPerByte * input_bytes;
   if (!warn.empty()) doc.warnings.push_back(fmt::format("{}: {}", path, trim(warn)));
 
   if (Status s = checkRequiredExtensions(path, doc.model.extensionsRequired); !s.ok()) return s;

@@ -7,13 +7,32 @@
 #include <set>
 #include <string>
 
+#ifndef THRONG_NO_DRACO
 #include <draco/compression/decode.h>
+#endif
 #include <fmt/format.h>
 
 #include "offline/gltf_read_accessor.h"
 #include "offline/gltf_read_prepare.h"
 
 namespace throng::gltf {
+
+#ifdef THRONG_NO_DRACO
+// A build without Draco (the web build) reads uncompressed files only.
+Status decodeDracoPrimitives(Document& doc) {
+  for (size_t m = 0; m < doc.model.meshes.size(); ++m) {
+    for (size_t p = 0; p < doc.model.meshes[m].primitives.size(); ++p) {
+      if (doc.model.meshes[m].primitives[p].extensions.count(kDracoExtension) == 0) continue;
+      return Status(
+          ErrorCode::kUnsupported,
+          fmt::format("{}: this build of throng has no Draco decoder "
+                      "(bake the file with a native build)",
+                      place(doc, fmt::format("mesh {} primitive {} ({})", m, p, kDracoExtension))));
+    }
+  }
+  return {};
+}
+#else
 namespace {
 
 // Appends `bytes` as a new buffer with one view over it; returns the view.
@@ -245,5 +264,7 @@ Status decodeDracoPrimitives(Document& doc) {
   }
   return {};
 }
+
+#endif  // THRONG_NO_DRACO
 
 }  // namespace throng::gltf

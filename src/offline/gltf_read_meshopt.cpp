@@ -4,11 +4,28 @@
 #include <string>
 
 #include <fmt/format.h>
+#ifndef THRONG_NO_MESHOPTIMIZER
 #include <meshoptimizer.h>
+#endif
 
 #include "offline/gltf_read_prepare.h"
 
 namespace throng::gltf {
+
+#ifdef THRONG_NO_MESHOPTIMIZER
+// A build without meshoptimizer (the web build) reads uncompressed files only.
+Status decodeMeshoptViews(Document& doc) {
+  for (size_t v = 0; v < doc.model.bufferViews.size(); ++v) {
+    if (doc.model.bufferViews[v].extensions.count(kMeshoptExtension) == 0) continue;
+    return Status(
+        ErrorCode::kUnsupported,
+        fmt::format("{}: this build of throng has no meshoptimizer to decode it "
+                    "(bake the file with a native build)",
+                    place(doc, fmt::format("buffer view {} ({})", v, kMeshoptExtension))));
+  }
+  return {};
+}
+#else
 namespace {
 
 // meshopt_decodeVertexBuffer handles elements of 4..256 bytes in steps of 4 (meshoptimizer.h).
@@ -134,5 +151,7 @@ Status decodeMeshoptViews(Document& doc) {
   }
   return {};
 }
+
+#endif  // THRONG_NO_MESHOPTIMIZER
 
 }  // namespace throng::gltf

@@ -20,13 +20,13 @@ constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
 // What a meshopt fallback buffer becomes: 4 zero bytes (tinygltf wants data; nothing reads it).
 constexpr const char* kEmptyBufferUri = "data:application/octet-stream;base64,AAAAAA==";
 
-uint32_t readU32(const std::vector<unsigned char>& bytes, size_t offset) {
+uint32_t readU32(const std::string& bytes, size_t offset) {
   uint32_t value = 0;
   std::memcpy(&value, bytes.data() + offset, sizeof(value));
   return value;
 }
 
-void writeU32(std::vector<unsigned char>& out, size_t offset, uint32_t value) {
+void writeU32(std::string& out, size_t offset, uint32_t value) {
   std::memcpy(out.data() + offset, &value, sizeof(value));
 }
 
@@ -152,7 +152,7 @@ void noteUsedExtensions(Document& doc) {
   }
 }
 
-Status prepareForTinygltf(const std::string& path, std::vector<unsigned char>& bytes, bool binary) {
+Status prepareForTinygltf(const std::string& path, std::string& bytes, bool binary) {
   size_t json_begin = 0;
   size_t json_end = bytes.size();
   if (binary) {  // the container was checked: the JSON chunk lies inside the file
@@ -179,11 +179,11 @@ Status prepareForTinygltf(const std::string& path, std::vector<unsigned char>& b
 
   std::string text = root.dump();
   if (!binary) {
-    bytes.assign(text.begin(), text.end());
+    bytes = std::move(text);
     return {};
   }
   while (text.size() % 4 != 0) text.push_back(' ');  // GLB chunks are 4-byte aligned
-  std::vector<unsigned char> out;
+  std::string out;
   const size_t rest = bytes.size() - json_end;  // the BIN chunk, header included, if any
   const uint64_t total = kGlbHeaderBytes + kChunkHeaderBytes + text.size() + rest;
   if (total > kMaxGltfFileBytes) {

@@ -41,6 +41,6 @@ void noteUsedExtensions(Document& doc);
 // become 4-byte data URIs, and Draco primitives' accessors without a buffer view get the Draco
 // view (tinygltf demands one; decodeDracoPrimitives replaces it). Leaves `bytes` as they are when
 // nothing needs rewriting, and also when the JSON does not parse (tinygltf then reports it).
-Status prepareForTinygltf(const std::string& path, std::vector<unsigned char>& bytes, bool binary);
+Status prepareForTinygltf(const std::string& path, std::string& bytes, bool binary);
 
 }  // namespace throng::gltf

@@ -9,6 +9,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "offline/gltf_read_accessor.h"
+#include "throng/core/excerpt.h"
 
 namespace throng::gltf {
 namespace {
@@ -57,9 +58,10 @@ Result<NodeTree> readNodeTree(Document& doc) {
   std::vector<glm::mat4> local_matrices(static_cast<size_t>(count), glm::mat4(1.0f));
 
   auto nodeError = [&](int node, const std::string& what) {
-    return Status(ErrorCode::kInvalidData,
-                  place(doc, fmt::format("node {} ('{}'): {}", node,
-                                         model.nodes[static_cast<size_t>(node)].name, what)));
+    return Status(
+        ErrorCode::kInvalidData,
+        place(doc, fmt::format("node {} ('{}'): {}", node,
+                               excerpt(model.nodes[static_cast<size_t>(node)].name), what)));
   };
 
   for (int n = 0; n < count; ++n) {
@@ -97,7 +99,7 @@ Result<NodeTree> readNodeTree(Document& doc) {
       if (maxAbsDifference(toMatrix(local), m) > kDecomposeTolerance * largest) {
         doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): matrix has shear or a "
                                                       "projective part; approximated by TRS",
-                                                      n, node.name)));
+                                                      n, excerpt(node.name))));
       }
       continue;
     }
@@ -171,11 +173,21 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
   const tinygltf::Model& model = doc.model;
   const int count = static_cast<int>(model.nodes.size());
   std::vector<bool> in_skeleton(static_cast<size_t>(count), false);
+  int marked = 0;
   auto markWithAncestors = [&](int node) {
     while (node >= 0 && !in_skeleton[static_cast<size_t>(node)]) {
       in_skeleton[static_cast<size_t>(node)] = true;
+      ++marked;
       node = tree.parents[static_cast<size_t>(node)];
     }
+  };
+  // Refused as soon as the skeleton outgrows the limit: the work below (ancestor depths, names,
+  // the builder) is then bounded by kMaxJoints, whatever the file claims.
+  auto tooManyJoints = [&](const std::string& what) {
+    return Status(ErrorCode::kLimitExceeded,
+                  place(doc, fmt::format("{}: the skeleton would have more than the limit of {} "
+                                         "joints ({} so far)",
+                                         what, kMaxJoints, marked)));
   };
 
   SkeletonImport out;
@@ -197,6 +209,9 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
                       place(doc, fmt::format("skin {}: node {} is listed twice", s, joint)));
       }
       markWithAncestors(joint);
+      if (marked > kMaxJoints) {
+        return tooManyJoints(fmt::format("skin {} ({} joints listed)", s, skin.joints.size()));
+      }
     }
     SkinBinding& binding = out.skins[s];
     binding.inverse_binds.assign(skin.joints.size(), glm::mat4(1.0f));
@@ -233,23 +248,45 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
                          channel.target_path == "rotation" || channel.target_path == "scale";
         if (trs && channel.target_node >= 0 && channel.target_node < count) {
           markWithAncestors(channel.target_node);
+          if (marked > kMaxJoints) return tooManyJoints("animated nodes");
         }
       }
     }
     for (int n = 0; n < count; ++n) {
       if (model.nodes[static_cast<size_t>(n)].mesh >= 0) markWithAncestors(n);
+      if (marked > kMaxJoints) return tooManyJoints("mesh nodes");
     }
   }
   // Unskinned meshes under a skeleton node ride on their own node: add it and the path to it.
+  // Whether a node has a skeleton ancestor is settled once per node (a walk up to the first
+  // settled node, then recorded along the path), so long chains cost linear time.
+  enum : uint8_t { kUnknown, kBelow, kNotBelow };
+  std::vector<uint8_t> below(static_cast<size_t>(count), kUnknown);
+  std::vector<int> path;
+  auto belowSkeleton = [&](int n) {
+    path.clear();
+    int a = tree.parents[static_cast<size_t>(n)];
+    uint8_t answer = kNotBelow;
+    for (; a >= 0; a = tree.parents[static_cast<size_t>(a)]) {
+      if (in_skeleton[static_cast<size_t>(a)]) {
+        answer = kBelow;
+        break;
+      }
+      if (below[static_cast<size_t>(a)] != kUnknown) {
+        answer = below[static_cast<size_t>(a)];
+        break;
+      }
+      path.push_back(a);
+    }
+    for (int p : path) below[static_cast<size_t>(p)] = answer;
+    return answer == kBelow;
+  };
   for (int n = 0; n < count; ++n) {
     const tinygltf::Node& node = model.nodes[static_cast<size_t>(n)];
     if (node.mesh < 0 || node.skin >= 0 || in_skeleton[static_cast<size_t>(n)]) continue;
-    for (int a = tree.parents[static_cast<size_t>(n)]; a >= 0;
-         a = tree.parents[static_cast<size_t>(a)]) {
-      if (in_skeleton[static_cast<size_t>(a)]) {
-        markWithAncestors(n);
-        break;
-      }
+    if (belowSkeleton(n)) {
+      markWithAncestors(n);
+      if (marked > kMaxJoints) return tooManyJoints("unskinned meshes under the skeleton");
     }
   }
 

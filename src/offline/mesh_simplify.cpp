@@ -1,14 +1,157 @@
-// Mesh LOD with meshoptimizer's edge-collapse simplifier (Garland & Heckbert quadrics).
+// Mesh LOD with meshoptimizer's edge-collapse simplifier (Garland & Heckbert quadrics) on a mesh
+// welded by position and skin, with vertex clustering (sloppy) as the fallback.
 #include "throng/offline/mesh_simplify.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <unordered_map>
 
 #include <fmt/core.h>
+#ifndef THRONG_NO_MESHOPTIMIZER
 #include <meshoptimizer.h>
+#endif
+
+#include "throng/offline/surface_distance.h"
 
 namespace throng {
+namespace {
+
+// What welding compares: two vertices weld when every byte of this agrees.
+struct WeldKey {
+  glm::vec3 position;
+  glm::u16vec4 joints;  // 0 where the weight is 0, so unused slots never split a weld
+  glm::u8vec4 weights;  // rounded to 1/255: float noise in weights never splits a weld
+  uint32_t padding = 0;
+};
+static_assert(sizeof(WeldKey) == 28, "weld keys are tightly packed");
+
+std::vector<WeldKey> weldKeys(const SkinnedMesh& mesh) {
+  std::vector<WeldKey> keys(mesh.vertexCount());
+  for (size_t v = 0; v < keys.size(); ++v) {
+    WeldKey& k = keys[v];  // every byte is assigned below (no implicit padding)
+    k.position = mesh.positions[v];
+    for (int i = 0; i < kMaxInfluences; ++i) {
+      const float w = mesh.weights[v][i];
+      const bool used = w > 0.0f;
+      k.joints[i] = used ? mesh.joints[v][i] : 0;
+      k.weights[i] =
+          static_cast<uint8_t>(used ? std::lround(std::clamp(w, 0.0f, 1.0f) * 255.0f) : 0);
+    }
+  }
+  return keys;
+}
+
+// Connected sets of triangles sharing vertices (not positions): UV charts.
+std::vector<uint32_t> charts(const SkinnedMesh& mesh) {
+  std::vector<uint32_t> parent(mesh.vertexCount());
+  std::iota(parent.begin(), parent.end(), 0u);
+  auto find = [&](uint32_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+    const uint32_t a = find(mesh.indices[i]);
+    for (int c = 1; c < 3; ++c) {
+      const uint32_t b = find(mesh.indices[i + c]);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  for (uint32_t v = 0; v < parent.size(); ++v) parent[v] = find(v);
+  return parent;
+}
+
+// Puts the attributes back on triangles whose corners are weld representatives.
+class SeamRestorer {
+ public:
+  SeamRestorer(const SkinnedMesh& mesh, const std::vector<uint32_t>& shadow_of_vertex)
+      : chart_(charts(mesh)), used_(mesh.vertexCount(), 0) {
+    for (uint32_t v = 0; v < shadow_of_vertex.size(); ++v) {
+      by_group_chart_.emplace(key(shadow_of_vertex[v], chart_[v]), v);
+      members_[shadow_of_vertex[v]].push_back(v);
+    }
+  }
+
+  // Marks the vertices the current sub-mesh uses (its source indices).
+  void beginSubMesh(const uint32_t* indices, size_t count) {
+    ++stamp_;
+    for (size_t i = 0; i < count; ++i) used_[indices[i]] = stamp_;
+  }
+
+  // Rewrites triangle (a, b, c) of representatives into real vertices of one chart.
+  void restore(uint32_t* corners) {
+    uint32_t best_chart = 0;
+    int best_count = -1;
+    for (int c = 0; c < 3; ++c) {
+      for (uint32_t v : members_[corners[c]]) {
+        if (used_[v] != stamp_) continue;
+        int count = 0;
+        for (int o = 0; o < 3; ++o) count += by_group_chart_.count(key(corners[o], chart_[v])) != 0;
+        if (count > best_count || (count == best_count && chart_[v] < best_chart)) {
+          best_count = count;
+          best_chart = chart_[v];
+        }
+      }
+    }
+    for (int c = 0; c < 3; ++c) {
+      const auto it = by_group_chart_.find(key(corners[c], best_chart));
+      if (it != by_group_chart_.end()) {
+        corners[c] = it->second;
+        continue;
+      }
+      // No vertex of this chart at that position: one of the sub-mesh's own.
+      for (uint32_t v : members_[corners[c]]) {
+        if (used_[v] == stamp_) {
+          corners[c] = v;
+          break;
+        }
+      }
+    }
+  }
+
+ private:
+  static uint64_t key(uint32_t group, uint32_t chart) {
+    return static_cast<uint64_t>(group) << 32 | chart;
+  }
+  std::vector<uint32_t> chart_;
+  std::vector<uint32_t> used_;
+  uint32_t stamp_ = 0;
+  std::unordered_map<uint64_t, uint32_t> by_group_chart_;        // (group, chart) -> first vertex
+  std::unordered_map<uint32_t, std::vector<uint32_t>> members_;  // group -> its vertices
+};
+
+// The joint with the largest summed weight over a triangle's corners (ties: the lowest).
+uint32_t dominantJoint(const SkinnedMesh& mesh, const uint32_t* corners) {
+  uint32_t joints[3 * kMaxInfluences];
+  float weights[3 * kMaxInfluences];
+  int n = 0;
+  for (int c = 0; c < 3; ++c) {
+    for (int i = 0; i < kMaxInfluences; ++i) {
+      const float w = mesh.weights[corners[c]][i];
+      if (!(w > 0.0f)) continue;
+      const uint32_t j = mesh.joints[corners[c]][i];
+      int k = 0;
+      while (k < n && joints[k] != j) ++k;
+      if (k == n) {
+        joints[n] = j;
+        weights[n++] = 0.0f;
+      }
+      weights[k] += w;
+    }
+  }
+  uint32_t best = 0;
+  float best_weight = -1.0f;
+  for (int k = 0; k < n; ++k) {
+    if (weights[k] > best_weight || (weights[k] == best_weight && joints[k] < best)) {
+      best = joints[k];
+      best_weight = weights[k];
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptions& options) {
   if (!(options.triangle_ratio > 0.0f && options.triangle_ratio <= 1.0f)) {
@@ -26,38 +169,132 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
       !s.ok()) {
     return s;
   }
+#ifdef THRONG_NO_MESHOPTIMIZER
+  // Builds without meshoptimizer (the web build: Debian ships it as a native library only).
+  return Status(
+      ErrorCode::kUnsupported,
+      "simplify: this build of throng has no mesh simplifier (built without meshoptimizer)");
+#else
   const size_t vertex_count = mesh.vertexCount();
-  const float* positions = vertex_count > 0 ? &mesh.positions[0].x : nullptr;
+
+  // Weld: shadow[i] is the first vertex with index i's key (position and skin). The simplifier
+  // then sees only the welded vertices, renumbered: it classifies seams by position over every
+  // vertex it is given, so unreferenced duplicates left in its buffer would lock their positions.
+  const std::vector<WeldKey> keys = weldKeys(mesh);
+  std::vector<uint32_t> shadow(mesh.indices.size());
+  if (!mesh.indices.empty()) {
+    meshopt_generateShadowIndexBuffer(shadow.data(), mesh.indices.data(), mesh.indices.size(),
+                                      keys.data(), vertex_count, sizeof(WeldKey), sizeof(WeldKey));
+  }
+  std::vector<uint32_t> group_of(vertex_count);
+  std::iota(group_of.begin(), group_of.end(), 0u);
+  for (size_t i = 0; i < shadow.size(); ++i) group_of[mesh.indices[i]] = shadow[i];
+  SeamRestorer restorer(mesh, group_of);
+  std::vector<uint32_t> welded_of(vertex_count, ~0u);  // representative -> welded vertex
+  std::vector<uint32_t> representative;                // welded vertex -> representative
+  std::vector<glm::vec3> welded_positions;
+  for (uint32_t& index : shadow) {
+    if (welded_of[index] == ~0u) {
+      welded_of[index] = static_cast<uint32_t>(representative.size());
+      representative.push_back(index);
+      welded_positions.push_back(mesh.positions[index]);
+    }
+    index = welded_of[index];
+  }
+  const size_t welded_count = welded_positions.size();
+  const float* positions = welded_count > 0 ? &welded_positions[0].x : nullptr;
   const float scale =
-      vertex_count > 0 ? meshopt_simplifyScale(positions, vertex_count, sizeof(glm::vec3)) : 0.0f;
+      welded_count > 0 ? meshopt_simplifyScale(positions, welded_count, sizeof(glm::vec3)) : 0.0f;
 
   std::vector<SubMesh> ranges = mesh.submeshes;
   if (ranges.empty()) ranges.push_back({"", 0, static_cast<uint32_t>(mesh.indices.size())});
 
   SimplifiedMesh out;
   std::vector<uint32_t> indices;
-  std::vector<uint32_t> simplified;
+  std::vector<uint32_t> simplified, sloppy, whole;
   for (const SubMesh& range : ranges) {
-    const uint32_t* source = mesh.indices.data() + range.first_index;
+    const uint32_t* source = shadow.data() + range.first_index;
+    const size_t triangles = range.index_count / 3;
+    // At least one triangle: a sub-mesh never vanishes.
+    const size_t target =
+        options.triangle_ratio < 1.0f
+            ? std::clamp<size_t>(
+                  static_cast<size_t>(static_cast<double>(triangles) * options.triangle_ratio), 1,
+                  triangles)
+            : triangles;
+    out.target_triangles += target;
     simplified.resize(range.index_count);
     size_t count = range.index_count;
     float error = 0.0f;
-    if (options.triangle_ratio < 1.0f && range.index_count > 0) {
-      const size_t target =
-          static_cast<size_t>(static_cast<double>(range.index_count / 3) * options.triangle_ratio) *
-          3;
-      count =
-          meshopt_simplify(simplified.data(), source, range.index_count, positions, vertex_count,
-                           sizeof(glm::vec3), target, options.max_relative_error, 0, &error);
+    if (target < triangles) {
+      count = 0;
+      if (options.keep_joint_borders) {
+        // Each joint's region alone, its border locked: no collapse crosses where the mesh
+        // bends, so joints keep the rings that let them bend.
+        std::vector<std::vector<uint32_t>> regions;
+        std::unordered_map<uint32_t, size_t> region_of_joint;
+        for (size_t t = 0; t < triangles; ++t) {
+          const uint32_t joint =
+              dominantJoint(mesh, mesh.indices.data() + range.first_index + 3 * t);
+          const auto [it, added] = region_of_joint.emplace(joint, regions.size());
+          if (added) regions.emplace_back();
+          regions[it->second].insert(regions[it->second].end(), source + 3 * t, source + 3 * t + 3);
+        }
+        for (const std::vector<uint32_t>& region : regions) {
+          const size_t region_target = std::max<size_t>(
+              1,
+              static_cast<size_t>(static_cast<double>(region.size() / 3) * options.triangle_ratio));
+          float region_error = 0.0f;
+          count += meshopt_simplify(simplified.data() + count, region.data(), region.size(),
+                                    positions, welded_count, sizeof(glm::vec3), region_target * 3,
+                                    options.max_relative_error, meshopt_SimplifyLockBorder,
+                                    &region_error);
+          error = std::max(error, region_error);
+        }
+      }
+      if (!options.keep_joint_borders ||
+          static_cast<double>(count / 3) >
+              static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
+        // Locked borders left too much: the whole sub-mesh at once.
+        whole.resize(range.index_count);
+        float whole_error = 0.0f;
+        const size_t whole_count = meshopt_simplify(
+            whole.data(), source, range.index_count, positions, welded_count, sizeof(glm::vec3),
+            target * 3, options.max_relative_error, 0, &whole_error);
+        if (count == 0 || whole_count < count) {
+          simplified.swap(whole);
+          count = whole_count;
+          error = whole_error;
+          out.crossed_joint_borders = options.keep_joint_borders;
+        }
+      }
+      if (options.allow_sloppy && static_cast<double>(count / 3) >
+                                      static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
+        sloppy.resize(range.index_count);
+        float sloppy_error = 0.0f;
+        const size_t sloppy_count = meshopt_simplifySloppy(
+            sloppy.data(), source, range.index_count, positions, welded_count, sizeof(glm::vec3),
+            target * 3, options.max_relative_error, &sloppy_error);
+        if (sloppy_count > 0 && sloppy_count < count) {
+          simplified.swap(sloppy);
+          count = sloppy_count;
+          error = sloppy_error;
+          out.sloppy = true;
+        }
+      }
     } else {
       std::copy(source, source + range.index_count, simplified.begin());
     }
-    out.geometric_error = std::max(out.geometric_error, error * scale);
+    for (size_t i = 0; i < count; ++i) simplified[i] = representative[simplified[i]];
+    restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
+    for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
+    out.estimated_error = std::max(out.estimated_error, error * scale);
     SubMesh sub = range;
     sub.first_index = static_cast<uint32_t>(indices.size());
     sub.index_count = static_cast<uint32_t>(count);
     out.mesh.submeshes.push_back(sub);
-    indices.insert(indices.end(), simplified.begin(), simplified.begin() + count);
+    indices.insert(indices.end(), simplified.begin(),
+                   simplified.begin() + static_cast<std::ptrdiff_t>(count));
   }
   if (mesh.submeshes.empty()) out.mesh.submeshes.clear();
 
@@ -86,7 +323,13 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   }
   m.indices.resize(indices.size());
   for (size_t i = 0; i < indices.size(); ++i) m.indices[i] = remap[indices[i]];
+  // meshoptimizer's error is an area-weighted distance to the planes around each collapse, which
+  // can be several times below the real deviation: measure the real one.
+  if (options.measure_error && m.triangleCount() < mesh.triangleCount()) {
+    out.geometric_error = surfaceDistance(mesh.positions, mesh.indices, m.positions, m.indices);
+  }
   return out;
+#endif
 }
 
 }  // namespace throng

@@ -87,6 +87,9 @@ std::string describePackage(const Package& p) {
         c.name, c.first_frame, c.frame_count, c.fps, c.duration, c.loop ? "yes" : "no",
         c.root_motion.empty() ? "-" : "moves", c.bounds.min.x, c.bounds.min.y, c.bounds.min.z,
         c.bounds.max.x, c.bounds.max.y, c.bounds.max.z);
+    for (const ClipEvent& e : c.events) {
+      s += fmt::format("    event '{}' at {:.3f} s\n", e.name, e.time);
+    }
   }
   const AnimationTexture& t = p.animation;
   const bool is32 = t.format == TexelFormat::kRgba32F;

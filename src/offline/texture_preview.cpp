@@ -61,7 +61,7 @@ Status writeTexturePreview(const AnimationTexture& texture, const std::string& p
       const JointRows rows = loadJointRows(texture, f, j);
       for (uint32_t r = 0; r < 3; ++r) {
         const size_t x = texture.texelX(f, j, r);
-        const size_t y = 2 * static_cast<size_t>(texture.texelY(f));
+        const size_t y = 2 * static_cast<size_t>(texture.texelY(f, j));
         uint8_t* linear = &pixels[(y * width + x) * 3];
         for (int c = 0; c < 3; ++c) linear[c] = toByte(rows.rows[r][c], lo[r][c], hi[r][c]);
         // Translation: dark blue (lowest) to yellow (highest).

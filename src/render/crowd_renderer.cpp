@@ -94,7 +94,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
       jobs_(desc.jobs) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
-      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPixels;
+      desc.lod_threshold_pixels > 0.0f ? desc.lod_threshold_pixels : kDefaultLodThresholdPx;
   if (static_cast<int>(desc.path) >= kRenderPathCount) {
     status_ = Status(
         ErrorCode::kInvalidArgument,
@@ -135,6 +135,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
   for (const MeshLod& lod : package.lods) {
     LodDrawInfo info;
     info.drawn_lod = static_cast<int>(lod_info_.size());
+    info.error = lod.max_error;
     info.joints =
         lod.palette_joints.empty() ? skeleton_joints : static_cast<int>(lod.palette_joints.size());
     info.triangles = lod.mesh.triangleCount();
@@ -146,6 +147,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     limits.mesh = {};
     lods_.push_back(std::move(limits));
   }
+  for (const glm::vec3& p : package.lods[0].mesh.positions)
+    reach_ = std::max(reach_, glm::length(p));
   choosePath(package, desc);
   if (!status_.ok()) {
     gpu_.reset();
@@ -277,6 +280,7 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
   merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
   merged_desc.cull_back_faces = !desc.double_sided;
+  merged_desc.max_fallback_error = desc.max_fallback_error;
   Result<std::unique_ptr<MergedBatchRenderer>> merged =
       MergedBatchRenderer::create(*device_, package.lods, package.skeleton.jointCount(),
                                   merged_desc, Looks{package.materials, package.images});
@@ -291,8 +295,10 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
     lod_info_[l].joints = info.joints;
     lod_info_[l].characters_per_draw = info.characters_per_batch;
     lod_info_[l].triangles = lod_info_[info.drawn_lod].triangles;
+    lod_info_[l].error = info.error;
     lod_info_[l].materials = lod_info_[info.drawn_lod].materials;
   }
+  warnings_ = merged_->warnings();
   return Status::okStatus();
 }
 
@@ -302,7 +308,7 @@ LodDrawInfo CrowdRenderer::lodInfo(int lod) const {
 }
 
 void CrowdRenderer::setLodThresholdPixels(float pixels) {
-  lod_threshold_pixels_ = pixels > 0.0f ? pixels : kDefaultLodThresholdPixels;
+  lod_threshold_pixels_ = pixels > 0.0f ? pixels : kDefaultLodThresholdPx;
 }
 
 AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
@@ -432,6 +438,11 @@ const CrowdFrameStats& CrowdRenderer::stats() const {
 
 Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
                            std::span<const glm::vec4> tints) {
+  if (crowd.characterCount() > 1) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "a mixed crowd: draw each character's agents with its own renderer "
+                  "(CharacterGatherJob)");
+  }
   if (!ok() || !gpu_) {
     return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints, crowd.states()});
   }
@@ -442,14 +453,21 @@ Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
   const Clock::time_point start = Clock::now();
   GpuDrawOptions options;
   options.fixed_lod = fixed_lod_.value_or(-1);
+  options.lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  options.lod_view.reach = reach_;
   options.state_tints = state_tints_ ? &*state_tints_ : nullptr;
   options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
   // The ground's grid (blob shadows need the visible agents, which the GPU keeps).
-  if (s = drawGround(view, CrowdFrame{}, 0); !s.ok()) return s;
+  if (s = drawGround(view, CrowdFrame{}, 0); !s.ok()) {
+    if (s.code() == ErrorCode::kGlError) status_ = s;
+    return s;
+  }
   // CrowdRendererDesc::tint off: every agent shows its material.
   s = gpu_->draw(view, crowd, tint_ ? tints : std::span<const glm::vec4>(), options);
   stats_.cpu_ms.submit = millisecondsSince(start);
   gpuStats();
+  // After a GL error GL's state is undefined: the renderer stops (as on the other paths).
+  if (s.code() == ErrorCode::kGlError) status_ = s;
   return s;
 }
 
@@ -469,8 +487,13 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
     const Clock::time_point start = Clock::now();
     GpuDrawOptions options;
     options.fixed_lod = fixed_lod_.value_or(-1);
+    options.lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+    options.lod_view.reach = reach_;
     options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
-    if (Status g = drawGround(view, CrowdFrame{}, 0); !g.ok()) return g;
+    if (Status g = drawGround(view, CrowdFrame{}, 0); !g.ok()) {
+      if (g.code() == ErrorCode::kGlError) status_ = g;
+      return g;
+    }
     // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
     std::span<const glm::vec4> tints = tint_ ? frame.tints : std::span<const glm::vec4>();
     if (state_tints_ && !frame.states.empty() && !lod_tint_) {
@@ -481,6 +504,7 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
     Status s = gpu_->draw(view, frame.placements, frame.playback, tints, options);
     stats_.cpu_ms.submit = millisecondsSince(start);
     gpuStats();
+    if (s.code() == ErrorCode::kGlError) status_ = s;
     return s;
   }
   growTo(frames_, n);
@@ -536,7 +560,8 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   // The LOD pick counts per chunk; the sort's cursors then start each chunk's agents of a LOD
   // after the earlier chunks' (agents end up by LOD, then by index: a stable counting sort).
   start = Clock::now();
-  const LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  lod_view.reach = reach_;
   const std::span<uint32_t> order(order_.data(), visible);
   forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
     const size_t c = begin / chunk;
@@ -579,8 +604,14 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
-  if (Status s = drawGround(view, frame, visible); !s.ok()) return s;
-  return packAndSubmit(view, frame, visible);
+  if (Status s = drawGround(view, frame, visible); !s.ok()) {
+    if (s.code() == ErrorCode::kGlError) status_ = s;
+    return s;
+  }
+  Status drawn = packAndSubmit(view, frame, visible);
+  // After a GL error (GL_OUT_OF_MEMORY above all) GL's state is undefined: the renderer stops.
+  if (drawn.code() == ErrorCode::kGlError) status_ = drawn;
+  return drawn;
 }
 
 Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,

@@ -59,8 +59,8 @@ Result<EGLDisplay> acquireDisplay() {
       eglGetProcAddress("eglGetPlatformDisplayEXT"));
   if (!get_platform_display)
     return Status(ErrorCode::kGlError, "EGL: eglGetPlatformDisplayEXT is not available");
-  EGLDisplay display =
-      get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  // The surfaceless platform takes no native display (EGL_DEFAULT_DISPLAY, a null pointer).
+  EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
   if (display == EGL_NO_DISPLAY) return eglFailure("eglGetPlatformDisplayEXT(surfaceless)");
   EGLint major = 0, minor = 0;
   if (!eglInitialize(display, &major, &minor)) return eglFailure("eglInitialize");
@@ -103,12 +103,19 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("device: a headless device draws into its own framebuffer, not {}",
                               desc.framebuffer));
+#ifdef __EMSCRIPTEN__
+  // A browser has no EGL device of its own: a page draws into its canvas's WebGL context.
+  return Status(ErrorCode::kUnsupported,
+                "device: no headless devices in a browser (use createForCurrentContext on the "
+                "page's WebGL context)");
+#endif
   Result<EGLDisplay> display = acquireDisplay();
   if (!display.ok()) return display.status();
   std::unique_ptr<Device> device(new Device());
   device->display_ = *display;  // from here on the destructor releases the display
   device->width_ = desc.width;
   device->height_ = desc.height;
+  device->faults_ = desc.faults;
 
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return eglFailure("eglBindAPI(EGL_OPENGL_ES_API)");
   EGLConfig config = EGL_NO_CONFIG_KHR;
@@ -120,12 +127,17 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
     if (!eglChooseConfig(*display, attributes, &config, 1, &count) || count == 0)
       return eglFailure(fmt::format("eglChooseConfig(OpenGL ES {})", desc.gles_major));
   }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, desc.gles_major,
-                                       EGL_CONTEXT_MINOR_VERSION, desc.gles_minor, EGL_NONE};
+  const int major = desc.faults.refuse_context ? kRefusedContextVersion : desc.gles_major;
+  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION,
+                                       desc.gles_minor, EGL_NONE};
   EGLContext context = eglCreateContext(*display, config, EGL_NO_CONTEXT, context_attributes);
   if (context == EGL_NO_CONTEXT) {
-    Status failure = eglFailure(
-        fmt::format("eglCreateContext(OpenGL ES {}.{})", desc.gles_major, desc.gles_minor));
+    // "ES 3" or "ES 3.1": the minor version only where one was asked for.
+    const std::string version =
+        desc.gles_minor > 0 ? fmt::format("{}.{}", major, desc.gles_minor) : std::to_string(major);
+    Status failure =
+        eglFailure(fmt::format("eglCreateContext(OpenGL ES {}{})", version,
+                               desc.faults.refuse_context ? ", an injected fault" : ""));
     const char* override_value = std::getenv(kGlesOverrideVariable);
     if (desc.gles_major == 3 && override_value)
       return Status(ErrorCode::kGlError,
@@ -156,6 +168,7 @@ Result<std::unique_ptr<Device>> Device::createForCurrentContext(const DeviceDesc
   std::unique_ptr<Device> device(new Device());
   device->width_ = desc.width;
   device->height_ = desc.height;
+  device->faults_ = desc.faults;
   device->caps_ = applyCapsOverride(probeCaps(), desc.caps);
   if (device->caps_.gles_major < 2)
     return Status(ErrorCode::kGlError,
@@ -186,7 +199,9 @@ Status Device::createFramebuffer() {
   glGenRenderbuffers(1, &color_renderbuffer_);
   glBindRenderbuffer(GL_RENDERBUFFER, color_renderbuffer_);
   // RGBA8 is core in ES3 and GL_OES_rgb8_rgba8 in ES2 (which Mesa has); its enum is the same.
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
+  // The incomplete-framebuffer fault leaves the colour attachment without storage.
+  if (!faults_.incomplete_framebuffer)
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
                             color_renderbuffer_);
   glGenRenderbuffers(1, &depth_renderbuffer_);
@@ -207,7 +222,11 @@ Status Device::createFramebuffer() {
 }
 
 Device::~Device() {
-  if (!context_) return;
+  if (!context_) {
+    // A headless device whose context was never made still holds the shared display.
+    if (display_) releaseDisplay();
+    return;
+  }
   EGLDisplay display = display_;
   if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context_)) {
     if (depth_renderbuffer_) glDeleteRenderbuffers(1, &depth_renderbuffer_);

@@ -77,4 +77,11 @@ Status checkGl(std::string_view where) {
   return Status(ErrorCode::kGlError, fmt::format("{}: {}", where, errors));
 }
 
+Status checkGlUpload(std::string_view where, const GlFaults& faults) {
+  Status status = checkGl(where);
+  if (!faults.out_of_memory_on_upload) return status;
+  return Status(ErrorCode::kGlError, fmt::format("{}: {} (0x{:04x}), an injected fault", where,
+                                                 glErrorName(GL_OUT_OF_MEMORY), GL_OUT_OF_MEMORY));
+}
+
 }  // namespace throng::render

@@ -95,7 +95,7 @@ struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
       state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
       eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints, lod_tint, lod_colors;
+      tints, lod_tint, lod_colors, lod_screen;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -161,7 +161,10 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
   gpu->last_frame_ = package.animation.frame_count == 0 ? 0 : package.animation.frame_count - 1;
   gpu->max_texture_size_ = caps.max_texture_size;
   gpu->max_block_bytes_ = caps.max_shader_storage_block_size;
-  for (const MeshLod& lod : package.lods) gpu->lod_limits_.push_back(lod.max_distance);
+  for (const MeshLod& lod : package.lods) {
+    gpu->lod_limits_.push_back(lod.max_distance);
+    gpu->lod_errors_.push_back(lod.max_error);
+  }
   for (const BakedClip& clip : package.clips) {
     const glm::vec4 sphere = clipBoundsSphere(clip.bounds);
     // sampleFrames' cycle length, in double as there, rounded once.
@@ -204,7 +207,8 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                           at("u_list_capacity"), at("u_instances_per_row"),
                                           at("u_has_tints"),     at("u_has_state_tints"),
                                           at("u_state_tints"),   at("u_tints"),
-                                          at("u_lod_tint"),      at("u_lod_colors")});
+                                          at("u_lod_tint"),      at("u_lod_colors"),
+                                          at("u_lod_screen")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -364,6 +368,12 @@ Status GpuCrowd::uploadWhole(const Crowd& crowd) {
 }
 
 Status GpuCrowd::mirror(const Crowd& crowd) {
+  if (crowd.characterCount() > 1) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("GPU-driven crowd: a mixed crowd ({} characters); one character's "
+                              "crowd only",
+                              crowd.characterCount()));
+  }
   if (crowd.clips().size() != clip_count_) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("GPU-driven crowd: the crowd has {} clips, the package {}",
@@ -497,6 +507,16 @@ Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
   return checkGl("GPU-driven crowd: tints upload");
 }
 
+namespace {
+
+// agentLod's choice of rule: the screen-space one for a perspective view.
+bool screenLod(const GpuDrawOptions& options) {
+  const LodView& v = options.lod_view;
+  return v.fov_y > 0.0f && v.viewport_height > 0.0f && v.threshold_pixels > 0.0f;
+}
+
+}  // namespace
+
 Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints) {
   const bool simulate = pending_.active;
   const bool draw = view != nullptr;
@@ -516,7 +536,8 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
     for (uint32_t l = 0; l < lods; ++l) {
       frame_head_[l * kDrawWords] = renderer_->indexCount(static_cast<int>(l));
-      frame_head_[lods * kDrawWords + l] = floatBits(lod_limits_[l]);
+      frame_head_[lods * kDrawWords + l] =
+          floatBits(screenLod(*options) ? lod_errors_[l] : lod_limits_[l]);
     }
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
@@ -556,6 +577,13 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     const Frustum frustum = frustumFromViewProjection(view->view_projection);
     glUniform4fv(u.planes, 6, glm::value_ptr(frustum.planes[0]));
     glUniform3f(u.eye, view->eye.x, view->eye.y, view->eye.z);
+    const LodView& lv = options->lod_view;
+    if (screenLod(*options)) {
+      glUniform4f(u.lod_screen, lv.threshold_pixels, lv.viewport_height, std::tan(0.5f * lv.fov_y),
+                  lv.reach);
+    } else {
+      glUniform4f(u.lod_screen, 0.0f, 0.0f, 0.0f, 0.0f);
+    }
     glUniform1i(u.has_tints, has_tints ? 1 : 0);
     glUniform1i(u.has_state_tints, options->state_tints ? 1 : 0);
     if (options->state_tints) {

@@ -27,7 +27,8 @@ constexpr float kShadowOffsetUnits = -4.0f;
 const float kCorners[4][2] = {{-1.0f, -1.0f}, {1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, 1.0f}};
 
 Result<Program> buildGroundProgram(const char* name, const char* vertex_path,
-                                   const char* fragment_path, std::vector<AttributeBinding> attrs) {
+                                   const char* fragment_path, std::vector<AttributeBinding> attrs,
+                                   const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader(vertex_path);
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader(fragment_path);
@@ -37,7 +38,7 @@ Result<Program> buildGroundProgram(const char* name, const char* vertex_path,
   desc.vertex_source = std::move(vertex).value();
   desc.fragment_source = std::move(fragment).value();
   desc.attributes = std::move(attrs);
-  return buildProgram(desc);
+  return buildProgram(desc, faults);
 }
 
 const void* byteOffset(size_t bytes) {
@@ -51,13 +52,14 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
   std::unique_ptr<GroundRenderer> r(new GroundRenderer());
   r->device_ = &device;
   r->instancing_ = device.caps().instancing;
-  Result<Program> ground = buildGroundProgram("gles2/ground", "gles2/ground.vert",
-                                              "gles2/ground.frag", {{"a_corner", kCornerLocation}});
+  Result<Program> ground =
+      buildGroundProgram("gles2/ground", "gles2/ground.vert", "gles2/ground.frag",
+                         {{"a_corner", kCornerLocation}}, device.faults());
   if (!ground.ok()) return ground.status();
   r->ground_ = std::move(ground).value();
-  Result<Program> shadow =
-      buildGroundProgram("gles2/blob_shadow", "gles2/blob_shadow.vert", "gles2/blob_shadow.frag",
-                         {{"a_corner", kCornerLocation}, {"a_blob", kBlobLocation}});
+  Result<Program> shadow = buildGroundProgram(
+      "gles2/blob_shadow", "gles2/blob_shadow.vert", "gles2/blob_shadow.frag",
+      {{"a_corner", kCornerLocation}, {"a_blob", kBlobLocation}}, device.faults());
   if (!shadow.ok()) return shadow.status();
   r->shadow_ = std::move(shadow).value();
 
@@ -90,7 +92,7 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
   glGenBuffers(1, &r->shadow_buffer_);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
-  if (Status s = checkGl("ground renderer: buffers"); !s.ok()) return s;
+  if (Status s = checkGlUpload("ground renderer: buffers", device.faults()); !s.ok()) return s;
   return r;
 }
 

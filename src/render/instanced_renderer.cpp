@@ -123,6 +123,7 @@ const std::vector<AttributeBinding>& indirectAttributeBindings() {
 }
 
 Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings,
+                                      const GlFaults& faults,
                                       std::span<const std::string> defines = {}) {
   Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
   if (!vertex.ok()) return vertex.status();
@@ -135,7 +136,7 @@ Result<Program> buildInstancedProgram(const char* name, std::vector<std::string>
   desc.fragment_source = std::move(fragment).value();
   desc.attributes = defines.empty() ? attributeBindings() : indirectAttributeBindings();
   desc.feedback_varyings = std::move(varyings);
-  return buildProgram(desc);
+  return buildProgram(desc, faults);
 }
 
 }  // namespace
@@ -158,7 +159,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
 
   std::unique_ptr<InstancedRenderer> renderer(new InstancedRenderer());
   renderer->options_ = options;
-  Result<Program> program = buildInstancedProgram("gles3/instanced", {});
+  renderer->device_ = &device;
+  Result<Program> program = buildInstancedProgram("gles3/instanced", {}, device.faults());
   if (!program.ok()) return program.status();
   renderer->program_ = std::move(program).value();
   renderer->material_uniforms_ = MaterialUniforms::of(renderer->program_);
@@ -174,7 +176,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
         !status.ok())
       return status;
   }
-  if (Status status = checkGl("instanced renderer: upload"); !status.ok()) return status;
+  if (Status status = checkGlUpload("instanced renderer: upload", device.faults()); !status.ok())
+    return status;
   return renderer;
 }
 
@@ -196,26 +199,37 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
   const uint32_t max_size = static_cast<uint32_t>(std::max(caps.max_texture_size, 0));
   texels_per_frame_ = texture.texelsPerFrame();
   frame_count_ = texture.frame_count;
-  frames_per_row_ = texture.frames_per_row;
-  texture_width_ = texture.width;
-  texture_height_ = texture.height;
+  // The GPU copy's layout: the package's, or laid out again to fit the device.
+  AnimationTexture layout;
+  layout.joint_count = texture.joint_count;
+  layout.frame_count = texture.frame_count;
+  layout.frames_per_row = texture.frames_per_row;
+  layout.width = texture.width;
+  layout.height = texture.height;
   const bool relayout = texture.width > max_size || texture.height > max_size;
   if (relayout) {
-    if (texels_per_frame_ > max_size)
+    if (max_size < 3)
       return Status(ErrorCode::kLimitExceeded,
-                    fmt::format("animation texture: one frame of {} joints needs {} texels in a "
-                                "row, over the device's GL_MAX_TEXTURE_SIZE {}",
-                                texture.joint_count, texels_per_frame_, max_size));
-    frames_per_row_ = max_size / texels_per_frame_;
-    texture_width_ = frames_per_row_ * texels_per_frame_;
-    texture_height_ = (frame_count_ + frames_per_row_ - 1) / frames_per_row_;
-    if (texture_height_ > max_size)
+                    fmt::format("animation texture: the device's GL_MAX_TEXTURE_SIZE {} cannot "
+                                "hold one joint (3 texels)",
+                                max_size));
+    const AnimationTextureLayout fit =
+        chooseAnimationTextureLayout(texture.joint_count, texture.frame_count, max_size);
+    layout.frames_per_row = fit.frames_per_row;
+    layout.width = fit.width;
+    if (fit.height > max_size)
       return Status(ErrorCode::kLimitExceeded,
                     fmt::format("animation texture: {} frames of {} joints need {}x{} texels even "
                                 "at {} frames per row, over the device's GL_MAX_TEXTURE_SIZE {}",
-                                frame_count_, texture.joint_count, texture_width_, texture_height_,
-                                frames_per_row_, max_size));
+                                frame_count_, texture.joint_count, fit.width, fit.height,
+                                fit.frames_per_row, max_size));
+    layout.height = static_cast<uint32_t>(fit.height);
   }
+  frames_per_row_ = layout.frames_per_row;
+  texture_width_ = layout.width;
+  texture_height_ = layout.height;
+  rows_per_frame_ = layout.rowsPerFrame();
+  joints_per_row_ = layout.jointsPerRow();
   // Full floats when the device has them; a half-float bake stays half (its error is the baker's).
   texture_format_ = texture.format;
   if (texture_format_ == TexelFormat::kRgba32F && !caps.float_textures)
@@ -236,19 +250,18 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
     else
       halves.assign(values, 0);
     for (uint32_t f = 0; f < frame_count_; ++f) {
-      const size_t from =
-          (static_cast<size_t>(texture.texelY(f)) * texture.width + texture.texelX(f, 0, 0)) * 4;
-      const size_t to = (static_cast<size_t>(f / frames_per_row_) * texture_width_ +
-                         (f % frames_per_row_) * texels_per_frame_) *
-                        4;
-      for (size_t v = 0; v < static_cast<size_t>(texels_per_frame_) * 4; ++v) {
-        const float value = texture.format == TexelFormat::kRgba32F
-                                ? texture.texels32[from + v]
-                                : halfToFloat(texture.texels16[from + v]);
-        if (texture_format_ == TexelFormat::kRgba32F)
-          floats[to + v] = value;
-        else
-          halves[to + v] = floatToHalf(value);
+      for (uint32_t j = 0; j < texture.joint_count; ++j) {
+        const size_t from = texture.channelIndex(f, j, 0);
+        const size_t to = layout.channelIndex(f, j, 0);
+        for (size_t v = 0; v < kVec4PerJoint * 4; ++v) {  // a joint's 3 texels are consecutive
+          const float value = texture.format == TexelFormat::kRgba32F
+                                  ? texture.texels32[from + v]
+                                  : halfToFloat(texture.texels16[from + v]);
+          if (texture_format_ == TexelFormat::kRgba32F)
+            floats[to + v] = value;
+          else
+            halves[to + v] = floatToHalf(value);
+        }
       }
     }
     pixels = texture_format_ == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
@@ -269,8 +282,9 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, static_cast<GLsizei>(texture_width_),
                  static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_HALF_FLOAT, pixels);
   }
-  return checkGl(fmt::format("instanced renderer: uploading the {}x{} animation texture",
-                             texture_width_, texture_height_));
+  return checkGlUpload(fmt::format("instanced renderer: uploading the {}x{} animation texture",
+                                   texture_width_, texture_height_),
+                       device.faults());
 }
 
 Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
@@ -319,7 +333,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                indices.data(), GL_STATIC_DRAW);
   glBindVertexArray(0);
   lods_.push_back(buffers);
-  return checkGl(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1));
+  return checkGlUpload(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1),
+                       device_->faults());
 }
 
 void InstancedRenderer::packInstances(std::span<const Instance> instances, JobSystem* jobs) {
@@ -396,6 +411,8 @@ void InstancedRenderer::setUniforms(const Program& program, const FrameView& vie
   glUniform1i(program.uniform("u_animation"), 0);
   glUniform1i(program.uniform("u_frames_per_row"), static_cast<GLint>(frames_per_row_));
   glUniform1i(program.uniform("u_texels_per_frame"), static_cast<GLint>(texels_per_frame_));
+  glUniform1i(program.uniform("u_rows_per_frame"), static_cast<GLint>(rows_per_frame_));
+  glUniform1i(program.uniform("u_joints_per_row"), static_cast<GLint>(joints_per_row_));
   glUniformMatrix4fv(program.uniform("u_view_projection"), 1, GL_FALSE,
                      glm::value_ptr(view.view_projection));
   const glm::vec3 light = glm::normalize(view.light_direction);
@@ -408,7 +425,7 @@ Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem*
   uploaded_instances_ = instances.size();
   if (instances.empty()) return Status::okStatus();
   packInstances(instances, jobs);
-  return checkGl("instanced renderer: instance upload");
+  return checkGlUpload("instanced renderer: instance upload", device_->faults());
 }
 
 Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts) {
@@ -455,7 +472,8 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
 Status InstancedRenderer::prepareIndirect() {
   if (indirect_program_.valid()) return Status::okStatus();
   const std::string defines[] = {"GPU_INSTANCES"};
-  Result<Program> program = buildInstancedProgram("gles3/instanced (GPU instances)", {}, defines);
+  Result<Program> program =
+      buildInstancedProgram("gles3/instanced (GPU instances)", {}, device_->faults(), defines);
   if (!program.ok()) return program.status();
   indirect_program_ = std::move(program).value();
   indirect_material_uniforms_ = MaterialUniforms::of(indirect_program_);
@@ -576,8 +594,8 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   assert(positions.size() == vertices && normals.size() == vertices);
   if (vertices == 0) return Status::okStatus();
   if (!capture_program_.valid()) {
-    Result<Program> program =
-        buildInstancedProgram("gles3/instanced (capture)", {"v_world_position", "v_world_normal"});
+    Result<Program> program = buildInstancedProgram(
+        "gles3/instanced (capture)", {"v_world_position", "v_world_normal"}, device_->faults());
     if (!program.ok()) return program.status();
     capture_program_ = std::move(program).value();
     glGenBuffers(1, &capture_buffer_);

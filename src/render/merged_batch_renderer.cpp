@@ -35,7 +35,7 @@ int vectorsOfType(GLenum type) {
   }
 }
 
-Result<Program> buildMergedProgram(int copies, int joints_per_copy) {
+Result<Program> buildMergedProgram(int copies, int joints_per_copy, const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader("gles2/merged.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
@@ -50,7 +50,7 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy) {
                      {"a_joints", kJointsLocation},     {"a_weights", kWeightsLocation},
                      {"a_uv0", kUv0Location},           {"a_uv1", kUv1Location},
                      {"a_color", kColorLocation}};
-  return buildProgram(desc);
+  return buildProgram(desc, faults);
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                           : device.caps().max_vertex_uniform_vectors;
 
   // The shader's own uniforms, read from a program linked for one character of one joint.
-  Result<Program> probe = buildMergedProgram(1, 1);
+  Result<Program> probe = buildMergedProgram(1, 1, device.faults());
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
@@ -132,7 +132,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.info.indices_per_character = mesh->indices_per_copy;
     lod.triangles_per_character = mesh->indices_per_copy / 3;
     lod.ranges = mesh->ranges;
-    Result<Program> program = buildMergedProgram(k, x);
+    Result<Program> program = buildMergedProgram(k, x, device.faults());
     if (!program.ok()) return program.status();
     lod.program = std::move(*program);
     lod.palette_location = lod.program.uniform("u_palette[0]");
@@ -157,12 +157,22 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                  static_cast<GLsizeiptr>(mesh->indices.size() * sizeof(uint16_t)),
                  mesh->indices.data(), GL_STATIC_DRAW);
-    if (Status s = checkGl(fmt::format("merged batch: buffers of LOD {}", i)); !s.ok()) return s;
+    if (Status s =
+            checkGlUpload(fmt::format("merged batch: buffers of LOD {}", i), device.faults());
+        !s.ok())
+      return s;
     lod.staging.resize(static_cast<size_t>(k) * x);
     lod.staging_tints.resize(k);
   }
-  // Fallback: a LOD that does not fit draws with the nearest coarser one that does.
+  // Fallback: a LOD that does not fit draws with the nearest coarser one that does, said aloud.
+  const float height = computeBounds(lods[0].mesh.positions).largestExtent();
+  auto describeError = [&](float error) {
+    return height > 0.0f ? fmt::format("{:.4g} model units, {:.3g}% of the height", error,
+                                       100.0f * error / height)
+                         : fmt::format("{:.4g} model units", error);
+  };
   for (int i = 0; i < count; ++i) {
+    renderer->lods_[i].info.error = lods[i].max_error;
     if (renderer->lods_[i].info.drawn_lod >= 0) continue;
     int coarser = -1;
     for (int j = i + 1; j < count && desc.fall_back_to_fewer_joints; ++j) {
@@ -172,9 +182,25 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
       }
     }
     if (coarser < 0) return failures[i];
+    if (lods[coarser].max_error > desc.max_fallback_error) {
+      return Status(
+          ErrorCode::kLimitExceeded,
+          fmt::format("merged batch: LOD {} ({} joints) does not fit {} uniform vectors; "
+                      "the nearest LOD that fits, LOD {} ({} joints), has an error of "
+                      "{}, over the cap of {}",
+                      i, renderer->lods_[i].info.joints, renderer->budget_, coarser,
+                      renderer->lods_[coarser].info.joints, describeError(lods[coarser].max_error),
+                      describeError(desc.max_fallback_error)));
+    }
+    renderer->warnings_.push_back(fmt::format(
+        "merged batch: LOD {} ({} joints) does not fit {} uniform vectors; drawing LOD {} ({} "
+        "joints) instead, error {}",
+        i, renderer->lods_[i].info.joints, renderer->budget_, coarser,
+        renderer->lods_[coarser].info.joints, describeError(lods[coarser].max_error)));
     const Lod& target = renderer->lods_[coarser];
     renderer->lods_[i].info = target.info;
     renderer->lods_[i].info.drawn_lod = coarser;
+    renderer->lods_[i].info.error = lods[coarser].max_error;
   }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);

@@ -13,6 +13,21 @@
 namespace throng::render {
 namespace {
 
+// `source` with `lines` inserted right after its #version line (or at the top without one).
+std::string afterVersionLine(std::string_view source, std::string_view lines) {
+  size_t insert_at = 0;
+  const size_t version = source.find("#version");
+  if (version != std::string_view::npos) {
+    const size_t end_of_line = source.find('\n', version);
+    insert_at = end_of_line == std::string_view::npos ? source.size() : end_of_line + 1;
+  }
+  std::string result(source.substr(0, insert_at));
+  if (insert_at > 0 && result.back() != '\n') result += '\n';
+  result += lines;
+  result += source.substr(insert_at);
+  return result;
+}
+
 std::string shaderLog(GLuint shader) {
   GLint length = 0;
   glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
@@ -74,12 +89,17 @@ GLint Program::uniform(const char* name) const {
 
 namespace {
 
-Result<Program> buildComputeProgram(const ProgramDesc& desc) {
+Result<Program> buildComputeProgram(const ProgramDesc& desc, const GlFaults& faults) {
 #ifdef __EMSCRIPTEN__
+  (void)faults;
   return Status(ErrorCode::kUnsupported,
                 fmt::format("shader '{}': WebGL has no compute shaders", desc.name));
 #else
-  Result<GLuint> compute = compile(GL_COMPUTE_SHADER, desc.compute_source, desc.name);
+  std::string compute_source = desc.compute_source;
+  if (faults.shader_compile) {
+    compute_source = afterVersionLine(compute_source, "#error injected fault: shader compile\n");
+  }
+  Result<GLuint> compute = compile(GL_COMPUTE_SHADER, compute_source, desc.name);
   if (!compute.ok()) return compute.status();
   Program program(glCreateProgram());
   glAttachShader(program.id(), *compute);
@@ -98,9 +118,17 @@ Result<Program> buildComputeProgram(const ProgramDesc& desc) {
 
 }  // namespace
 
-Result<Program> buildProgram(const ProgramDesc& desc) {
-  if (!desc.compute_source.empty()) return buildComputeProgram(desc);
-  Result<GLuint> vertex = compile(GL_VERTEX_SHADER, desc.vertex_source, desc.name);
+Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults) {
+  if (!desc.compute_source.empty()) return buildComputeProgram(desc, faults);
+  std::string vertex_source = desc.vertex_source;
+  if (faults.shader_compile) {
+    vertex_source = afterVersionLine(vertex_source, "#error injected fault: shader compile\n");
+  }
+  if (faults.program_link) {
+    // The shader compiles, but without a main() no program can link it.
+    vertex_source = afterVersionLine(vertex_source, "#define main injected_fault_no_main\n");
+  }
+  Result<GLuint> vertex = compile(GL_VERTEX_SHADER, vertex_source, desc.name);
   if (!vertex.ok()) return vertex.status();
   Result<GLuint> fragment = compile(GL_FRAGMENT_SHADER, desc.fragment_source, desc.name);
   if (!fragment.ok()) {
@@ -135,17 +163,7 @@ Result<Program> buildProgram(const ProgramDesc& desc) {
 std::string injectDefines(std::string_view source, std::span<const std::string> defines) {
   std::string lines;
   for (const std::string& define : defines) lines += "#define " + define + "\n";
-  size_t insert_at = 0;
-  const size_t version = source.find("#version");
-  if (version != std::string_view::npos) {
-    const size_t end_of_line = source.find('\n', version);
-    insert_at = end_of_line == std::string_view::npos ? source.size() : end_of_line + 1;
-  }
-  std::string result(source.substr(0, insert_at));
-  if (insert_at > 0 && result.back() != '\n') result += '\n';
-  result += lines;
-  result += source.substr(insert_at);
-  return result;
+  return afterVersionLine(source, lines);
 }
 
 Result<std::string> embeddedShader(std::string_view path) {

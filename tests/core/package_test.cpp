@@ -69,7 +69,7 @@ Package makePackage(TexelFormat format = TexelFormat::kRgba32F) {
   p.source = "chain.glb";
   p.skeleton = c.skeleton;
   p.lods.push_back(MeshLod{c.mesh, {}, 0.0f, 0.0f, 0.0f});
-  MeshLod reduced{c.mesh, {0, 2}, 0.25f, 0.125f, 40.0f};
+  MeshLod reduced{c.mesh, {0, 2}, 0.25f, 0.125f, 40.0f, 0.375f, 0.3f};
   for (glm::u16vec4& j : reduced.mesh.joints) j = glm::min(j, glm::u16vec4(1));
   reduced.mesh.uvs.clear();
   p.lods.push_back(reduced);
@@ -106,6 +106,7 @@ Package makePackage(TexelFormat format = TexelFormat::kRgba32F) {
   walk.bounds = {glm::vec3(-1, 0, -0.5f), glm::vec3(1, 2, 0.5f)};
   walk.root_motion = {glm::vec3(0), glm::vec3(0, 0, 0.1f), glm::vec3(0, 0, 0.2f),
                       glm::vec3(0, 0, 0.3f)};
+  walk.events = {{"step left", 0.0f}, {"step right", 0.05f}, {"end", 4.0f / 30.0f}};
   BakedClip wave;
   wave.name = "wave";
   wave.first_frame = 4;
@@ -229,6 +230,8 @@ void expectSamePackage(const Package& a, const Package& b) {
     EXPECT_EQ(a.lods[l].geometric_error, b.lods[l].geometric_error);
     EXPECT_EQ(a.lods[l].skinning_error, b.lods[l].skinning_error);
     EXPECT_EQ(a.lods[l].max_distance, b.lods[l].max_distance);
+    EXPECT_EQ(a.lods[l].max_error, b.lods[l].max_error);
+    EXPECT_EQ(a.lods[l].p99_error, b.lods[l].p99_error);
   }
   ASSERT_EQ(a.clips.size(), b.clips.size());
   for (size_t c = 0; c < a.clips.size(); ++c) {
@@ -243,6 +246,11 @@ void expectSamePackage(const Package& a, const Package& b) {
     EXPECT_EQ(x.bounds.min, y.bounds.min);
     EXPECT_EQ(x.bounds.max, y.bounds.max);
     EXPECT_EQ(x.root_motion, y.root_motion);
+    ASSERT_EQ(x.events.size(), y.events.size());
+    for (size_t e = 0; e < x.events.size(); ++e) {
+      EXPECT_EQ(x.events[e].name, y.events[e].name);
+      EXPECT_EQ(x.events[e].time, y.events[e].time);
+    }
   }
   const AnimationTexture& s = a.animation;
   const AnimationTexture& t = b.animation;
@@ -392,14 +400,16 @@ TEST(Package, RejectsWrongMagicAndEndianness) {
   EXPECT_NE(r.status().message().find("endianness"), std::string::npos);
 }
 
-TEST(Package, RejectsFutureAndZeroVersions) {
-  for (uint32_t version : {kPackageVersion + 1, 0xffffffffu, 0u}) {
+TEST(Package, RejectsOlderFutureAndZeroVersions) {
+  // Version 1 had no LOD errors: it is refused with a message that says to bake again.
+  for (uint32_t version : {kPackageVersion - 1, kPackageVersion + 1, 0xffffffffu, 0u}) {
     Bytes b = serialize(makePackage());
     put<uint32_t>(b, 8, version);
     resign(b);
     const Result<Package> r = parse(b);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().code(), ErrorCode::kVersionMismatch) << r.status().toString();
+    EXPECT_NE(r.status().message().find("bake the package again"), std::string::npos);
   }
   // Without re-signing too: the version is checked before the checksum.
   Bytes b = serialize(makePackage());
@@ -451,10 +461,13 @@ TEST(Package, RejectsAbsurdCountsAndSizes) {
   expectRejected([&](Bytes& b) { put<uint32_t>(b, skel + 4, 0x7fffffffu); });  // joint name size
   expectRejected([&](Bytes& b) { put<uint32_t>(b, lods, 0xffffffffu); });
   expectRejected([&](Bytes& b) { put<uint32_t>(b, lods, 0u); });
-  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 16, 0x40000000u); });  // palette count
-  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 20, 0xffffffffu); });  // vertex count
-  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 20, 3u); });
+  // LOD 0: geometric, skinning error, max distance, max error, p99 error, palette, vertices.
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 24, 0x40000000u); });  // palette count
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 28, 0xffffffffu); });  // vertex count
+  expectRejected([&](Bytes& b) { put<uint32_t>(b, lods + 28, 3u); });
   expectRejected([&](Bytes& b) { put<float>(b, lods + 12, -1.0f); });  // max distance
+  expectRejected([&](Bytes& b) { put<float>(b, lods + 16, -1.0f); });  // max error
+  expectRejected([&](Bytes& b) { put<float>(b, lods + 20, 1.0f); });   // p99 above max (0)
   expectRejected([&](Bytes& b) { put<uint32_t>(b, clips, 0xffffffffu); });
   expectRejected([&](Bytes& b) { put<uint32_t>(b, clips, 0u); });
   expectRejected([&](Bytes& b) { put<uint32_t>(b, anim + 4, 0xffffffffu); });  // width
@@ -493,6 +506,15 @@ TEST(Package, RejectsInconsistentContent) {
   p.clips[0].bounds.min.x = 5.0f;
   expectInvalid(p, "bounds");
   p = makePackage();
+  p.clips[0].events[1].time = 1.0f;  // past the clip's end
+  expectInvalid(p, "event time");
+  p = makePackage();
+  std::swap(p.clips[0].events[0], p.clips[0].events[1]);
+  expectInvalid(p, "events out of order");
+  p = makePackage();
+  p.clips[0].events[0].name.clear();
+  expectInvalid(p, "unnamed event");
+  p = makePackage();
   p.lods[1].palette_joints = {0, 3};
   expectInvalid(p, "palette joint");
   p = makePackage();
@@ -513,6 +535,71 @@ TEST(Package, RejectsInconsistentContent) {
   p = makePackage();
   p.lods.clear();
   expectInvalid(p, "no LOD");
+  p = makePackage();
+  p.lods[1].p99_error = 0.5f;  // above its max error
+  expectInvalid(p, "p99 above max");
+  p = makePackage();
+  p.lods[1].max_error = -1.0f;
+  expectInvalid(p, "negative error");
+  p = makePackage();
+  p.animation.width = 8;  // narrower than a frame: a frame-spanning layout needs a multiple of 3
+  expectInvalid(p, "spanning width");
+}
+
+// A frame wider than the texture spans rows of whole joints (animation_texture.h): the layout
+// helper, the texel addresses and a package round trip.
+TEST(Package, FramesWiderThanTheTextureSpanRows) {
+  const AnimationTextureLayout one_row = chooseAnimationTextureLayout(3, 7, 19);
+  EXPECT_EQ(one_row.frames_per_row, 2u);
+  EXPECT_EQ(one_row.width, 18u);
+  EXPECT_EQ(one_row.height, 4u);
+  // 700 joints (2100 texels) in at most 2048: two rows of 350 joints per frame.
+  const AnimationTextureLayout wide = chooseAnimationTextureLayout(700, 5, 2048);
+  EXPECT_EQ(wide.frames_per_row, 1u);
+  EXPECT_EQ(wide.width, 1050u);
+  EXPECT_EQ(wide.height, 10u);
+  // 3 joints in 8 texels: 2 joints per row, 2 rows per frame.
+  const AnimationTextureLayout narrow = chooseAnimationTextureLayout(3, 7, 8);
+  EXPECT_EQ(narrow.width, 6u);
+  EXPECT_EQ(narrow.height, 14u);
+
+  Package p = makePackage();
+  AnimationTexture& t = p.animation;
+  t.width = narrow.width;
+  t.height = static_cast<uint32_t>(narrow.height);
+  t.frames_per_row = narrow.frames_per_row;
+  EXPECT_EQ(t.rowsPerFrame(), 2u);
+  EXPECT_EQ(t.jointsPerRow(), 2u);
+  EXPECT_EQ(t.texelX(3, 0, 1), 1u);
+  EXPECT_EQ(t.texelX(3, 2, 2), 2u);
+  EXPECT_EQ(t.texelY(3, 1), 6u);
+  EXPECT_EQ(t.texelY(3, 2), 7u);
+  t.texels32.assign(size_t{t.width} * t.height * 4, 0.0f);
+  // Every (frame, joint, row) has its own texel: no texel is used twice.
+  std::vector<int> uses(size_t{t.width} * t.height, 0);
+  for (uint32_t f = 0; f < t.frame_count; ++f) {
+    for (uint32_t j = 0; j < t.joint_count; ++j) {
+      for (uint32_t r = 0; r < 3; ++r) {
+        ASSERT_LT(t.texelX(f, j, r), t.width);
+        ASSERT_LT(t.texelY(f, j), t.height);
+        ++uses[t.channelIndex(f, j, r) / 4];
+      }
+      JointRows rows = packRows(glm::mat4(1.0f));
+      rows.rows[0].w = static_cast<float>(f);
+      rows.rows[1].w = static_cast<float>(j);
+      storeJointRows(t, f, j, rows);
+    }
+  }
+  for (int u : uses) EXPECT_LE(u, 1);
+  const auto dir = test::makeTempDir("pkg-span");
+  const std::string path = (dir / "span.throng").string();
+  ASSERT_TRUE(writePackage(p, path).ok());
+  Result<Package> back = readPackage(path);
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  expectSamePackage(p, *back);
+  EXPECT_EQ(loadJointRows(back->animation, 5, 2).rows[0].w, 5.0f);
+  EXPECT_EQ(loadJointRows(back->animation, 5, 2).rows[1].w, 2.0f);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Package, RejectsNonFiniteValuesAndBadSkeletonOrder) {
@@ -520,7 +607,7 @@ TEST(Package, RejectsNonFiniteValuesAndBadSkeletonOrder) {
   const size_t lods = sectionOffset(base, kSectionLods);
   const size_t skel = sectionOffset(base, kSectionSkeleton);
   const size_t anim = sectionOffset(base, kSectionTexture);
-  Status s = rejectEdited([&](Bytes& b) { put<float>(b, lods + 24, NAN); });  // position x
+  Status s = rejectEdited([&](Bytes& b) { put<float>(b, lods + 32, NAN); });  // position x
   EXPECT_EQ(s.code(), ErrorCode::kInvalidData) << s.toString();
   s = rejectEdited([&](Bytes& b) { put<float>(b, anim + 32, INFINITY); });
   EXPECT_EQ(s.code(), ErrorCode::kInvalidData) << s.toString();

@@ -63,7 +63,7 @@ AnimationTexture makeTexture(TexelFormat format) {
       m[3] = glm::vec4(static_cast<float>(f), static_cast<float>(j), 0.0f, 1.0f);
       const JointRows rows = packRows(m);
       for (uint32_t r = 0; r < 3; ++r) {
-        const size_t texel = (t.texelY(f) * t.width + t.texelX(f, j, r)) * 4;
+        const size_t texel = t.channelIndex(f, j, r);
         for (int ch = 0; ch < 4; ++ch) texels[texel + ch] = rows.rows[r][ch];
       }
     }

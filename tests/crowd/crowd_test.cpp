@@ -20,18 +20,6 @@ std::vector<BakedClip> makeClips() {
   return clips;
 }
 
-TEST(Crowd, FindsStateClipsByNameAndReportsMissingOnes) {
-  auto clips = makeClips();
-  Result<ClipSet> set = clipSetByName(clips);
-  ASSERT_TRUE(set.ok()) << set.status().toString();
-  EXPECT_EQ(set->state_clip[static_cast<int>(AgentState::kWalk)], 1);
-  EXPECT_EQ(set->state_clip[static_cast<int>(AgentState::kDead)], 4);
-  clips[3].name = "wave";
-  Result<ClipSet> missing = clipSetByName(clips);
-  ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("attack"), std::string::npos);
-}
-
 TEST(Crowd, AClipSetWithAFallbackNeverFailsAndSaysWhatIsMissing) {
   auto clips = makeClips();
   clips[3].name = "wave";
@@ -199,16 +187,6 @@ TEST(Crowd, PlayLoopedRepeatsEvenAClampedClipUntilTheNextCommand) {
   play.clip = 99;
   crowd.submit(play);
   EXPECT_EQ(crowd.droppedCommands(), 1u);
-}
-
-TEST(Crowd, LocomotionSpeedComesFromRootMotion) {
-  auto clips = makeClips();
-  clips[1].fps = 10.0f;
-  for (int f = 0; f <= 10; ++f) clips[1].root_motion.push_back(glm::vec3(0, 0, 0.15f * f));
-  Result<ClipSet> set = clipSetByName(clips);
-  ASSERT_TRUE(set.ok());
-  EXPECT_NEAR(set->walk_speed, 1.5f, 1e-5f);
-  EXPECT_NEAR(set->run_speed, ClipSet{}.run_speed, 1e-6f);  // no root motion: default
 }
 
 }  // namespace

@@ -37,6 +37,36 @@ TEST(LodSelect, AgentLodIsTheLodRuleAtTheAgentsDistanceAndScale) {
   EXPECT_EQ(agentLod(l, view, p), 0);
 }
 
+// A perspective view: the screen-space rule at the distance to the agent's nearest point (origin
+// distance less the reach, in model units), with the view's threshold.
+TEST(LodSelect, PerspectiveViewsUseTheScreenSpaceRuleToTheNearestPoint) {
+  std::vector<MeshLod> l(3);
+  l[1].max_error = 0.01f;  // first picked at 0.01 * 1080 / (2 tan 30deg) = 9.353 units (1 px)
+  l[2].max_error = 0.05f;  // 46.77 units
+  LodView view;
+  view.fov_y = 1.04719755f;
+  view.viewport_height = 1080.0f;
+  view.reach = 1.0f;
+  const LodProjection projection{view.fov_y, view.viewport_height};
+  Placement p;
+  p.position = glm::vec3(0.0f, 0.0f, 10.0f);  // nearest point 9 units away: LOD 1 too coarse
+  EXPECT_EQ(agentLod(l, view, p), 0);
+  EXPECT_EQ(pickLodScreenSpace(l, 10.0f, projection, 1.0f), 1);  // to the origin it would not be
+  p.position.z = 10.5f;
+  EXPECT_EQ(agentLod(l, view, p), 1);
+  p.position.z = 48.0f;
+  EXPECT_EQ(agentLod(l, view, p), 2);
+  p.position.z = 20.0f;
+  p.scale = 2.0f;  // 10 model units to the origin, 9 to the nearest point
+  EXPECT_EQ(agentLod(l, view, p), 0);
+  view.threshold_pixels = 2.0f;  // twice the error allowed: every switch at half the distance
+  EXPECT_EQ(agentLod(l, view, p), 1);
+  p.scale = 1.0f;
+  p.position.z = 25.0f;  // 24 units: past 46.77 / 2
+  EXPECT_EQ(agentLod(l, view, p), 2);
+  EXPECT_EQ(agentLod(l, view, p), pickLodScreenSpace(l, 24.0f, projection, 2.0f));
+}
+
 TEST(LodSelect, CountsEveryPickedAgentAndSkipsTheOthers) {
   const auto l = lods();
   const auto placements = row(6);  // 5, 15, 25, 35, 45, 55

@@ -166,8 +166,7 @@ AnimationTexture numberedTexture(TexelFormat format) {
     for (uint32_t j = 0; j < 2; ++j)
       for (uint32_t r = 0; r < 3; ++r)
         for (int c = 0; c < 4; ++c)
-          texels[(t.texelY(f) * t.width + t.texelX(f, j, r)) * 4 + c] =
-              static_cast<float>(100 * f + 10 * j + r);
+          texels[t.channelIndex(f, j, r) + c] = static_cast<float>(100 * f + 10 * j + r);
   if (format == TexelFormat::kRgba32F) {
     t.texels32 = texels;
   } else {

@@ -276,7 +276,7 @@ TEST(Bake, ClipSelectionAndLayout) {
   EXPECT_EQ(t.width, 36u);
   EXPECT_EQ(t.height, 19u);
   EXPECT_EQ(t.texelX(5, 2, 1), 1 * 9 + 6 + 1);
-  EXPECT_EQ(t.texelY(5), 1u);
+  EXPECT_EQ(t.texelY(5, 2), 1u);
   EXPECT_EQ(t.texels32.size(), 36u * 19u * 4u);
 
   // Fewer frames than fit in a row: the texture is one row, exactly as wide as needed.
@@ -286,12 +286,24 @@ TEST(Bake, ClipSelectionAndLayout) {
   EXPECT_EQ(one.animation.width, 9u);
   EXPECT_EQ(one.animation.height, 1u);
 
+  // A frame (9 texels) wider than the texture spans rows of whole joints: 2 joints per row.
   o = {};
-  o.max_width = 8;  // one frame needs 9 texels
-  const Result<Package> narrow = bakeCharacter(c, o);
-  ASSERT_FALSE(narrow.ok());
-  EXPECT_EQ(narrow.status().code(), ErrorCode::kLimitExceeded);
-  EXPECT_NE(narrow.status().message().find("9 texels"), std::string::npos);
+  o.max_width = 8;
+  const Package narrow = bake(c, o);
+  const AnimationTexture& n = narrow.animation;
+  EXPECT_EQ(n.width, 6u);
+  EXPECT_EQ(n.frames_per_row, 1u);
+  EXPECT_EQ(n.rowsPerFrame(), 2u);
+  EXPECT_EQ(n.height, 2 * n.frame_count);
+  // The same palettes as the one-row layout, frame by frame.
+  o.max_width = 4096;
+  const Package wide = bake(c, o);
+  for (uint32_t f = 0; f < n.frame_count; f += 7) {
+    for (uint32_t j = 0; j < n.joint_count; ++j) {
+      const JointRows a = loadJointRows(n, f, j), b = loadJointRows(wide.animation, f, j);
+      for (int r = 0; r < 3; ++r) EXPECT_EQ(a.rows[r], b.rows[r]) << f << " " << j;
+    }
+  }
 
   o = {};
   o.clips = {"missing"};

@@ -1,12 +1,14 @@
 // Tests of mesh simplification, bone reduction and the LOD chain builder on code-built fixtures.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "offline/lod_fixture.h"
 #include "support/test_support.h"
+#include "throng/core/lod_projection.h"
 #include "throng/offline/bone_reduction.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/mesh_simplify.h"
@@ -85,6 +87,123 @@ TEST(SimplifyMesh, KeepsSubMeshesSeparate) {
   EXPECT_EQ(r->mesh.submeshes[1].first_index, r->mesh.submeshes[0].index_count);
   EXPECT_EQ(r->mesh.submeshes[0].index_count + r->mesh.submeshes[1].index_count,
             r->mesh.indices.size());
+}
+
+// The tube with every triangle's corners split off (flat normals, per-triangle UVs): every edge
+// is a UV and normal seam, which locks an edge-collapse simplifier that is not welded first.
+SkinnedMesh splitEveryTriangle(const SkinnedMesh& m) {
+  SkinnedMesh out;
+  for (size_t t = 0; t + 2 < m.indices.size(); t += 3) {
+    const glm::vec3 n =
+        glm::normalize(glm::cross(m.positions[m.indices[t + 1]] - m.positions[m.indices[t]],
+                                  m.positions[m.indices[t + 2]] - m.positions[m.indices[t]]));
+    for (int c = 0; c < 3; ++c) {
+      const uint32_t v = m.indices[t + c];
+      out.indices.push_back(static_cast<uint32_t>(out.positions.size()));
+      out.positions.push_back(m.positions[v]);
+      out.normals.push_back(n);
+      out.uvs.push_back(glm::vec2(static_cast<float>(t) / static_cast<float>(m.indices.size()),
+                                  static_cast<float>(c)));
+      out.joints.push_back(m.joints[v]);
+      out.weights.push_back(m.weights[v]);
+    }
+  }
+  out.submeshes.push_back({"split", 0, static_cast<uint32_t>(out.indices.size())});
+  return out;
+}
+
+TEST(SimplifyMesh, SeamsDoNotLockTheSimplifier) {
+  const Character c = test::makeTubeCharacter(8, 12);
+  const SkinnedMesh split = splitEveryTriangle(c.mesh);
+  ASSERT_TRUE(validateMesh(split, c.skeleton.jointCount(), "split").ok());
+  SimplifyOptions options;
+  options.triangle_ratio = 0.25f;
+  options.max_relative_error = 1.0f;
+  options.allow_sloppy = false;  // the edge collapses alone must get there
+  Result<SimplifiedMesh> r = simplifyMesh(split, options);
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  EXPECT_EQ(r->target_triangles, split.triangleCount() / 4);
+  EXPECT_LE(static_cast<double>(r->mesh.triangleCount()),
+            static_cast<double>(r->target_triangles) * (1.0 + kSimplifyTargetSlack));
+  EXPECT_FALSE(r->sloppy);
+  // Output vertices are input vertices, attributes and skin included.
+  for (size_t v = 0; v < r->mesh.vertexCount(); ++v) {
+    bool found = false;
+    for (size_t s = 0; s < split.vertexCount() && !found; ++s)
+      found = sameVertex(r->mesh, v, split, s);
+    EXPECT_TRUE(found) << "vertex " << v;
+  }
+  // No tear: vertices at one position carry one skin (the source's skin there).
+  for (size_t a = 0; a < r->mesh.vertexCount(); ++a) {
+    for (size_t b = a + 1; b < r->mesh.vertexCount(); ++b) {
+      if (r->mesh.positions[a] != r->mesh.positions[b]) continue;
+      EXPECT_EQ(r->mesh.joints[a], r->mesh.joints[b]);
+      EXPECT_EQ(r->mesh.weights[a], r->mesh.weights[b]);
+    }
+  }
+}
+
+TEST(SimplifyMesh, DifferentSkinsAtOnePositionStayApart) {
+  // Two tubes end to end sharing the ring at y = 2 by position only: the lower one is skinned to
+  // j0, the upper one to j1 (a hard seam that tears in the source too). No simplified triangle
+  // may join the two: every triangle keeps vertices of one tube.
+  SkinnedMesh m;
+  const uint32_t ring = 8;
+  auto addTube = [&](float y0, uint16_t joint) {
+    const uint32_t first = static_cast<uint32_t>(m.positions.size());
+    for (int r = 0; r <= 8; ++r) {
+      for (uint32_t s = 0; s < ring; ++s) {
+        const float a = static_cast<float>(s) * 6.2831853f / static_cast<float>(ring);
+        m.positions.push_back(
+            glm::vec3(0.3f * std::cos(a), y0 + 0.25f * static_cast<float>(r), 0.3f * std::sin(a)));
+        m.normals.push_back(glm::vec3(std::cos(a), 0.0f, std::sin(a)));
+        m.uvs.push_back(glm::vec2(0.0f));
+        m.joints.push_back(glm::u16vec4(joint, 0, 0, 0));
+        m.weights.push_back(glm::vec4(1, 0, 0, 0));
+      }
+    }
+    for (uint32_t r = 0; r < 8; ++r) {
+      for (uint32_t s = 0; s < ring; ++s) {
+        const uint32_t a = first + r * ring + s, b = first + r * ring + (s + 1) % ring;
+        m.indices.insert(m.indices.end(), {a, a + ring, b, b, a + ring, b + ring});
+      }
+    }
+  };
+  addTube(0.0f, 0);
+  addTube(2.0f, 1);
+  m.submeshes.push_back({"both", 0, static_cast<uint32_t>(m.indices.size())});
+  Result<SimplifiedMesh> r = simplifyMesh(m, {0.25f, 1.0f, false});
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  EXPECT_LT(r->mesh.triangleCount(), m.triangleCount() / 2);
+  for (size_t t = 0; t + 2 < r->mesh.indices.size(); t += 3) {
+    const uint16_t joint = r->mesh.joints[r->mesh.indices[t]].x;
+    for (int k = 1; k < 3; ++k) {
+      EXPECT_EQ(r->mesh.joints[r->mesh.indices[t + k]].x, joint) << "triangle " << t / 3;
+    }
+  }
+}
+
+TEST(SimplifyMesh, FallsBackToSloppyWhenCollapsesStopShort) {
+  // Every triangle its own skin: every vertex is a skin seam, so no edge can collapse; vertex
+  // clustering still reaches the target.
+  const Character c = test::makeTubeCharacter(8, 12);
+  SkinnedMesh split = splitEveryTriangle(c.mesh);
+  for (size_t v = 0; v < split.vertexCount(); ++v) {
+    split.joints[v] = glm::u16vec4(static_cast<uint16_t>(v / 3 % 200), 0, 0, 0);
+    split.weights[v] = glm::vec4(1, 0, 0, 0);
+  }
+  SimplifyOptions options{0.25f, 1.0f, false};
+  Result<SimplifiedMesh> locked = simplifyMesh(split, options);
+  ASSERT_TRUE(locked.ok());
+  EXPECT_GT(locked->mesh.triangleCount(), split.triangleCount() / 2);
+  options.allow_sloppy = true;
+  Result<SimplifiedMesh> sloppy = simplifyMesh(split, options);
+  ASSERT_TRUE(sloppy.ok());
+  EXPECT_TRUE(sloppy->sloppy);
+  EXPECT_GT(sloppy->mesh.triangleCount(), 0u);
+  EXPECT_LE(sloppy->mesh.triangleCount(), sloppy->target_triangles);
+  EXPECT_GT(sloppy->geometric_error, 0.0f);
+  EXPECT_TRUE(validateMesh(sloppy->mesh, 200, "sloppy").ok());
 }
 
 TEST(SimplifyMesh, KeepsMaterialsVariantsColoursAndSecondUvs) {
@@ -193,14 +312,124 @@ TEST(ReduceBones, ErrorIsZeroWithEveryJointAndGrowsAsJointsGo) {
 
 TEST(ReduceBones, RigidJointsCostNothing) {
   Character c = test::makeTubeCharacter(4, 8);
-  // Stop j1 and j3 from moving: dropping them changes nothing.
+  // Stop j1 and j3 from moving: dropping them (and the unweighted branch) changes nothing, so
+  // two of those three go before j2, the only joint that moves relative to its parent.
   for (const char* name : {"j1", "j3"}) c.clips[0].joints[c.skeleton.findJoint(name)] = {};
   Result<BoneReduction> r = reduceBones(c, c.mesh, 3);
   ASSERT_TRUE(r.ok());
-  // Roots first, then j2 (the only joint that moves relative to its kept ancestor), then the
-  // weighted j3 before the unweighted branch on the tie.
-  EXPECT_EQ(r->palette_joints, (std::vector<uint16_t>{0, 2, 3}));
+  ASSERT_EQ(r->palette_joints.size(), 3u);
+  EXPECT_EQ(r->palette_joints[0], 0);
+  EXPECT_NE(
+      std::find(r->palette_joints.begin(), r->palette_joints.end(), c.skeleton.findJoint("j2")),
+      r->palette_joints.end());
   EXPECT_LT(r->max_error, 1e-5f);
+  EXPECT_LE(r->p99_error, r->max_error);
+  EXPECT_FALSE(r->capped);
+}
+
+// The first removal is the joint whose removal alone moves vertices least (the largest
+// displacement over every frame), checked against every candidate by brute force.
+TEST(ChooseJoints, RemovesTheJointWhoseRemovalCostsLeast) {
+  Character c = test::makeTubeCharacter(6, 8);
+  const int joints = c.skeleton.jointCount();
+  Result<std::vector<uint16_t>> kept = chooseJoints(c, c.mesh, joints - 2);
+  ASSERT_TRUE(kept.ok());
+  // The branch carries nothing: it goes first. The second removal is checked here.
+  const int branch = c.skeleton.findJoint("branch");
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), branch), 0);
+  float best = INFINITY;
+  int best_joint = -1;
+  for (int j = 1; j < joints; ++j) {
+    if (j == branch) continue;
+    std::vector<uint16_t> palette;
+    for (int k = 0; k < joints; ++k) {
+      if (k != j && k != branch) palette.push_back(static_cast<uint16_t>(k));
+    }
+    Result<SkinnedMesh> reduced = remapToPalette(c, c.mesh, palette);
+    ASSERT_TRUE(reduced.ok());
+    const float error = measureReductionError(c, c.mesh, *reduced, palette).max;
+    if (error < best) {
+      best = error;
+      best_joint = j;
+    }
+  }
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), best_joint), 0)
+      << "expected to drop " << best_joint;
+}
+
+// A joint that carries many vertices and moves them far stays; light joints go first, even when
+// they move further (their removal moves few vertices, but the largest displacement decides).
+TEST(ChooseJoints, HeavyMovingJointsStay) {
+  Character c = test::makeTubeCharacter(4, 8);
+  // A "finger" off j1 with 3 vertices that swings 0.2 rad, and j3 (the tip, a quarter of the
+  // tube) that swings 0.4 rad relative to j2.
+  const int branch = c.skeleton.findJoint("branch");
+  QuatTrack& r = c.clips[0].joints[branch].rotation;
+  r.interpolation = Interpolation::kLinear;
+  r.times = {0.0f, 0.5f, 1.0f};
+  r.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(0.2f, glm::vec3(0, 0, 1)),
+              glm::quat(1, 0, 0, 0)};
+  for (int i = 0; i < 3; ++i) {
+    c.mesh.positions.push_back(glm::vec3(0.6f + 0.05f * static_cast<float>(i), 1.0f, 0.0f));
+    c.mesh.normals.push_back(glm::vec3(1, 0, 0));
+    c.mesh.uvs.push_back(glm::vec2(0.0f));
+    c.mesh.joints.push_back(glm::u16vec4(branch, 0, 0, 0));
+    c.mesh.weights.push_back(glm::vec4(1, 0, 0, 0));
+  }
+  const uint32_t n = static_cast<uint32_t>(c.mesh.vertexCount());
+  c.mesh.indices.insert(c.mesh.indices.end(), {n - 3, n - 2, n - 1});
+  c.mesh.submeshes[0].index_count = static_cast<uint32_t>(c.mesh.indices.size());
+  ASSERT_TRUE(validateCharacter(c, "finger").ok());
+  Result<std::vector<uint16_t>> kept = chooseJoints(c, c.mesh, c.skeleton.jointCount() - 1);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(std::count(kept->begin(), kept->end(), branch), 0);
+}
+
+TEST(ReduceBones, NeverPassesTheErrorCap) {
+  const Character c = test::makeTubeCharacter(8, 8);
+  const Result<BoneReduction> free = reduceBones(c, c.mesh, 1);
+  ASSERT_TRUE(free.ok());
+  for (float share : {0.02f, 0.1f, 0.3f}) {
+    const float cap = share * free->max_error;
+    Result<BoneReduction> capped = reduceBones(c, c.mesh, 1, cap);
+    ASSERT_TRUE(capped.ok());
+    EXPECT_TRUE(capped->capped);
+    EXPECT_GT(capped->palette_joints.size(), 1u);
+    EXPECT_LE(capped->max_error, cap) << share;
+    // One joint fewer (the next removal of the same greedy sequence) would pass the cap.
+    Result<BoneReduction> next =
+        reduceBones(c, c.mesh, static_cast<int>(capped->palette_joints.size()) - 1);
+    ASSERT_TRUE(next.ok());
+    EXPECT_GT(next->max_error, cap) << share;
+  }
+  EXPECT_EQ(reduceBones(c, c.mesh, 3, -1.0f).status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(reduceBones(c, c.mesh, 3, NAN).status().code(), ErrorCode::kInvalidArgument);
+}
+
+// Long clips: the search strides over at most kMaxReductionSearchFrames frames, yet the cap
+// holds on every frame (a removal that breaks it between the search frames is undone).
+TEST(ReduceBones, CapHoldsOnEveryFrameOfLongClips) {
+  Character c = test::makeTubeCharacter(6, 6);
+  Clip& clip = c.clips[0];
+  // 20 s at 30 fps: 601 frames. A one-frame-wide jerk of j3 between two search frames.
+  for (JointTracks& t : clip.joints) {
+    for (float& time : t.rotation.times) time *= 20.0f;
+  }
+  QuatTrack& jerk = clip.joints[c.skeleton.findJoint("j3")].rotation;
+  jerk.times = {0.0f, 10.01f, 10.0333f, 10.0566f, 20.0f};
+  jerk.values = {glm::quat(1, 0, 0, 0), glm::quat(1, 0, 0, 0),
+                 glm::angleAxis(1.2f, glm::vec3(0, 0, 1)), glm::quat(1, 0, 0, 0),
+                 glm::quat(1, 0, 0, 0)};
+  updateClipRange(clip);
+  ASSERT_TRUE(validateCharacter(c, "long").ok());
+  const Result<BoneReduction> free = reduceBones(c, c.mesh, 1);
+  ASSERT_TRUE(free.ok());
+  for (float share : {0.05f, 0.2f, 0.5f}) {
+    const float cap = share * free->max_error;
+    Result<BoneReduction> r = reduceBones(c, c.mesh, 1, cap);
+    ASSERT_TRUE(r.ok());
+    EXPECT_LE(r->max_error, cap) << share;
+  }
 }
 
 TEST(MeasureReductionError, MatchesAHandComputedDeviation) {
@@ -220,36 +449,79 @@ TEST(LodChain, DefaultChainOnTheTube) {
   options.levels[1].joint_count = 8;  // the tube has 13 joints
   options.levels[2].joint_count = 5;
   options.levels[3].joint_count = 3;
-  Result<std::vector<MeshLod>> r = buildLodChain(c, options);
+  LodChainReport report;
+  Result<std::vector<MeshLod>> r = buildLodChain(c, options, &report);
   ASSERT_TRUE(r.ok()) << r.status().toString();
-  ASSERT_EQ(r->size(), 4u);
   const std::vector<MeshLod>& lods = *r;
+  ASSERT_GE(lods.size(), 2u);
+  ASSERT_EQ(report.levels.size(), 4u);
+  EXPECT_FLOAT_EQ(report.character_size, c.size());
   EXPECT_TRUE(lods[0].palette_joints.empty());
   EXPECT_EQ(lods[0].mesh.triangleCount(), c.mesh.triangleCount());
-  EXPECT_EQ(lods[0].skinning_error, 0.0f);
-  EXPECT_FLOAT_EQ(lods[0].max_distance, 10.0f * c.size());
-  EXPECT_EQ(lods[3].max_distance, 0.0f);
-  const size_t expected_joints[4] = {0, 8, 5, 3};
-  for (size_t i = 1; i < lods.size(); ++i) {
-    EXPECT_EQ(lods[i].palette_joints.size(), expected_joints[i]);
-    EXPECT_LE(lods[i].mesh.triangleCount(), lods[i - 1].mesh.triangleCount());
-    EXPECT_TRUE(validateMesh(lods[i].mesh, static_cast<int>(expected_joints[i]), "lod").ok());
-    EXPECT_GE(lods[i].skinning_error, lods[i - 1].skinning_error);
-    EXPECT_GT(lods[i].max_distance == 0.0f ? 1e9f : lods[i].max_distance, lods[i - 1].max_distance);
+  EXPECT_EQ(lods[0].max_error, 0.0f);
+  EXPECT_EQ(lods.back().max_distance, 0.0f);
+  for (const LodLevelReport& level : report.levels) {
+    const float cap = options.levels[level.level].max_error * c.size();
+    EXPECT_LE(level.max_error, cap + 1e-6f) << "level " << level.level;
+    EXPECT_LE(level.p99_error, level.max_error);
+    EXPECT_GE(level.joints, level.target_joints);
+    if (level.lod < 0) continue;
+    const MeshLod& lod = lods[level.lod];
+    EXPECT_EQ(lod.mesh.triangleCount(), level.triangles);
+    EXPECT_EQ(level.max_error, lod.max_error);
+    // The whole LOD's measured error: at least each part's, at most about their sum.
+    EXPECT_GE(lod.max_error + 1e-6f, lod.geometric_error);
+    EXPECT_LE(lod.max_error, 1.01f * (lod.geometric_error + lod.skinning_error) + 1e-6f);
+    EXPECT_TRUE(validateMesh(lod.mesh, level.joints, "lod").ok());
   }
+  for (size_t i = 1; i < lods.size(); ++i) {
+    EXPECT_LE(lods[i].mesh.triangleCount(), lods[i - 1].mesh.triangleCount());
+    // Errors grow along the chain, and LOD i-1 is used until LOD i's error is a pixel.
+    EXPECT_GT(lods[i].max_error, lods[i - 1].max_error);
+    // (max_distance is to the agent's origin: the pick distance plus the mesh's reach.)
+    float reach = 0.0f;
+    for (const glm::vec3& p : c.mesh.positions) reach = std::max(reach, glm::length(p));
+    EXPECT_FLOAT_EQ(lods[i - 1].max_distance,
+                    reach + errorDistance(lods[i].max_error, options.projection, 1.0f));
+  }
+}
+
+TEST(LodChain, DropsALevelThatRemovesTooLittleAndSaysSo) {
+  const Character c = test::makeTubeCharacter(4, 8);
+  LodChainOptions options;
+  // Level 1 removes 10% of the triangles and no joint: dropped. Level 2 removes half.
+  options.levels = {{1.0f, 0, 0.0f}, {0.9f, 0, 1.0f}, {0.5f, 0, 1.0f}};
+  LodChainReport report;
+  Result<std::vector<MeshLod>> r = buildLodChain(c, options, &report);
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ(report.levels[1].lod, -1);
+  EXPECT_EQ(report.levels[2].lod, 1);
+  bool named = false;
+  for (const std::string& w : report.warnings)
+    named = named || w.find("level 1 dropped") == 0 || w.find("LOD level 1 dropped") == 0;
+  EXPECT_TRUE(named) << (report.warnings.empty() ? "no warning" : report.warnings[0]);
+  // Removing joints alone is enough to keep a level.
+  options.levels = {{1.0f, 0, 0.0f}, {1.0f, 3, 1.0f}};
+  ASSERT_TRUE(buildLodChain(c, options, &report).ok());
+  EXPECT_EQ(report.levels[1].lod, 1);
 }
 
 TEST(LodChain, RejectsLevelsThatAddDetail) {
   const Character c = test::makeTubeCharacter(4, 8);
   LodChainOptions options;
-  options.levels = {{1.0f, 0, 10.0f}, {0.5f, 3, 20.0f}, {0.7f, 2, 0.0f}};
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 3, 0.1f}, {0.7f, 2, 0.1f}};
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
-  options.levels = {{1.0f, 0, 10.0f}, {0.5f, 3, 5.0f}, {0.2f, 2, 0.0f}};
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 3, 0.1f}, {0.2f, 4, 0.1f}};
+  EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
+  options.levels = {{1.0f, 0, 0.0f}, {0.5f, 3, -0.1f}};
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
   options.levels = {{0.5f, 0, 0.0f}};
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
   options.levels = {{1.0f, 0, 0.0f}};
   EXPECT_TRUE(buildLodChain(c, options).ok());
+  options.threshold_px = 0.0f;
+  EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
 }
 
 }  // namespace

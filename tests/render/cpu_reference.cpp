@@ -132,7 +132,7 @@ AnimationTexture bakeForTest(const Character& character, float fps, std::vector<
   for (uint32_t f = 0; f < t.frame_count; ++f) {
     for (uint32_t j = 0; j < joints; ++j) {
       for (uint32_t r = 0; r < 3; ++r) {
-        const size_t texel = (static_cast<size_t>(t.texelY(f)) * t.width + t.texelX(f, j, r)) * 4;
+        const size_t texel = t.channelIndex(f, j, r);
         for (int ch = 0; ch < 4; ++ch) t.texels32[texel + ch] = frames[f][j].rows[r][ch];
       }
     }

@@ -540,7 +540,7 @@ TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
   const uint8_t* bottom = &with_ground.rgba[((kFrameSize - 2) * kFrameSize + 3) * 4];
   EXPECT_GT(std::abs(bottom[2] - static_cast<int>(std::lround(kClear.b * 255.0f))), 10);
   renderer.setLodThresholdPixels(-1.0f);
-  EXPECT_EQ(renderer.lodThresholdPixels(), kDefaultLodThresholdPixels);
+  EXPECT_EQ(renderer.lodThresholdPixels(), kDefaultLodThresholdPx);
   renderer.setLodThresholdPixels(4.0f);
   EXPECT_EQ(renderer.lodThresholdPixels(), 4.0f);
 }
@@ -623,7 +623,7 @@ TEST(FrameView, FromMatricesRecoversTheEyeAndTheFieldOfView) {
   EXPECT_EQ(v.view_projection, projection * view);
   const LodView lod = lodViewOf(v, 480);
   EXPECT_EQ(lod.viewport_height, 480.0f);
-  EXPECT_EQ(lod.threshold_pixels, kDefaultLodThresholdPixels);
+  EXPECT_EQ(lod.threshold_pixels, kDefaultLodThresholdPx);
   // A framing view is the framing matrix with its eye.
   const Bounds box{glm::vec3(-1.0f), glm::vec3(1.0f)};
   const FrameView framed = framingView(box, 1.0f);

@@ -53,6 +53,13 @@ const Package& samplePackage() {
   return package;
 }
 
+// Draw options with the LOD rule the CPU reference applies (agentLod with lodViewOf(view)).
+GpuDrawOptions lodRule(const FrameView& view) {
+  GpuDrawOptions options;
+  options.lod_view = lodViewOf(view, kFrameSize);
+  return options;
+}
+
 // An ES 3.1 device, or nullptr with the reason in `*skip` where the driver offers no ES 3.1
 // context or no compute (those tests skip; Mesa's llvmpipe has both).
 std::unique_ptr<Device> makeEs31Device(std::string* skip, CapsOverride caps = {}) {
@@ -299,7 +306,7 @@ TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
     EXPECT_EQ(gpu.queuedCommands().size(), 0u) << "the GPU took the commands";
     if (t % 2 == 0 && t % 30 != 29) continue;  // an update without a draw runs at the next one
     pair.device->beginFrame(kClear);
-    ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, {}).ok());
+    ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     if (t % 30 == 29) {
       Result<bool> back = pair.gpu->readBack(gpu, true);
       ASSERT_TRUE(back.ok()) << back.status().toString();
@@ -371,7 +378,7 @@ TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
       gpu.addAgent({glm::vec3(1.0f, 0.0f, -3.0f)}, 0.5f);
     }
     pair.device->beginFrame(kClear);
-    ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, {}).ok());
+    ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
   }
   EXPECT_EQ(pair.gpu->agentCount(), cpu.agentCount());
   Result<bool> back = pair.gpu->readBack(gpu, true);
@@ -402,7 +409,7 @@ TEST(GpuCrowd, UpdatesWithoutDrawsAndDrawsWithoutUpdates) {
     if (t % 3 == 0) continue;  // no draw this tick
     for (int d = 0; d < (t % 4 == 1 ? 2 : 1); ++d) {
       pair.device->beginFrame(kClear);
-      ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, {}).ok());
+      ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     }
   }
   ASSERT_TRUE(pair.gpu->update(gpu, kTick).ok());  // pending: readBack(wait) runs it
@@ -441,7 +448,7 @@ TEST(GpuCrowd, ReadsBackAFrameLateWithoutWaiting) {
     history.push_back(snapshot);
     ASSERT_TRUE(pair.gpu->update(gpu, kTick).ok());
     pair.device->beginFrame(kClear);
-    ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, {}).ok());
+    ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     Result<bool> back = pair.gpu->readBack(gpu, false);
     ASSERT_TRUE(back.ok());
     if (!*back) continue;

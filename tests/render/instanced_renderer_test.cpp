@@ -3,12 +3,14 @@
 #include "throng/render/instanced_renderer.h"
 
 #include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/offline/bake.h"
 
 namespace throng::render {
 namespace {
@@ -136,7 +138,7 @@ TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
   const Package package = test::bakeForTest(chainWithTwoClips());
   {
     DeviceDesc desc;
-    desc.caps.max_texture_size = 8;  // one frame of 3 joints needs 9 texels
+    desc.caps.max_texture_size = 8;  // 2 rows per frame of 3 joints: 108 rows > 8
     auto device = test::makeTestDevice(desc);
     ASSERT_NE(device, nullptr);
     auto renderer = InstancedRenderer::create(*device, package);
@@ -263,6 +265,108 @@ TEST(InstancedRenderer, InconsistentPackagesFailTheOneValidation) {
   bad = good;
   bad.lods[0].palette_joints = {0, 1, 7};
   EXPECT_TRUE(refused(bad));
+}
+
+// A character with `joints` joints: a root and joints-1 leaves around it, each leaf with its own
+// triangle (weighted 0.8 to the leaf, 0.2 to the root) and its own rotation track, so every
+// joint's texels are read and a wrong address moves a visible triangle.
+Character makeManyJointCharacter(int joints) {
+  RawSkeleton raw;
+  RawJoint root;
+  root.name = "root";
+  raw.joints.push_back(root);
+  for (int j = 1; j < joints; ++j) {
+    RawJoint leaf;
+    leaf.name = "leaf" + std::to_string(j);
+    leaf.parent = "root";
+    const float a = 6.2831853f * static_cast<float>(j) / static_cast<float>(joints - 1);
+    leaf.rest.translation = glm::vec3(std::cos(a), 0.02f * static_cast<float>(j % 50), std::sin(a));
+    leaf.inverse_bind = glm::inverse(glm::translate(glm::mat4(1.0f), leaf.rest.translation));
+    raw.joints.push_back(leaf);
+  }
+  Character c;
+  c.skeleton = std::move(buildSkeleton(raw, "many").value());
+  SkinnedMesh& m = c.mesh;
+  for (int j = 1; j < joints; ++j) {
+    const int joint = c.skeleton.findJoint("leaf" + std::to_string(j));
+    const glm::vec3 at = c.skeleton.restPoses()[joint].translation;
+    for (const glm::vec3& corner :
+         {glm::vec3(0.0f), glm::vec3(0.05f, 0.0f, 0.0f), glm::vec3(0.0f, 0.05f, 0.0f)}) {
+      m.indices.push_back(static_cast<uint32_t>(m.positions.size()));
+      m.positions.push_back(at + corner);
+      m.normals.push_back(glm::vec3(0, 0, 1));
+      m.joints.push_back(glm::u16vec4(joint, 0, 0, 0));
+      m.weights.push_back(glm::vec4(0.8f, 0.2f, 0.0f, 0.0f));
+    }
+  }
+  m.submeshes.push_back({"leaves", 0, static_cast<uint32_t>(m.indices.size())});
+  Clip clip;
+  clip.name = "flutter";
+  clip.joints.resize(c.skeleton.jointCount());
+  for (int j = 0; j < c.skeleton.jointCount(); ++j) {
+    QuatTrack& r = clip.joints[j].rotation;
+    r.interpolation = Interpolation::kLinear;
+    r.times = {0.0f, 0.25f, 0.5f};
+    const glm::vec3 axis = glm::normalize(glm::vec3(1.0f, static_cast<float>(j % 7), 0.5f));
+    const glm::quat turned = glm::angleAxis(0.3f + 0.001f * static_cast<float>(j), axis);
+    r.values = {glm::quat(1, 0, 0, 0), turned, glm::quat(1, 0, 0, 0)};
+  }
+  updateClipRange(clip);
+  c.clips.push_back(std::move(clip));
+  return c;
+}
+
+// 700 joints make 2100 texels per frame, wider than a 2048 texture: a frame spans two rows.
+TEST(InstancedRenderer, MoreJointsThanOneTextureRowHolds) {
+  const Character character = makeManyJointCharacter(700);
+  ASSERT_TRUE(validateCharacter(character, "many").ok());
+  DeviceDesc desc;
+  desc.caps.max_texture_size = 2048;
+  auto device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  ASSERT_EQ(device->caps().max_texture_size, 2048);
+  for (uint32_t max_width : {4096u, 2048u}) {
+    // 4096: the package has one frame per row and the renderer lays it out again; 2048: the
+    // baker already spans rows.
+    BakeOptions options;
+    options.max_width = max_width;
+    Result<Package> package = bakeCharacter(character, options);
+    ASSERT_TRUE(package.ok()) << package.status().toString();
+    EXPECT_EQ(package->animation.rowsPerFrame(), max_width == 2048u ? 2u : 1u);
+    auto renderer = makeRenderer(*device, *package);
+    ASSERT_NE(renderer, nullptr);
+    EXPECT_EQ(renderer->rowsPerFrame(), 2u);
+    EXPECT_LE(renderer->textureWidth(), 2048u);
+    const auto instances = test::randomInstances(*package, 16, 21);
+    const test::SkinningError error = test::compareWithCpu(*renderer, *package, instances);
+    EXPECT_LT(error.position, kFloatTolerance) << "max width " << max_width;
+    EXPECT_LT(error.normal, kNormalTolerance) << "max width " << max_width;
+    // Independent of the texture: one exact frame against the clip sampled at its time.
+    const BakedClip& clip = package->clips[0];
+    const uint32_t frame = clip.frame_count / 2;
+    Instance instance;
+    instance.frames.primary = {clip.first_frame + frame, clip.first_frame + frame, 0.0f};
+    instance.frames.secondary = instance.frames.primary;
+    const uint32_t vertex_count = renderer->vertexCount(0);
+    std::vector<glm::vec3> positions(vertex_count), normals(vertex_count);
+    ASSERT_TRUE(
+        renderer
+            ->captureSkinnedVertices(std::span<const Instance>(&instance, 1), 0, positions, normals)
+            .ok());
+    PoseScratch scratch;
+    std::vector<JointRows> palette(character.skeleton.jointCount());
+    evaluatePalette(character.skeleton, &character.clips[0],
+                    character.clips[0].start_time + static_cast<float>(frame) / clip.fps, scratch,
+                    palette);
+    std::vector<glm::vec3> expected(vertex_count), expected_normals(vertex_count);
+    ASSERT_TRUE((SkinJob{character.mesh.positions, character.mesh.normals, character.mesh.joints,
+                         character.mesh.weights, palette, expected, expected_normals}
+                     .run()));
+    float worst = 0.0f;
+    for (uint32_t v = 0; v < vertex_count; ++v)
+      worst = std::max(worst, glm::length(positions[v] - expected[v]));
+    EXPECT_LT(worst, 1e-4f) << "max width " << max_width;
+  }
 }
 
 }  // namespace

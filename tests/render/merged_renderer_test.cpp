@@ -52,11 +52,14 @@ struct Scene {
     options.levels[1].joint_count = 9;
     options.levels[2].joint_count = 6;
     options.levels[3].joint_count = 4;
-    // LOD 0 up to 48 units, 1 up to 84, 2 up to 144 (the tube is 12 units tall).
-    options.levels[0].max_distance_in_sizes = 4.0f;
-    options.levels[1].max_distance_in_sizes = 7.0f;
-    options.levels[2].max_distance_in_sizes = 12.0f;
+    for (size_t l = 1; l < options.levels.size(); ++l) options.levels[l].max_error = 1.0f;
     lods = std::move(buildLodChain(character, options).value());
+    EXPECT_EQ(lods.size(), 4u);
+    // LOD 0 up to 48 units, 1 up to 84, 2 up to 144 (the tube is 12 units tall): every LOD in
+    // a small scene, whatever the screen-space distances are.
+    lods[0].max_distance = 48.0f;
+    lods[1].max_distance = 84.0f;
+    lods[2].max_distance = 144.0f;
     texture = test::bakeForTest(character, 30.0f, baked_clips);
     for (int r = 0; r < rows; ++r) {
       for (int c = 0; c < columns; ++c) {
@@ -140,6 +143,31 @@ TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   EXPECT_EQ((*renderer)->lodInfo(0).drawn_lod, 1);
   EXPECT_EQ((*renderer)->lodInfo(0).joints, 9);
   EXPECT_EQ((*renderer)->paletteJoints(0).size(), 9u);
+  // The fallback is said aloud: which LOD, the budget, the LOD drawn and its error.
+  EXPECT_FLOAT_EQ((*renderer)->lodInfo(0).error, scene.lods[1].max_error);
+  EXPECT_EQ((*renderer)->lodInfo(1).error, scene.lods[1].max_error);
+  ASSERT_EQ((*renderer)->warnings().size(), 1u);
+  const std::string& warning = (*renderer)->warnings()[0];
+  EXPECT_NE(warning.find("LOD 0 (13 joints) does not fit 40 uniform vectors; drawing LOD 1 (9 "
+                         "joints)"),
+            std::string::npos)
+      << warning;
+  EXPECT_NE(warning.find("% of the height"), std::string::npos) << warning;
+  // A strict error cap below LOD 1's error fails; one above it is met.
+  MergedBatchDesc capped;
+  capped.max_fallback_error = 0.5f * scene.lods[1].max_error;
+  auto over = MergedBatchRenderer::create(*device, scene.lods, 13, capped);
+  EXPECT_EQ(over.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(over.status().message().find("over the cap"), std::string::npos)
+      << over.status().message();
+  EXPECT_NE(over.status().message().find("LOD 1"), std::string::npos);
+  capped.max_fallback_error = 2.0f * scene.lods[1].max_error;
+  EXPECT_TRUE(MergedBatchRenderer::create(*device, scene.lods, 13, capped).ok());
+  // With room for every LOD there is nothing to say.
+  auto roomy = makeEs2Device(256);
+  auto fits = MergedBatchRenderer::create(*roomy, scene.lods, 13);
+  ASSERT_TRUE(fits.ok());
+  EXPECT_TRUE((*fits)->warnings().empty());
   MergedBatchDesc strict;
   strict.fall_back_to_fewer_joints = false;
   auto failed = MergedBatchRenderer::create(*device, scene.lods, 13, strict);

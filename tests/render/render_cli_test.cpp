@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -11,7 +12,9 @@
 #include "test_package.h"
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_export.h"
 #include "throng/render/capture.h"
+#include "throng/render/crowd_renderer.h"
 
 namespace throng {
 namespace {
@@ -216,7 +219,149 @@ TEST(RenderCli, GltfInputIsBakedInMemoryAndBakedLodsDrawMerged) {
   std::filesystem::remove_all(dir);
 }
 
+// --lod-threshold is the screen error the LOD rule allows: more pixels, coarser LODs.
+TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
+  const auto dir = test::makeTempDir("render-cli-threshold");
+  auto meanLod = [&](const std::string& extra, int* last_lod_agents) {
+    const test::CliResult r =
+        test::runCli("render sample --json --view street --agents 25 " + extra +
+                     " --width 96 --height 256 -o " + quoted(dir / "t.png"));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
+    EXPECT_TRUE(json.is_object()) << r.output;
+    if (!json.is_object()) return -1.0;
+    double sum = 0.0;
+    for (size_t l = 0; l < json["lods"].size(); ++l)
+      sum += static_cast<double>(l) * json["lods"][l]["agents"].get<int>();
+    *last_lod_agents = json["lods"].back()["agents"].get<int>() - json["visible"].get<int>();
+    return sum / json["visible"].get<int>();
+  };
+  int rest_default = 0, rest_coarse = 0;
+  const double fine = meanLod("", &rest_default);
+  const double coarse = meanLod("--lod-threshold 1000", &rest_coarse);
+  EXPECT_LT(fine, coarse);
+  EXPECT_EQ(rest_coarse, 0);  // every visible agent on the last LOD
+  std::filesystem::remove_all(dir);
+}
+
+// --lod-tint colours each agent by its LOD (lodDebugColor): LOD 0 green, LOD 3 orange.
+TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
+  const auto dir = test::makeTempDir("render-cli-tint");
+  render::Image images[2];
+  const int lods[2] = {0, 3};
+  for (int i = 0; i < 2; ++i) {
+    const auto png = dir / ("tint" + std::to_string(lods[i]) + ".png");
+    const test::CliResult r = test::runCli(
+        "render sample --agents 1 --lod-tint --view street --width 64 --height 96 "
+        "--lod " +
+        std::to_string(lods[i]) + " -o " + quoted(png));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    images[i] = readImage(png);
+    ASSERT_GT(images[i].width, 0);
+  }
+  ASSERT_EQ(images[0].rgba.size(), images[1].rgba.size());
+  // Where the two pictures differ is the character (same pose, same camera): there red minus
+  // green follows each tint's.
+  long long red_minus_green[2] = {0, 0};
+  int differing = 0;
+  for (size_t p = 0; p < images[0].rgba.size(); p += 4) {
+    if (std::abs(images[0].rgba[p] - images[1].rgba[p]) < 32) continue;
+    ++differing;
+    for (int i = 0; i < 2; ++i) red_minus_green[i] += images[i].rgba[p] - images[i].rgba[p + 1];
+  }
+  EXPECT_GT(differing, 50);
+  for (int i = 0; i < 2; ++i) {
+    const glm::vec4 tint = render::lodDebugColor(lods[i]);
+    EXPECT_EQ(red_minus_green[i] > 0, tint.r > tint.g) << "LOD " << lods[i];
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // A usage error: exit 2, one line naming the flag and what it allows, nothing written.
+// Events from a glTF's sidecar, and from the package baked from it: each agent crosses the
+// looping clip's one event once per second of frames, printed per frame, the same both ways.
+TEST(RenderCli, EventsArePrintedPerFrameFromTheSidecarOrThePackage) {
+  const auto dir = test::makeTempDir("cli-render-events");
+  const auto glb = dir / "chain.glb";
+  ASSERT_TRUE(writeGltf(test::makeChainCharacter(), glb.string()).ok());
+  test::writeFile(dir / "chain.events.json",
+                  R"({"events": {"bend": [{"name": "tip", "time": 0.5}]}})");
+  const std::string common =
+      " --agents 3 --frames 31 --width 48 --height 48 --events -o " + quoted(dir / "e.png");
+  const test::CliResult from_gltf = test::runCli("render " + quoted(glb) + common);
+  ASSERT_EQ(from_gltf.exit_code, 0) << from_gltf.output;
+  EXPECT_NE(from_gltf.output.find("events: 3 crossed in 31 frames (1 events in the package's "
+                                  "clips)"),
+            std::string::npos)
+      << from_gltf.output;
+  for (int agent = 0; agent < 3; ++agent) {
+    const std::string needle =
+        ": agent " + std::to_string(agent) + " 'tip' (clip 'bend' at 0.500 s, weight 1.00)\n";
+    const size_t at = from_gltf.output.find(needle);
+    ASSERT_NE(at, std::string::npos) << from_gltf.output;
+    EXPECT_EQ(from_gltf.output.find(needle, at + 1), std::string::npos) << from_gltf.output;
+  }
+
+  const auto package = dir / "chain.throng";
+  ASSERT_EQ(test::runCli("bake " + quoted(glb) + " -o " + quoted(package)).exit_code, 0);
+  const test::CliResult from_package = test::runCli("render " + quoted(package) + common);
+  ASSERT_EQ(from_package.exit_code, 0) << from_package.output;
+  const auto events = [](const std::string& output) {
+    return output.substr(output.find("events: "));
+  };
+  EXPECT_EQ(events(from_gltf.output), events(from_package.output));
+
+  const test::CliResult json = test::runCli("render " + quoted(package) + common + " --json");
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const nlohmann::json report = nlohmann::json::parse(json.output);
+  ASSERT_EQ(report["events"].size(), 3u) << json.output;
+  EXPECT_EQ(report["events"][0]["event"], "tip");
+}
+
+// `render a.throng b.glb`: a mixed crowd, agent i of input i % 2 in one of the tint variants;
+// one draw per (character, LOD in use), and every path draws the same picture.
+TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
+  const auto dir = test::makeTempDir("render-cli-mixed");
+  const std::string package = writeChainPackage(dir);
+  const std::string common = " " + quoted(std::filesystem::path(package)) +
+                             " sample --agents 16 --seed 3 --frames 2 --lod 0 --width 160 "
+                             "--height 120";
+  const auto reference = dir / "mixed-instanced.png";
+  test::CliResult r = test::runCli("render" + common + " --path instanced -o " + quoted(reference));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("character 0: input: " + package + " "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("character 1: input: sample"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("agents: 8 playing"), std::string::npos) << r.output;
+  // --lod 0: one instanced draw per character.
+  EXPECT_NE(r.output.find("mixed crowd: 16 agents of 2 characters, 8 tint variants; draw calls: "
+                          "2 in all"),
+            std::string::npos)
+      << r.output;
+  const render::Image expected = readImage(reference);
+  for (const char* path : {"merged", "per-character"}) {
+    const auto png = dir / (std::string("mixed-") + path + ".png");
+    const test::CliResult p =
+        test::runCli("render" + common + " --path " + path + " -o " + quoted(png));
+    ASSERT_EQ(p.exit_code, 0) << p.output;
+    EXPECT_LE(badShare(expected, readImage(png)), kMaxBadPixelShare) << path;
+  }
+  // The mix differs from either character alone.
+  const auto alone = dir / "alone.png";
+  ASSERT_EQ(test::runCli("render sample --agents 16 --seed 3 --frames 2 --lod 0 --width 160 "
+                         "--height 120 --path instanced -o " +
+                         quoted(alone))
+                .exit_code,
+            0);
+  EXPECT_GT(badShare(expected, readImage(alone)), 0.01);
+
+  r = test::runCli("render" + common + " --path instanced --json -o " + quoted(reference));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json json = nlohmann::json::parse(r.output);
+  EXPECT_EQ(json["draw_calls"], 2);
+  ASSERT_EQ(json["characters"].size(), 2u);
+  EXPECT_EQ(json["characters"][1]["agents"], 8);
+}
+
 TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
   const auto dir = test::makeTempDir("render-cli-usage");
   const std::string png = quoted(dir / "x.png");
@@ -234,6 +379,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
       {"--lod 4", "--lod 4: sample has LODs 0..3 (or auto)"},
       {"--lod near", "--lod near: must be auto or a LOD index"},
+      {"--lod-threshold 0", "--lod-threshold 0: must be a number of pixels in [0.01, 1000]"},
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--tint dim", "--tint dim: must be on or off"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},

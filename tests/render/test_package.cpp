@@ -50,9 +50,7 @@ Package bakeForTest(const Character& character, float fps, TexelFormat format, u
   for (uint32_t f = 0; f < t.frame_count; ++f)
     for (uint32_t j = 0; j < t.joint_count; ++j)
       for (uint32_t r = 0; r < 3; ++r)
-        for (int c = 0; c < 4; ++c)
-          texels[(static_cast<size_t>(t.texelY(f)) * t.width + t.texelX(f, j, r)) * 4 + c] =
-              frames[f][j].rows[r][c];
+        for (int c = 0; c < 4; ++c) texels[t.channelIndex(f, j, r) + c] = frames[f][j].rows[r][c];
   if (format == TexelFormat::kRgba32F) {
     t.texels32 = std::move(texels);
   } else {

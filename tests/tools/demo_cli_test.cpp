@@ -1,5 +1,6 @@
 // End-to-end tests of `throng demo`: the crowd demo headless on the front end, its commands
 // recorded and replayed, and its errors.
+#include <algorithm>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -170,16 +171,112 @@ TEST(DemoCli, ABadScriptExitsOneNamingTheFileAndLine) {
   EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
 }
 
-TEST(DemoCli, AnInputWithoutTheStateClipsExitsOneNamingIt) {
-  const auto dir = test::makeTempDir("cli-demo-clips");
+// The chain character with its one clip copied under other names.
+std::filesystem::path writeChain(const std::filesystem::path& dir,
+                                 std::initializer_list<const char*> names) {
+  Character chain = test::makeChainCharacter();
+  const Clip bend = chain.clips[0];
+  chain.clips.clear();
+  for (const char* name : names) {
+    chain.clips.push_back(bend);
+    chain.clips.back().name = name;
+  }
   const auto glb = dir / "chain.glb";
-  ASSERT_TRUE(writeGltf(test::makeChainCharacter(), glb.string()).ok());
-  const test::CliResult r = test::runCli("demo " + quoted(glb) + " -o " + quoted(dir / "x.png"));
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_EQ(lineCount(r.output), 1) << r.output;
-  EXPECT_NE(r.output.find("chain.glb: no clip for the 'idle' state"), std::string::npos)
+  EXPECT_TRUE(writeGltf(chain, glb.string()).ok());
+  return glb;
+}
+
+TEST(DemoCli, ACharacterWithOneClipPlaysItForEveryStateWithAWarning) {
+  const auto dir = test::makeTempDir("cli-demo-one-clip");
+  const auto glb = writeChain(dir, {"bend"});
+  const test::CliResult r =
+      test::runCli("demo " + quoted(glb) + " --agents 9 --seconds 1 --width 64 --height 48 -o " +
+                   quoted(dir / "x.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: " + glb.string() +
+                          ": one clip ('bend'): it plays for every "
+                          "state"),
+            std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("clips: 0 bend"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("clips: idle=bend walk=bend run=bend attack=bend die=bend;"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(DemoCli, ClipsMapsStatesToClipsAndABadMapExitsTwo) {
+  const auto dir = test::makeTempDir("cli-demo-clip-map");
+  const auto glb = writeChain(dir, {"Survey", "Walk", "Run"});
+  const std::string common = "demo " + quoted(glb) +
+                             " --agents 9 --seconds 1 --width 64 --height 48 -o " +
+                             quoted(dir / "x.png");
+  test::CliResult r = test::runCli(common + " --clips idle=Survey,walk=Walk,run=Run,run_speed=2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("clips: idle=Survey walk=Walk run=Run attack=Survey die=Survey; "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("run 2.00/s (clip map)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("warning: " + glb.string() + ": no attack clip: idle's clip ('Survey')"),
+            std::string::npos)
+      << r.output;
+  // Without a map, no clip is named idle: the first clip idles, and the names find the rest.
+  r = test::runCli(common);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("clips: idle=Survey walk=Walk run=Run "), std::string::npos) << r.output;
+
+  struct Case {
+    std::string map;
+    std::string needle;
+  };
+  const Case cases[] = {
+      {"fly=Walk", "--clips: clip map entry 'fly=Walk': unknown state 'fly'"},
+      {"walk=Sprint", "--clips: " + glb.string() +
+                          ": clip map: no clip 'Sprint' for the 'walk' "
+                          "state (clips: 0 Survey, 1 Walk, 2 Run)"},
+  };
+  for (const Case& c : cases) {
+    r = test::runCli(common + " --clips " + c.map);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    EXPECT_NE(r.output.find(c.needle), std::string::npos) << r.output;
+  }
+}
+
+// Every glTF file in the shared assets runs in the demo: states without a clip fall back, a file
+// without clips stands in its rest pose; the mannequin also with its clip files and a map.
+TEST(DemoCli, RunsOnEverySharedAsset) {
+  if (!std::filesystem::is_directory(test::assetsDir())) {
+    GTEST_SKIP() << "no shared assets in " << test::assetsDir();
+  }
+  std::vector<std::string> inputs;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(test::assetsDir())) {
+    const std::string ext = entry.path().extension().string();
+    if (ext == ".glb" || ext == ".gltf") inputs.push_back(quoted(entry.path()));
+  }
+  std::sort(inputs.begin(), inputs.end());
+  if (std::filesystem::exists(test::assetPath("KayKitMannequin/manny_med_mod.gltf"))) {
+    inputs.push_back(quoted(test::assetPath("KayKitMannequin/manny_med_mod.gltf")) +
+                     " --clips-from " + quoted(test::assetPath("KayKitMannequin/Med_General.glb")) +
+                     " --clips-from " +
+                     quoted(test::assetPath("KayKitMannequin/Med_MovementBasic.glb")) +
+                     " --clips walk=Walking_A,run=Running_A,attack=Throw");
+  }
+  ASSERT_FALSE(inputs.empty());
+  const auto dir = test::makeTempDir("cli-demo-assets");
+  for (const std::string& input : inputs) {
+    SCOPED_TRACE(input);
+    const test::CliResult r =
+        test::runCli("demo " + input + " --agents 6 --seconds 1 --width 64 --height 48 -o " +
+                     quoted(dir / "x.png"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("\nclips: idle="), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("draw calls: "), std::string::npos) << r.output;
+    if (input.find("--clips walk=Walking_A") != std::string::npos) {
+      EXPECT_NE(r.output.find("clips: idle=Idle_A walk=Walking_A run=Running_A attack=Throw "
+                              "die=Death_A;"),
+                std::string::npos)
+          << r.output;
+    }
+  }
 }
 
 }  // namespace

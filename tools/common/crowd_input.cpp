@@ -55,7 +55,8 @@ Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input,
 
 }  // namespace
 
-Result<CrowdInput> loadCrowdInput(const std::string& name, const LoadProgress& progress) {
+Result<CrowdInput> loadCrowdInput(const std::string& name, const LoadProgress& progress,
+                                  const std::vector<std::string>& clip_files) {
   CrowdInput input;
   input.name = name;
   Result<CrowdInput> loaded = Status(ErrorCode::kInvalidArgument, "no input");
@@ -65,12 +66,28 @@ Result<CrowdInput> loadCrowdInput(const std::string& name, const LoadProgress& p
     loaded = bakeInMemory(makeSampleCharacter(), std::move(input), progress);
   } else if (endsWith(name, ".glb") || endsWith(name, ".gltf")) {
     report(progress, 0.0f, "importing");
-    Result<Character> character = importGltf(name);
+    ImportOptions options;
+    options.clip_files = clip_files;
+    Result<Character> character = importGltf(name, options);
     if (!character.ok()) return character.status();
     input.warnings = character->warnings;
+    if (character->clips.empty()) {
+      // Still a crowd: every agent stands in the rest pose (one clip with no keys).
+      Clip rest;
+      rest.name = "rest pose";
+      rest.joints.resize(static_cast<size_t>(character->skeleton.jointCount()));
+      character->clips.push_back(std::move(rest));
+      input.warnings.push_back(fmt::format("{}: no clips; the crowd plays the rest pose", name));
+    }
     input.how = "glTF, baked in memory";
     loaded = bakeInMemory(*character, std::move(input), progress);
   } else {
+    if (!clip_files.empty()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{}: a package's clips are baked in; more clip files apply to "
+                                "glTF input only",
+                                name));
+    }
     report(progress, 0.0f, "reading the package");
     Result<Package> package = readPackage(name);
     if (!package.ok()) return package.status();
@@ -86,6 +103,23 @@ Result<CrowdInput> loadCrowdInput(const std::string& name, const LoadProgress& p
   loaded->size = std::max(computeBounds(package.lods[0].mesh.positions).largestExtent(), 1e-3f);
   report(progress, 1.0f, "done");
   return loaded;
+}
+
+Result<ClipSet> crowdClipSet(CrowdInput& input, const std::string& clip_map) {
+  Result<ClipMap> map = parseClipMap(clip_map);
+  if (!map.ok()) return map.status();
+  if (input.sample) {
+    // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
+    if (map->walk_speed <= 0.0f) map->walk_speed = kSampleWalkSpeed;
+    if (map->run_speed <= 0.0f) map->run_speed = kSampleRunSpeed;
+  }
+  std::vector<std::string> warnings;
+  Result<ClipSet> set = makeClipSet(input.package.clips, *map, &warnings);
+  if (!set.ok()) {
+    return Status(set.status().code(), fmt::format("{}: {}", input.name, set.status().message()));
+  }
+  for (const std::string& w : warnings) input.warnings.push_back(input.name + ": " + w);
+  return set;
 }
 
 }  // namespace throng::cli

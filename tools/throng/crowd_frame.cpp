@@ -28,11 +28,25 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
+void addClipOptions(CLI::App& sub, ClipArgs& args) {
+  sub.add_option("--clips", args.clips,
+                 "which clip each state plays, e.g. idle=Survey,walk=Walk,run=Run (also attack, "
+                 "die, walk_speed, run_speed); states left out are found by name");
+  sub.add_option("--clips-from", args.clips_from,
+                 "more glTF files whose clips the character plays (bound by joint name)");
+}
+
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
   sub.add_option("--path", args.path, "render path: auto, gpu, instanced, merged or per-character")
       ->capture_default_str();
   sub.add_option("--lod", args.lod, "auto (picked per agent) or a LOD index for every agent")
       ->capture_default_str();
+  sub.add_option("--lod-threshold", args.lod_threshold,
+                 "pixels of LOD error allowed on screen when the LOD is picked per agent")
+      ->capture_default_str();
+  sub.add_flag(
+      "--lod-tint", args.lod_tint,
+      "colour every agent by the LOD it is drawn with (0 green, 1 lime, 2 yellow, 3 orange)");
   sub.add_option("--view", args.view, "camera: overview (the whole crowd) or street (eye level)")
       ->capture_default_str();
   sub.add_option("--width", args.width, "image width in pixels")->capture_default_str();
@@ -68,6 +82,11 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
     }
     choice.lod = lod;
   }
+  if (!(args.lod_threshold >= kMinLodThresholdPx && args.lod_threshold <= kMaxLodThresholdPx)) {
+    return usage(fmt::format("--lod-threshold {}: must be a number of pixels in [{}, {}]",
+                             args.lod_threshold, kMinLodThresholdPx, kMaxLodThresholdPx));
+  }
+  choice.lod_threshold = args.lod_threshold;
   if (args.view != "overview" && args.view != "street") {
     return usage(fmt::format("--view {}: must be overview or street", args.view));
   }
@@ -181,6 +200,8 @@ void printReport(const FrameReport& r) {
   fmt::print("device: {} | {}\n", caps.renderer, caps.version);
   fmt::print("path: {} ({})\n", render::renderPathName(r.renderer->path()),
              r.renderer->pathReason());
+  for (const std::string& w : r.renderer->warnings())
+    fmt::print(stderr, "throng: warning: {}\n", w);
   fmt::print("culling: {} of {} agents visible\n", stats.visible, stats.agents);
   fmt::print("draw calls: {}\n", stats.draw_calls);
   if (stats.ground_draw_calls > 0) {

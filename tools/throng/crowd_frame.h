@@ -21,29 +21,45 @@ namespace throng::cli {
 // A million agents is far past what a headless software rasterizer draws in reasonable time and
 // keeps per-agent buffers (instance records of 64 bytes) under 64 MB.
 inline constexpr int kMaxAgents = 1000000;
+// A LOD error threshold past this many pixels is a mistake (every agent would use the coarsest
+// LOD at any distance); below a hundredth of a pixel every agent is LOD 0.
+inline constexpr float kMinLodThresholdPx = 0.01f;
+inline constexpr float kMaxLodThresholdPx = 1000.0f;
 // Frame sizes beyond this are refused before asking the driver (it would refuse them anyway).
 inline constexpr int kMaxFrameSide = 16384;
 // Timed frames; more is a mistake (hours of software rendering), not a benchmark.
 inline constexpr int kMaxFrames = 100000;
 
 struct FrontendArgs {
-  std::string path = "auto";      // auto | gpu | instanced | merged | per-character
-  std::string lod = "auto";       // auto | a LOD index
-  std::string view = "overview";  // overview | street
-  int width = 640;                // pixels
+  std::string path = "auto";                     // auto | gpu | instanced | merged | per-character
+  std::string lod = "auto";                      // auto | a LOD index
+  float lod_threshold = kDefaultLodThresholdPx;  // pixels of LOD error allowed on screen
+  std::string view = "overview";                 // overview | street
+  int width = 640;                               // pixels
   int height = 480;
   std::string out;  // PNG to write
   bool json = false;
+  bool lod_tint = false;    // colour agents by their LOD (CrowdRendererDesc::lod_tint)
   std::string tint = "on";  // on | off: the per-agent tint multiplies the materials
 };
 
-// Adds --path, --lod, --view, --width, --height, -o/--out, --json and --tint to `sub`.
+// Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json
+// and --tint to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
+
+// The options of `render` and `demo` about their input's clips.
+struct ClipArgs {
+  std::string clips;                    // --clips: a clip map (parseClipMap), "" = by name
+  std::vector<std::string> clips_from;  // --clips-from: glTF files whose clips are added
+};
+// Adds --clips and --clips-from to `sub`.
+void addClipOptions(CLI::App& sub, ClipArgs& args);
 
 // The checked options: a usage message (for exit code 2) or what they mean.
 struct FrontendChoice {
   render::RenderPath path = render::RenderPath::kAuto;
-  std::optional<int> lod;  // empty: the LOD rule
+  std::optional<int> lod;                        // empty: the LOD rule
+  float lod_threshold = kDefaultLodThresholdPx;  // pixels (CrowdRendererDesc)
   bool street = false;
   bool tint = true;
 };

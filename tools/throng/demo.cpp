@@ -16,7 +16,6 @@
 #include "throng/core/file_io.h"
 #include "throng/crowd/command_script.h"
 #include "throng/crowd/crowd.h"
-#include "throng/offline/sample_character.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
 
@@ -42,6 +41,7 @@ struct DemoArgs {
   std::string record;    // write the commands submitted here
   std::string commands;  // replay this script instead of making commands up
   FrontendArgs frontend;
+  ClipArgs clips;
 };
 
 // Agents are coloured by their state (the renderer applies it on every path, on the GPU too).
@@ -97,23 +97,13 @@ int runDemo(const DemoArgs& args) {
     script = std::move(read).value();
   }
 
-  Result<CrowdInput> input = loadCrowdInput(args.input);
+  Result<CrowdInput> input = loadCrowdInput(args.input, {}, args.clips.clips_from);
   if (!input.ok()) return fail(input.status().message());
-  for (const std::string& w : input->warnings) fmt::print(stderr, "throng: warning: {}\n", w);
   if (const std::string m = checkLod(choice->lod, *input); !m.empty()) return usageError(m);
+  Result<ClipSet> clip_set = crowdClipSet(*input, args.clips.clips);
+  for (const std::string& w : input->warnings) fmt::print(stderr, "throng: warning: {}\n", w);
+  if (!clip_set.ok()) return usageError("--clips: " + clip_set.status().message());
   const Package& package = input->package;
-  Result<ClipSet> clip_set = clipSetByName(package.clips);
-  if (!clip_set.ok()) {
-    return fail(
-        fmt::format("{}: {} (clips: {}); the demo's states need idle, walk, run, attack "
-                    "and die clips",
-                    input->name, clip_set.status().message(), clipList(package.clips)));
-  }
-  if (input->sample) {
-    // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
-    clip_set->walk_speed = kSampleWalkSpeed;
-    clip_set->run_speed = kSampleRunSpeed;
-  }
   if (Status s = bindCommandScript(script, package.clips, static_cast<uint32_t>(args.agents));
       !s.ok()) {
     return fail(s.message());
@@ -139,6 +129,8 @@ int runDemo(const DemoArgs& args) {
   render::CrowdRendererDesc desc;
   desc.path = choice->path;
   desc.fixed_lod = choice->lod;
+  desc.lod_threshold_pixels = choice->lod_threshold;
+  desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
   if (choice->tint) desc.state_tints = kStateTints;  // --tint off: every agent its material
   render::FrameView view =
@@ -206,11 +198,13 @@ int runDemo(const DemoArgs& args) {
     json["commands"] = submitted;
     json["commands_from"] = replay ? args.commands : std::string("seed");
     json["states"] = states;
+    json["clip_set"] = describeClipSet(*clip_set, package.clips);
     fmt::print("{}\n", json.dump());
     return 0;
   }
   fmt::print("input: {} ({}: {} clips, {} LODs)\n", input->name, input->how, package.clips.size(),
              package.lods.size());
+  fmt::print("clips: {}\n", describeClipSet(*clip_set, package.clips));
   fmt::print("crowd: {} agents after {:.1f} s and {} commands ({}):", crowd.agentCount(),
              args.seconds, submitted, replay ? "from " + args.commands : "made up from the seed");
   for (int s = 0; s < kAgentStateCount; ++s) {
@@ -226,7 +220,7 @@ std::function<int()> setupDemo(CLI::App& sub) {
   auto args = std::make_shared<DemoArgs>();
   sub.add_option("input", args->input,
                  "a package (.throng), a character (.glb/.gltf, baked in memory) or 'sample' "
-                 "(the default); it needs idle, walk, run, attack and die clips")
+                 "(the default); its clips are mapped to the states by --clips, else by name")
       ->capture_default_str();
   sub.add_option("--agents", args->agents, "number of characters")->capture_default_str();
   sub.add_option("--seconds", args->seconds, "simulated seconds before the picture")
@@ -240,6 +234,7 @@ std::function<int()> setupDemo(CLI::App& sub) {
   args->frontend.width = 960;
   args->frontend.height = 540;
   addFrontendOptions(sub, args->frontend);
+  addClipOptions(sub, args->clips);
   return [args] { return runDemo(*args); };
 }
 

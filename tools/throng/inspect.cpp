@@ -1,12 +1,17 @@
-// `throng inspect FILE`: joint tree, mesh, clips and warnings of a glTF file or
-// a .throng package.
+// `throng inspect FILE [--json]`: joint tree, mesh, clips and warnings of a glTF file or
+// a .throng package; a package's LOD table as JSON for scripts.
+#include <cmath>
 #include <filesystem>
 #include <string>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "throng/core/lod_projection.h"
 #include "throng/core/package.h"
+#include "throng/core/package_format.h"
+#include "throng/crowd/lod_pick.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/package_info.h"
 
@@ -18,8 +23,8 @@ void printTree(const Skeleton& skeleton, int joint, int depth) {
   for (int child : skeleton.children(joint)) printTree(skeleton, child, depth + 1);
 }
 
-int inspectGltf(const std::string& path) {
-  Result<Character> imported = importGltf(path);
+int inspectGltf(const std::string& path, const ImportOptions& options) {
+  Result<Character> imported = importGltf(path, options);
   if (!imported.ok()) return fail(imported.status().message());
   const Character& c = *imported;
   const Skeleton& s = c.skeleton;
@@ -74,12 +79,93 @@ int inspectPackage(const std::string& path) {
   return 0;
 }
 
+// JSON numbers must be finite: a LOD never picked has no distance (null).
+nlohmann::ordered_json finiteOrNull(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+// One JSON object: the package, its LOD table (errors as fractions of the character's height,
+// the largest extent of LOD 0's bind mesh; pick distances in model units and in heights at the
+// reference camera), its clips and texture.
+int inspectPackageJson(const std::string& path) {
+  Result<Package> package = readPackage(path);
+  if (!package.ok()) return fail(package.status().message());
+  const Package& p = *package;
+  const float height = computeBounds(p.lods[0].mesh.positions).largestExtent();
+  auto fraction = [&](float v) { return height > 0.0f ? v / height : 0.0f; };
+  const LodProjection camera;  // 1080 px, 60 degrees
+  nlohmann::ordered_json out;
+  out["file"] = path;
+  out["source"] = p.source;
+  out["format_version"] = kPackageVersion;
+  out["joints"] = p.skeleton.jointCount();
+  out["height"] = height;
+  out["pick_camera"] = {{"viewport_height_px", camera.viewport_height_px},
+                        {"fov_y_degrees", camera.fov_y * 180.0 / 3.14159265358979},
+                        {"threshold_px", kDefaultLodThresholdPx}};
+  nlohmann::ordered_json lods = nlohmann::ordered_json::array();
+  for (size_t l = 0; l < p.lods.size(); ++l) {
+    const MeshLod& lod = p.lods[l];
+    const float distance = lodPickDistance(p.lods, static_cast<int>(l), camera);
+    lods.push_back({
+        {"lod", l},
+        {"triangles", lod.mesh.triangleCount()},
+        {"vertices", lod.mesh.vertexCount()},
+        {"sub_meshes", lod.mesh.submeshes.size()},
+        {"joints", lod.palette_joints.empty() ? static_cast<size_t>(p.skeleton.jointCount())
+                                              : lod.palette_joints.size()},
+        {"max_error", fraction(lod.max_error)},
+        {"p99_error", fraction(lod.p99_error)},
+        {"geometric_error", fraction(lod.geometric_error)},
+        {"skinning_error", fraction(lod.skinning_error)},
+        {"pick_distance", finiteOrNull(distance)},
+        {"pick_distance_heights", finiteOrNull(height > 0.0f ? distance / height : 0.0f)},
+        {"max_distance", lod.max_distance},
+    });
+  }
+  out["lods"] = std::move(lods);
+  nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+  for (const BakedClip& c : p.clips) {
+    clips.push_back({{"name", c.name},
+                     {"frames", c.frame_count},
+                     {"fps", c.fps},
+                     {"duration", c.duration},
+                     {"loop", c.loop}});
+  }
+  out["clips"] = std::move(clips);
+  const AnimationTexture& t = p.animation;
+  out["texture"] = {{"width", t.width},
+                    {"height", t.height},
+                    {"format", t.format == TexelFormat::kRgba32F ? "rgba32f" : "rgba16f"},
+                    {"frames", t.frame_count},
+                    {"frames_per_row", t.frames_per_row},
+                    {"rows_per_frame", t.rowsPerFrame()}};
+  fmt::print("{}\n", out.dump(2));
+  return 0;
+}
+
 std::function<int()> setupInspect(CLI::App& sub) {
-  auto path = std::make_shared<std::string>();
-  sub.add_option("file", *path, "a .glb, .gltf or .throng file")->required();
-  return [path] {
-    if (std::filesystem::path(*path).extension() == ".throng") return inspectPackage(*path);
-    return inspectGltf(*path);
+  struct Args {
+    std::string path;
+    bool json = false;
+    ImportOptions import;
+  };
+  auto args = std::make_shared<Args>();
+  sub.add_option("file", args->path, "a .glb, .gltf or .throng file")->required();
+  sub.add_flag("--json", args->json,
+               "print a package as one JSON object (LOD table: triangles, joints, errors as "
+               "fractions of the height, pick distances at 1080 px and 60 degrees)");
+  sub.add_option("--allow-root", args->import.allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
+  return [args] {
+    const bool package = std::filesystem::path(args->path).extension() == ".throng";
+    if (args->json) {
+      if (!package) return fail(fmt::format("{}: --json describes .throng packages", args->path));
+      return inspectPackageJson(args->path);
+    }
+    if (package) return inspectPackage(args->path);
+    return inspectGltf(args->path, args->import);
   };
 }
 

@@ -14,12 +14,16 @@ namespace {
 std::function<int()> setupSkeleton(CLI::App& sub) {
   struct Args {
     std::string input, output;
+    ImportOptions import;
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
   sub.add_option("-o,--out", args->output, "the skeleton file to write")->required();
+  sub.add_option("--allow-root", args->import.allowed_roots,
+                 "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
   return [args] {
-    Result<Character> imported = importGltf(args->input);
+    Result<Character> imported = importGltf(args->input, args->import);
     if (!imported.ok()) return fail(imported.status().message());
     if (Status s = writeSkeletonFile(imported->skeleton, args->output); !s.ok()) {
       return fail(s.message());

@@ -98,7 +98,7 @@ class Viewer {
   int path_index_ = 0;
   int fixed_lod_ = -1;  // -1: the LOD rule
   bool lod_tint_ = false;
-  float lod_threshold_ = 1.0f;
+  float lod_threshold_ = kDefaultLodThresholdPx;  // pixels
   bool ground_ = true;
   bool shadows_ = true;
   bool fog_ = true;

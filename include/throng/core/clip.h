@@ -38,12 +38,20 @@ struct JointTracks {
   Vec3Track scale;
 };
 
+// A named moment of a clip (a footstep, the hit of a swing): `time` is seconds from the clip's
+// start, within [0, duration].
+struct ClipEvent {
+  std::string name;
+  float time = 0.0f;
+};
+
 // A named animation; `joints` has one entry per skeleton joint, in skeleton order.
 struct Clip {
   std::string name;
   float start_time = 0.0f;  // seconds: first key of any track (clips need not start at 0)
   float end_time = 0.0f;    // seconds: last key of any track
   std::vector<JointTracks> joints;
+  std::vector<ClipEvent> events;  // sorted by time (see validateClip)
 
   float duration() const { return end_time - start_time; }
 };
@@ -58,9 +66,14 @@ glm::quat sampleTrack(const QuatTrack& track, float time);
 float clipTime(const Clip& clip, float playback_seconds, bool loop);
 
 // Checks sizes (one JointTracks per joint, key/value counts), strictly increasing finite times,
-// finite values, and that start/end cover the keys. Errors name `source`, the clip and the joint.
+// finite values, that start/end cover the keys, and that events are named, sorted and within
+// [0, duration]. Errors name `source`, the clip and the joint.
 Status validateClip(const Clip& clip, int joint_count, std::string_view source);
 
+// Checks clip events: non-empty names, finite times in [0, duration], sorted by time. Errors
+// (kInvalidData) name `source`, the clip and the event.
+Status validateClipEvents(std::span<const ClipEvent> events, float duration,
+                          std::string_view source, std::string_view clip_name);
 // Recomputes start_time/end_time from the keys (0/0 for a clip without keys).
 void updateClipRange(Clip& clip);
 

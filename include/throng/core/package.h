@@ -22,9 +22,17 @@ struct MeshLod {
   SkinnedMesh mesh;  // joint indices are palette slots (see palette_joints)
   // Palette slot -> skeleton joint. Empty means the identity: slots are skeleton joints.
   std::vector<uint16_t> palette_joints;
-  float geometric_error = 0.0f;  // model units, from mesh simplification
-  float skinning_error = 0.0f;   // model units, largest vertex deviation from bone reduction
-  float max_distance = 0.0f;     // used up to this camera distance (model units); 0 = no limit
+  // Model units. geometric_error: the simplified mesh's error with the full skeleton;
+  // skinning_error: bone reduction's largest vertex displacement (the LOD's own vertices).
+  float geometric_error = 0.0f;
+  float skinning_error = 0.0f;
+  float max_distance = 0.0f;  // used up to this camera distance (model units); 0 = no limit
+  // How far this LOD's surface strays from LOD 0's, both skinned, over every baked frame (model
+  // units; divide by the bind mesh's largest extent, Character::size(), for a fraction of the
+  // character's height): the largest (max_error) and 99th-percentile (p99_error) distance of
+  // corresponding points (docs/lods.md). 0 for LOD 0. The screen-space pick reads max_error.
+  float max_error = 0.0f;
+  float p99_error = 0.0f;  // <= max_error
 };
 
 struct Package {

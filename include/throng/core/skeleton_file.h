@@ -32,8 +32,9 @@ Status writeSkeletonFile(const Skeleton& skeleton, const std::string& path);
 // kLimitExceeded for too many joints, kVersionMismatch for an unknown version).
 Result<Skeleton> parseSkeletonText(std::string_view text, std::string_view source_name);
 
-// Reads and parses the file at `path` (kIoError when it cannot be read or is larger than
-// kMaxSkeletonFileBytes); errors name `path` and the line.
+// Reads and parses the file at `path` (see readFileBytes: kIoError when it cannot be read or is
+// not a regular file, kLimitExceeded when it is larger than kMaxSkeletonFileBytes); errors name
+// `path` and the line.
 Result<Skeleton> readSkeletonFile(const std::string& path);
 
 }  // namespace throng

@@ -26,16 +26,20 @@ const char* errorCodeName(ErrorCode code);
 
 class Status;
 namespace detail {
+// Messages are one line of bounded length whatever they quote: control bytes are escaped and
+// anything past kMaxMessageBytes (excerpt.h) is cut.
+std::string oneLineMessage(std::string message);
 // Prints "throng: value of a failed Result: <status>" to stderr and calls std::abort(), in every
 // build type: reading the value of an error is a caller bug that must never run on silently.
 [[noreturn]] void abortOnMissingValue(const Status& status);
 }  // namespace detail
 
-// The outcome of an operation: ok, or an error code with a human-readable message.
+// The outcome of an operation: ok, or an error code with a human-readable one-line message.
 class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
-  Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {
+  Status(ErrorCode code, std::string message)
+      : code_(code), message_(detail::oneLineMessage(std::move(message))) {
     assert(code != ErrorCode::kOk);
   }
   static Status okStatus() { return Status(); }

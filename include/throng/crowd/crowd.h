@@ -12,15 +12,11 @@
 #include "throng/core/animation_texture.h"
 #include "throng/core/job_system.h"
 #include "throng/core/status.h"
+#include "throng/crowd/clip_set.h"
+#include "throng/crowd/event_crossing.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
-
-enum class AgentState : uint8_t { kIdle, kWalk, kRun, kAttack, kDead, kPlay };
-inline constexpr int kAgentStateCount = 6;
-// The states whose clip the ClipSet names: all but kPlay, whose clip its command names.
-inline constexpr int kClipSetStates = 5;
-const char* agentStateName(AgentState state);
 
 enum class CommandType : uint8_t {
   kIdle,    // stop where you are
@@ -40,28 +36,6 @@ struct Command {
   uint16_t clip = 0;       // kPlay: index into the crowd's clips
   bool loop = false;       // kPlay: loop until the next command (true) or play once (false)
 };
-
-// Which clip each state plays, and how fast locomotion moves (world units per second).
-struct ClipSet {
-  std::array<uint16_t, kClipSetStates> state_clip{};
-  float walk_speed = 1.4f;
-  float run_speed = 3.5f;
-};
-
-// Finds the clips for each state by name (case-insensitive substrings: idle; walk; run; attack,
-// punch, slash or hit; die or death). Locomotion speeds come from the clips' root motion when
-// they have any. Errors (kInvalidArgument) name the state without a clip.
-Result<ClipSet> clipSetByName(std::span<const BakedClip> clips);
-// The same match that never fails (for showing any character): a state without a clip plays
-// clip `fallback` (< clips.size()) and is appended to `missing` when given.
-ClipSet clipSetByName(std::span<const BakedClip> clips, uint16_t fallback,
-                      std::vector<AgentState>* missing);
-
-// Index of the clip named `name`, else of clip number `name` when it is a decimal index; -1 when
-// neither. Allocates nothing.
-int findClip(std::span<const BakedClip> clips, std::string_view name);
-// "0 idle, 1 walk, 2 run" (or "none"): the clips, for messages.
-std::string clipList(std::span<const BakedClip> clips);
 
 // Fastest Crowd::setSpeed: past this, a 30 Hz tick skips whole strides of a walk cycle.
 inline constexpr float kMaxSpeed = 8.0f;
@@ -95,18 +69,34 @@ struct AgentChange {
   float speed = 0.0f;  // kSpeed: the speed set (clamped)
 };
 
+// One character of a (mixed) crowd: its package's clips and which clip each state plays.
+struct CrowdCharacter {
+  std::span<const BakedClip> clips;  // copied by the Crowd
+  ClipSet clip_set;                  // indices into `clips`
+};
+
+// A crowd holds at most this many characters: an agent names its character in 16 bits.
+inline constexpr size_t kMaxCrowdCharacters = 65535;
+
 // Structure-of-arrays crowd. update() allocates nothing once commands have been reserved.
 class Crowd {
  public:
-  // `clips` is copied (durations and loop flags); state clips index it.
+  // One character: `clips` is copied (durations, loop flags, events); state clips index it.
   Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc = {});
+  // A mixed crowd: agents of several characters (at most kMaxCrowdCharacters), each with its own
+  // clips and ClipSet. Each agent's AgentPlayback clip indices are into its character's clips.
+  explicit Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc = {});
 
-  // Adds an idle agent; returns its index. `start_time` offsets its clip (seconds).
-  uint32_t addAgent(const Placement& placement, float start_time = 0.0f);
+  // Adds an idle agent of `character` (< characterCount()) in appearance `variant` (the
+  // caller's: a tint or material variant index, carried for the renderer); returns its index.
+  // `start_time` offsets its clip (seconds).
+  uint32_t addAgent(const Placement& placement, float start_time = 0.0f, uint16_t character = 0,
+                    uint16_t variant = 0);
   // Removes `agent` (< agentCount()) in O(1): the last agent takes its index, so indices stay
   // dense; queued commands for `agent` are dropped and those for the last agent follow it.
   void removeAgent(uint32_t agent);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
+  uint16_t characterCount() const { return static_cast<uint16_t>(clip_sets_.size()); }
   // Keeps agents 0..count-1 and drops the rest with their queued commands (a no-op when the
   // crowd has no more than `count`). Capacity is kept, so growing back allocates nothing.
   void truncate(uint32_t count);
@@ -115,23 +105,37 @@ class Crowd {
   // Unknown agents are ignored.
   void setSpeed(uint32_t agent, float speed);
 
-  // Queues a command; commands for unknown agents or (kPlay) unknown clips are dropped (counted
-  // in droppedCommands()).
+  // Queues a command; commands for unknown agents or (kPlay) clips their character lacks are
+  // dropped (counted in droppedCommands()).
   void submit(const Command& command);
-  // Applies queued commands, then advances every agent by `seconds`: in chunks on `jobs`' threads
-  // when given (the same result whatever the thread count), else on the calling thread.
+  // Applies queued commands, then advances every agent by `seconds`: in chunks on `jobs'
+  // threads when given (the same result whatever the thread count), else on the calling thread;
+  // then collects the animation events crossed (events()) on the calling thread. Allocates only
+  // when a tick reports more events than any before.
   void update(float seconds, JobSystem* jobs = nullptr);
 
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }
   std::span<const AgentState> states() const { return states_; }
+  // The events crossed during the last update, by agent then clip (playing, then fading out)
+  // then time; each crossing once, loop wraps and cross-fades included (forEachCrossedEvent).
+  // The same commands and updates give the same list. Valid until the next update.
+  std::span<const EventHit> events() const { return events_; }
+  // Per agent: its character and appearance variant (as given to addAgent).
+  std::span<const uint16_t> agentCharacters() const { return characters_; }
+  std::span<const uint16_t> variants() const { return variants_; }
+  // A character's clips (as given to the constructor), for event and clip names.
+  std::span<const BakedClip> clips(uint16_t character = 0) const {
+    return std::span<const BakedClip>(clips_).subspan(clip_first_[character],
+                                                      clip_count_[character]);
+  }
   uint32_t droppedCommands() const { return dropped_commands_; }
-  std::span<const BakedClip> clips() const { return clips_; }
-  const ClipSet& clipSet() const { return clip_set_; }
+  // A character's ClipSet (as given to the constructor).
+  const ClipSet& clipSet(uint16_t character = 0) const { return clip_sets_[character]; }
   const CrowdDesc& desc() const { return desc_; }
 
   // Agent `agent` (< agentCount()) whole, and its replacement (a copy simulated elsewhere
-  // writing its state back; the record's clips must index clips()).
+  // writing its state back; the record's clips must index its character's clips()).
   AgentRecord agent(uint32_t agent) const;
   void setAgent(uint32_t agent, const AgentRecord& record);
 
@@ -150,9 +154,18 @@ class Crowd {
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
 
-  std::vector<BakedClip> clips_;
-  ClipSet clip_set_;
+  // Clip `c` of agent `a`: clips_[clip_first_[characters_[a]] + c].
+  const BakedClip& clipOf(uint32_t agent, uint16_t clip) const {
+    return clips_[clip_first_[characters_[agent]] + clip];
+  }
+
+  std::vector<BakedClip> clips_;      // every character's clips, one after the other
+  std::vector<uint32_t> clip_first_;  // per character: its first clip in clips_
+  std::vector<uint16_t> clip_count_;  // per character: its clip count
+  std::vector<ClipSet> clip_sets_;    // per character
   CrowdDesc desc_;
+  std::vector<uint16_t> characters_;  // per agent
+  std::vector<uint16_t> variants_;    // per agent
   std::vector<Placement> placements_;
   std::vector<AgentPlayback> playback_;
   std::vector<AgentState> states_;
@@ -161,6 +174,17 @@ class Crowd {
   std::vector<glm::vec2> targets_;
   std::vector<Command> queue_;
   std::vector<AgentChange> changes_;
+  std::vector<EventHit> events_;
+  // Per agent, what its last advance played: the spans update() scans for events.
+  struct EventScan {
+    uint16_t clip = 0;
+    uint16_t previous_clip = 0;
+    uint8_t loops = 0;   // 1: the playing clip loops (as played)
+    uint8_t fading = 0;  // 1: the previous clip was showing
+    float from = 0.0f, to = 0.0f, weight = 1.0f;
+    float previous_from = 0.0f, previous_to = 0.0f, previous_weight = 0.0f;
+  };
+  std::vector<EventScan> scans_;
   uint32_t dropped_commands_ = 0;
 };
 

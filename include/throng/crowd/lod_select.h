@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 
+#include "throng/core/lod_projection.h"
 #include "throng/core/package.h"
 #include "throng/crowd/playback.h"
 
@@ -11,19 +12,24 @@ namespace throng {
 
 // LOD indices are stored in one byte per agent, so a package may have at most this many LODs.
 inline constexpr size_t kMaxLodLevels = 256;
-// Screen-space error (pixels) a LOD may show before a finer one is picked, unless told otherwise.
-inline constexpr float kDefaultLodThresholdPixels = 1.0f;
 
 // What the LOD rule sees of the camera: where it is and how large a model unit appears on screen.
 struct LodView {
   glm::vec3 eye{0.0f};           // camera position, world units
   float fov_y = 0.0f;            // vertical field of view, radians (0: not a perspective camera)
   float viewport_height = 0.0f;  // pixels the frame is drawn at
-  float threshold_pixels = kDefaultLodThresholdPixels;
+  float threshold_pixels = kDefaultLodThresholdPx;
+  // Model units: how far the character reaches from its origin (its bind mesh's farthest vertex,
+  // CrowdRenderer sets it from LOD 0). The rule measures to the agent's nearest point, this much
+  // nearer than its origin (scaled by Placement::scale); 0 measures to the origin.
+  float reach = 0.0f;
 };
 
 // The LOD of a character standing at `placement`, seen from `view`: the single place every render
-// path applies the LOD rule (crowd/lod_pick.h). Requires a non-empty `lods`. Allocates nothing.
+// path applies the LOD rule (crowd/lod_pick.h). A perspective view (fov_y, viewport_height and
+// threshold_pixels > 0) uses pickLodScreenSpace at the distance to the agent's nearest point
+// (view.reach); any other view pickLod at the distance to its origin. Requires a non-empty `lods`.
+// Allocates nothing.
 int agentLod(std::span<const MeshLod> lods, const LodView& view, const Placement& placement);
 
 // For each agent index agents[i]: lod[i] = agentLod(...) (or fixed_lod when >= 0), remapped

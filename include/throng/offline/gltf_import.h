@@ -14,6 +14,12 @@ struct ImportOptions {
   // More glTF files (typically rigs without meshes) whose clips are added to the character,
   // bound by joint name (see importClipsByName). Empty: clips come from the main file only.
   std::vector<std::string> clip_files;
+  // Read animation events from the sidecar next to the file (clipEventsSidecarPath: Hero.glb ->
+  // Hero.events.json) when it exists; its errors fail the import.
+  bool event_sidecar = true;
+  // Folders that external uris (buffers, images) of a .gltf may lead into besides the .gltf's own
+  // folder (see docs/import.md, "External files"). Empty: only the file's own folder and below.
+  std::vector<std::string> allowed_roots;
 };
 
 // Imports `path` (.gltf with embedded or external buffers, or .glb) following the rules of
@@ -22,17 +28,19 @@ struct ImportOptions {
 // own transform is ignored), unskinned meshes under skeleton nodes ride rigidly on their node,
 // and every animation becomes a Clip on the file's timeline. Non-fatal findings (morph targets,
 // extensions, renormalised weights, ...) go to Character::warnings. Errors: kIoError (file or
-// external buffer unreadable), kParseError (not glTF, truncated), kInvalidData (bad indices,
-// ranges, NaNs, node cycles, ...), kUnsupported (required extensions, only point/line
-// primitives), kLimitExceeded (more than kMaxJoints joints); the message names the file and place.
-// The result always passes validateCharacter.
+// external buffer unreadable, not a regular file), kParseError (not glTF, truncated), kInvalidData
+// (bad indices, ranges, NaNs, node cycles, a uri leading outside the allowed folders, ...),
+// kUnsupported (required extensions, only point/line primitives), kLimitExceeded (more than
+// kMaxJoints joints, counts the file's data cannot back); every message (and warning) is one line
+// naming the file and place (docs/errors.md). The result always passes validateCharacter.
 Result<Character> importGltf(const std::string& path, const ImportOptions& options = {});
 
 // Reads the animations of `path` and binds them to `target` by joint name (glTF node name, or
 // "node<N>" for unnamed nodes). Channels on nodes with no joint of that name are skipped with a
 // warning; joints without channels keep `target`'s rest values (the file's rest pose is not used).
-// Appends non-fatal findings to `warnings`. Errors as importGltf.
+// Appends non-fatal findings to `warnings`. `options.allowed_roots` applies; errors as importGltf.
 Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
-                                            std::vector<std::string>& warnings);
+                                            std::vector<std::string>& warnings,
+                                            const ImportOptions& options = {});
 
 }  // namespace throng

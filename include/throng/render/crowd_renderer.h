@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -54,6 +55,10 @@ struct CrowdRendererDesc {
   // Colour agents by state: tint = state_tints[state] * the agent's tint (if any). Costs
   // nothing per agent on the CPU on the gpu path, where per-agent tints cost an upload.
   std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints;
+  // Merged paths: a LOD whose joints do not fit the budget is drawn with a coarser one (said in
+  // warnings()); one whose error (MeshLod::max_error, model units) passes this fails instead
+  // (MergedBatchDesc::max_fallback_error). Infinity: any.
+  float max_fallback_error = std::numeric_limits<float>::infinity();
   bool tint = true;  // false: CrowdFrame::tints are ignored and every agent shows its material
   // Runs the per-agent jobs (playback, culling, LOD pick and sort, packing, merged palettes) in
   // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
@@ -106,6 +111,7 @@ struct AgentDrawInfo {
 // How one of the package's LODs is drawn on the chosen path.
 struct LodDrawInfo {
   int drawn_lod = 0;            // the LOD whose mesh is drawn (merged: a coarser one may stand in)
+  float error = 0.0f;           // MeshLod::max_error of the LOD drawn (model units)
   int joints = 0;               // palette joints
   int characters_per_draw = 0;  // K on the merged paths (1 per character); 0 = all (instanced)
   uint64_t triangles = 0;       // per character
@@ -152,10 +158,11 @@ struct CrowdFrame {
 // buffers grow with the crowd and are reused; a frame of a crowd no larger than a previous one
 // allocates nothing.
 //
-// Room to grow, by design: mixed crowds will give CrowdFrame a per-agent character index and the
-// renderer one package per character (the LOD sort then keys on (character, LOD)). Materials: one
-// draw per (LOD, material) on the instanced and gpu paths, per (batch, material) on the merged
-// ones, blended materials after every opaque one.
+// Room to grow, by design: a mixed crowd (Crowd with several CrowdCharacters) is drawn by one
+// renderer per character, each given its character's agents gathered by CharacterGatherJob, so
+// draws stay one per (character, LOD, material). Materials: one draw per (LOD, material) on the
+// instanced and gpu paths, per (batch, material) on the merged ones, blended materials after
+// every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -175,6 +182,9 @@ class CrowdRenderer {
   int lodCount() const { return static_cast<int>(lods_.size()); }
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
+  // One line per LOD drawn with a coarser one (merged paths: which, the budget, the LOD drawn and
+  // its error); empty when every LOD is drawn as itself.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one; on the gpu
   // path the GPU does it in the next draw's pass), timed into the next draw's cpu_ms.update. The
@@ -183,10 +193,13 @@ class CrowdRenderer {
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
-  // clip the package lacks; kGlError on GL failure; status() on a failed renderer. On the gpu
+  // clip the package lacks; status() on a failed renderer. A GL failure (kGlError: an upload
+  // out of memory, ...) fails the renderer: GL's state is undefined after it, so this and every
+  // later draw return that status and draw nothing; make a new renderer to go on. On the gpu
   // path the spans are uploaded whole (O(agents)) and replace any mirrored crowd.
   Status draw(const FrameView& view, const CrowdFrame& frame);
-  // The same for a Crowd's agents (tints: one per agent, or empty).
+  // The same for a Crowd's agents (tints: one per agent, or empty). A mixed crowd is
+  // kInvalidArgument: its characters' agents are drawn each by their own renderer.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
   // `wait` a copy a frame late if one has arrived, never stalling (true when it wrote; the first
@@ -238,6 +251,7 @@ class CrowdRenderer {
   std::string reason_;
   std::optional<int> fixed_lod_;
   float lod_threshold_pixels_ = 0.0f;
+  float reach_ = 0.0f;  // LodView::reach: LOD 0's farthest bind vertex from the origin
   bool tint_ = true;
   GroundDesc ground_;
   bool lod_tint_ = false;
@@ -250,6 +264,7 @@ class CrowdRenderer {
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
   std::vector<uint8_t> drawn_lod_;  // merged paths: LOD picked -> LOD drawn
   std::vector<LodDrawInfo> lod_info_;
+  std::vector<std::string> warnings_;
   AnimationTexture texture_;  // merged paths: palettes are copied from it on the CPU
   std::unique_ptr<InstancedRenderer> instanced_;
   std::unique_ptr<GpuCrowd> gpu_;  // gpu path: the mirrored crowd (draws through instanced_)

@@ -10,6 +10,7 @@
 #include "throng/core/status.h"
 #include "throng/render/caps.h"
 #include "throng/render/capture.h"
+#include "throng/render/gl_faults.h"
 
 namespace throng::render {
 
@@ -26,6 +27,9 @@ struct DeviceDesc {
   // context, complete, width x height) that frames are drawn into and read back from; 0 is the
   // context's default framebuffer. A headless device makes its own: must be 0 there.
   unsigned framebuffer = 0;
+  // Failures to inject (tests): see gl_faults.h. refuse_context and incomplete_framebuffer act
+  // while a headless device is made; the others on what renderers do with the device.
+  GlFaults faults;
 };
 
 // One GL context and the framebuffer frames are drawn into.
@@ -46,7 +50,8 @@ class Device {
  public:
   // A headless device. EGL or GL failures (no surfaceless platform, no context of that version,
   // incomplete framebuffer, size over GL_MAX_RENDERBUFFER_SIZE) are kGlError; a version other
-  // than 2 or 3, a non-positive size or a non-zero desc.framebuffer is kInvalidArgument.
+  // than 2 or 3, a non-positive size or a non-zero desc.framebuffer is kInvalidArgument; the web
+  // build (emscripten) has no headless devices: kUnsupported.
   static Result<std::unique_ptr<Device>> createHeadless(const DeviceDesc& desc);
   // A device over the context already current on this thread (a window's, a browser's, a game
   // engine's), drawing into desc.framebuffer (0: the default one) of desc.width x desc.height.
@@ -61,6 +66,10 @@ class Device {
   int width() const { return width_; }
   int height() const { return height_; }
   bool headless() const { return context_ != nullptr; }
+  // The faults injected into the work done on this device (see gl_faults.h); setFaults changes
+  // them for what renderers do from then on (tests: a fault in the middle of a run).
+  const GlFaults& faults() const { return faults_; }
+  void setFaults(const GlFaults& faults) { faults_ = faults; }
 
   // Changes the frame size (a window was resized): a borrowed context's framebuffer 0 is the
   // window's, so only the size changes; a headless device reallocates its renderbuffers (their
@@ -91,6 +100,7 @@ class Device {
   int width_ = 0;
   int height_ = 0;
   Caps caps_;
+  GlFaults faults_;
   std::chrono::steady_clock::time_point frame_start_{};
 };
 

@@ -49,6 +49,6 @@ Ray viewRay(const FrameView& view, const glm::vec2& ndc);
 // What the LOD rule needs of `view`: its eye, its fov_y and its viewport height (view's, else
 // `frame_height` pixels), with `threshold_pixels` of allowed screen-space error.
 LodView lodViewOf(const FrameView& view, int frame_height,
-                  float threshold_pixels = kDefaultLodThresholdPixels);
+                  float threshold_pixels = kDefaultLodThresholdPx);
 
 }  // namespace throng::render

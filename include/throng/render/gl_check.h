@@ -6,6 +6,7 @@
 #include <GLES3/gl3.h>
 
 #include "throng/core/status.h"
+#include "throng/render/gl_faults.h"
 
 namespace throng::render {
 
@@ -17,5 +18,8 @@ const char* eglErrorName(int error);
 // Drains glGetError(); returns ok when no error was pending, otherwise kGlError naming `where`
 // and every pending error. Needs a current context.
 Status checkGl(std::string_view where);
+// checkGl after an upload (glTexImage2D, glBufferData): with faults.out_of_memory_on_upload the
+// driver's answer is GL_OUT_OF_MEMORY whatever it was.
+Status checkGlUpload(std::string_view where, const GlFaults& faults);
 
 }  // namespace throng::render

@@ -15,6 +15,7 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/lod_select.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
@@ -35,6 +36,9 @@ inline constexpr int kGpuLodColors = 8;
 // How a frame is drawn (the parts of CrowdRendererDesc the GPU pass uses).
 struct GpuDrawOptions {
   int fixed_lod = -1;  // >= 0: every agent with this LOD; otherwise the LOD rule (agentLod)
+  // The LOD rule's view (agentLod's; its eye is the frame view's): a perspective one picks by
+  // the LODs' errors on screen, any other by their max_distance.
+  LodView lod_view;
   // Tint by state (multiplied with the per-agent tint), or none.
   const std::array<glm::vec4, kAgentStateCount>* state_tints = nullptr;
   // Debug: colour every agent by its LOD instead (lod_colors[lod % kGpuLodColors]), or none.
@@ -145,7 +149,8 @@ class GpuCrowd {
   int lod_count_ = 0;
   uint32_t clip_count_ = 0;
   uint32_t last_frame_ = 0;
-  std::vector<float> lod_limits_;
+  std::vector<float> lod_limits_;     // per LOD: max_distance
+  std::vector<float> lod_errors_;     // per LOD: max_error
   std::vector<uint32_t> clip_words_;  // 12 words per clip (crowd.comp's layout)
   int max_texture_size_ = 0;
   int64_t max_block_bytes_ = 0;

@@ -59,11 +59,13 @@ class InstancedRenderer {
  public:
   // Uploads `package`. The texture goes up as RGBA32F (or RGBA16F for a half-float bake, or when
   // the device has half but not full float textures). A texture wider or taller than the
-  // device's GL_MAX_TEXTURE_SIZE is laid out again with fewer frames per row; kLimitExceeded when
-  // even that cannot fit (one frame wider than the limit, or too many rows). kUnsupported when
-  // the device lacks ES3 instancing or vertex texture fetch; kGlError for GL failures (shader
-  // log included). `package` must have passed validatePackage (readPackage, parsePackage and
-  // bakeCharacter return only such packages); it is not checked again (asserted in debug builds).
+  // device's GL_MAX_TEXTURE_SIZE is laid out again (chooseAnimationTextureLayout): fewer frames
+  // per row, or one frame over several rows when a frame is wider than the limit, so any joint
+  // count renders while frames * rows per frame fit the height; kLimitExceeded when they do not.
+  // kUnsupported when the device lacks ES3 instancing or vertex texture fetch; kGlError for GL
+  // failures (shader log included). `package` must have passed validatePackage (readPackage,
+  // parsePackage and bakeCharacter return only such packages); it is not checked again (asserted
+  // in debug builds).
   static Result<std::unique_ptr<InstancedRenderer>> create(
       Device& device, const Package& package, const InstancedRendererOptions& options = {});
   ~InstancedRenderer();
@@ -78,6 +80,7 @@ class InstancedRenderer {
   uint32_t textureWidth() const { return texture_width_; }
   uint32_t textureHeight() const { return texture_height_; }
   uint32_t framesPerRow() const { return frames_per_row_; }
+  uint32_t rowsPerFrame() const { return rows_per_frame_; }
 
   // Draws `instances` sorted by LOD: the first lod_counts[0] with LOD 0, the next lod_counts[1]
   // with LOD 1, and so on (sum(lod_counts) == instances.size(), lod_counts.size() <=
@@ -150,6 +153,7 @@ class InstancedRenderer {
   Status prepareIndirect();
 
   InstancedRendererOptions options_;
+  const Device* device_ = nullptr;  // for its injected faults (gl_faults.h)
   Program program_;
   Program capture_program_;
   Program indirect_program_;  // built on the first drawIndirect
@@ -168,6 +172,8 @@ class InstancedRenderer {
   uint32_t texture_height_ = 0;
   uint32_t frames_per_row_ = 0;
   uint32_t texels_per_frame_ = 0;
+  uint32_t rows_per_frame_ = 1;  // > 1 when a frame is wider than the texture
+  uint32_t joints_per_row_ = 0;
   uint32_t frame_count_ = 0;
   std::vector<GpuInstance> packed_;  // reused every frame; grows only
   RenderStats stats_;

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -41,14 +43,20 @@ struct MergedBatchDesc {
   // Upper bound on K; 0 = as many as fit. 1 gives the per-character path (one draw each).
   int max_characters_per_batch = 0;
   // A LOD whose x joints do not fit the budget is drawn with the nearest coarser LOD that fits
-  // (true), or makes create() fail with kLimitExceeded (false).
+  // (true; each such fallback is reported in warnings() with the LOD drawn and its error), or
+  // makes create() fail with kLimitExceeded (false).
   bool fall_back_to_fewer_joints = true;
+  // Strict error cap (model units, compared with MeshLod::max_error): create() fails with
+  // kLimitExceeded, naming the LOD, the budget and the error, when a LOD would be drawn with a
+  // fallback whose error exceeds it. Infinity (the default): any fallback, reported.
+  float max_fallback_error = std::numeric_limits<float>::infinity();
   bool cull_back_faces = true;  // counter-clockwise front faces (glTF), as the instanced path
 };
 
 // What create() decided for one of the package's LODs.
 struct MergedLodInfo {
   int drawn_lod = 0;              // the LOD actually drawn for this one (itself unless fallback)
+  float error = 0.0f;             // MeshLod::max_error of the drawn LOD (model units)
   int joints = 0;                 // x
   int characters_per_batch = 0;   // K
   int other_uniform_vectors = 0;  // read from the linked program
@@ -69,8 +77,9 @@ class MergedBatchRenderer {
   // palette_joints means all `skeleton_joints` joints), the program (the shader's array sized
   // K*x*3), the K-copy batch mesh (indices grouped by material) and its buffers, and uploads
   // `looks`' images (empty looks: the default material). Errors: kLimitExceeded when a LOD fits
-  // neither itself nor (with fallback) any coarser LOD, naming the LOD and the budget; kGlError
-  // for shader or buffer failures. `device` must be current and outlive the renderer.
+  // neither itself nor (with fallback) any coarser LOD, or only one whose error exceeds
+  // desc.max_fallback_error, naming the LOD, the budget and the error; kGlError for shader or
+  // buffer failures. `device` must be current and outlive the renderer.
   static Result<std::unique_ptr<MergedBatchRenderer>> create(Device& device,
                                                              std::span<const MeshLod> lods,
                                                              int skeleton_joints,
@@ -86,6 +95,9 @@ class MergedBatchRenderer {
   std::span<const uint16_t> paletteJoints(int lod) const;
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
+  // One line per LOD drawn with a coarser one: which LOD, the budget, the LOD drawn instead and
+  // its error (model units and share of the height of LOD 0's bind mesh). Empty when none.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
@@ -140,6 +152,7 @@ class MergedBatchRenderer {
                  std::optional<MaterialPass> pass = std::nullopt);
 
   std::vector<Lod> lods_;
+  std::vector<std::string> warnings_;
   GpuMaterials materials_;
   int budget_ = 0;
   bool cull_back_faces_ = true;

@@ -9,6 +9,7 @@
 #include <GLES3/gl3.h>
 
 #include "throng/core/status.h"
+#include "throng/render/gl_faults.h"
 
 namespace throng::render {
 
@@ -51,7 +52,8 @@ class Program {
 
 // Compiles and links. A shader that fails to compile or a program that fails to link returns
 // kGlError with the program name, the stage and the GL info log. Needs a current context.
-Result<Program> buildProgram(const ProgramDesc& desc);
+// `faults` (a device's, see gl_faults.h) can break the vertex shader so that GL refuses it.
+Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults = {});
 
 // `source` with "#define NAME\n" (or "#define NAME VALUE" when given as "NAME VALUE") inserted
 // right after its #version line (or at the top when it has none).

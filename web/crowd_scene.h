@@ -1,0 +1,85 @@
+// The page's scene: a crowd of one baked character driven by random commands, drawn each frame
+// through the library's one front end (render::CrowdRenderer) on the path the user picks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/crowd/crowd.h"
+#include "throng/render/crowd_renderer.h"
+#include "throng/render/device.h"
+#include "throng/render/frame_view.h"
+
+namespace throng::web {
+
+// The largest crowd the page accepts: 64-byte instance records and the merged paths' CPU
+// palettes (23 joints x 48 bytes per agent for the sample) stay a few megabytes.
+inline constexpr uint32_t kMaxAgents = 50000;
+
+class CrowdScene {
+ public:
+  // Builds a renderer for every path `device` can draw `package` with (CrowdRenderer: instanced
+  // needs WebGL2; the merged paths need a LOD whose palette fits the vertex uniforms) and starts
+  // on the path CrowdRenderer picks itself. `package` and `device` must outlive the scene.
+  // `clip_set` says which clip each state plays. The error of the automatic choice when no path
+  // can draw the package.
+  static Result<std::unique_ptr<CrowdScene>> create(render::Device& device, const Package& package,
+                                                    const ClipSet& clip_set);
+
+  // Whether `path` (not kAuto) can draw here; why not, when it cannot.
+  bool supports(render::RenderPath path) const;
+  const std::string& whyNot(render::RenderPath path) const;
+  // kUnsupported (naming why) when the device or the package cannot use `path`; kAuto goes back
+  // to the automatic choice.
+  Status setPath(render::RenderPath path);
+  render::RenderPath path() const { return path_; }
+  // Why the automatic choice is what it is (CrowdRenderer::pathReason).
+  const std::string& autoReason() const { return auto_reason_; }
+  // Places `count` agents (clamped to [1, kMaxAgents]) on a grid, idle, with the same random
+  // commands every time for the same count.
+  void setAgentCount(uint32_t count);
+  uint32_t agentCount() const { return crowd_->agentCount(); }
+  float characterSize() const { return character_size_; }
+  // Radius (world units) of the ground the crowd stands and walks on, centred on the origin.
+  float radius() const;
+
+  // Applies this frame's random commands, advances the crowd by `seconds` and draws it seen
+  // through `view` into the bound framebuffer. The renderer's status or kGlError on failure.
+  Status frame(float seconds, const render::FrameView& view);
+  // Counters and CPU phase times of the last frame.
+  const render::CrowdFrameStats& stats() const;
+
+ private:
+  static constexpr int kPaths = render::kRenderPathCount;
+
+  CrowdScene() = default;
+  render::CrowdRenderer& renderer() { return *renderers_[static_cast<int>(path_)]; }
+  void issueCommands();
+
+  const Package* package_ = nullptr;
+  ClipSet clip_set_;
+  float character_size_ = 1.0f;
+  // One renderer per concrete path (index: RenderPath; kAuto's slot stays empty), or why none.
+  std::array<std::optional<render::CrowdRenderer>, kPaths> renderers_;
+  std::array<std::string, kPaths> why_not_;
+  render::RenderPath auto_path_ = render::RenderPath::kInstanced;
+  std::string auto_reason_;
+  render::RenderPath path_ = render::RenderPath::kInstanced;
+
+  std::unique_ptr<Crowd> crowd_;
+  std::mt19937 rng_;
+  float half_extent_ = 0.0f;  // the grid's half width, world units
+  float command_clock_ = 0.0f;
+  std::vector<glm::vec4> tints_;  // per agent, from its state
+};
+
+}  // namespace throng::web

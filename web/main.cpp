@@ -1,0 +1,435 @@
+// The throng web page: the WebGL context, the browser-owned frame loop, and the functions page.js
+// calls (start, agents, path, camera, file drop, resize). State goes to the DOM through page.js.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
+#include <fmt/format.h>
+
+#include "crowd_scene.h"
+#include "orbit_camera.h"
+#include "throng/core/package.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
+#include "throng/offline/sample_character.h"
+#include "throng/render/capture.h"
+#include "throng/render/device.h"
+
+// page.js's Module.throngReport(state): the page's facts, as a JSON object.
+EM_JS(void, throngReportJs, (const char* json), {
+  if (Module.throngReport) Module.throngReport(JSON.parse(UTF8ToString(json)));
+});
+
+namespace throng::web {
+namespace {
+
+constexpr const char* kCanvas = "#canvas";
+constexpr glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
+// Frame and callback times are medians over this many frames.
+constexpr int kTimingWindow = 60;
+// A browser tab in the background stops calling back; its first frame back must not simulate
+// the whole absence at once (seconds).
+constexpr float kMaxStepSeconds = 0.1f;
+// The DOM is updated every frame for the first frames (so a check sees each one), then at most
+// every kReportIntervalMs: every frame would cost layout work for nothing.
+constexpr uint64_t kReportEveryFrameUntil = 10;
+constexpr double kReportIntervalMs = 250.0;
+// Covered pixels (not the clear colour) are counted at these frames of a scene, then every
+// kCoveragePeriod frames: a read-back stalls the pipeline, so not every frame.
+constexpr std::array<uint64_t, 2> kCoverageFrames = {3, 30};
+constexpr uint64_t kCoveragePeriod = 240;
+// A pixel is covered when a channel differs from the clear colour by more than this (0..255).
+constexpr int kCoverageTolerance = 3;
+// The camera starts framing the crowd this much closer than its bounding sphere.
+constexpr float kStartZoom = 0.6f;
+
+struct Page {
+  EMSCRIPTEN_WEBGL_CONTEXT_HANDLE context = 0;
+  int webgl = 0;
+  int width = 0;
+  int height = 0;
+  std::unique_ptr<render::Device> device;
+  std::unique_ptr<Package> package;
+  ClipSet clip_set;
+  std::string character;
+  std::string clip_note;  // how the clips were assigned to states, when not by name
+  std::unique_ptr<CrowdScene> scene;
+  OrbitCamera camera;
+  uint32_t agents = 1;
+  // The path asked for (kAuto: the renderer's choice); a scene that cannot use it takes its own.
+  render::RenderPath path = render::RenderPath::kAuto;
+
+  uint64_t frames = 0;
+  uint64_t scene_frames = 0;  // frames drawn since the scene was (re)built
+  double last_frame_ms = 0.0;
+  double last_report_ms = 0.0;
+  std::array<double, kTimingWindow> intervals{};
+  std::array<double, kTimingWindow> callback{};  // ms in onFrame: update, draw calls, GPU waits
+  int timing_samples = 0;
+  render::CrowdFrameStats stats;
+  double covered = -1.0;  // share of pixels not the clear colour, -1 before the first count
+  render::Image background;
+  std::string error;       // fatal: the page stops drawing
+  std::string load_error;  // the last dropped file that could not be shown
+};
+
+Page& page() {
+  static Page instance;
+  return instance;
+}
+
+std::string jsonString(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<int>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+double median(const std::array<double, kTimingWindow>& values, int count) {
+  if (count <= 0) return 0.0;
+  std::array<double, kTimingWindow> sorted = values;
+  const int n = std::min(count, kTimingWindow);
+  std::sort(sorted.begin(), sorted.begin() + n);
+  return sorted[n / 2];
+}
+
+void report() {
+  const Page& p = page();
+  const char* state = !p.error.empty() ? "error" : p.frames > 0 ? "ready" : "loading";
+  std::string paths;
+  std::string lods;
+  if (p.scene) {
+    for (int i = 1; i < render::kRenderPathCount; ++i) {
+      const auto path = static_cast<render::RenderPath>(i);
+      if (!p.scene->supports(path)) continue;
+      if (!paths.empty()) paths += ' ';
+      paths += render::renderPathName(path);
+    }
+  }
+  for (const uint32_t count : p.stats.agents_per_lod) {
+    if (!lods.empty()) lods += '/';
+    lods += std::to_string(count);
+  }
+  const render::CpuPhaseTimes& cpu = p.stats.cpu_ms;
+  const std::string json = fmt::format(
+      "{{\"state\":\"{}\",\"webgl\":{},\"path\":\"{}\",\"paths\":{},\"pathReason\":{},"
+      "\"agents\":{},\"visible\":{},\"drawCalls\":{},\"triangles\":{},\"lods\":\"{}\","
+      "\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},\"cpuMs\":{{\"update\":{:.2f},"
+      "\"playback\":{:.2f},\"cull\":{:.2f},\"lod\":{:.2f},\"pack\":{:.2f},\"submit\":{:.2f}}},"
+      "\"covered\":{:.4f},\"character\":{},\"clipNote\":{},\"renderer\":{},\"width\":{},"
+      "\"height\":{},\"error\":{},\"loadError\":{}}}",
+      state, p.webgl, p.scene ? render::renderPathName(p.scene->path()) : "", jsonString(paths),
+      jsonString(p.scene ? p.scene->autoReason() : ""), p.stats.agents, p.stats.visible,
+      p.stats.draw_calls, p.stats.triangles, lods, p.frames, median(p.intervals, p.timing_samples),
+      median(p.callback, p.timing_samples), cpu.update, cpu.playback, cpu.cull, cpu.lod,
+      cpu.pack_upload, cpu.submit, p.covered, jsonString(p.character), jsonString(p.clip_note),
+      jsonString(p.device ? p.device->caps().renderer + " / " + p.device->caps().version : ""),
+      p.width, p.height, jsonString(p.error), jsonString(p.load_error));
+  throngReportJs(json.c_str());
+}
+
+void fail(std::string message) {
+  page().error = std::move(message);
+  emscripten_log(EM_LOG_ERROR, "throng: %s", page().error.c_str());
+  report();
+}
+
+void frameCamera() {
+  Page& p = page();
+  const float size = p.scene->characterSize();
+  p.camera.target = glm::vec3(0.0f, 0.4f * size, 0.0f);
+  p.camera.distance = kStartZoom * p.camera.framingDistance(p.scene->radius());
+}
+
+// Builds the scene for the current device and package, keeping the agent count and, where it
+// can, the path.
+Status rebuildScene() {
+  Page& p = page();
+  p.scene.reset();
+  Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(*p.device, *p.package, p.clip_set);
+  if (!scene.ok()) return scene.status();
+  p.scene = std::move(*scene);
+  (void)p.scene->setPath(p.path);  // a path this scene cannot use leaves the automatic one
+  p.scene->setAgentCount(p.agents);
+  p.covered = -1.0;  // counted again for the new scene
+  p.scene_frames = 0;
+  return Status::okStatus();
+}
+
+// Which clip each state plays: by name when the character names them all, otherwise its first
+// clip for every state (a dropped file with a single walk cycle still makes a crowd).
+ClipSet clipSetFor(const Package& package, std::string& note) {
+  Result<ClipSet> by_name = clipSetByName(package.clips);
+  if (by_name.ok()) {
+    note.clear();
+    return *by_name;
+  }
+  note =
+      fmt::format("every state plays '{}' ({})", package.clips[0].name, by_name.status().message());
+  return ClipSet{};
+}
+
+Status showPackage(std::unique_ptr<Package> package, std::string character, const ClipSet& clips,
+                   std::string clip_note) {
+  Page& p = page();
+  // The old scene and package stay on screen until the new ones are ready.
+  std::unique_ptr<CrowdScene> old_scene = std::move(p.scene);
+  std::unique_ptr<Package> old_package = std::move(p.package);
+  const ClipSet old_clips = p.clip_set;
+  p.package = std::move(package);
+  p.clip_set = clips;
+  Status status = rebuildScene();
+  if (!status.ok()) {
+    p.scene = std::move(old_scene);
+    p.package = std::move(old_package);
+    p.clip_set = old_clips;
+    return status;
+  }
+  old_scene.reset();
+  p.character = std::move(character);
+  p.clip_note = std::move(clip_note);
+  frameCamera();
+  return Status::okStatus();
+}
+
+Result<std::unique_ptr<Package>> bake(const Character& character, const std::string& source) {
+  BakeOptions options;
+  options.source = source;
+  options.threads = 1;  // the page is built without threads
+  Result<Package> package = bakeCharacter(character, options);
+  if (!package.ok()) return package.status();
+  return std::make_unique<Package>(std::move(*package));
+}
+
+// Shows the character in `file`: a .throng package as it is, a .glb or .gltf imported and baked.
+Status showFile(const std::string& file) {
+  const std::string name = file.substr(file.find_last_of('/') + 1);
+  auto load = [&]() -> Result<std::unique_ptr<Package>> {
+    if (name.ends_with(".throng")) {
+      Result<Package> read = readPackage(file);
+      if (!read.ok()) return read.status();
+      return std::make_unique<Package>(std::move(*read));
+    }
+    Result<Character> character = importGltf(file);
+    if (!character.ok()) return character.status();
+    return bake(*character, name);
+  };
+  Result<std::unique_ptr<Package>> package = load();
+  if (!package.ok()) return package.status();
+  std::string note;
+  const ClipSet clips = clipSetFor(**package, note);
+  return showPackage(std::move(*package), name, clips, note);
+}
+
+// Bakes and shows the built-in sample character.
+Status showSample() {
+  const Character character = makeSampleCharacter();
+  Result<std::unique_ptr<Package>> package = bake(character, "built-in sample character");
+  if (!package.ok()) return package.status();
+  ClipSet clips = clipSetByName((*package)->clips).value();
+  // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
+  clips.walk_speed = kSampleWalkSpeed;
+  clips.run_speed = kSampleRunSpeed;
+  return showPackage(std::move(*package), "built-in sample", clips, "");
+}
+
+EM_BOOL onFrame(double now_ms, void*) {
+  Page& p = page();
+  if (!p.error.empty() || !p.scene) return EM_FALSE;
+  const double interval = p.last_frame_ms > 0.0 ? now_ms - p.last_frame_ms : 0.0;
+  p.last_frame_ms = now_ms;
+  const double start = emscripten_get_now();
+
+  p.device->beginFrame(kClearColor);
+  const float aspect = static_cast<float>(p.width) / static_cast<float>(p.height);
+  const render::FrameView view = p.camera.frameView(aspect, p.scene->radius());
+  const float step = std::min(static_cast<float>(interval / 1000.0), kMaxStepSeconds);
+  if (Status s = p.scene->frame(step, view); !s.ok()) {
+    fail(s.message());
+    return EM_FALSE;
+  }
+  p.stats = p.scene->stats();
+  ++p.frames;
+  ++p.scene_frames;
+  if (interval > 0.0) {
+    const int slot = p.timing_samples % kTimingWindow;
+    p.intervals[slot] = interval;
+    p.callback[slot] = emscripten_get_now() - start;
+    ++p.timing_samples;
+  }
+  const bool count_coverage = std::find(kCoverageFrames.begin(), kCoverageFrames.end(),
+                                        p.scene_frames) != kCoverageFrames.end() ||
+                              p.scene_frames % kCoveragePeriod == 0;
+  if (count_coverage) {
+    // Read back before the browser presents the frame (the drawing buffer is not preserved).
+    Result<render::Image> image = p.device->readPixels();
+    if (!image.ok()) {
+      fail(image.status().message());
+      return EM_FALSE;
+    }
+    const render::ImageDifference difference =
+        render::compareImages(*image, p.background, kCoverageTolerance);
+    p.covered = static_cast<double>(difference.bad_pixels) /
+                (static_cast<double>(p.width) * static_cast<double>(p.height));
+  }
+  if (p.frames <= kReportEveryFrameUntil || now_ms - p.last_report_ms >= kReportIntervalMs) {
+    p.last_report_ms = now_ms;
+    report();
+  }
+  return EM_TRUE;
+}
+
+Status createDevice(int width, int height) {
+  Page& p = page();
+  p.scene.reset();
+  p.device.reset();
+  p.width = std::max(width, 16);
+  p.height = std::max(height, 16);
+  emscripten_set_canvas_element_size(kCanvas, p.width, p.height);
+  render::DeviceDesc desc;
+  desc.gles_major = p.webgl == 2 ? 3 : 2;
+  desc.width = p.width;
+  desc.height = p.height;
+  Result<std::unique_ptr<render::Device>> device = render::Device::createForCurrentContext(desc);
+  if (!device.ok()) return device.status();
+  p.device = std::move(*device);
+  p.background.width = p.width;
+  p.background.height = p.height;
+  p.background.rgba.resize(static_cast<size_t>(p.width) * p.height * 4);
+  for (size_t i = 0; i < p.background.rgba.size(); ++i)
+    p.background.rgba[i] = static_cast<uint8_t>(std::lround(kClearColor[i % 4] * 255.0f));
+  return Status::okStatus();
+}
+
+}  // namespace
+}  // namespace throng::web
+
+using throng::web::page;
+
+extern "C" {
+
+// Creates the WebGL context (2, or 1 when `max_webgl` is 1 or WebGL2 is missing) on #canvas of
+// width x height pixels, shows `file` (in the in-memory file system, as throng_load) or, when it
+// is empty, bakes the built-in character, and starts the frame loop. `path`: a renderPathName
+// (auto when it is none). 0 on success; otherwise the page reports the error.
+EMSCRIPTEN_KEEPALIVE int throng_start(int max_webgl, int width, int height, int agents,
+                                      const char* path, const char* file) {
+  using namespace throng;
+  using namespace throng::web;
+  Page& p = page();
+  EmscriptenWebGLContextAttributes attributes;
+  emscripten_webgl_init_context_attributes(&attributes);
+  attributes.alpha = EM_FALSE;
+  attributes.depth = EM_TRUE;
+  attributes.antialias = EM_TRUE;
+  attributes.powerPreference = EM_WEBGL_POWER_PREFERENCE_HIGH_PERFORMANCE;
+  for (const int version : {2, 1}) {
+    if (version > max_webgl || p.context > 0) continue;
+    attributes.majorVersion = version;
+    p.context = emscripten_webgl_create_context(kCanvas, &attributes);
+    p.webgl = version;
+  }
+  if (p.context <= 0) {
+    fail("this browser gives the page neither a WebGL2 nor a WebGL 1 context");
+    return 1;
+  }
+  emscripten_webgl_make_context_current(p.context);
+  if (Status s = createDevice(width, height); !s.ok()) {
+    fail(s.message());
+    return 1;
+  }
+  p.agents = static_cast<uint32_t>(std::clamp<int>(agents, 1, kMaxAgents));
+  p.path = render::renderPathFromName(path).value_or(render::RenderPath::kAuto);
+  const std::string start_file(file);
+  if (Status s = start_file.empty() ? showSample() : showFile(start_file); !s.ok()) {
+    fail(s.message());
+    return 1;
+  }
+  report();
+  emscripten_request_animation_frame_loop(&onFrame, nullptr);
+  return 0;
+}
+
+// Places `count` agents (1..kMaxAgents) and frames the camera on them.
+EMSCRIPTEN_KEEPALIVE void throng_set_agents(int count) {
+  using namespace throng::web;
+  Page& p = page();
+  p.agents = static_cast<uint32_t>(std::clamp<int>(count, 1, kMaxAgents));
+  if (!p.scene) return;
+  const float old_radius = p.scene->radius();
+  p.scene->setAgentCount(p.agents);
+  p.camera.distance *= p.scene->radius() / old_radius;
+  report();
+}
+
+// `name`: auto, instanced, merged or per-character (render::renderPathName). 0 on success;
+// otherwise the path stays and loadError says why.
+EMSCRIPTEN_KEEPALIVE int throng_set_path(const char* name) {
+  using namespace throng;
+  using namespace throng::web;
+  Page& p = page();
+  if (!p.scene) return 1;
+  const std::optional<render::RenderPath> wanted = render::renderPathFromName(name);
+  const Status s = wanted ? p.scene->setPath(*wanted)
+                          : Status(ErrorCode::kInvalidArgument,
+                                   fmt::format("page: no render path is called '{}'", name));
+  if (s.ok()) p.path = *wanted;
+  p.load_error = s.ok() ? "" : s.message();
+  report();
+  return s.ok() ? 0 : 1;
+}
+
+// A mouse drag of (dx, dy) CSS pixels turns the camera; a wheel step of `factor` zooms.
+EMSCRIPTEN_KEEPALIVE void throng_orbit(float dx, float dy) {
+  constexpr float kRadiansPerPixel = 0.008f;
+  page().camera.orbit(-dx * kRadiansPerPixel, dy * kRadiansPerPixel);
+}
+EMSCRIPTEN_KEEPALIVE void throng_zoom(float factor) {
+  throng::web::Page& p = page();
+  if (!p.scene) return;
+  const float size = p.scene->characterSize();
+  p.camera.zoom(factor, 0.5f * size, 4.0f * p.camera.framingDistance(p.scene->radius()));
+}
+
+// Shows the character in `path` (in the page's in-memory file system): a .glb or .gltf is
+// imported and baked, a .throng package is read as is. 0 on success; otherwise the current
+// crowd stays and loadError says why.
+EMSCRIPTEN_KEEPALIVE int throng_load(const char* path) {
+  using namespace throng::web;
+  Page& p = page();
+  if (!p.device) return 1;
+  const throng::Status status = showFile(path);
+  p.load_error = status.ok() ? "" : status.message();
+  report();
+  return status.ok() ? 0 : 1;
+}
+
+// The canvas changed size: a new drawing buffer of width x height pixels.
+EMSCRIPTEN_KEEPALIVE void throng_resize(int width, int height) {
+  using namespace throng::web;
+  Page& p = page();
+  if (!p.device || !p.error.empty()) return;
+  if (throng::Status s = createDevice(width, height); !s.ok()) return fail(s.message());
+  if (throng::Status s = rebuildScene(); !s.ok()) return fail(s.message());
+  report();
+}
+
+}  // extern "C"
+
+int main() {
+  // page.js calls throng_start once the runtime is up; the browser owns the frame loop.
+  return 0;
+}
