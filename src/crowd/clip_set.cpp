@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/number_text.h"
+
 namespace throng {
 namespace {
 
@@ -187,9 +189,7 @@ Result<ClipMap> parseClipMap(std::string_view text) {
     }
     if (key == "walk_speed" || key == "run_speed") {
       float speed = 0.0f;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), speed);
-      if (ec != std::errc() || end != value.data() + value.size() || !(speed > 0.0f) ||
-          !std::isfinite(speed)) {
+      if (parseFloat(value, speed) != std::errc() || !(speed > 0.0f) || !std::isfinite(speed)) {
         return Status(ErrorCode::kInvalidArgument,
                       fmt::format("clip map entry '{}': the speed must be a positive number "
                                   "(world units per second)",

@@ -62,7 +62,8 @@ Result<ClipEventTable> parseClipEvents(std::string_view json, std::string_view s
 }
 
 Status addClipEvents(Character& character, const ClipEventTable& table, std::string_view source) {
-  for (const auto& [name, events] : table) {
+  for (const auto& [clip_name, events] : table) {
+    const std::string& name = clip_name;  // clang 14 (emscripten's) captures no bindings
     const auto clip = std::find_if(character.clips.begin(), character.clips.end(),
                                    [&](const Clip& c) { return c.name == name; });
     if (clip == character.clips.end()) {

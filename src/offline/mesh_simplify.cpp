@@ -18,6 +18,8 @@
 namespace throng {
 namespace {
 
+// weldKeys and dominantJoint serve the meshoptimizer path only (unused in the web build).
+
 // What welding compares: two vertices weld when every byte of this agrees.
 struct WeldKey {
   glm::vec3 position;
@@ -27,7 +29,7 @@ struct WeldKey {
 };
 static_assert(sizeof(WeldKey) == 28, "weld keys are tightly packed");
 
-std::vector<WeldKey> weldKeys(const SkinnedMesh& mesh) {
+[[maybe_unused]] std::vector<WeldKey> weldKeys(const SkinnedMesh& mesh) {
   std::vector<WeldKey> keys(mesh.vertexCount());
   for (size_t v = 0; v < keys.size(); ++v) {
     WeldKey& k = keys[v];  // every byte is assigned below (no implicit padding)
@@ -122,7 +124,7 @@ class SeamRestorer {
 };
 
 // The joint with the largest summed weight over a triangle's corners (ties: the lowest).
-uint32_t dominantJoint(const SkinnedMesh& mesh, const uint32_t* corners) {
+[[maybe_unused]] uint32_t dominantJoint(const SkinnedMesh& mesh, const uint32_t* corners) {
   uint32_t joints[3 * kMaxInfluences];
   float weights[3 * kMaxInfluences];
   int n = 0;

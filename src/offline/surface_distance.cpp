@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
+#include <unordered_map>
 #include <vector>
-
-#include <meshoptimizer.h>
 
 namespace throng {
 namespace {
@@ -230,10 +230,24 @@ std::vector<SurfacePoint> closestSurfacePoints(std::span<const glm::vec3> points
 std::vector<uint32_t> surfaceParts(std::span<const glm::vec3> positions,
                                    std::span<const uint32_t> indices) {
   // Vertices at one position are one vertex here (exact float equality: split copies).
+  // Each vertex maps to the first vertex with the same position bytes (no meshoptimizer: the web
+  // build has none).
+  struct PositionBits {
+    uint32_t x, y, z;
+    bool operator==(const PositionBits&) const = default;
+  };
+  struct PositionHash {
+    size_t operator()(const PositionBits& p) const {
+      return (size_t{p.x} * 73856093u) ^ (size_t{p.y} * 19349663u) ^ (size_t{p.z} * 83492791u);
+    }
+  };
+  std::unordered_map<PositionBits, uint32_t, PositionHash> first_at;
+  first_at.reserve(positions.size());
   std::vector<uint32_t> welded(positions.size());
-  if (!positions.empty()) {
-    meshopt_generateVertexRemap(welded.data(), nullptr, positions.size(), positions.data(),
-                                positions.size(), sizeof(glm::vec3));
+  for (size_t v = 0; v < positions.size(); ++v) {
+    PositionBits bits;
+    std::memcpy(&bits, &positions[v], sizeof(bits));
+    welded[v] = first_at.try_emplace(bits, static_cast<uint32_t>(v)).first->second;
   }
   std::vector<uint32_t> parent(positions.size());
   std::iota(parent.begin(), parent.end(), 0u);

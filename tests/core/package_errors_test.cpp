@@ -57,11 +57,12 @@ std::string chainPackage() {
 }
 
 // Byte offsets inside the LODS section of a one-LOD package (docs/formats.md): LOD count, then
-// geometric error (4), skinning error (8), max distance (12), palette count (16) and entries.
-constexpr size_t kLodError = 4, kLodPaletteCount = 16, kLodPalette = 20;
+// geometric error (4), skinning error (8), max distance (12), max error (16), p99 error (20),
+// palette count (24) and entries.
+constexpr size_t kLodError = 4, kLodPaletteCount = 24, kLodPalette = 28;
 struct LodsOffsets {
-  size_t vertex_count, positions, normals, uv_flag, uvs, joints, weights, index_count, indices,
-      submesh_count, submesh_first, submesh_indices;
+  size_t vertex_count, positions, normals, uv_flag, uvs, uv1_flag, uvs1, colour_flag, colours,
+      joints, weights, index_count, indices, submesh_count, submesh_first, submesh_indices;
   uint32_t vertices, index_total;
   explicit LodsOffsets(const std::string& body) {
     vertex_count = kLodPalette + 2 * readAt<uint32_t>(body, kLodPaletteCount);
@@ -70,19 +71,24 @@ struct LodsOffsets {
     normals = positions + 12 * vertices;
     uv_flag = normals + 12 * vertices;
     uvs = uv_flag + 1;
-    joints = uvs + (body[uv_flag] != 0 ? 8 * vertices : 0);
+    uv1_flag = uvs + (body[uv_flag] != 0 ? 8 * vertices : 0);
+    uvs1 = uv1_flag + 1;
+    colour_flag = uvs1 + (body[uv1_flag] != 0 ? 8 * vertices : 0);
+    colours = colour_flag + 1;
+    joints = colours + (body[colour_flag] != 0 ? 16 * vertices : 0);
     weights = joints + 8 * vertices;
     index_count = weights + 16 * vertices;
     index_total = readAt<uint32_t>(body, index_count);
     indices = index_count + 4;
     submesh_count = indices + 4 * index_total;
     const uint32_t name_length = readAt<uint32_t>(body, submesh_count + 4);
-    submesh_first = submesh_count + 8 + name_length;
+    submesh_first = submesh_count + 8 + name_length;  // after the count and the name's length
     submesh_indices = submesh_first + 4;
   }
 };
 
-// CLIP: count(4), name(4 + 4 "bend"), first frame, frame count, fps, duration, loop, bounds.
+// CLIP: count(4), name(4 + 4 "bend"), first frame, frame count, fps, duration, loop, bounds,
+// root motion (count + entries), then the event count (4 bytes, the section's last: no events).
 constexpr size_t kClipFirstFrame = 12, kClipFps = 20, kClipDuration = 24, kClipLoop = 28,
                  kClipBoundsMin = 29;
 // ANIM: format, reserved, reserved, width, height, joints, frames, frames per row, reserved.
@@ -145,8 +151,8 @@ std::vector<ErrorCase> cases() {
        "not a throng package (bad magic)"},
       {"Endianness", whole([](std::string& f) { writeAt<uint32_t>(f, 12, 0x04030201u); }),
        ErrorCode::kParseError, "endianness marker is 0x04030201, expected 0x01020304"},
-      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 2); }),
-       ErrorCode::kVersionMismatch, "package format version 2, this reader knows versions 1 to 1"},
+      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 4); }),
+       ErrorCode::kVersionMismatch, "package format version 4, this reader reads version 3 only"},
       {"FileSize", whole([](std::string& f) { f += std::string(16, '\0'); }),
        ErrorCode::kParseError, "(truncated?)"},
       {"TooManySections", whole([](std::string& f) { writeAt<uint32_t>(f, 24, 65); }),
@@ -173,7 +179,7 @@ std::vector<ErrorCase> cases() {
        },
        ErrorCode::kParseError, "section ANIM range [1073741824, +"},
       {"SectionChecksum", whole([](std::string& f) { f.back() ^= 1; }), ErrorCode::kParseError,
-       "section ANIM checksum mismatch (corrupted)"},
+       "section IMGS checksum mismatch (corrupted)"},
       {"Overlap",
        [](Sections s) {
          return test::buildPackage(s, [](std::string& t) {
@@ -181,8 +187,9 @@ std::vector<ErrorCase> cases() {
          });
        },
        ErrorCode::kParseError, "sections META and SKEL overlap"},
-      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 5 * 32] = 1; }),
-       ErrorCode::kParseError, "non-zero padding byte at offset 200"},
+      // Seven sections: the table ends at 40 + 7 * 32 = 264, the first section starts at 272.
+      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 7 * 32] = 1; }),
+       ErrorCode::kParseError, "non-zero padding byte at offset 264"},
       {"MissingSection",
        [](Sections s) {
          s.erase(s.begin() + 3);
@@ -211,7 +218,7 @@ std::vector<ErrorCase> cases() {
        ErrorCode::kInvalidData, "section SKEL: joints are not in depth-first order (joint 2 'b')"},
       {"LodCountClaims",
        body(kSectionLods, [](std::string& b) { writeAt<uint32_t>(b, 0, 1000000000u); }),
-       ErrorCode::kParseError, "LOD count claims 1000000000 entries of 29 bytes"},
+       ErrorCode::kParseError, "LOD count claims 1000000000 entries of 39 bytes"},
       {"UvFlag", body(kSectionLods, [](std::string& b) { b[LodsOffsets(b).uv_flag] = 2; }),
        ErrorCode::kParseError, "uv flag is 2, not 0 or 1"},
       {"LoopFlag", body(kSectionClips, [](std::string& b) { b[kClipLoop] = 2; }),
@@ -295,16 +302,16 @@ std::vector<ErrorCase> cases() {
       {"ClipRootMotion",
        body(kSectionClips,
             [](std::string& b) {
-              writeAt<uint32_t>(b, b.size() - 4, 1);
-              b += std::string(12, '\0');
+              writeAt<uint32_t>(b, b.size() - 8, 1);
+              b.insert(b.size() - 4, std::string(12, '\0'));
             }),
        ErrorCode::kInvalidData, "clip 0 ('bend'): 1 root motion entries for 4 frames"},
       {"ClipRootMotionNaN",
        body(kSectionClips,
             [nan](std::string& b) {
-              writeAt<uint32_t>(b, b.size() - 4, 4);
-              b += std::string(48, '\0');
-              writeAt<float>(b, b.size() - 4, nan);
+              writeAt<uint32_t>(b, b.size() - 8, 4);
+              b.insert(b.size() - 4, std::string(48, '\0'));
+              writeAt<float>(b, b.size() - 8, nan);
             }),
        ErrorCode::kInvalidData, "clip 0 ('bend'): non-finite root motion"},
       {"TextureJoints",
@@ -320,7 +327,7 @@ std::vector<ErrorCase> cases() {
       {"TextureRows",
        body(kSectionTexture, [](std::string& b) { writeAt<uint32_t>(b, kAnimFrames, 5); }),
        ErrorCode::kInvalidData,
-       "animation texture: 5 frames at 2 per row need 3 rows, height is 2"},
+       "animation texture: 5 frames of 9 texels at width 18 need 3 rows, height is 2"},
       {"TexelNaN",
        body(kSectionTexture,
             [nan](std::string& b) { writeAt<float>(b, kAnimTexels + 4 * 5, nan); }),

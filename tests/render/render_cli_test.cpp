@@ -319,7 +319,7 @@ TEST(RenderCli, EventsArePrintedPerFrameFromTheSidecarOrThePackage) {
 }
 
 // `render a.throng b.glb`: a mixed crowd, agent i of input i % 2 in one of the tint variants;
-// one draw per (character, LOD in use), and every path draws the same picture.
+// one draw per (character, LOD in use, material), and every path draws the same picture.
 TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
   const auto dir = test::makeTempDir("render-cli-mixed");
   const std::string package = writeChainPackage(dir);
@@ -332,9 +332,10 @@ TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
   EXPECT_NE(r.output.find("character 0: input: " + package + " "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("character 1: input: sample"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("agents: 8 playing"), std::string::npos) << r.output;
-  // --lod 0: one instanced draw per character.
+  // --lod 0: one instanced draw per (character, material): the chain character has one
+  // material, the sample three (clothes, skin, shoes).
   EXPECT_NE(r.output.find("mixed crowd: 16 agents of 2 characters, 8 tint variants; draw calls: "
-                          "2 in all"),
+                          "4 in all"),
             std::string::npos)
       << r.output;
   const render::Image expected = readImage(reference);
@@ -357,7 +358,7 @@ TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
   r = test::runCli("render" + common + " --path instanced --json -o " + quoted(reference));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const nlohmann::json json = nlohmann::json::parse(r.output);
-  EXPECT_EQ(json["draw_calls"], 2);
+  EXPECT_EQ(json["draw_calls"], 4);
   ASSERT_EQ(json["characters"].size(), 2u);
   EXPECT_EQ(json["characters"][1]["agents"], 8);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include "support/test_support.h"
@@ -60,7 +61,10 @@ constexpr bool kSanitized = __has_feature(address_sanitizer);
 constexpr bool kSanitized = false;
 #endif
 
+// Freed heap memory is handed back to the system first (glibc keeps it otherwise), so that what
+// remains is what is still allocated.
 double residentMiB() {
+  ::malloc_trim(0);
   std::ifstream statm("/proc/self/statm");
   long pages = 0, resident = 0;
   statm >> pages >> resident;
