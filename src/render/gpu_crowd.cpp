@@ -106,24 +106,24 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device&, const Package&, Inst
 }
 GpuCrowd::~GpuCrowd() = default;
 Status GpuCrowd::update(Crowd&, float) {
-  return Status(ErrorCode::kUnsupported, "no compute");
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 Status GpuCrowd::draw(const FrameView&, const Crowd&, std::span<const glm::vec4>,
                       const GpuDrawOptions&) {
-  return Status(ErrorCode::kUnsupported, "no compute");
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 Status GpuCrowd::draw(const FrameView&, std::span<const Placement>, std::span<const AgentPlayback>,
                       std::span<const glm::vec4>, const GpuDrawOptions&) {
-  return Status(ErrorCode::kUnsupported, "no compute");
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 Result<bool> GpuCrowd::readBack(Crowd&, bool) {
-  return Status(ErrorCode::kUnsupported, "no compute");
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 const GpuFrameCounts& GpuCrowd::counts(bool) {
   return counts_;
 }
 Status GpuCrowd::captureLastFrame(GpuFrameCapture&) {
-  return Status(ErrorCode::kUnsupported, "no compute");
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 
 #else
