@@ -223,10 +223,6 @@ bool UriLoader::read(const std::string& tiny_decoded, std::vector<unsigned char>
     }
     return false;
   }
-  if (known->image && !rules_.open_images) {
-    out.assign(1, 0);  // never opened: images are not imported (the image loader ignores bytes)
-    return true;
-  }
   const std::string where =
       fmt::format("{}: {} uri '{}'", source_, known->what, excerpt(known->raw));
   Result<std::string> decoded = percentDecode(known->raw);

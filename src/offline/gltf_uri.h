@@ -27,8 +27,6 @@ inline constexpr uint64_t kExternalRereadAllowance = uint64_t{16} << 20;
 struct UriRules {
   std::filesystem::path base_dir;                    // the .gltf's folder; uris are relative to it
   std::vector<std::filesystem::path> allowed_roots;  // more folders uris may lead into
-  // Images are not imported yet: image uris are then accepted without opening their files.
-  bool open_images = false;
 };
 
 // RFC 3986 percent-decoding of a uri: "%XX" becomes the byte XX, nothing else changes ('+' stays).
@@ -60,7 +58,9 @@ class UriLoader {
   void install(tinygltf::TinyGLTF& loader);
 
   // The first refused uri (kInvalidData; kLimitExceeded past kExternalRereadAllowance), else the
-  // first unreadable buffer file (kIoError), else ok. `loaded` is what tinygltf returned: unreadable image files only matter when it failed.
+  // first unreadable buffer file (kIoError), else ok. `loaded` is what tinygltf returned: an
+  // unreadable buffer only matters when it failed; an unreadable image never does here (tinygltf
+  // warns, and decodeImage reports it when a material uses the image).
   Status failure(bool loaded) const;
 
   // `text` (a tinygltf message) with the marker paths turned back into the uris they stand for.

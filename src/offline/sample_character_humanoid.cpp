@@ -380,8 +380,12 @@ Character makeBenchmarkHumanoid() {
   const Humanoid h = buildHumanoidSkeleton();
   Character character;
   character.skeleton = h.skeleton;
-  // The sample's mesh, its joint indices moved to the humanoid's order.
+  // The sample's mesh and looks (its sub-meshes index the sample's materials), its joint indices
+  // moved to the humanoid's order.
   character.mesh = source.mesh;
+  character.materials = source.materials;
+  character.images = source.images;
+  character.variants = source.variants;
   std::array<uint16_t, kJointCount> to_humanoid{};
   for (int b = 0; b < kJointCount; ++b) {
     to_humanoid[b] = static_cast<uint16_t>(character.skeleton.findJoint(jointInfo(b).name));
