@@ -248,14 +248,16 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   if (selected->empty()) {
     for (size_t i = 0; i < character.clips.size(); ++i) selected->push_back(static_cast<int>(i));
   }
-  Result<std::vector<int>> forced_loop = resolveClips(character, options.loop, "clips forced to loop");
+  Result<std::vector<int>> forced_loop =
+      resolveClips(character, options.loop, "clips forced to loop");
   if (!forced_loop.ok()) return forced_loop.status();
-  Result<std::vector<int>> forced_clamp = resolveClips(character, options.no_loop, "clips forced to clamp");
+  Result<std::vector<int>> forced_clamp =
+      resolveClips(character, options.no_loop, "clips forced to clamp");
   if (!forced_clamp.ok()) return forced_clamp.status();
   for (int c : *forced_loop) {
     if (std::find(forced_clamp->begin(), forced_clamp->end(), c) != forced_clamp->end()) {
-      return badOption(
-          fmt::format("clip '{}' is both forced to loop and forced to clamp", character.clips[c].name));
+      return badOption(fmt::format("clip '{}' is both forced to loop and forced to clamp",
+                                   character.clips[c].name));
     }
   }
   std::vector<ClipPlan> plans;

@@ -11,11 +11,11 @@
 
 #include <fmt/format.h>
 
+#include "offline/gltf_json_scan.h"
 #include "offline/gltf_read_draco.h"
 #include "offline/gltf_read_image.h"
 #include "offline/gltf_read_meshopt.h"
 #include "offline/gltf_read_prepare.h"
-#include "offline/gltf_json_scan.h"
 #include "offline/gltf_uri.h"
 #include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"

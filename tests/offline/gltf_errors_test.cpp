@@ -82,7 +82,8 @@ const ErrorCase kCases[] = {
      [](TwoBoneFile& f) {
        f.gltf.json["buffers"] = json::array({{{"uri", ""}, {"byteLength", 4}}});
      },
-     ErrorCode::kIoError, "cannot load external buffer: 'uri' is missing from non binary glTF file buffer."},
+     ErrorCode::kIoError,
+     "cannot load external buffer: 'uri' is missing from non binary glTF file buffer."},
     // ---- accessors ----
     {"BufferViewMissing", nullptr,
      [](TwoBoneFile& f) { f.gltf.json["accessors"][0]["bufferView"] = 99; },

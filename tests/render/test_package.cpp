@@ -17,6 +17,8 @@ Package bakeForTest(const Character& character, float fps, TexelFormat format, u
   MeshLod lod;
   lod.mesh = character.mesh;
   package.lods.push_back(lod);
+  package.materials = character.materials;  // the mesh's sub-meshes index them
+  package.variants = character.variants;
   const int joints = character.skeleton.jointCount();
   std::vector<std::vector<JointRows>> frames;
   PoseScratch scratch;
