@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <random>
@@ -184,7 +185,8 @@ TEST(Soak, HundredThousandFramesStayFiniteAndFlat) {
   uint64_t commands = 0, drawn = 0;
   int draws = 0;
   uint32_t most_agents = 0;
-  double baseline_peak = 0.0, least_resident = 1e9, peak_resident = 0.0, driver_frame = 0.0;
+  double baseline_peak = 0.0, least_resident = std::numeric_limits<double>::infinity(),
+         peak_resident = 0.0, driver_frame = 0.0;
   const auto start = std::chrono::steady_clock::now();
 
   for (int frame = 0; frame < kFrames; ++frame) {
