@@ -317,6 +317,12 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
     }
     if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
   }
+  // Vertex array 0 is shared with the ground and the user: leave no array enabled that points
+  // into this renderer's buffers (WebGL refuses draws whose enabled arrays have no live buffer).
+  for (const GLuint location : {kPositionLocation, kNormalLocation, kJointsLocation,
+                                kWeightsLocation, kUv0Location, kUv1Location, kColorLocation}) {
+    glDisableVertexAttribArray(location);
+  }
   if (pass != MaterialPass::kBlend) stats_.characters += count;
   ++stats_.batches;
 }
