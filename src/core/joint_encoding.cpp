@@ -1,0 +1,99 @@
+// Joint encodings: 3x4 rows <-> quaternion + translation + uniform scale, and the measured error.
+#include "throng/core/joint_encoding.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace throng {
+
+int vec4PerJoint(JointEncoding encoding) {
+  return encoding == JointEncoding::kQuatScale ? kVec4PerQuatJoint : kVec4PerJoint;
+}
+
+const char* jointEncodingName(JointEncoding encoding) {
+  return encoding == JointEncoding::kQuatScale ? "quat+translation+scale (2 vec4)"
+                                               : "3x4 rows (3 vec4)";
+}
+
+QuatJoint encodeQuatJoint(const JointRows& m) {
+  // L[i][j] = m.rows[i][j] is the 3x3 part, t[i] = m.rows[i].w.
+  const glm::vec3 r0(m.rows[0]), r1(m.rows[1]), r2(m.rows[2]);
+  const float s = std::sqrt((glm::dot(r0, r0) + glm::dot(r1, r1) + glm::dot(r2, r2)) / 3.0f);
+  QuatJoint out;
+  out.translation_scale = glm::vec4(m.rows[0].w, m.rows[1].w, m.rows[2].w, s);
+  // Shepperd's method on L = s * R: each case's square root is sqrt(s) times R's, so the
+  // quaternion comes out scaled by sqrt(s) and normalising removes it. The largest of the trace
+  // and the diagonal picks the case, keeping the divisor away from zero.
+  const float l00 = r0.x, l11 = r1.y, l22 = r2.z;
+  const float trace = l00 + l11 + l22;
+  glm::vec4 q;  // x, y, z, w
+  if (trace >= l00 && trace >= l11 && trace >= l22) {
+    const float w = 0.5f * std::sqrt(std::max(s + trace, 0.0f));
+    const float f = w > 0.0f ? 0.25f / w : 0.0f;
+    q = glm::vec4((r2.y - r1.z) * f, (r0.z - r2.x) * f, (r1.x - r0.y) * f, w);
+  } else if (l00 >= l11 && l00 >= l22) {
+    const float x = 0.5f * std::sqrt(std::max(s + l00 - l11 - l22, 0.0f));
+    const float f = x > 0.0f ? 0.25f / x : 0.0f;
+    q = glm::vec4(x, (r0.y + r1.x) * f, (r0.z + r2.x) * f, (r2.y - r1.z) * f);
+  } else if (l11 >= l22) {
+    const float y = 0.5f * std::sqrt(std::max(s - l00 + l11 - l22, 0.0f));
+    const float f = y > 0.0f ? 0.25f / y : 0.0f;
+    q = glm::vec4((r0.y + r1.x) * f, y, (r1.z + r2.y) * f, (r0.z - r2.x) * f);
+  } else {
+    const float z = 0.5f * std::sqrt(std::max(s - l00 - l11 + l22, 0.0f));
+    const float f = z > 0.0f ? 0.25f / z : 0.0f;
+    q = glm::vec4((r0.z + r2.x) * f, (r1.z + r2.y) * f, z, (r1.x - r0.y) * f);
+  }
+  const float length = std::sqrt(glm::dot(q, q));
+  out.rotation = length > 0.0f ? q / length : glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+  return out;
+}
+
+JointRows decodeQuatJoint(const QuatJoint& joint) {
+  const glm::vec4& q = joint.rotation;
+  const float s = joint.translation_scale.w;
+  const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+  const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+  const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+  JointRows m;
+  m.rows[0] = glm::vec4(s * (1.0f - 2.0f * (yy + zz)), s * 2.0f * (xy - wz), s * 2.0f * (xz + wy),
+                        joint.translation_scale.x);
+  m.rows[1] = glm::vec4(s * 2.0f * (xy + wz), s * (1.0f - 2.0f * (xx + zz)), s * 2.0f * (yz - wx),
+                        joint.translation_scale.y);
+  m.rows[2] = glm::vec4(s * 2.0f * (xz - wy), s * 2.0f * (yz + wx), s * (1.0f - 2.0f * (xx + yy)),
+                        joint.translation_scale.z);
+  return m;
+}
+
+void encodeQuatJoints(std::span<const JointRows> in, std::span<QuatJoint> out) {
+  assert(in.size() == out.size());
+  for (size_t i = 0; i < in.size(); ++i) out[i] = encodeQuatJoint(in[i]);
+}
+
+float quatJointError(const JointRows& m, float reach) {
+  const JointRows back = decodeQuatJoint(encodeQuatJoint(m));
+  float linear = 0.0f, translation = 0.0f;
+  for (int r = 0; r < kVec4PerJoint; ++r) {
+    const glm::vec4 d = back.rows[r] - m.rows[r];
+    linear += d.x * d.x + d.y * d.y + d.z * d.z;
+    translation += d.w * d.w;
+  }
+  return std::sqrt(linear) * reach + std::sqrt(translation);
+}
+
+QuatEncodingCheck checkQuatEncoding(const AnimationTexture& texture, float reach) {
+  QuatEncodingCheck check;
+  for (uint32_t frame = 0; frame < texture.frame_count; ++frame) {
+    for (uint32_t joint = 0; joint < texture.joint_count; ++joint) {
+      float error = quatJointError(loadJointRows(texture, frame, joint), reach);
+      // A NaN error (non-finite texels) is the worst of all.
+      if (std::isnan(error)) error = std::numeric_limits<float>::infinity();
+      if (error > check.worst_error) check = {error, frame, joint};
+    }
+  }
+  return check;
+}
+
+}  // namespace throng
