@@ -17,12 +17,11 @@ const char* jointEncodingName(JointEncoding encoding) {
                                                : "3x4 rows (3 vec4)";
 }
 
-QuatJoint encodeQuatJoint(const JointRows& m) {
+QuatJoint encodeQuatJoint(const JointRows& m, const glm::vec3& pivot) {
   // L[i][j] = m.rows[i][j] is the 3x3 part, t[i] = m.rows[i].w.
   const glm::vec3 r0(m.rows[0]), r1(m.rows[1]), r2(m.rows[2]);
-  const float s = std::sqrt((glm::dot(r0, r0) + glm::dot(r1, r1) + glm::dot(r2, r2)) / 3.0f);
+  float s = std::sqrt((glm::dot(r0, r0) + glm::dot(r1, r1) + glm::dot(r2, r2)) / 3.0f);
   QuatJoint out;
-  out.translation_scale = glm::vec4(m.rows[0].w, m.rows[1].w, m.rows[2].w, s);
   // Shepperd's method on L = s * R: each case's square root is sqrt(s) times R's, so the
   // quaternion comes out scaled by sqrt(s) and normalising removes it. The largest of the trace
   // and the diagonal picks the case, keeping the divisor away from zero.
@@ -48,6 +47,26 @@ QuatJoint encodeQuatJoint(const JointRows& m) {
   }
   const float length = std::sqrt(glm::dot(q, q));
   out.rotation = length > 0.0f ? q / length : glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+  // The least-squares uniform scale for this rotation (Umeyama, "Least-squares estimation of
+  // transformation parameters between two point patterns", PAMI 1991): trace(R^T L) / 3. Equal
+  // to the RMS for a similarity; nearer the mean of L's scales for a blend that shrinks a plane.
+  {
+    const JointRows r = decodeQuatJoint({out.rotation, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f)});
+    const float fitted = (glm::dot(glm::vec3(r.rows[0]), r0) + glm::dot(glm::vec3(r.rows[1]), r1) +
+                          glm::dot(glm::vec3(r.rows[2]), r2)) /
+                         3.0f;
+    if (fitted > 0.0f) s = fitted;
+  }
+  // t' = m(pivot) - s R pivot: the pivot goes where m sends it.
+  glm::vec3 translation(m.rows[0].w, m.rows[1].w, m.rows[2].w);
+  if (pivot != glm::vec3(0.0f)) {
+    const glm::vec3 u(out.rotation);
+    const glm::vec3 rotated =
+        pivot + 2.0f * glm::cross(u, glm::cross(u, pivot) + out.rotation.w * pivot);
+    translation +=
+        glm::vec3(glm::dot(r0, pivot), glm::dot(r1, pivot), glm::dot(r2, pivot)) - s * rotated;
+  }
+  out.translation_scale = glm::vec4(translation, s);
   return out;
 }
 
@@ -67,9 +86,19 @@ JointRows decodeQuatJoint(const QuatJoint& joint) {
   return m;
 }
 
-void encodeQuatJoints(std::span<const JointRows> in, std::span<QuatJoint> out) {
+void encodeQuatJoints(std::span<const JointRows> in, std::span<const glm::vec3> pivots,
+                      std::span<QuatJoint> out) {
   assert(in.size() == out.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = encodeQuatJoint(in[i]);
+  if (pivots.empty()) {
+    for (size_t i = 0; i < in.size(); ++i) out[i] = encodeQuatJoint(in[i]);
+    return;
+  }
+  assert(in.size() % pivots.size() == 0);
+  for (size_t first = 0; first < in.size(); first += pivots.size()) {
+    for (size_t s = 0; s < pivots.size(); ++s) {
+      out[first + s] = encodeQuatJoint(in[first + s], pivots[s]);
+    }
+  }
 }
 
 float quatJointError(const JointRows& m, float reach) {

@@ -56,6 +56,26 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
   return buildProgram(desc, faults);
 }
 
+// Per palette slot, the centre of the bind vertices it moves, weighted by their weights (the
+// origin for a slot that moves none): the pivot of its 2-vec4 encoding.
+std::vector<glm::vec3> pivotsOfSlots(const SkinnedMesh& mesh, int slots) {
+  std::vector<glm::vec3> sum(slots, glm::vec3(0.0f));
+  std::vector<float> weight(slots, 0.0f);
+  for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+    for (int i = 0; i < 4; ++i) {
+      const float w = mesh.weights[v][i];
+      if (w <= 0.0f) continue;
+      const int slot = mesh.joints[v][i];
+      sum[slot] += w * mesh.positions[v];
+      weight[slot] += w;
+    }
+  }
+  for (int s = 0; s < slots; ++s) {
+    if (weight[s] > 0.0f) sum[s] /= weight[s];
+  }
+  return sum;
+}
+
 }  // namespace
 
 int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character) {
@@ -167,7 +187,10 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
         !s.ok())
       return s;
     lod.staging.resize(static_cast<size_t>(k) * x);
-    if (desc.joint_encoding == JointEncoding::kQuatScale) lod.encoded.resize(lod.staging.size());
+    if (desc.joint_encoding == JointEncoding::kQuatScale) {
+      lod.encoded.resize(lod.staging.size());
+      lod.pivots = pivotsOfSlots(source.mesh, x);
+    }
     lod.staging_tints.resize(k);
   }
   // Fallback: a LOD that does not fit draws with the nearest coarser one that does, said aloud.
@@ -281,7 +304,7 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   // here when 2 vec4 per joint) and of the tints.
   const size_t entries = static_cast<size_t>(count) * lod.info.joints;
   if (lod.info.encoding == JointEncoding::kQuatScale) {
-    encodeQuatJoints(std::span<const JointRows>(palettes, entries),
+    encodeQuatJoints(std::span<const JointRows>(palettes, entries), lod.pivots,
                      std::span<QuatJoint>(lod.encoded.data(), entries));
     glUniform4fv(lod.palette_location, static_cast<GLsizei>(entries) * kVec4PerQuatJoint,
                  &lod.encoded[0].rotation.x);

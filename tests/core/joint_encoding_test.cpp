@@ -87,11 +87,39 @@ TEST(JointEncoding, BatchEncodingIsTheSingleOne) {
       packRows(similarity(glm::angleAxis(0.4f, glm::vec3(0, 0, 1)), glm::vec3(1, 0, 0), 1.0f)),
       packRows(similarity(glm::angleAxis(2.9f, glm::vec3(1, 0, 0)), glm::vec3(0, 4, 0), 0.5f))};
   QuatJoint out[2];
-  encodeQuatJoints(in, out);
+  encodeQuatJoints(in, {}, out);
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(out[i].rotation, encodeQuatJoint(in[i]).rotation);
     EXPECT_EQ(out[i].translation_scale, encodeQuatJoint(in[i]).translation_scale);
   }
+  // One pivot per slot, repeated for every character.
+  const glm::vec3 pivot[1] = {glm::vec3(0.0f, 1.0f, 0.0f)};
+  encodeQuatJoints(in, pivot, out);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(out[i].translation_scale, encodeQuatJoint(in[i], pivot[0]).translation_scale);
+  }
+}
+
+// A pivot changes nothing for a similarity transform, and puts the error of one that is not (the
+// linear blend of two rotations, as frame blends and cross-fades make) near zero at the pivot.
+TEST(JointEncoding, PivotMatchesTheBlendWhereItsJointIs) {
+  const glm::vec3 joint(0.2f, 1.4f, 0.1f);  // a shoulder, say
+  auto about = [&](float angle) {
+    return glm::translate(glm::mat4(1.0f), joint) *
+           glm::mat4_cast(glm::angleAxis(angle, glm::vec3(0, 0, 1))) *
+           glm::translate(glm::mat4(1.0f), -joint);
+  };
+  const JointRows rigid = packRows(about(0.7f));
+  EXPECT_LT(maxRowDifference(rigid, decodeQuatJoint(encodeQuatJoint(rigid, joint))), 2e-6f);
+  const JointRows blend = mixRows(packRows(about(0.0f)), packRows(about(1.5f)), 0.5f);
+  const glm::vec3 hand = joint + glm::vec3(0.3f, 0.0f, 0.0f);
+  auto errorAt = [&](const QuatJoint& q, const glm::vec3& p) {
+    return glm::length(transformPoint(decodeQuatJoint(q), p) - transformPoint(blend, p));
+  };
+  EXPECT_LT(errorAt(encodeQuatJoint(blend, joint), joint), 1e-6f);
+  EXPECT_GT(errorAt(encodeQuatJoint(blend), joint), 0.1f);  // 1.4 units from the origin
+  EXPECT_LT(errorAt(encodeQuatJoint(blend, joint), hand),
+            0.25f * errorAt(encodeQuatJoint(blend), hand));
 }
 
 // What the encoding cannot hold shows as error: non-uniform scale, shear and mirroring.

@@ -41,17 +41,23 @@ struct QuatJoint {
 };
 static_assert(sizeof(QuatJoint) == kVec4PerQuatJoint * sizeof(glm::vec4), "two packed vec4");
 
-// The nearest similarity transform of `m` for the 2-vec4 encoding: the translation kept, the
-// scale the root mean square of the 3x3 part's row lengths, the rotation from the 3x3 part
-// (Shepperd's method: "Quaternion from rotation matrix", J. Guidance and Control 1978) made
-// unit. Exact (to float rounding) when m is a rotation with uniform scale and a translation;
-// otherwise decodeQuatJoint(result) differs from m by what the encoding cannot hold (non-uniform
-// scale, shear, mirroring). Never fails: a zero matrix gives the identity rotation, scale 0.
-QuatJoint encodeQuatJoint(const JointRows& m);
+// The nearest similarity transform of `m` for the 2-vec4 encoding: the rotation from the 3x3
+// part L (Shepperd's method: "Quaternion from rotation matrix", J. Guidance and Control 1978) made
+// unit, the scale trace(R^T L) / 3 (the least-squares fit for that rotation), the translation
+// chosen so that `pivot` (model units) lands where m puts it. Exact (to float rounding) when m
+// is a rotation with uniform scale and a translation, whatever the pivot; otherwise
+// decodeQuatJoint(result) differs from m at p by (s R - L)(p - pivot): what the encoding cannot
+// hold (non-uniform scale, shear, mirroring, or the shrink of a linear blend of two rotations),
+// smallest near the pivot. Skinning passes the centre of the vertices the joint moves. Never fails:
+// a zero matrix gives the identity rotation, scale 0.
+QuatJoint encodeQuatJoint(const JointRows& m, const glm::vec3& pivot = glm::vec3(0.0f));
 // The 3x4 rows of the similarity transform `q`: the CPU twin of merged.vert's skinPoint.
 JointRows decodeQuatJoint(const QuatJoint& q);
-// out[i] = encodeQuatJoint(in[i]); out.size() must equal in.size() (asserted). Allocates nothing.
-void encodeQuatJoints(std::span<const JointRows> in, std::span<QuatJoint> out);
+// out[i] = encodeQuatJoint(in[i], pivots[i % pivots.size()]) (pivots: one per palette slot of a
+// character, repeated for each character in `in`; empty: the origin). out.size() must equal
+// in.size() and in.size() be a multiple of pivots.size() (asserted). Allocates nothing.
+void encodeQuatJoints(std::span<const JointRows> in, std::span<const glm::vec3> pivots,
+                      std::span<QuatJoint> out);
 
 // An upper bound (model units) on how far decodeQuatJoint(encodeQuatJoint(m)) moves a point at
 // most `reach` from the origin, compared with m: |L' - L|_F * reach + |t' - t|.

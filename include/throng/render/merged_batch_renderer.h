@@ -54,7 +54,9 @@ struct MergedBatchDesc {
   // How palettes go up: 3x4 rows (any affine matrix), or quaternion + translation + uniform scale
   // (2 vec4 per joint, so about 1.5x the characters per draw; exact only for similarity
   // transforms: the caller checks its matrices, e.g. checkQuatEncoding on baked frames). Callers
-  // fill JointRows either way; drawing encodes them (encodeQuatJoints) before the upload.
+  // fill JointRows either way; drawing encodes them (encodeQuatJoints) before the upload, each
+  // about the weighted centre of its slot's bind vertices (pivotsOfSlots), so that a blended
+  // matrix's error is smallest where its joint's vertices are.
   JointEncoding joint_encoding = JointEncoding::kRows;
 };
 
@@ -147,6 +149,7 @@ class MergedBatchRenderer {
     unsigned index_buffer = 0;
     std::vector<JointRows> staging;        // K * x entries
     std::vector<QuatJoint> encoded;        // K * x entries when the encoding is kQuatScale
+    std::vector<glm::vec3> pivots;         // x entries when the encoding is kQuatScale
     std::vector<glm::vec4> staging_tints;  // K entries
     int pending = 0;                       // characters in staging
     std::vector<MaterialRange> ranges;     // of the batch mesh (index_count: per character)
