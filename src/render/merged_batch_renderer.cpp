@@ -247,6 +247,10 @@ std::span<const uint16_t> MergedBatchRenderer::paletteJoints(int lod) const {
   return lods_[lods_[lod].info.drawn_lod].palette_joints;
 }
 
+std::span<const glm::vec3> MergedBatchRenderer::palettePivots(int lod) const {
+  return lods_[lods_[lod].info.drawn_lod].pivots;
+}
+
 void MergedBatchRenderer::beginFrame(const FrameView& view) {
   view_ = view;
   stats_ = {};

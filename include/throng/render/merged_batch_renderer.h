@@ -101,6 +101,9 @@ class MergedBatchRenderer {
   const MergedLodInfo& lodInfo(int lod) const { return lods_[lod].info; }
   // Skeleton joint of each palette slot of the LOD drawn for `lod` (x entries).
   std::span<const uint16_t> paletteJoints(int lod) const;
+  // kQuatScale: the pivot (model units) each palette slot of the LOD drawn for `lod` is encoded
+  // about (x entries); empty with kRows.
+  std::span<const glm::vec3> palettePivots(int lod) const;
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
   JointEncoding jointEncoding() const { return encoding_; }
