@@ -22,38 +22,36 @@ QuatJoint encodeQuatJoint(const JointRows& m, const glm::vec3& pivot) {
   const glm::vec3 r0(m.rows[0]), r1(m.rows[1]), r2(m.rows[2]);
   float s = std::sqrt((glm::dot(r0, r0) + glm::dot(r1, r1) + glm::dot(r2, r2)) / 3.0f);
   QuatJoint out;
-  // Shepperd's method on L = s * R: each case's square root is sqrt(s) times R's, so the
-  // quaternion comes out scaled by sqrt(s) and normalising removes it. The largest of the trace
-  // and the diagonal picks the case, keeping the divisor away from zero.
+  // Shepperd's method on L = s * R. Each case's components are 4 * big * s * (x, y, z, w), big
+  // the case's largest component; normalising drops that factor, so no case needs its own square
+  // root. The largest of the trace and the diagonal picks the case, keeping big away from zero.
   const float l00 = r0.x, l11 = r1.y, l22 = r2.z;
   const float trace = l00 + l11 + l22;
-  glm::vec4 q;  // x, y, z, w
+  const float a = r2.y - r1.z, b = r0.z - r2.x, c = r1.x - r0.y;      // antisymmetric part
+  const float p = r0.y + r1.x, q02 = r0.z + r2.x, r12 = r1.z + r2.y;  // symmetric part
+  glm::vec4 q;                                                        // x, y, z, w
   if (trace >= l00 && trace >= l11 && trace >= l22) {
-    const float w = 0.5f * std::sqrt(std::max(s + trace, 0.0f));
-    const float f = w > 0.0f ? 0.25f / w : 0.0f;
-    q = glm::vec4((r2.y - r1.z) * f, (r0.z - r2.x) * f, (r1.x - r0.y) * f, w);
+    q = glm::vec4(a, b, c, s + trace);
   } else if (l00 >= l11 && l00 >= l22) {
-    const float x = 0.5f * std::sqrt(std::max(s + l00 - l11 - l22, 0.0f));
-    const float f = x > 0.0f ? 0.25f / x : 0.0f;
-    q = glm::vec4(x, (r0.y + r1.x) * f, (r0.z + r2.x) * f, (r2.y - r1.z) * f);
+    q = glm::vec4(s + l00 - l11 - l22, p, q02, a);
   } else if (l11 >= l22) {
-    const float y = 0.5f * std::sqrt(std::max(s - l00 + l11 - l22, 0.0f));
-    const float f = y > 0.0f ? 0.25f / y : 0.0f;
-    q = glm::vec4((r0.y + r1.x) * f, y, (r1.z + r2.y) * f, (r0.z - r2.x) * f);
+    q = glm::vec4(p, s - l00 + l11 - l22, r12, b);
   } else {
-    const float z = 0.5f * std::sqrt(std::max(s - l00 - l11 + l22, 0.0f));
-    const float f = z > 0.0f ? 0.25f / z : 0.0f;
-    q = glm::vec4((r0.z + r2.x) * f, (r1.z + r2.y) * f, z, (r1.x - r0.y) * f);
+    q = glm::vec4(q02, r12, s - l00 - l11 + l22, c);
   }
-  const float length = std::sqrt(glm::dot(q, q));
-  out.rotation = length > 0.0f ? q / length : glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+  const float length2 = glm::dot(q, q);
+  out.rotation =
+      length2 > 0.0f ? q * (1.0f / std::sqrt(length2)) : glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
   // The least-squares uniform scale for this rotation (Umeyama, "Least-squares estimation of
-  // transformation parameters between two point patterns", PAMI 1991): trace(R^T L) / 3. Equal
-  // to the RMS for a similarity; nearer the mean of L's scales for a blend that shrinks a plane.
+  // transformation parameters between two point patterns", PAMI 1991): trace(R^T L) / 3, written
+  // out with R's elements from the quaternion. Equal to the RMS for a similarity; nearer the mean
+  // of L's scales for a blend that shrinks a plane.
   {
-    const JointRows r = decodeQuatJoint({out.rotation, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f)});
-    const float fitted = (glm::dot(glm::vec3(r.rows[0]), r0) + glm::dot(glm::vec3(r.rows[1]), r1) +
-                          glm::dot(glm::vec3(r.rows[2]), r2)) /
+    const glm::vec4& u = out.rotation;
+    const float xx = u.x * u.x, yy = u.y * u.y, zz = u.z * u.z;
+    const float fitted = (trace - 2.0f * ((yy + zz) * l00 + (xx + zz) * l11 + (xx + yy) * l22) +
+                          2.0f * (u.x * u.y * p + u.x * u.z * q02 + u.y * u.z * r12) +
+                          2.0f * u.w * (u.x * a + u.y * b + u.z * c)) /
                          3.0f;
     if (fitted > 0.0f) s = fitted;
   }
