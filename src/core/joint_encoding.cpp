@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "throng/core/simd.h"
+
 namespace throng {
 
 int vec4PerJoint(JointEncoding encoding) {
@@ -17,55 +19,125 @@ const char* jointEncodingName(JointEncoding encoding) {
                                                : "3x4 rows (3 vec4)";
 }
 
-QuatJoint encodeQuatJoint(const JointRows& m, const glm::vec3& pivot) {
-  // L[i][j] = m.rows[i][j] is the 3x3 part, t[i] = m.rows[i].w.
-  const glm::vec3 r0(m.rows[0]), r1(m.rows[1]), r2(m.rows[2]);
-  float s = std::sqrt((glm::dot(r0, r0) + glm::dot(r1, r1) + glm::dot(r2, r2)) / 3.0f);
-  QuatJoint out;
-  // Shepperd's method on L = s * R. Each case's components are 4 * big * s * (x, y, z, w), big
-  // the case's largest component; normalising drops that factor, so no case needs its own square
-  // root. The largest of the trace and the diagonal picks the case, keeping big away from zero.
-  const float l00 = r0.x, l11 = r1.y, l22 = r2.z;
-  const float trace = l00 + l11 + l22;
-  const float a = r2.y - r1.z, b = r0.z - r2.x, c = r1.x - r0.y;      // antisymmetric part
-  const float p = r0.y + r1.x, q02 = r0.z + r2.x, r12 = r1.z + r2.y;  // symmetric part
-  glm::vec4 q;                                                        // x, y, z, w
-  if (trace >= l00 && trace >= l11 && trace >= l22) {
-    q = glm::vec4(a, b, c, s + trace);
-  } else if (l00 >= l11 && l00 >= l22) {
-    q = glm::vec4(s + l00 - l11 - l22, p, q02, a);
-  } else if (l11 >= l22) {
-    q = glm::vec4(p, s - l00 + l11 - l22, r12, b);
-  } else {
-    q = glm::vec4(q02, r12, s - l00 - l11 + l22, c);
+namespace {
+
+using simd::F4;
+
+// a || b for lane masks.
+THRONG_INLINE F4 either(F4 a, F4 b) {
+  return simd::select(a, a, b);
+}
+
+// The one implementation of the 2-vec4 fit, four joints at a time (one per lane): in[l] about
+// pivots[l] into out[l] for l < n (n <= 4; the other lanes compute a copy of in[0], unused).
+THRONG_INLINE void encodeLanes(const JointRows* in, const glm::vec3 (&pivots)[4], size_t n,
+                               QuatJoint* out) {
+  // L[r][c] and t[r]: lane l holds joint l's element (row r of its 3x4 matrix, column c).
+  F4 L[3][3], t[3];
+  for (int r = 0; r < 3; ++r) {
+    F4 lane[4];
+    for (size_t l = 0; l < 4; ++l) lane[l] = simd::load(&in[l < n ? l : 0].rows[r].x);
+    simd::transpose(lane[0], lane[1], lane[2], lane[3]);
+    L[r][0] = lane[0];
+    L[r][1] = lane[1];
+    L[r][2] = lane[2];
+    t[r] = lane[3];
   }
-  const float length2 = glm::dot(q, q);
-  out.rotation =
-      length2 > 0.0f ? q * (1.0f / std::sqrt(length2)) : glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+  const F4 zero = simd::zero(), one = simd::splat(1.0f), two = simd::splat(2.0f);
+  const F4 third = simd::splat(1.0f / 3.0f);
+  F4 squares = zero;
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) squares = squares + L[r][c] * L[r][c];
+  }
+  // The RMS of the rows' lengths: s for a similarity, the "1" of Shepperd's cases below.
+  F4 s = simd::sqrt(squares * third);
+  const F4 l00 = L[0][0], l11 = L[1][1], l22 = L[2][2];
+  const F4 trace = l00 + l11 + l22;
+  const F4 a = L[2][1] - L[1][2], b = L[0][2] - L[2][0], c = L[1][0] - L[0][1];  // antisymmetric
+  const F4 p = L[0][1] + L[1][0], q02 = L[0][2] + L[2][0], r12 = L[1][2] + L[2][1];  // symmetric
+  // Shepperd's method on L = s * R: each case's components are 4 * big * s * (x, y, z, w), big
+  // the case's largest component, and normalising drops that factor (no square root per case).
+  // The largest of the trace and the diagonal picks the case, keeping big away from zero: z,
+  // then y where l11 >= l22, x where l00 >= l11 and l22, w where the trace is largest.
+  F4 qx = q02, qy = r12, qz = s - l00 - l11 + l22, qw = c;
+  const F4 not_y = simd::greater(l22, l11);
+  qx = simd::select(not_y, qx, p);
+  qy = simd::select(not_y, qy, s - l00 + l11 - l22);
+  qz = simd::select(not_y, qz, r12);
+  qw = simd::select(not_y, qw, b);
+  const F4 not_x = either(simd::greater(l11, l00), simd::greater(l22, l00));
+  qx = simd::select(not_x, qx, s + l00 - l11 - l22);
+  qy = simd::select(not_x, qy, p);
+  qz = simd::select(not_x, qz, q02);
+  qw = simd::select(not_x, qw, a);
+  const F4 not_w = either(either(simd::greater(l00, trace), simd::greater(l11, trace)),
+                          simd::greater(l22, trace));
+  qx = simd::select(not_w, qx, a);
+  qy = simd::select(not_w, qy, b);
+  qz = simd::select(not_w, qz, c);
+  qw = simd::select(not_w, qw, s + trace);
+  const F4 length2 = qx * qx + qy * qy + qz * qz + qw * qw;
+  const F4 some = simd::greater(length2, zero);  // else the identity rotation
+  const F4 inverse = one / simd::sqrt(simd::select(some, length2, one));
+  qx = simd::select(some, qx * inverse, zero);
+  qy = simd::select(some, qy * inverse, zero);
+  qz = simd::select(some, qz * inverse, zero);
+  qw = simd::select(some, qw * inverse, one);
   // The least-squares uniform scale for this rotation (Umeyama, "Least-squares estimation of
   // transformation parameters between two point patterns", PAMI 1991): trace(R^T L) / 3, written
   // out with R's elements from the quaternion. Equal to the RMS for a similarity; nearer the mean
   // of L's scales for a blend that shrinks a plane.
-  {
-    const glm::vec4& u = out.rotation;
-    const float xx = u.x * u.x, yy = u.y * u.y, zz = u.z * u.z;
-    const float fitted = (trace - 2.0f * ((yy + zz) * l00 + (xx + zz) * l11 + (xx + yy) * l22) +
-                          2.0f * (u.x * u.y * p + u.x * u.z * q02 + u.y * u.z * r12) +
-                          2.0f * u.w * (u.x * a + u.y * b + u.z * c)) /
-                         3.0f;
-    if (fitted > 0.0f) s = fitted;
+  const F4 xx = qx * qx, yy = qy * qy, zz = qz * qz;
+  const F4 fitted = (trace - two * ((yy + zz) * l00 + (xx + zz) * l11 + (xx + yy) * l22) +
+                     two * (qx * qy * p + qx * qz * q02 + qy * qz * r12) +
+                     two * qw * (qx * a + qy * b + qz * c)) *
+                    third;
+  s = simd::select(simd::greater(fitted, zero), fitted, s);
+  // t' = m(pivot) - s R pivot: the pivot goes where m sends it. R v = v + 2 u x (u x v + w v).
+  const F4 px = simd::set(pivots[0].x, pivots[1].x, pivots[2].x, pivots[3].x);
+  const F4 py = simd::set(pivots[0].y, pivots[1].y, pivots[2].y, pivots[3].y);
+  const F4 pz = simd::set(pivots[0].z, pivots[1].z, pivots[2].z, pivots[3].z);
+  const F4 cx = qy * pz - qz * py + qw * px;
+  const F4 cy = qz * px - qx * pz + qw * py;
+  const F4 cz = qx * py - qy * px + qw * pz;
+  const F4 rx = px + two * (qy * cz - qz * cy);
+  const F4 ry = py + two * (qz * cx - qx * cz);
+  const F4 rz = pz + two * (qx * cy - qy * cx);
+  F4 tx = t[0] + (L[0][0] * px + L[0][1] * py + L[0][2] * pz) - s * rx;
+  F4 ty = t[1] + (L[1][0] * px + L[1][1] * py + L[1][2] * pz) - s * ry;
+  F4 tz = t[2] + (L[2][0] * px + L[2][1] * py + L[2][2] * pz) - s * rz;
+  simd::transpose(qx, qy, qz, qw);
+  simd::transpose(tx, ty, tz, s);
+  const F4 rotations[4] = {qx, qy, qz, qw}, translations[4] = {tx, ty, tz, s};
+  for (size_t l = 0; l < n; ++l) {
+    simd::store(&out[l].rotation.x, rotations[l]);
+    simd::store(&out[l].translation_scale.x, translations[l]);
   }
-  // t' = m(pivot) - s R pivot: the pivot goes where m sends it.
-  glm::vec3 translation(m.rows[0].w, m.rows[1].w, m.rows[2].w);
-  if (pivot != glm::vec3(0.0f)) {
-    const glm::vec3 u(out.rotation);
-    const glm::vec3 rotated =
-        pivot + 2.0f * glm::cross(u, glm::cross(u, pivot) + out.rotation.w * pivot);
-    translation +=
-        glm::vec3(glm::dot(r0, pivot), glm::dot(r1, pivot), glm::dot(r2, pivot)) - s * rotated;
-  }
-  out.translation_scale = glm::vec4(translation, s);
+}
+
+}  // namespace
+
+QuatJoint encodeQuatJoint(const JointRows& m, const glm::vec3& pivot) {
+  const glm::vec3 pivots[4] = {pivot, pivot, pivot, pivot};
+  QuatJoint out;
+  encodeLanes(&m, pivots, 1, &out);
   return out;
+}
+
+void encodeQuatJoints(std::span<const JointRows> in, std::span<const glm::vec3> pivots,
+                      std::span<QuatJoint> out) {
+  assert(in.size() == out.size());
+  assert(pivots.empty() || in.size() % pivots.size() == 0);
+  glm::vec3 lanes[4] = {};
+  size_t slot = 0;  // i % pivots.size(), without a division per entry
+  for (size_t i = 0; i < in.size(); i += 4) {
+    const size_t n = std::min<size_t>(4, in.size() - i);
+    for (size_t l = 0; l < n && !pivots.empty(); ++l) {
+      lanes[l] = pivots[slot];
+      if (++slot == pivots.size()) slot = 0;
+    }
+    encodeLanes(&in[i], lanes, n, &out[i]);
+  }
 }
 
 JointRows decodeQuatJoint(const QuatJoint& joint) {
@@ -82,21 +154,6 @@ JointRows decodeQuatJoint(const QuatJoint& joint) {
   m.rows[2] = glm::vec4(s * 2.0f * (xz - wy), s * 2.0f * (yz + wx), s * (1.0f - 2.0f * (xx + yy)),
                         joint.translation_scale.z);
   return m;
-}
-
-void encodeQuatJoints(std::span<const JointRows> in, std::span<const glm::vec3> pivots,
-                      std::span<QuatJoint> out) {
-  assert(in.size() == out.size());
-  if (pivots.empty()) {
-    for (size_t i = 0; i < in.size(); ++i) out[i] = encodeQuatJoint(in[i]);
-    return;
-  }
-  assert(in.size() % pivots.size() == 0);
-  for (size_t first = 0; first < in.size(); first += pivots.size()) {
-    for (size_t s = 0; s < pivots.size(); ++s) {
-      out[first + s] = encodeQuatJoint(in[first + s], pivots[s]);
-    }
-  }
 }
 
 float quatJointError(const JointRows& m, float reach) {
