@@ -316,6 +316,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
                     tree->second / baked->second);
       }
       std::printf("  %-32s %8.1f ns\n", "BM_PaletteFill_Baked", baked->second);
+      for (const char* name : {"BM_PaletteFill_BakedQuat", "BM_PaletteEncode_Quat"}) {
+        const auto quat = times_.find(name);
+        if (quat == times_.end()) continue;
+        std::printf("  %-32s %8.1f ns  %.2fx the baked fill (2 vec4 per joint)\n", name,
+                    quat->second, quat->second / baked->second);
+      }
     }
     const auto base = real_.find("BM_PerCharacter_Tree/real_time");
     if (base == real_.end()) return;
