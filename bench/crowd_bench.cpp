@@ -1,7 +1,8 @@
 // All render paths on one ES 3.0 device, same crowd, same frame: per-character draws with the
 // seed's skeleton-tree palettes (the baseline), merged batches from the tree, and the crowd front
 // end's three paths (CrowdRenderer: per-character, merged and instanced, with culling, the LOD
-// pick and the sort by LOD); ratios against the baseline.
+// pick and the sort by LOD); ratios against the baseline. With --cpu-frame (run under
+// GALLIUM_NOOP=1): the CPU's frame of the GPU-driven path against the CPU-fed instanced path.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,12 +16,14 @@
 #include <utility>
 #include <vector>
 
+#include <time.h>
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "throng/core/job_system.h"
+#include "throng/crowd/crowd.h"
 #include "throng/crowd/lod_select.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
@@ -515,17 +518,153 @@ std::vector<int> takeCountsFlag(int& argc, char** argv, std::string_view kFlag,
   return agents;
 }
 
+// --cpu-frame: the same Crowd driven through CrowdRenderer on the GPU-driven path (BM_GpuDriven)
+// and on the CPU-fed instanced path (BM_CpuFed), the same calls each frame: a few commands,
+// update, draw, glFinish. Meant for GALLIUM_NOOP=1, where Mesa skips the GPU's work, so what is
+// left is the CPU's; images are blank there and not compared (gpu_crowd_test checks them).
+// Commands each frame: a fixed number (a game issues commands as events happen, not per agent).
+constexpr int kCommandsPerFrame = 64;
+constexpr int kCpuFrameAgents[] = {1000, 100000, 1000000};
+
+struct CpuFrameShared {
+  std::unique_ptr<Device> device;
+  Package package;
+  ClipSet clip_set;
+  std::unique_ptr<CrowdRenderer> gpu;
+  std::unique_ptr<CrowdRenderer> instanced;
+};
+
+CpuFrameShared& cpuFrameShared() {
+  static CpuFrameShared* s = [] {
+    auto* out = new CpuFrameShared();
+    DeviceDesc desc;
+    desc.gles_major = 3;
+    desc.gles_minor = 1;
+    desc.width = desc.height = kFrameSize;
+    out->device = take(Device::createHeadless(desc), "ES 3.1 headless device");
+    const Character character = makeSampleCharacter();
+    out->package = take(bakeCharacter(character, BakeOptions{}), "bake");
+    out->package.lods = take(buildLodChain(character, defaultLodChainOptions()), "LOD chain");
+    out->clip_set = take(clipSetByName(out->package.clips), "clip set");
+    out->clip_set.walk_speed = 1.2f;  // the sample's clips walk in place
+    out->clip_set.run_speed = 3.0f;
+    for (auto [path, slot] : {std::pair{RenderPath::kGpu, &out->gpu},
+                              std::pair{RenderPath::kInstanced, &out->instanced}}) {
+      CrowdRendererDesc front;
+      front.path = path;
+      *slot = std::make_unique<CrowdRenderer>(*out->device, out->package, front);
+      if (!(*slot)->ok())
+        die(std::string(renderPathName(path)) + ": " + (*slot)->status().toString());
+    }
+    const Caps& caps = out->device->caps();
+    const char* noop = std::getenv("GALLIUM_NOOP");
+    std::printf("device: %s | %s | GALLIUM_NOOP=%s | gpu path: %s\n", caps.renderer.c_str(),
+                caps.version.c_str(), noop ? noop : "(unset)", out->gpu->pathReason().c_str());
+    return out;
+  }();
+  return *s;
+}
+
+double threadCpuMilliseconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+void runPathCpuFrame(benchmark::State& state, bool gpu_driven) {
+  CpuFrameShared& s = cpuFrameShared();
+  CrowdRenderer& renderer = gpu_driven ? *s.gpu : *s.instanced;
+  const int agents = static_cast<int>(state.range(0));
+  Crowd crowd(s.package.clips, s.clip_set);
+  int columns = 1;
+  while (columns * columns < agents) ++columns;
+  const float spacing = kGridSpacing * 1.8f;
+  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
+  for (int i = 0; i < agents; ++i) {
+    const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
+    Placement p;
+    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
+                           spacing * static_cast<float>(i / columns) - half);
+    p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
+    crowd.addAgent(p, static_cast<float>(hash % 1000) * 0.001f);
+  }
+  const Bounds bounds{glm::vec3(-half - spacing, 0.0f, -half - spacing),
+                      glm::vec3(half + spacing, 1.8f, half + spacing)};
+  const FrameView view = framingView(bounds, 1.0f, CameraFraming{.fit_corners = true});
+  uint32_t next = 12345;
+  auto frame = [&] {
+    // Commands to random agents, targets anywhere on the grid: generating them touches no agent.
+    for (int c = 0; c < kCommandsPerFrame; ++c) {
+      next = next * 1664525u + 1013904223u;
+      const uint32_t agent = next % static_cast<uint32_t>(agents);
+      next = next * 1664525u + 1013904223u;
+      const glm::vec2 target(static_cast<float>(next & 0xffffu) / 65535.0f * 2.0f * half - half,
+                             static_cast<float>(next >> 16) / 65535.0f * 2.0f * half - half);
+      crowd.submit({agent, (next & 1u) != 0 ? CommandType::kWalkTo : CommandType::kRunTo, target});
+    }
+    renderer.update(crowd, 1.0f / 30.0f);
+    s.device->beginFrame(kClear);
+    if (Status st = renderer.draw(view, crowd); !st.ok()) die(st.toString());
+    s.device->finish();
+  };
+  frame();  // untimed: the gpu path uploads the new crowd whole here
+  double cpu_ms = 0.0;
+  for (auto _ : state) {
+    const double start = threadCpuMilliseconds();
+    frame();
+    cpu_ms += threadCpuMilliseconds() - start;
+  }
+  state.counters["agents"] = agents;
+  state.counters["cpu_ms"] = cpu_ms / static_cast<double>(state.iterations());
+  state.counters["draw_calls"] = renderer.stats().draw_calls;
+  state.counters["triangles"] = 0;
+}
+
+// Removes "--cpu-frame" from argv; whether it was there.
+bool takeCpuFrameFlag(int& argc, char** argv) {
+  bool found = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--cpu-frame") {
+      found = true;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return found;
+}
+
 }  // namespace
 }  // namespace throng::render
 
 int main(int argc, char** argv) {
   using namespace throng::render;
-  const std::vector<int> agents = takeCountsFlag(argc, argv, "--agents=", kDefaultAgents);
+  const bool cpu_frame = takeCpuFrameFlag(argc, argv);
+  const std::vector<int> agents = takeCountsFlag(
+      argc, argv, "--agents=",
+      cpu_frame ? std::span<const int>(kCpuFrameAgents) : std::span<const int>(kDefaultAgents));
   bool cpu_given = false;
   const std::vector<int> cpu_agents =
       takeCountsFlag(argc, argv, "--cpu-agents=", kDefaultCpuAgents, &cpu_given);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (cpu_frame) {
+    cpuFrameShared();
+    for (const auto& [name, gpu_driven] :
+         {std::pair{"BM_GpuDriven", true}, std::pair{"BM_CpuFed", false}}) {
+      auto* b =
+          benchmark::RegisterBenchmark(name, [gpu_driven = gpu_driven](benchmark::State& state) {
+            runPathCpuFrame(state, gpu_driven);
+          });
+      for (int n : agents) b->Arg(n);
+      b->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
+    benchmark::ConsoleReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    return 0;
+  }
   shared();
   // Under Mesa's no-op driver every image is blank: the image checks would reject it (as they
   // should), so only the CPU-side benchmark runs, and the run says so.

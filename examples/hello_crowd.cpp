@@ -45,8 +45,9 @@ int main(int argc, char** argv) {
   crowd.submit({4, throng::CommandType::kRunTo, glm::vec2(2.0f * size, 3.0f * size)});
   for (int tick = 0; tick < 20; ++tick) crowd.update(1.0f / 30.0f);
 
-  // Render headless (EGL, no window). CrowdRenderer picks the path the device supports
-  // (instanced on ES 3.0, merged batches on ES 2.0) and plays, culls, picks LODs and draws.
+  // Render headless (EGL, no window). CrowdRenderer picks the path the device supports (gpu
+  // on ES 3.1+, instanced on ES 3.0, merged batches on ES 2.0) and plays, culls, picks LODs and
+  // draws.
   const int width = 640, height = 360;
   auto device = throng::render::Device::createHeadless({.width = width, .height = height});
   if (!device.ok()) return fail(device.status());

@@ -27,11 +27,34 @@ in vec2 a_uv0;
 in vec2 a_uv1;
 in vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
 
+#ifdef GPU_INSTANCES
+// The GPU-driven path (render/gpu_crowd.h): the instance is an agent index, its record 4 texels
+// the crowd's compute pass wrote (the same fields as the attributes below).
+in uint i_agent;
+uniform highp usampler2D u_instances;
+uniform int u_instances_per_row;
+vec4 i_position_scale;
+vec4 i_rotation_blend;
+uvec4 i_frames;
+float i_fade;
+vec4 i_tint;
+void loadInstance() {
+  int a = int(i_agent);
+  ivec2 at = ivec2(4 * (a % u_instances_per_row), a / u_instances_per_row);
+  i_position_scale = uintBitsToFloat(texelFetch(u_instances, at, 0));
+  i_rotation_blend = uintBitsToFloat(texelFetch(u_instances, at + ivec2(1, 0), 0));
+  i_frames = texelFetch(u_instances, at + ivec2(2, 0), 0);
+  uvec4 last = texelFetch(u_instances, at + ivec2(3, 0), 0);
+  i_fade = uintBitsToFloat(last.x);
+  i_tint = vec4((uvec4(last.y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu) / 255.0;
+}
+#else
 in vec4 i_position_scale;  // world position, uniform scale
 in vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
 in uvec4 i_frames;         // primary frame a, b; secondary frame a, b (texture frame indices)
 in float i_fade;           // weight of the secondary (fading-out) clip
 in vec4 i_tint;
+#endif
 
 out vec3 v_world_position;
 out vec3 v_world_normal;
@@ -83,6 +106,9 @@ vec4 fogTerm(vec3 world) {
 }
 
 void main() {
+#ifdef GPU_INSTANCES
+  loadInstance();
+#endif
   vec4 p = vec4(a_position, 1.0);
   vec4 n = vec4(a_normal, 0.0);
   vec3 position = vec3(0.0);

@@ -54,11 +54,61 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
   resume_states_.push_back(AgentState::kIdle);
   play_loops_.push_back(0);
   targets_.push_back(glm::vec2(placement.position.x, placement.position.z));
+  changes_.push_back({AgentChange::Kind::kAdded, agentCount() - 1});
   return agentCount() - 1;
+}
+
+void Crowd::removeAgent(uint32_t agent) {
+  assert(agent < agentCount());
+  const uint32_t last = agentCount() - 1;
+  if (agent != last) {
+    placements_[agent] = placements_[last];
+    playback_[agent] = playback_[last];
+    states_[agent] = states_[last];
+    resume_states_[agent] = resume_states_[last];
+    play_loops_[agent] = play_loops_[last];
+    targets_[agent] = targets_[last];
+  }
+  placements_.pop_back();
+  playback_.pop_back();
+  states_.pop_back();
+  resume_states_.pop_back();
+  play_loops_.pop_back();
+  targets_.pop_back();
+  // Commands keep their order: drop the removed agent's, rename the moved agent's.
+  size_t kept = 0;
+  for (const Command& c : queue_) {
+    if (c.agent == agent) continue;
+    queue_[kept] = c;
+    if (c.agent == last) queue_[kept].agent = agent;
+    ++kept;
+  }
+  queue_.resize(kept);
+  changes_.push_back({AgentChange::Kind::kRemoved, agent});
+}
+
+AgentRecord Crowd::agent(uint32_t agent) const {
+  assert(agent < agentCount());
+  return {placements_[agent],    playback_[agent],        states_[agent],
+          resume_states_[agent], play_loops_[agent] != 0, targets_[agent]};
+}
+
+void Crowd::setAgent(uint32_t agent, const AgentRecord& record) {
+  assert(agent < agentCount());
+  assert(record.playback.clip < clips_.size() && record.playback.previous_clip < clips_.size());
+  placements_[agent] = record.placement;
+  playback_[agent] = record.playback;
+  states_[agent] = record.state;
+  resume_states_[agent] = record.resume_state;
+  play_loops_[agent] = record.play_loop ? 1 : 0;
+  targets_[agent] = record.target;
 }
 
 void Crowd::truncate(uint32_t count) {
   if (count >= agentCount()) return;
+  // Logged as removals of the last agent (which move nobody), for copies kept elsewhere.
+  for (uint32_t a = agentCount(); a > count; --a)
+    changes_.push_back({AgentChange::Kind::kRemoved, a - 1});
   placements_.resize(count);
   playback_.resize(count);
   states_.resize(count);
@@ -75,6 +125,7 @@ void Crowd::truncate(uint32_t count) {
 void Crowd::setSpeed(uint32_t agent, float speed) {
   if (agent >= agentCount()) return;
   playback_[agent].speed = std::isfinite(speed) ? std::clamp(speed, 0.0f, kMaxSpeed) : 1.0f;
+  changes_.push_back({AgentChange::Kind::kSpeed, agent, playback_[agent].speed});
 }
 
 void Crowd::submit(const Command& command) {
@@ -147,6 +198,7 @@ void Crowd::apply(const Command& c) {
 void Crowd::update(float seconds, JobSystem* jobs) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
+  changes_.clear();
   if (jobs) {
     // Agents advance independently (each touches only its own entries): any chunks, any threads.
     jobs->parallelFor(agentCount(), jobs->chunkFor(agentCount(), kMinAgentsPerChunk),

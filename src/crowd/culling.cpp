@@ -12,7 +12,8 @@ struct Sphere {
 };
 
 Sphere boundingSphere(const Bounds& b) {
-  return {0.5f * (b.min + b.max), 0.5f * glm::length(b.size())};
+  const glm::vec4 s = clipBoundsSphere(b);
+  return {glm::vec3(s), s.w};
 }
 
 // The sphere around both spheres.
@@ -26,6 +27,10 @@ Sphere merge(const Sphere& a, const Sphere& b) {
 }
 
 }  // namespace
+
+glm::vec4 clipBoundsSphere(const Bounds& b) {
+  return glm::vec4(0.5f * (b.min + b.max), 0.5f * glm::length(b.size()));
+}
 
 Frustum frustumFromViewProjection(const glm::mat4& m) {
   // Rows of the matrix (glm is column-major: m[column][row]).

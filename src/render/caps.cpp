@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include <GLES3/gl3.h>
+#include <GLES3/gl31.h>
 
 namespace throng::render {
 namespace {
@@ -62,6 +62,23 @@ Caps probeCaps() {
   caps.element_index_uint = es3 || hasExtension(extensions, "GL_OES_element_index_uint");
   caps.depth24 = es3 || hasExtension(extensions, "GL_OES_depth24");
   caps.transform_feedback = es3;
+  const bool es32 = caps.gles_major > 3 || (es3 && caps.gles_minor >= 2);
+  caps.color_buffer_float = es32 || (es3 && hasExtension(extensions, "GL_EXT_color_buffer_float"));
+#ifndef __EMSCRIPTEN__  // WebGL2 has no compute, and its headers may lack the ES 3.1 names
+  caps.compute = caps.gles_major > 3 || (es3 && caps.gles_minor >= 1);
+  if (caps.compute) {
+    GLint size_x = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &size_x);
+    caps.max_compute_work_group_size_x = size_x;
+    caps.max_compute_work_group_invocations = glInt(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
+    caps.max_compute_shader_storage_blocks = glInt(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+    caps.max_compute_image_uniforms = glInt(GL_MAX_COMPUTE_IMAGE_UNIFORMS);
+    caps.max_vertex_shader_storage_blocks = glInt(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS);
+    GLint64 block_size = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block_size);
+    caps.max_shader_storage_block_size = block_size;
+  }
+#endif
   glGetError();  // a query an ES2 context does not know must not leak into the caller's checks
   return caps;
 }
@@ -78,6 +95,16 @@ Caps applyCapsOverride(Caps caps, const CapsOverride& limits) {
   if (limits.disable_float_textures) caps.float_textures = false;
   if (limits.disable_half_float_textures) caps.half_float_textures = false;
   if (limits.disable_instancing) caps.instancing = false;
+  if (limits.disable_color_buffer_float) caps.color_buffer_float = false;
+  if (limits.disable_compute) {
+    caps.compute = false;
+    caps.max_compute_work_group_size_x = 0;
+    caps.max_compute_work_group_invocations = 0;
+    caps.max_compute_shader_storage_blocks = 0;
+    caps.max_compute_image_uniforms = 0;
+    caps.max_vertex_shader_storage_blocks = 0;
+    caps.max_shader_storage_block_size = 0;
+  }
   return caps;
 }
 

@@ -18,7 +18,7 @@ namespace throng::render {
 namespace {
 
 constexpr const char* kPathNames[kRenderPathCount] = {"auto", "instanced", "merged",
-                                                      "per-character"};
+                                                      "per-character", "gpu"};
 
 using Clock = std::chrono::steady_clock;
 double millisecondsSince(Clock::time_point start) {
@@ -90,6 +90,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
       tint_(desc.tint),
       ground_(desc.ground),
       lod_tint_(desc.lod_tint),
+      state_tints_(desc.state_tints),
       jobs_(desc.jobs) {
   const std::string source = package.source.empty() ? "package" : package.source;
   lod_threshold_pixels_ =
@@ -150,6 +151,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     reach_ = std::max(reach_, glm::length(p));
   choosePath(package, desc);
   if (!status_.ok()) {
+    gpu_.reset();
     instanced_.reset();
     merged_.reset();
     return;
@@ -172,6 +174,31 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     const bool es3 = caps.gles_major >= 3;
     const bool float_textures = caps.float_textures || caps.half_float_textures;
     const bool vertex_textures = caps.max_vertex_texture_image_units > 0;
+    const bool compute = caps.compute &&
+                         caps.max_compute_shader_storage_blocks >= kGpuCrowdStorageBlocks &&
+                         caps.max_compute_image_uniforms >= 1;
+    // The gpu path draws no blob shadows yet (they need the visible agents on the CPU).
+    const bool shadows = desc.ground.shadows;
+    if (es3 && compute && !shadows && caps.instancing && float_textures && vertex_textures) {
+      Status gpu = createGpu(package, desc);
+      if (gpu.ok()) {
+        path_ = RenderPath::kGpu;
+        reason_ = fmt::format(
+            "{} with compute shaders ({} storage buffers per compute shader, {} per vertex "
+            "shader, blocks up to {} MB): the GPU simulates, plays back, culls and picks LODs; "
+            "the {}x{} animation texture fits GL_MAX_TEXTURE_SIZE {}",
+            es, caps.max_compute_shader_storage_blocks, caps.max_vertex_shader_storage_blocks,
+            caps.max_shader_storage_block_size >> 20, instanced_->textureWidth(),
+            instanced_->textureHeight(), caps.max_texture_size);
+        return;
+      }
+      if (gpu.code() != ErrorCode::kLimitExceeded && gpu.code() != ErrorCode::kUnsupported) {
+        status_ = gpu;
+        return;
+      }
+      gpu_.reset();
+      instanced_.reset();
+    }
     if (es3 && caps.instancing && float_textures && vertex_textures) {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
           InstancedRenderer::create(*device_, package, {!desc.double_sided});
@@ -179,9 +206,13 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
         instanced_ = std::move(instanced).value();
         path_ = RenderPath::kInstanced;
         reason_ = fmt::format(
-            "{} with instancing, float textures and vertex texture fetch; the {}x{} animation "
+            "{} with instancing, float textures and vertex texture fetch{}; the {}x{} animation "
             "texture fits GL_MAX_TEXTURE_SIZE {}",
-            es, instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
+            es,
+            !caps.compute ? " (no ES 3.1 compute: the CPU feeds the instances)"
+            : shadows     ? " (blob shadows asked for, which the gpu path does not draw yet)"
+                          : "",
+            instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
         return;
       }
       if (instanced.status().code() != ErrorCode::kLimitExceeded) {
@@ -223,9 +254,24 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     case RenderPath::kPerCharacter:
       status_ = createMerged(package, desc, path == RenderPath::kPerCharacter);
       return;
+    case RenderPath::kGpu:
+      status_ = createGpu(package, desc);
+      return;
     case RenderPath::kAuto:
       break;
   }
+}
+
+Status CrowdRenderer::createGpu(const Package& package, const CrowdRendererDesc& desc) {
+  Result<std::unique_ptr<InstancedRenderer>> instanced =
+      InstancedRenderer::create(*device_, package, {!desc.double_sided});
+  if (!instanced.ok()) return instanced.status();
+  instanced_ = std::move(instanced).value();
+  Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(*device_, package, *instanced_);
+  if (!gpu.ok()) return gpu.status();
+  gpu_ = std::move(gpu).value();
+  for (int l = 0; l < kGpuLodColors; ++l) gpu_lod_colors_[l] = lodDebugColor(l);
+  return Status::okStatus();
 }
 
 Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDesc& desc,
@@ -323,7 +369,11 @@ void CrowdRenderer::setLodTint(bool on) {
 
 glm::vec4 CrowdRenderer::agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const {
   if (lod_tint_) return lodDebugColor(lod);
-  return frame.tints.empty() || !tint_ ? glm::vec4(1.0f) : frame.tints[agent];
+  glm::vec4 tint = frame.tints.empty() || !tint_ ? glm::vec4(1.0f) : frame.tints[agent];
+  if (state_tints_ && !frame.states.empty()) {
+    tint *= (*state_tints_)[static_cast<int>(frame.states[agent])];
+  }
+  return tint;
 }
 
 Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible) {
@@ -355,8 +405,58 @@ Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame,
 
 void CrowdRenderer::update(Crowd& crowd, float seconds) {
   const Clock::time_point start = Clock::now();
-  crowd.update(seconds, jobs_);
+  if (gpu_) {
+    if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
+  } else {
+    crowd.update(seconds, jobs_);
+  }
   pending_update_ms_ += millisecondsSince(start);
+}
+
+Result<bool> CrowdRenderer::readBack(Crowd& crowd, bool wait) {
+  if (!ok()) return status_;
+  if (!gpu_) return true;
+  return gpu_->readBack(crowd, wait);
+}
+
+void CrowdRenderer::beginStats(uint32_t agents) {
+  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
+  stats_.agents = agents;
+  stats_.visible = 0;
+  stats_.draw_calls = 0;
+  stats_.triangles = 0;
+  stats_.ground_draw_calls = 0;
+  stats_.counts_lag = 0;
+  stats_.cpu_ms = {};
+  stats_.cpu_ms.update = pending_update_ms_;
+  pending_update_ms_ = 0.0;
+}
+
+// The gpu path's counters: the draws issued now, then the GPU's counts.
+void CrowdRenderer::gpuStats() {
+  stats_.agents = gpu_->agentCount();
+  stats_.draw_calls = instanced_->stats().draw_calls;
+  gpuCounts();
+}
+
+// The counts of the newest frame the GPU has finished (read back without waiting).
+void CrowdRenderer::gpuCounts() const {
+  const GpuFrameCounts& counts = gpu_->counts();
+  stats_.counts_lag = static_cast<uint32_t>(gpu_->framesDrawn() - counts.frame);
+  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
+  stats_.visible = 0;
+  stats_.triangles = 0;
+  if (counts.frame == 0) return;
+  for (int l = 0; l < lodCount(); ++l) {
+    stats_.agents_per_lod[l] = counts.agents_per_lod[l];
+    stats_.triangles += uint64_t{counts.agents_per_lod[l]} * lod_info_[l].triangles;
+  }
+  stats_.visible = counts.visible;
+}
+
+const CrowdFrameStats& CrowdRenderer::stats() const {
+  if (ok() && gpu_) gpuCounts();
+  return stats_;
 }
 
 Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
@@ -366,27 +466,70 @@ Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
                   "a mixed crowd: draw each character's agents with its own renderer "
                   "(CharacterGatherJob)");
   }
-  return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints});
+  if (!ok() || !gpu_) {
+    return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints, crowd.states()});
+  }
+  beginStats(crowd.agentCount());
+  Status s = update_status_;
+  update_status_ = Status::okStatus();
+  if (!s.ok()) return s;
+  const Clock::time_point start = Clock::now();
+  GpuDrawOptions options;
+  options.fixed_lod = fixed_lod_.value_or(-1);
+  options.lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  options.lod_view.reach = reach_;
+  options.state_tints = state_tints_ ? &*state_tints_ : nullptr;
+  options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
+  // The ground's grid (blob shadows need the visible agents, which the GPU keeps).
+  if (s = drawGround(view, CrowdFrame{}, 0); !s.ok()) {
+    if (s.code() == ErrorCode::kGlError) status_ = s;
+    return s;
+  }
+  // CrowdRendererDesc::tint off: every agent shows its material.
+  s = gpu_->draw(view, crowd, tint_ ? tints : std::span<const glm::vec4>(), options);
+  stats_.cpu_ms.submit = millisecondsSince(start);
+  gpuStats();
+  // After a GL error GL's state is undefined: the renderer stops (as on the other paths).
+  if (s.code() == ErrorCode::kGlError) status_ = s;
+  return s;
 }
 
 Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   if (!ok()) return status_;
   const size_t n = frame.placements.size();
-  if (frame.playback.size() != n || (!frame.tints.empty() && frame.tints.size() != n)) {
+  if (frame.playback.size() != n || (!frame.tints.empty() && frame.tints.size() != n) ||
+      (!frame.states.empty() && frame.states.size() != n)) {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("crowd renderer: {} placements, {} playback states and {} tints "
-                              "(each must be one per agent; tints may be none)",
-                              n, frame.playback.size(), frame.tints.size()));
+                  fmt::format("crowd renderer: {} placements, {} playback states, {} tints and {} "
+                              "agent states (each must be one per agent; tints and states may be "
+                              "none)",
+                              n, frame.playback.size(), frame.tints.size(), frame.states.size()));
   }
-  std::fill(stats_.agents_per_lod.begin(), stats_.agents_per_lod.end(), 0u);
-  stats_.agents = static_cast<uint32_t>(n);
-  stats_.visible = 0;
-  stats_.draw_calls = 0;
-  stats_.ground_draw_calls = 0;
-  stats_.triangles = 0;
-  stats_.cpu_ms = {};
-  stats_.cpu_ms.update = pending_update_ms_;
-  pending_update_ms_ = 0.0;
+  beginStats(static_cast<uint32_t>(n));
+  if (gpu_) {
+    const Clock::time_point start = Clock::now();
+    GpuDrawOptions options;
+    options.fixed_lod = fixed_lod_.value_or(-1);
+    options.lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+    options.lod_view.reach = reach_;
+    options.lod_colors = lod_tint_ ? &gpu_lod_colors_ : nullptr;
+    if (Status g = drawGround(view, CrowdFrame{}, 0); !g.ok()) {
+      if (g.code() == ErrorCode::kGlError) status_ = g;
+      return g;
+    }
+    // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
+    std::span<const glm::vec4> tints = tint_ ? frame.tints : std::span<const glm::vec4>();
+    if (state_tints_ && !frame.states.empty() && !lod_tint_) {
+      growTo(tints_, n);
+      for (uint32_t a = 0; a < n; ++a) tints_[a] = agentTint(frame, a, 0);
+      tints = std::span<const glm::vec4>(tints_.data(), n);
+    }
+    Status s = gpu_->draw(view, frame.placements, frame.playback, tints, options);
+    stats_.cpu_ms.submit = millisecondsSince(start);
+    gpuStats();
+    if (s.code() == ErrorCode::kGlError) status_ = s;
+    return s;
+  }
   growTo(frames_, n);
   growTo(visible_, n);
   growTo(lod_, n);

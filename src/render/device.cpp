@@ -84,6 +84,10 @@ Status validateDesc(const DeviceDesc& desc) {
     return Status(
         ErrorCode::kInvalidArgument,
         fmt::format("device: OpenGL ES {} asked for; 2 or 3 are supported", desc.gles_major));
+  if (desc.gles_minor < 0 || desc.gles_minor > (desc.gles_major == 3 ? 2 : 0))
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("device: OpenGL ES {}.{} asked for; 2.0 and 3.0 to 3.2 are supported",
+                              desc.gles_major, desc.gles_minor));
   if (desc.width <= 0 || desc.height <= 0)
     return Status(
         ErrorCode::kInvalidArgument,
@@ -124,11 +128,15 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
       return eglFailure(fmt::format("eglChooseConfig(OpenGL ES {})", desc.gles_major));
   }
   const int major = desc.faults.refuse_context ? kRefusedContextVersion : desc.gles_major;
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_NONE};
+  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION,
+                                       desc.gles_minor, EGL_NONE};
   EGLContext context = eglCreateContext(*display, config, EGL_NO_CONTEXT, context_attributes);
   if (context == EGL_NO_CONTEXT) {
+    // "ES 3" or "ES 3.1": the minor version only where one was asked for.
+    const std::string version =
+        desc.gles_minor > 0 ? fmt::format("{}.{}", major, desc.gles_minor) : std::to_string(major);
     Status failure =
-        eglFailure(fmt::format("eglCreateContext(OpenGL ES {}{})", major,
+        eglFailure(fmt::format("eglCreateContext(OpenGL ES {}{})", version,
                                desc.faults.refuse_context ? ", an injected fault" : ""));
     const char* override_value = std::getenv(kGlesOverrideVariable);
     if (desc.gles_major == 3 && override_value)

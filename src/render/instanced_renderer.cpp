@@ -3,6 +3,10 @@
 // transform-feedback twin captures skinned vertices.
 #include "throng/render/instanced_renderer.h"
 
+#ifndef __EMSCRIPTEN__
+#include <GLES3/gl31.h>
+#endif
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -33,6 +37,7 @@ enum Attribute : GLuint {
   kUv0 = 9,
   kUv1 = 10,
   kColor = 11,
+  kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
 };
 
 const std::vector<AttributeBinding>& attributeBindings() {
@@ -71,21 +76,65 @@ constexpr size_t kCapturedFloatsPerVertex = 6;
 // to hand over than they save.
 constexpr size_t kMinRecordsPerChunk = 4096;
 
+// An indirect draw record (ES 3.1, 10.5): count, instance count, first index, base vertex, and
+// a reserved word that must be 0.
+constexpr size_t kDrawCommandWords = 5;
+
+// drawIndirect's instance records; unit 0 holds the animation texture and kMaterialTextureUnit
+// the material's (ES 3.0 guarantees 16 vertex units).
+constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
+
 const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
 }
 
+// The per-vertex inputs of the bound vertex array, from `vertex_buffer` (GpuVertex records).
+void bindVertexAttributes(GLuint vertex_buffer) {
+  glBindBuffer(GL_ARRAY_BUFFER, vertex_buffer);
+  const GLsizei stride = sizeof(GpuVertex);
+  glEnableVertexAttribArray(kPosition);
+  glVertexAttribPointer(kPosition, 3, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, position)));
+  glEnableVertexAttribArray(kNormal);
+  glVertexAttribPointer(kNormal, 3, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, normal)));
+  glEnableVertexAttribArray(kJoints);
+  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, stride,
+                         byteOffset(offsetof(GpuVertex, joints)));
+  glEnableVertexAttribArray(kWeights);
+  glVertexAttribPointer(kWeights, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, weights)));
+  glEnableVertexAttribArray(kUv0);
+  glVertexAttribPointer(kUv0, 2, GL_FLOAT, GL_FALSE, stride, byteOffset(offsetof(GpuVertex, uv0)));
+  glEnableVertexAttribArray(kUv1);
+  glVertexAttribPointer(kUv1, 2, GL_FLOAT, GL_FALSE, stride, byteOffset(offsetof(GpuVertex, uv1)));
+  glEnableVertexAttribArray(kColor);
+  glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, color)));
+}
+
+const std::vector<AttributeBinding>& indirectAttributeBindings() {
+  static const std::vector<AttributeBinding> bindings = {
+      {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
+      {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_uv0", kUv0},
+      {"a_uv1", kUv1},           {"a_color", kColor},
+  };
+  return bindings;
+}
+
 Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings,
-                                      const GlFaults& faults) {
+                                      const GlFaults& faults,
+                                      std::span<const std::string> defines = {}) {
   Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
   if (!vertex.ok()) return vertex.status();
+  if (!defines.empty()) vertex = injectDefines(*vertex, defines);
   Result<std::string> fragment = embeddedShader("gles3/lit.frag");
   if (!fragment.ok()) return fragment.status();
   ProgramDesc desc;
   desc.name = name;
   desc.vertex_source = std::move(vertex).value();
   desc.fragment_source = std::move(fragment).value();
-  desc.attributes = attributeBindings();
+  desc.attributes = defines.empty() ? attributeBindings() : indirectAttributeBindings();
   desc.feedback_varyings = std::move(varyings);
   return buildProgram(desc, faults);
 }
@@ -135,12 +184,14 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
 InstancedRenderer::~InstancedRenderer() {
   for (LodBuffers& lod : lods_) {
     glDeleteVertexArrays(1, &lod.vertex_array);
+    if (lod.indirect_vertex_array) glDeleteVertexArrays(1, &lod.indirect_vertex_array);
     glDeleteBuffers(1, &lod.vertex_buffer);
     glDeleteBuffers(1, &lod.index_buffer);
   }
   if (texture_) glDeleteTextures(1, &texture_);
   if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
+  if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
 }
 
 Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTexture& texture) {
@@ -271,26 +322,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBindBuffer(GL_ARRAY_BUFFER, buffers.vertex_buffer);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
-  const GLsizei stride = sizeof(GpuVertex);
-  glEnableVertexAttribArray(kPosition);
-  glVertexAttribPointer(kPosition, 3, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, position)));
-  glEnableVertexAttribArray(kNormal);
-  glVertexAttribPointer(kNormal, 3, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, normal)));
-  glEnableVertexAttribArray(kJoints);
-  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, stride,
-                         byteOffset(offsetof(GpuVertex, joints)));
-  glEnableVertexAttribArray(kWeights);
-  glVertexAttribPointer(kWeights, 4, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, weights)));
-  glEnableVertexAttribArray(kUv0);
-  glVertexAttribPointer(kUv0, 2, GL_FLOAT, GL_FALSE, stride, byteOffset(offsetof(GpuVertex, uv0)));
-  glEnableVertexAttribArray(kUv1);
-  glVertexAttribPointer(kUv1, 2, GL_FLOAT, GL_FALSE, stride, byteOffset(offsetof(GpuVertex, uv1)));
-  glEnableVertexAttribArray(kColor);
-  glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(offsetof(GpuVertex, color)));
+  bindVertexAttributes(buffers.vertex_buffer);
   for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
@@ -435,6 +467,111 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
   }
   glBindVertexArray(0);
   return checkGl("instanced renderer: draw");
+}
+
+Status InstancedRenderer::prepareIndirect() {
+  if (indirect_program_.valid()) return Status::okStatus();
+  const std::string defines[] = {"GPU_INSTANCES"};
+  Result<Program> program =
+      buildInstancedProgram("gles3/instanced (GPU instances)", {}, device_->faults(), defines);
+  if (!program.ok()) return program.status();
+  indirect_program_ = std::move(program).value();
+  indirect_material_uniforms_ = MaterialUniforms::of(indirect_program_);
+  // One command per (LOD, material range): its indices, no instances yet (drawIndirect copies
+  // the compute pass's per-LOD count into each), no base vertex, the reserved word 0.
+  std::vector<GLuint> commands;
+  for (LodBuffers& lod : lods_) {
+    lod.first_indirect_command = static_cast<uint32_t>(commands.size() / kDrawCommandWords);
+    for (const MaterialRange& range : lod.ranges) {
+      commands.insert(commands.end(), {range.index_count, 0u, range.first_index, 0u, 0u});
+    }
+    glGenVertexArrays(1, &lod.indirect_vertex_array);
+    glBindVertexArray(lod.indirect_vertex_array);
+    bindVertexAttributes(lod.vertex_buffer);
+    glEnableVertexAttribArray(kAgent);
+    glVertexAttribDivisor(kAgent, 1);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
+  }
+  glBindVertexArray(0);
+  glGenBuffers(1, &indirect_commands_);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
+  glBufferData(GL_DRAW_INDIRECT_BUFFER, static_cast<GLsizeiptr>(commands.size() * sizeof(GLuint)),
+               commands.data(), GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  return checkGl("instanced renderer: preparing indirect draws");
+}
+
+Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in) {
+  stats_ = {};
+#ifdef __EMSCRIPTEN__
+  (void)view;
+  (void)in;
+  return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
+#else
+  if (Status status = prepareIndirect(); !status.ok()) return status;
+  const auto drawn = [&](size_t l) {
+    return in.only_lod < 0 || static_cast<size_t>(in.only_lod) == l;
+  };
+  // Each (LOD, material) command's instance count is its LOD's, copied on the GPU (the compute
+  // pass's barrier covers buffer updates): no read-back, CPU work per draw.
+  constexpr size_t kCommandBytes = kDrawCommandWords * sizeof(GLuint);
+  constexpr size_t kInstanceCountByte = sizeof(GLuint);  // the record's second word
+  glBindBuffer(GL_COPY_READ_BUFFER, in.draw_commands);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, indirect_commands_);
+  for (size_t l = 0; l < lods_.size(); ++l) {
+    if (!drawn(l)) continue;
+    for (size_t r = 0; r < lods_[l].ranges.size(); ++r) {
+      glCopyBufferSubData(
+          GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+          static_cast<GLintptr>(l * kCommandBytes + kInstanceCountByte),
+          static_cast<GLintptr>((lods_[l].first_indirect_command + r) * kCommandBytes +
+                                kInstanceCountByte),
+          sizeof(GLuint));
+    }
+  }
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+
+  setUniforms(indirect_program_, view);
+  glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
+  glBindTexture(GL_TEXTURE_2D, in.instances);
+  glUniform1i(indirect_program_.uniform("u_instances"), kInstancesTextureUnit);
+  glUniform1i(indirect_program_.uniform("u_instances_per_row"), in.instances_per_row);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
+  // Opaque and masked materials of every LOD first, then the blended ones over them (as submit).
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    const bool blend = pass == MaterialPass::kBlend;
+    bool begun = false;
+    for (size_t l = 0; l < lods_.size(); ++l) {
+      if (!drawn(l)) continue;
+      const LodBuffers& lod = lods_[l];
+      bool bound = false;
+      for (size_t r = 0; r < lod.ranges.size(); ++r) {
+        const MaterialRange& range = lod.ranges[r];
+        if (range.blend != blend) continue;
+        if (!begun) GpuMaterials::beginPass(pass);
+        begun = true;
+        if (!bound) {
+          glBindVertexArray(lod.indirect_vertex_array);
+          glBindBuffer(GL_ARRAY_BUFFER, in.agent_lists);
+          // No base instance in ES 3.1's record: each LOD's list is its own attribute offset.
+          glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
+                                 byteOffset(l * in.list_capacity * sizeof(GLuint)));
+          bound = true;
+        }
+        materials_.apply(indirect_material_uniforms_, range.material, options_.cull_back_faces);
+        glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                               byteOffset((lod.first_indirect_command + r) * kCommandBytes));
+        ++stats_.draw_calls;
+      }
+    }
+    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  glActiveTexture(GL_TEXTURE0);
+  return checkGl("instanced renderer: indirect draw");
+#endif
 }
 
 Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances,

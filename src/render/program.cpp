@@ -1,6 +1,10 @@
 // Shader compile/link with attribute bindings and transform-feedback varyings; logs in errors.
 #include "throng/render/program.h"
 
+#ifndef __EMSCRIPTEN__
+#include <GLES3/gl31.h>
+#endif
+
 #include <fmt/core.h>
 
 #include "render/embedded_shaders.h"
@@ -43,7 +47,9 @@ std::string programLog(GLuint program) {
 }
 
 Result<GLuint> compile(GLenum stage, const std::string& source, const std::string& name) {
-  const char* stage_name = stage == GL_VERTEX_SHADER ? "vertex" : "fragment";
+  const char* stage_name = stage == GL_VERTEX_SHADER     ? "vertex"
+                           : stage == GL_FRAGMENT_SHADER ? "fragment"
+                                                         : "compute";
   const GLuint shader = glCreateShader(stage);
   if (shader == 0)
     return Status(ErrorCode::kGlError,
@@ -81,7 +87,39 @@ GLint Program::uniform(const char* name) const {
   return glGetUniformLocation(id_, name);
 }
 
+namespace {
+
+Result<Program> buildComputeProgram(const ProgramDesc& desc, const GlFaults& faults) {
+#ifdef __EMSCRIPTEN__
+  (void)faults;
+  return Status(ErrorCode::kUnsupported,
+                fmt::format("shader '{}': WebGL has no compute shaders", desc.name));
+#else
+  std::string compute_source = desc.compute_source;
+  if (faults.shader_compile) {
+    compute_source = afterVersionLine(compute_source, "#error injected fault: shader compile\n");
+  }
+  Result<GLuint> compute = compile(GL_COMPUTE_SHADER, compute_source, desc.name);
+  if (!compute.ok()) return compute.status();
+  Program program(glCreateProgram());
+  glAttachShader(program.id(), *compute);
+  glLinkProgram(program.id());
+  glDeleteShader(*compute);
+  GLint linked = GL_FALSE;
+  glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE)
+    return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}",
+                                                   desc.name, programLog(program.id())));
+  if (Status status = checkGl(fmt::format("building shader '{}'", desc.name)); !status.ok())
+    return status;
+  return program;
+#endif
+}
+
+}  // namespace
+
 Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults) {
+  if (!desc.compute_source.empty()) return buildComputeProgram(desc, faults);
   std::string vertex_source = desc.vertex_source;
   if (faults.shader_compile) {
     vertex_source = afterVersionLine(vertex_source, "#error injected fault: shader compile\n");

@@ -113,15 +113,33 @@ TEST(CrowdRenderer, PathNamesReadBack) {
   EXPECT_FALSE(renderPathFromName("warp").has_value());
 }
 
-TEST(CrowdRenderer, AutoChoosesInstancedOnEs3AndSaysWhy) {
+TEST(CrowdRenderer, AutoChoosesGpuWithComputeAndInstancedOnEs30AndSaysWhy) {
   auto device = makeDevice(3);
   ASSERT_NE(device, nullptr);
   CrowdRenderer renderer(*device, samplePackage());
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  EXPECT_EQ(renderer.path(), RenderPath::kInstanced);
-  EXPECT_NE(renderer.pathReason().find("instancing"), std::string::npos) << renderer.pathReason();
+  // Mesa answers an ES 3.0 request with 3.2: compute is there, and auto takes the gpu path.
+  if (device->caps().compute) {
+    EXPECT_EQ(renderer.path(), RenderPath::kGpu);
+    EXPECT_NE(renderer.pathReason().find("compute"), std::string::npos) << renderer.pathReason();
+  } else {
+    EXPECT_EQ(renderer.path(), RenderPath::kInstanced);
+  }
   EXPECT_NE(renderer.pathReason().find("GL_MAX_TEXTURE_SIZE"), std::string::npos);
   EXPECT_EQ(renderer.lodInfo(0).characters_per_draw, 0);  // all of a LOD in one draw
+
+  // An ES 3.0 device (or WebGL2): no compute, the CPU feeds the instanced path.
+  CapsOverride es30;
+  es30.disable_compute = true;
+  auto device30 = makeDevice(3, es30);
+  ASSERT_NE(device30, nullptr);
+  CrowdRenderer instanced(*device30, samplePackage());
+  ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
+  EXPECT_EQ(instanced.path(), RenderPath::kInstanced);
+  EXPECT_NE(instanced.pathReason().find("instancing"), std::string::npos) << instanced.pathReason();
+  EXPECT_NE(instanced.pathReason().find("no ES 3.1 compute"), std::string::npos)
+      << instanced.pathReason();
+  EXPECT_EQ(instanced.lodInfo(0).characters_per_draw, 0);
 }
 
 TEST(CrowdRenderer, AutoChoosesMergedOnEs2) {
@@ -282,6 +300,9 @@ TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
   for (int i = 0; i < 4; ++i) crowd.addAgent({glm::vec3(static_cast<float>(i), 0.0f, -3.0f)});
   const float before = crowd.playback()[0].time;
   renderer.update(crowd, 0.5f);
+  // The gpu path advances the crowd on the GPU: bring it back (CPU paths: current already).
+  const Result<bool> back = renderer.readBack(crowd, true);
+  ASSERT_TRUE(back.ok() && *back) << back.status().toString();
   EXPECT_FLOAT_EQ(crowd.playback()[0].time, before + 0.5f);
   const Scene scene(1);
   device->beginFrame(kClear);
@@ -675,7 +696,9 @@ TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
   Scene scene(4);
   auto device = makeDevice(3);
   ASSERT_NE(device, nullptr);
-  CrowdRenderer renderer(*device, samplePackage());
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kInstanced;  // the gpu path draws no blob shadows yet
+  CrowdRenderer renderer(*device, samplePackage(), desc);
   ASSERT_TRUE(renderer.ok());
   drawOnce(*device, renderer, scene);
   const uint32_t crowd_draws = renderer.stats().draw_calls;

@@ -182,7 +182,9 @@ TEST(GlFaults, OutOfMemoryOnUploadFailsTheRendererBeingMade) {
 TEST(GlFaults, OutOfMemoryWhileDrawingStopsTheRendererForGood) {
   auto d = device(3);
   ASSERT_NE(d, nullptr);
-  CrowdRenderer renderer(*d, samplePackage());
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kInstanced;  // auto picks the gpu path on ES 3.1; this checks instances
+  CrowdRenderer renderer(*d, samplePackage(), desc);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   ASSERT_EQ(renderer.path(), RenderPath::kInstanced);
   const Scene scene;

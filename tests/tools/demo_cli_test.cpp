@@ -22,8 +22,8 @@ int lineCount(const std::string& text) {
 TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodAndMaterialInUse) {
   const auto dir = test::makeTempDir("cli-demo");
   const std::string png = (dir / "crowd.png").string();
-  const test::CliResult r =
-      test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --out '" + png + "'");
+  const test::CliResult r = test::runCli(
+      "demo --agents 25 --seconds 2 --width 160 --height 120 --path instanced --out '" + png + "'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("path: instanced ("), std::string::npos) << r.output;
@@ -43,6 +43,23 @@ TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodAndMaterialInUse) {
   const std::string bytes = test::readFile(png);
   ASSERT_GT(bytes.size(), 8u);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
+}
+
+// The GPU-driven path: one indirect draw per (LOD, material) (the GPU fills their counts), the
+// crowd read back for the summary.
+TEST(DemoCli, GpuPathDrawsOneIndirectDrawPerLodAndMaterial) {
+  const auto dir = test::makeTempDir("cli-demo-gpu");
+  const test::CliResult r =
+      test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --path gpu -o " +
+                   quoted(dir / "g.png"));
+  if (r.exit_code == 1 && r.output.find("compute") != std::string::npos) {
+    GTEST_SKIP() << "no ES 3.1 compute: " << r.output;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("path: gpu (asked for)"), std::string::npos) << r.output;
+  // The sample character: 4 LODs of 3 materials (clothes, skin, shoes).
+  EXPECT_NE(r.output.find("draw calls: 12\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("25 agents"), std::string::npos) << r.output;
 }
 
 TEST(DemoCli, MergedPathDrawsTheSameCrowdInBatches) {
@@ -65,7 +82,7 @@ TEST(DemoCli, RejectsBadArgumentsWithExitTwo) {
       {"--agents 0", "--agents 0: must be a whole number in 1..1000000"},
       {"--seconds -1", "--seconds -1: must be a number in 0..3600"},
       {"--view sideways", "--view sideways: must be overview or street"},
-      {"--path gpu", "--path gpu: must be auto, instanced, merged or per-character"},
+      {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
       {"--lod 7", "--lod 7: sample has LODs 0..3"},
   };
   for (const Case& c : cases) {

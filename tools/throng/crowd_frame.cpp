@@ -38,7 +38,7 @@ void addClipOptions(CLI::App& sub, ClipArgs& args) {
 }
 
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
-  sub.add_option("--path", args.path, "render path: auto, instanced, merged or per-character")
+  sub.add_option("--path", args.path, "render path: auto, gpu, instanced, merged or per-character")
       ->capture_default_str();
   sub.add_option("--lod", args.lod, "auto (picked per agent) or a LOD index for every agent")
       ->capture_default_str();
@@ -72,7 +72,7 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
   const std::optional<render::RenderPath> path = render::renderPathFromName(args.path);
   if (!path) {
     return usage(
-        fmt::format("--path {}: must be auto, instanced, merged or per-character", args.path));
+        fmt::format("--path {}: must be auto, gpu, instanced, merged or per-character", args.path));
   }
   choice.path = *path;
   if (args.lod != "auto") {
@@ -117,6 +117,9 @@ Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, in
   desc.height = height;
   const bool es2 = path == render::RenderPath::kMerged || path == render::RenderPath::kPerCharacter;
   desc.gles_major = es2 ? 2 : 3;
+  // The GPU-driven path needs ES 3.1 compute; auto takes whatever ES 3 the driver gives (Mesa
+  // answers 3.2) and picks gpu when it has compute.
+  desc.gles_minor = path == render::RenderPath::kGpu ? 1 : 0;
   useGlesVersion(desc.gles_major);
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
   if (!device.ok() && path == render::RenderPath::kAuto) {

@@ -31,7 +31,7 @@ inline constexpr int kMaxFrameSide = 16384;
 inline constexpr int kMaxFrames = 100000;
 
 struct FrontendArgs {
-  std::string path = "auto";                     // auto | instanced | merged | per-character
+  std::string path = "auto";                     // auto | gpu | instanced | merged | per-character
   std::string lod = "auto";                      // auto | a LOD index
   float lod_threshold = kDefaultLodThresholdPx;  // pixels of LOD error allowed on screen
   std::string view = "overview";                 // overview | street
@@ -69,8 +69,9 @@ std::string checkLod(const std::optional<int>& lod, const CrowdInput& input);
 // "--agents 0: must be a whole number in 1..1000000" or "" when `value` is within [low, high].
 std::string checkRange(const char* flag, long long value, long long low, long long high);
 
-// A headless device for `path`: ES 3 for auto and instanced (auto falls back to ES 2 when ES 3
-// cannot be had), a real ES 2.0 context for merged and per-character (useGlesVersion).
+// A headless device for `path`: ES 3.1 for gpu, ES 3 for auto and instanced (auto falls back to
+// ES 2 when ES 3 cannot be had), a real ES 2.0 context for merged and per-character
+// (useGlesVersion).
 Result<std::unique_ptr<render::Device>> createDevice(render::RenderPath path, int width,
                                                      int height);
 

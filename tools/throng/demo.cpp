@@ -44,17 +44,15 @@ struct DemoArgs {
   ClipArgs clips;
 };
 
-glm::vec4 stateTint(AgentState state) {
-  static const std::array<glm::vec4, kAgentStateCount> kTints = {
-      glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
-      glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
-      glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
-      glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
-      glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
-      glm::vec4(0.85f, 0.55f, 0.95f, 1.0f),  // play (a named clip): violet
-  };
-  return kTints[static_cast<int>(state)];
-}
+// Agents are coloured by their state (the renderer applies it on every path, on the GPU too).
+constexpr std::array<glm::vec4, kAgentStateCount> kStateTints = {
+    glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
+    glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
+    glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
+    glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
+    glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
+    glm::vec4(0.85f, 0.55f, 0.95f, 1.0f),  // play (a named clip): violet
+};
 
 // The made-up commands of one period: a twelfth of the crowd told to walk, run, attack or die.
 void makeUpCommands(std::mt19937& rng, int agents, float half, double time, CommandScript& script) {
@@ -134,6 +132,7 @@ int runDemo(const DemoArgs& args) {
   desc.lod_threshold_pixels = choice->lod_threshold;
   desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
+  if (choice->tint) desc.state_tints = kStateTints;  // --tint off: every agent its material
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
@@ -161,13 +160,11 @@ int runDemo(const DemoArgs& args) {
     }
   };
   for (int t = 0; t + 1 < ticks; ++t) tick(t, false);
-  std::vector<glm::vec4> tints(crowd.agentCount());
   FrameReport report{&*input, device->get(), &renderer, {}, args.frontend.out};
   for (int f = 0; f < kDrawnFrames; ++f) {
     if (f + 1 == kDrawnFrames && ticks > 0) tick(ticks - 1, true);
-    for (uint32_t a = 0; a < crowd.agentCount(); ++a) tints[a] = stateTint(crowd.states()[a]);
     (*device)->beginFrame(kFogColor);
-    if (Status s = renderer.draw(view, crowd, tints); !s.ok()) return fail(s.message());
+    if (Status s = renderer.draw(view, crowd); !s.ok()) return fail(s.message());
     const double ms = (*device)->finish();
     if (f > 0) report.frame_ms.push_back(ms);
   }
@@ -183,6 +180,10 @@ int runDemo(const DemoArgs& args) {
   if (!image.ok()) return fail(image.status().message());
   if (Status s = render::writePng(*image, args.frontend.out); !s.ok()) return fail(s.message());
 
+  // The GPU-driven path keeps the crowd on the GPU: bring it back for the summary.
+  if (Result<bool> back = renderer.readBack(crowd, true); !back.ok()) {
+    return fail(back.status().message());
+  }
   std::array<int, kAgentStateCount> by_state{};
   for (AgentState s : crowd.states()) ++by_state[static_cast<int>(s)];
   if (args.frontend.json) {

@@ -45,6 +45,30 @@ struct CrowdDesc {
   float turn_rate = 8.0f;            // radians per second towards the walking direction
 };
 
+// Everything the state machine keeps of one agent: what a copy of the crowd simulated elsewhere
+// (the GPU-driven render path) holds per agent.
+struct AgentRecord {
+  Placement placement;
+  AgentPlayback playback;
+  AgentState state = AgentState::kIdle;
+  AgentState resume_state = AgentState::kIdle;  // where an attack or a play-once returns to
+  bool play_loop = false;                       // kPlay: looped (true) or once
+  glm::vec2 target{0.0f};                       // walk-to / run-to target, world x, z
+};
+
+// A change to the set of agents made between two updates, in the order made: what a copy of the
+// crowd kept elsewhere replays to stay in step (see Crowd::changes()).
+struct AgentChange {
+  enum class Kind : uint8_t {
+    kAdded,    // agent `agent` (== the agent count before) was added
+    kRemoved,  // agent `agent` was removed: the last agent moved into its index
+    kSpeed,    // agent `agent`'s speed was set (setSpeed): playback().speed has the value
+  };
+  Kind kind = Kind::kAdded;
+  uint32_t agent = 0;
+  float speed = 0.0f;  // kSpeed: the speed set (clamped)
+};
+
 // One character of a (mixed) crowd: its package's clips and which clip each state plays.
 struct CrowdCharacter {
   std::span<const BakedClip> clips;  // copied by the Crowd
@@ -68,6 +92,9 @@ class Crowd {
   // `start_time` offsets its clip (seconds).
   uint32_t addAgent(const Placement& placement, float start_time = 0.0f, uint16_t character = 0,
                     uint16_t variant = 0);
+  // Removes `agent` (< agentCount()) in O(1): the last agent takes its index, so indices stay
+  // dense; queued commands for `agent` are dropped and those for the last agent follow it.
+  void removeAgent(uint32_t agent);
   uint32_t agentCount() const { return static_cast<uint32_t>(placements_.size()); }
   uint16_t characterCount() const { return static_cast<uint16_t>(clip_sets_.size()); }
   // Keeps agents 0..count-1 and drops the rest with their queued commands (a no-op when the
@@ -103,6 +130,22 @@ class Crowd {
                                                       clip_count_[character]);
   }
   uint32_t droppedCommands() const { return dropped_commands_; }
+  // A character's ClipSet (as given to the constructor).
+  const ClipSet& clipSet(uint16_t character = 0) const { return clip_sets_[character]; }
+  const CrowdDesc& desc() const { return desc_; }
+
+  // Agent `agent` (< agentCount()) whole, and its replacement (a copy simulated elsewhere
+  // writing its state back; the record's clips must index its character's clips()).
+  AgentRecord agent(uint32_t agent) const;
+  void setAgent(uint32_t agent, const AgentRecord& record);
+
+  // For a copy of the crowd simulated elsewhere (the GPU-driven render path), which takes the
+  // commands instead of update(): the commands queued since the last update, in order, and the
+  // agents added and removed since then. update() and clearCommands() / clearChanges() empty them.
+  std::span<const Command> queuedCommands() const { return queue_; }
+  void clearCommands() { queue_.clear(); }
+  std::span<const AgentChange> changes() const { return changes_; }
+  void clearChanges() { changes_.clear(); }
 
  private:
   void apply(const Command& command);
@@ -130,6 +173,7 @@ class Crowd {
   std::vector<uint8_t> play_loops_;        // kPlay: 1 = looped, 0 = once
   std::vector<glm::vec2> targets_;
   std::vector<Command> queue_;
+  std::vector<AgentChange> changes_;
   std::vector<EventHit> events_;
   // Per agent, what its last advance played: the spans update() scans for events.
   struct EventScan {

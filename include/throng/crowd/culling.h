@@ -19,6 +19,10 @@ struct Frustum {
 // from the world-view-projection matrix", 2001), for OpenGL's clip volume -w <= x, y, z <= w.
 Frustum frustumFromViewProjection(const glm::mat4& view_projection);
 
+// The sphere CullJob tests for a clip (centre xyz in character space, radius w): the one around
+// its baked bounds. The GPU-driven path uploads the same spheres.
+glm::vec4 clipBoundsSphere(const Bounds& bounds);
+
 // Writes the indices of the agents that may be visible to `visible` (in agent order) and their
 // count to `*visible_count`. An agent is tested as the bounding sphere of its clip's bounds (and
 // of the fading clip's while a cross-fade runs), placed by its Placement: conservative, never

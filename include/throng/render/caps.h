@@ -1,6 +1,7 @@
 // Caps: what the current OpenGL ES context can do, probed once, with test overrides (lower only).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -23,6 +24,18 @@ struct Caps {
   bool element_index_uint = false;   // 32-bit indices (ES3; ES2 OES_element_index_uint)
   bool depth24 = false;              // 24-bit depth renderbuffers (ES3; ES2 OES_depth24)
   bool transform_feedback = false;   // ES3
+  // RGBA32F colour attachments (ES 3.2; ES 3.0/3.1 EXT_color_buffer_float): the palette pass.
+  bool color_buffer_float = false;
+  // ES 3.1 compute: compute shaders, shader storage buffers, images, indirect draws. The limits
+  // below are 0 without it. Vertex-stage storage blocks may be 0 even with compute (ES 3.1's
+  // minimum), so the GPU-driven path never reads storage buffers in a vertex shader.
+  bool compute = false;
+  int max_compute_work_group_size_x = 0;       // invocations along x of one work group
+  int max_compute_work_group_invocations = 0;  // x * y * z of one work group
+  int max_compute_shader_storage_blocks = 0;   // storage buffers one compute shader may use
+  int max_compute_image_uniforms = 0;          // images one compute shader may use
+  int max_vertex_shader_storage_blocks = 0;    // often 0 on ES 3.1 devices
+  int64_t max_shader_storage_block_size = 0;   // bytes one storage buffer binding may span
   // False under Mesa's no-op driver (GALLIUM_NOOP=1): draws and reads succeed but nothing is
   // rasterised (images stay blank) and frame times leave out the GPU's work.
   bool rasterizes = true;
@@ -37,6 +50,8 @@ struct CapsOverride {
   bool disable_float_textures = false;
   bool disable_half_float_textures = false;
   bool disable_instancing = false;
+  bool disable_compute = false;             // play an ES 3.0 device (or WebGL2) on ES 3.1+
+  bool disable_color_buffer_float = false;  // play an ES 3.0 device without RGBA32F targets
 };
 
 // Reads every capability of the context current on this thread. Requires a current context.

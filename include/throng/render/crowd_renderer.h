@@ -3,6 +3,7 @@
 // packs and draws a crowd, timing every phase.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -22,6 +23,7 @@
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/gpu_crowd.h"
 #include "throng/render/ground_renderer.h"
 #include "throng/render/instanced_renderer.h"
 #include "throng/render/merged_batch_renderer.h"
@@ -35,9 +37,11 @@ enum class RenderPath : uint8_t {
   kInstanced,     // method B: animation texture, one instanced draw per LOD (ES 3.0)
   kMerged,        // method A: K characters per draw, palettes as uniforms (ES 2.0)
   kPerCharacter,  // one draw per character, palette from the CPU (the baseline; any ES 2.0)
+  kGpu,           // GPU-driven (ES 3.1 compute): the crowd lives on the GPU, which simulates,
+                  // plays back, culls and picks LODs; one indirect draw per (LOD, material)
 };
-inline constexpr int kRenderPathCount = 4;
-// "auto", "instanced", "merged", "per-character".
+inline constexpr int kRenderPathCount = 5;
+// "auto", "instanced", "merged", "per-character", "gpu".
 const char* renderPathName(RenderPath path);
 // The path named `name` (a renderPathName), or nothing.
 std::optional<RenderPath> renderPathFromName(std::string_view name);
@@ -49,6 +53,9 @@ struct CrowdRendererDesc {
   float lod_threshold_pixels = 0.0f;   // screen error the LOD rule allows; 0 = 1 pixel
   int max_vertex_uniform_vectors = 0;  // merged paths' uniform budget; 0 = the device's
   bool double_sided = false;           // also draw back faces (default: cull them; CCW fronts)
+  // Colour agents by state: tint = state_tints[state] * the agent's tint (if any). Costs
+  // nothing per agent on the CPU on the gpu path, where per-agent tints cost an upload.
+  std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints;
   // Merged paths: a LOD whose joints do not fit the budget is drawn with a coarser one (said in
   // warnings()); one whose error (MeshLod::max_error, model units) passes this fails instead
   // (MergedBatchDesc::max_fallback_error). Infinity: any.
@@ -90,8 +97,11 @@ struct CrowdFrameStats {
   uint32_t draw_calls = 0;
   uint64_t triangles = 0;
   std::vector<uint32_t> agents_per_lod;  // visible agents by the LOD drawn (one entry per LOD)
-  uint32_t ground_draw_calls = 0;        // ground and shadows (not counted in draw_calls)
-  CpuPhaseTimes cpu_ms;
+  // Draws by which visible, agents_per_lod and triangles trail this one: 0, except on the gpu
+  // path, where they are read back from the GPU without waiting (0 after Device::finish).
+  uint32_t counts_lag = 0;
+  uint32_t ground_draw_calls = 0;  // ground and shadows (not counted in draw_calls)
+  CpuPhaseTimes cpu_ms;            // gpu path: its compute pass and draws are in submit
 };
 
 // How the last draw() drew one agent.
@@ -113,19 +123,32 @@ struct LodDrawInfo {
   int materials = 0;            // materials of the drawn LOD: draws per instanced draw or batch
 };
 
-// Per-agent input of a frame: spans of equal length (tints may be empty: every agent white).
+// Per-agent input of a frame: spans of equal length (tints may be empty: every agent white;
+// states may be empty: CrowdRendererDesc::state_tints then tints nobody).
 struct CrowdFrame {
   std::span<const Placement> placements;
   std::span<const AgentPlayback> playback;
   std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the material's colour
+  std::span<const AgentState> states;
 };
 
 // Draws crowds of one package's character on one device.
 //
-// kAuto chooses: instanced on OpenGL ES 3 with instancing, vertex texture fetch and float (or
-// half-float) textures when the animation texture fits GL_MAX_TEXTURE_SIZE; merged on ES 2.0 or
-// when the texture does not fit; per-character otherwise. path() and pathReason() say what was
-// chosen and why.
+// kAuto chooses: gpu on OpenGL ES 3.1+ with compute (and what instanced needs); instanced on
+// OpenGL ES 3.0 (and WebGL2) with instancing, vertex texture fetch and float (or half-float)
+// textures when the animation texture fits GL_MAX_TEXTURE_SIZE; merged on ES 2.0 or when the
+// texture does not fit; per-character otherwise. path() and pathReason() say what was chosen
+// and why.
+//
+// The same code drives every path: the caller owns a Crowd, adds and removes its agents and
+// submits its commands, then calls update(crowd, dt) and draw(view, crowd) each frame. On the CPU
+// paths update() is Crowd::update and draw() plays back, culls, picks LODs and sorts on the CPU.
+// On the gpu path the crowd is mirrored into GPU storage buffers (render/gpu_crowd.h): update()
+// hands the crowd's queued commands and new or removed agents to the GPU (sparse uploads) and
+// draw() runs one compute pass that does all of the per-agent work, so the CPU's frame does not
+// grow with the crowd. The Crowd's own arrays then stop advancing: readBack() brings them up to
+// date (asynchronously, a frame late; or waiting, for tests), and a crowd the gpu path mirrors
+// must be advanced only through update().
 //
 // Construction never throws and never crashes on bad input: it leaves a failed renderer whose
 // status() says why (kUnsupported for a path the device lacks, kLimitExceeded when no LOD fits a
@@ -135,16 +158,16 @@ struct CrowdFrame {
 // whenever the renderer is used or destroyed. Not thread-safe.
 //
 // Every draw runs the same phases for every path: playback, culling (clip bounds against the
-// view frustum), the LOD pick and a counting sort by LOD (crowd-layer jobs over spans), then the
-// path's packing and draw calls. Scratch buffers grow with the crowd and are reused; a frame of
-// a crowd no larger than a previous one allocates nothing.
+// view frustum), the LOD pick and a counting sort by LOD (crowd-layer jobs over spans, or their
+// compute-shader twins on the gpu path), then the path's packing and draw calls. Scratch
+// buffers grow with the crowd and are reused; a frame of a crowd no larger than a previous one
+// allocates nothing.
 //
-// Room to grow, by design: a GPU-driven path (ES 3.1 compute doing playback, culling and the LOD
-// pick) is one more RenderPath with its own pack and submit; a mixed crowd (Crowd with several
-// CrowdCharacters) is drawn by one renderer per character, each given its character's agents
-// gathered by CharacterGatherJob, so draws stay one per (character, LOD, material). Materials:
-// one draw per (LOD, material) on the instanced path, per (batch, material) on the merged ones,
-// blended materials after every opaque one.
+// Room to grow, by design: a mixed crowd (Crowd with several CrowdCharacters) is drawn by one
+// renderer per character, each given its character's agents gathered by CharacterGatherJob, so
+// draws stay one per (character, LOD, material). Materials: one draw per (LOD, material) on the
+// instanced and gpu paths, per (batch, material) on the merged ones, blended materials after
+// every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -176,25 +199,41 @@ class CrowdRenderer {
   // as a share of the character's bind height, measured whichever encoding is used; 0 otherwise.
   float quatEncodingError() const { return quat_encoding_error_; }
 
-  // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one), timed into
-  // the next draw's cpu_ms.update.
+  // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one; on the gpu
+  // path the GPU does it in the next draw's pass), timed into the next draw's cpu_ms.update. The
+  // gpu path's errors (GL failures, a crowd of other clips than the package's, a crowd too large
+  // for the device) are returned by the next draw.
   void update(Crowd& crowd, float seconds);
   // Draws one frame of `frame` seen through `view` into the framebuffer bound by
   // Device::beginFrame. kInvalidArgument when the spans differ in length or an agent plays a
   // clip the package lacks; status() on a failed renderer. A GL failure (kGlError: an upload
   // out of memory, ...) fails the renderer: GL's state is undefined after it, so this and every
-  // later draw return that status and draw nothing; make a new renderer to go on.
+  // later draw return that status and draw nothing; make a new renderer to go on. On the gpu
+  // path the spans are uploaded whole (O(agents)) and replace any mirrored crowd.
   Status draw(const FrameView& view, const CrowdFrame& frame);
   // The same for a Crowd's agents (tints: one per agent, or empty). A mixed crowd is
   // kInvalidArgument: its characters' agents are drawn each by their own renderer.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
-  const CrowdFrameStats& stats() const { return stats_; }
+  // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
+  // `wait` a copy a frame late if one has arrived, never stalling (true when it wrote; the first
+  // call only starts the copies); with `wait` the current state, stalling. CPU paths: the crowd
+  // is current already, true.
+  Result<bool> readBack(Crowd& crowd, bool wait = false);
+  // The last draw's counters. On the gpu path visible, agents_per_lod and triangles are those of
+  // the newest frame the GPU has finished, polled here without waiting (after Device::finish, the
+  // last draw's); counts_lag says how many draws they trail.
+  const CrowdFrameStats& stats() const;
   // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
-  // agent index within a LOD. Valid until the next draw().
-  std::span<const uint32_t> drawOrder() const { return {order_.data(), stats_.visible}; }
+  // agent index within a LOD. Valid until the next draw(). Empty on the gpu path (the lists stay
+  // on the GPU).
+  std::span<const uint32_t> drawOrder() const {
+    if (gpu_) return {};
+    return {order_.data(), stats_.visible};
+  }
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
+  // gpu path: never visible (the draw lists stay on the GPU).
   AgentDrawInfo agentDrawInfo(uint32_t agent) const;
 
   // Settings that may change from frame to frame (a viewer's controls); each takes effect at the
@@ -212,6 +251,10 @@ class CrowdRenderer {
   void choosePath(const Package& package, const CrowdRendererDesc& desc);
   Status createMerged(const Package& package, const CrowdRendererDesc& desc, bool per_character);
   Status packAndSubmit(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
+  Status createGpu(const Package& package, const CrowdRendererDesc& desc);
+  void beginStats(uint32_t agents);
+  void gpuStats();
+  void gpuCounts() const;
   Status drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
   glm::vec4 agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const;
 
@@ -240,7 +283,10 @@ class CrowdRenderer {
   float quat_encoding_error_ = 0.0f;
   AnimationTexture texture_;  // merged paths: palettes are copied from it on the CPU
   std::unique_ptr<InstancedRenderer> instanced_;
+  std::unique_ptr<GpuCrowd> gpu_;  // gpu path: the mirrored crowd (draws through instanced_)
   std::unique_ptr<MergedBatchRenderer> merged_;
+  std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints_;
+  std::array<glm::vec4, kGpuLodColors> gpu_lod_colors_{};  // lodDebugColor of LODs 0..7
 
   // Per-frame scratch, grown with the crowd and reused.
   std::vector<InstanceFrames> frames_;
@@ -257,7 +303,8 @@ class CrowdRenderer {
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
   double pending_update_ms_ = 0.0;
-  CrowdFrameStats stats_;
+  Status update_status_;           // gpu path: the first error of update() since the last draw
+  mutable CrowdFrameStats stats_;  // mutable: stats() polls the gpu path's counts
 };
 
 }  // namespace throng::render

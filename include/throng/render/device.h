@@ -17,7 +17,10 @@ namespace throng::render {
 // Zero-cost defaults: DeviceDesc{} is a 256x256 headless ES 3.0 device.
 struct DeviceDesc {
   int gles_major = 3;  // 2 or 3: the context version asked for
-  int width = 256;     // frame size in pixels
+  // With gles_major 3: 0, 1 (compute, the GPU-driven path) or 2. EGL may answer with a later
+  // compatible version (Mesa answers every ES 3 request with 3.2); caps() says what it is.
+  int gles_minor = 0;
+  int width = 256;  // frame size in pixels
   int height = 256;
   CapsOverride caps;  // limits imposed on top of the probed caps (tests)
   // createForCurrentContext only: the caller's framebuffer object (a GL name in the current

@@ -38,6 +38,21 @@ struct InstancedRendererOptions {
   bool cull_back_faces = true;  // glTF front faces are counter-clockwise
 };
 
+// What the GPU-driven path (render/gpu_crowd.h) leaves on the GPU for its draws: per LOD l a
+// DrawElementsIndirectCommand at byte 20 * l of `draw_commands` (its instance count filled by
+// compute) and that many agent indices from element l * list_capacity of `agent_lists`; agent
+// a's instance record is 4 texels of the RGBA32UI texture `instances` at x = 4 * (a %
+// instances_per_row), y = a / instances_per_row (position and scale, cos and sin of the heading
+// and the two blends, the four frames, then the fade and the RGBA8 tint: Instance's fields).
+struct IndirectInstances {
+  GLuint draw_commands = 0;
+  GLuint agent_lists = 0;
+  uint32_t list_capacity = 0;
+  GLuint instances = 0;
+  int instances_per_row = 0;
+  int only_lod = -1;  // >= 0: the compute pass put every agent in this LOD; draw only it
+};
+
 // Owns the GL copies of a package: one vertex/index buffer pair per LOD, the animation texture
 // and a streamed instance buffer. Lives and dies with its device's context current.
 class InstancedRenderer {
@@ -59,6 +74,7 @@ class InstancedRenderer {
 
   int lodCount() const { return static_cast<int>(lods_.size()); }
   uint32_t vertexCount(int lod) const { return lods_[lod].vertex_count; }
+  uint32_t indexCount(int lod) const { return lods_[lod].index_count; }
   // The GPU copy of the animation texture (may differ from the package's after re-layout).
   TexelFormat textureFormat() const { return texture_format_; }
   uint32_t textureWidth() const { return texture_width_; }
@@ -87,6 +103,16 @@ class InstancedRenderer {
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
+  // The GPU-driven path's draws: one glDrawElementsIndirect per (LOD, material) over
+  // `instances` (each command's instance count copied on the GPU from its LOD's), opaque
+  // materials before blended ones as in submit(), with the same vertex shader as draw() reading
+  // each instance's record from a texture instead of attributes (ES 3.1 devices may have no
+  // vertex-stage storage buffers). The caller has made the compute writes visible
+  // (glMemoryBarrier, buffer updates included). stats() counts the draws; its instance and
+  // triangle counts stay 0 (they are on the GPU). kUnsupported without ES 3.1; kGlError on GL
+  // failure.
+  Status drawIndirect(const FrameView& view, const IndirectInstances& instances);
+
   // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
   // and returns the world-space skinned vertices of LOD `lod` for every instance:
   // positions[i * vertexCount(lod) + v] (normals likewise, not normalised). Both spans must hold
@@ -97,11 +123,13 @@ class InstancedRenderer {
  private:
   struct LodBuffers {
     GLuint vertex_array = 0;
+    GLuint indirect_vertex_array = 0;  // drawIndirect's: the agent index is the instance input
     GLuint vertex_buffer = 0;
     GLuint index_buffer = 0;
     uint32_t vertex_count = 0;
     uint32_t index_count = 0;
-    std::vector<MaterialRange> ranges;  // the index buffer is grouped by material
+    std::vector<MaterialRange> ranges;    // the index buffer is grouped by material
+    uint32_t first_indirect_command = 0;  // its ranges' records in indirect_commands_
   };
   // The per-instance record the vertex shader reads (64 bytes).
   struct GpuInstance {
@@ -122,15 +150,19 @@ class InstancedRenderer {
   void uploadPacked(size_t count);  // packed_[0, count) into the instance buffer
   void bindInstanceAttributes(size_t first_instance);
   void setUniforms(const Program& program, const FrameView& view);
+  Status prepareIndirect();
 
   InstancedRendererOptions options_;
   const Device* device_ = nullptr;  // for its injected faults (gl_faults.h)
   Program program_;
   Program capture_program_;
+  Program indirect_program_;  // built on the first drawIndirect
   MaterialUniforms material_uniforms_;
+  MaterialUniforms indirect_material_uniforms_;  // indirect_program_'s, looked up with it
   GpuMaterials materials_;
   std::vector<LodBuffers> lods_;
   GLuint texture_ = 0;
+  GLuint indirect_commands_ = 0;  // one record per (LOD, material range), built with the program
   GLuint instance_buffer_ = 0;
   size_t instance_buffer_bytes_ = 0;
   size_t uploaded_instances_ = 0;

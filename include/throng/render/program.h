@@ -25,6 +25,8 @@ struct ProgramDesc {
   std::vector<AttributeBinding> attributes;  // bound before linking
   // Vertex outputs captured by transform feedback (ES3 only), interleaved in this order.
   std::vector<std::string> feedback_varyings;
+  // A compute program (ES 3.1) instead: when set, the other sources and bindings are ignored.
+  std::string compute_source;
 };
 
 // An owned, linked GL program object (move-only; deleted with the object). Needs the context it
