@@ -172,9 +172,10 @@ nlohmann::json reportJson(const FrameReport& r) {
                 {"max", *std::max_element(r.frame_ms.begin(), r.frame_ms.end())},
                 {"frames", r.frame_ms.size()}};
   }
-  // Merged paths: how palettes go into uniforms (the instanced path has none).
+  // Merged paths: how palettes go into uniforms (the instanced and gpu paths have none).
   nlohmann::json joint_encoding = nullptr;
-  if (r.renderer->path() != render::RenderPath::kInstanced) {
+  if (r.renderer->path() == render::RenderPath::kMerged ||
+      r.renderer->path() == render::RenderPath::kPerCharacter) {
     const JointEncoding encoding = r.renderer->jointEncoding();
     joint_encoding = {{"name", jointEncodingName(encoding)},
                       {"vec4_per_joint", vec4PerJoint(encoding)},
@@ -213,7 +214,8 @@ void printReport(const FrameReport& r) {
              r.renderer->pathReason());
   for (const std::string& w : r.renderer->warnings())
     fmt::print(stderr, "throng: warning: {}\n", w);
-  if (r.renderer->path() != render::RenderPath::kInstanced) {
+  if (r.renderer->path() == render::RenderPath::kMerged ||
+      r.renderer->path() == render::RenderPath::kPerCharacter) {
     fmt::print("joint encoding: {}\n", r.renderer->jointEncodingReason());
   }
   fmt::print("culling: {} of {} agents visible\n", stats.visible, stats.agents);

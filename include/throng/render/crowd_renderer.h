@@ -190,10 +190,10 @@ class CrowdRenderer {
   // One line per LOD drawn with a coarser one (merged paths: which, the budget, the LOD drawn and
   // its error); empty when every LOD is drawn as itself.
   const std::vector<std::string>& warnings() const { return warnings_; }
-  // Merged paths: the joint encoding of the palette uniforms (kRows on the instanced path).
+  // Merged paths: the joint encoding of the palette uniforms (kRows on the other paths).
   JointEncoding jointEncoding() const { return joint_encoding_; }
   // Merged paths: the encoding and why, e.g. "quat+translation+scale (2 vec4): worst error
-  // 1.2e-05% of the height over 120 baked frames"; empty on the instanced path.
+  // 1.2e-05% of the height over 120 baked frames"; empty on the other paths.
   const std::string& jointEncodingReason() const { return joint_encoding_reason_; }
   // Merged paths: the 2-vec4 encoding's worst error over every baked frame (checkQuatEncoding)
   // as a share of the character's bind height, measured whichever encoding is used; 0 otherwise.
