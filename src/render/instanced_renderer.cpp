@@ -37,6 +37,8 @@ enum Attribute : GLuint {
   kUv0 = 9,
   kUv1 = 10,
   kColor = 11,
+  kLook = 12,
+  kVariant = 13,
   kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
 };
 
@@ -54,6 +56,8 @@ const std::vector<AttributeBinding>& attributeBindings() {
       {"a_uv0", kUv0},
       {"a_uv1", kUv1},
       {"a_color", kColor},
+      {"a_look", kLook},
+      {"i_variant", kVariant},
   };
   return bindings;
 }
@@ -66,8 +70,9 @@ struct GpuVertex {
   float uv0[2];
   float uv1[2];
   float color[4];
+  float look;  // look row (MaterialLooks)
 };
-static_assert(sizeof(GpuVertex) == 80, "vertices are 80 tightly packed bytes");
+static_assert(sizeof(GpuVertex) == 84, "vertices are 84 tightly packed bytes");
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -111,13 +116,17 @@ void bindVertexAttributes(GLuint vertex_buffer) {
   glEnableVertexAttribArray(kColor);
   glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, stride,
                         byteOffset(offsetof(GpuVertex, color)));
+  glEnableVertexAttribArray(kLook);
+  glVertexAttribPointer(kLook, 1, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, look)));
 }
 
 const std::vector<AttributeBinding>& indirectAttributeBindings() {
   static const std::vector<AttributeBinding> bindings = {
       {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
       {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_uv0", kUv0},
-      {"a_uv1", kUv1},           {"a_color", kColor},
+      {"a_uv1", kUv1},           {"a_color", kColor},   {"a_look", kLook},
+      {"i_variant", kVariant},
   };
   return bindings;
 }
@@ -290,9 +299,22 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
 Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                                     std::span<const Material> materials) {
   const SkinnedMesh& mesh = lod.mesh;
-  std::vector<GpuVertex> vertices(mesh.vertexCount());
-  for (size_t v = 0; v < vertices.size(); ++v) {
-    GpuVertex& out = vertices[v];
+  LodBuffers buffers;
+  std::vector<uint32_t> indices;
+  Result<std::vector<MaterialRange>> ranges =
+      groupIndicesByMaterial(mesh, materials, indices, &buffers.looks);
+  if (!ranges.ok()) {
+    return Status(ranges.status().code(), fmt::format("instanced renderer: LOD {}: {}",
+                                                      lods_.size(), ranges.status().message()));
+  }
+  buffers.ranges = std::move(ranges).value();
+  // Vertices shared by sub-meshes of different look rows are copied after the mesh's own.
+  const std::vector<uint32_t>& source = buffers.looks.vertex_source;
+  std::vector<GpuVertex> vertices(source.empty() ? mesh.vertexCount() : source.size());
+  for (size_t o = 0; o < vertices.size(); ++o) {
+    const size_t v = source.empty() ? o : source[o];
+    GpuVertex& out = vertices[o];
+    out.look = source.empty() ? 0.0f : buffers.looks.vertex_row[o];
     std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
     const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
     std::memcpy(out.normal, &normal, sizeof(out.normal));
@@ -311,11 +333,9 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
     std::memcpy(out.color, &color, sizeof(out.color));
   }
   (void)joint_count;
-  LodBuffers buffers;
-  buffers.vertex_count = static_cast<uint32_t>(vertices.size());
+  // Capture reads the mesh's own vertices: the first vertexCount() of the buffer.
+  buffers.vertex_count = static_cast<uint32_t>(mesh.vertexCount());
   buffers.index_count = static_cast<uint32_t>(mesh.indices.size());
-  std::vector<uint32_t> indices;
-  buffers.ranges = groupIndicesByMaterial(mesh, materials, indices);
   glGenVertexArrays(1, &buffers.vertex_array);
   glBindVertexArray(buffers.vertex_array);
   glGenBuffers(1, &buffers.vertex_buffer);
@@ -323,7 +343,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint}) {
+  for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint, kVariant}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
@@ -369,7 +389,8 @@ void InstancedRenderer::packRecords(std::span<const Instance> instances, size_t 
     out.fade = in.frames.fade;
     for (int c = 0; c < 4; ++c)
       out.tint[c] = static_cast<uint8_t>(std::lround(std::clamp(in.tint[c], 0.0f, 1.0f) * 255.0f));
-    out.padding[0] = out.padding[1] = 0;
+    out.variant = static_cast<float>(in.variant);
+    out.padding = 0;
   }
 }
 
@@ -402,6 +423,8 @@ void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
                         byteOffset(base + offsetof(GpuInstance, fade)));
   glVertexAttribPointer(kTint, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
                         byteOffset(base + offsetof(GpuInstance, tint)));
+  glVertexAttribPointer(kVariant, 1, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(base + offsetof(GpuInstance, variant)));
 }
 
 void InstancedRenderer::setUniforms(const Program& program, const FrameView& view) {
@@ -451,6 +474,7 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
         if (!bound) {
           glBindVertexArray(lod.vertex_array);
           bindInstanceAttributes(first);
+          GpuMaterials::setLooks(material_uniforms_, lod.looks);
           bound = true;
         }
         materials_.apply(material_uniforms_, range.material, options_.cull_back_faces);
@@ -557,6 +581,9 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
           // No base instance in ES 3.1's record: each LOD's list is its own attribute offset.
           glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
                                  byteOffset(l * in.list_capacity * sizeof(GLuint)));
+          // Every agent in its own materials (the compute pass has no appearances), each
+          // sub-mesh drawn once.
+          GpuMaterials::setLooks(indirect_material_uniforms_, lod.looks);
           bound = true;
         }
         materials_.apply(indirect_material_uniforms_, range.material, options_.cull_back_faces);

@@ -2,6 +2,7 @@
 // front end on any render path, written as a PNG.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -28,7 +29,7 @@ constexpr float kHeadingSpread = 0.5235988f;
 
 // A mixed crowd's characters: one renderer each, and each agent names its character in 16 bits.
 constexpr size_t kMaxInputs = 64;
-// Appearance variants: each agent's tint, multiplying its character's colours.
+// Each agent's tint, one of these, multiplying its character's colours.
 constexpr std::array<glm::vec4, 8> kVariantTints = {
     glm::vec4(1.00f, 1.00f, 1.00f, 1.0f), glm::vec4(1.00f, 0.62f, 0.55f, 1.0f),
     glm::vec4(0.60f, 0.80f, 1.00f, 1.0f), glm::vec4(0.65f, 1.00f, 0.65f, 1.0f),
@@ -43,6 +44,7 @@ struct RenderArgs {
   uint32_t seed = 1;
   int frames = 1;
   bool events = false;
+  std::string variants = "random";  // random | none | an appearance index
   FrontendArgs frontend;
   ClipArgs clips;
 };
@@ -57,9 +59,21 @@ struct RenderInput {
   std::vector<Placement> placements;
   std::vector<AgentPlayback> playback;
   std::vector<glm::vec4> tints;
+  std::vector<uint16_t> variants;
   std::vector<uint32_t> agents;
   uint32_t count = 0;
 };
+
+// --variants: every agent's appearance picked at random (-1), or this one for every agent.
+std::optional<int> parseVariants(const std::string& value) {
+  if (value == "random") return -1;
+  if (value == "none") return 0;
+  int index = -1;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), index);
+  if (ec != std::errc() || end != value.data() + value.size() || index < 0 || index > 65535)
+    return std::nullopt;
+  return index;
+}
 
 // The clip `args` asks for in `input`: --clip, else a --clips map's idle clip, else clip 0; -1
 // when --clip names a clip the input lacks. Exit code (2) in *usage when the map is bad.
@@ -81,6 +95,13 @@ int runRender(const RenderArgs& args) {
   for (const std::string& message : {checkRange("--agents", args.agents, 1, kMaxAgents),
                                      checkRange("--frames", args.frames, 1, kMaxFrames)}) {
     if (!message.empty()) return usageError(message);
+  }
+  const std::optional<int> variant_choice = parseVariants(args.variants);
+  if (!variant_choice) {
+    return usageError(fmt::format(
+        "--variants {}: must be random, none or an appearance index (0 = own materials, v = "
+        "material variant v - 1)",
+        args.variants));
   }
   if (args.inputs.size() > kMaxInputs) {
     return usageError(
@@ -130,6 +151,7 @@ int runRender(const RenderArgs& args) {
   std::mt19937 random(args.seed);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   std::vector<glm::vec4> tints(args.agents);
+  std::vector<uint16_t> appearances(args.agents);
   for (int i = 0; i < args.agents; ++i) {
     const uint16_t character = static_cast<uint16_t>(i % static_cast<int>(inputs.size()));
     Placement p;
@@ -139,10 +161,19 @@ int runRender(const RenderArgs& args) {
     p.scale = inputs[character].scale;
     const float start =
         unit(random) * inputs[character].input.package.clips[inputs[character].clip].duration;
-    // The appearance variant: one of the variant tints, multiplying the character's colours.
-    const uint16_t variant = static_cast<uint16_t>(random() % kVariantTints.size());
-    crowd.addAgent(p, start, character, variant);
-    tints[i] = kVariantTints[variant];
+    // The tint, multiplying the character's colours.
+    tints[i] = kVariantTints[random() % kVariantTints.size()];
+    // The appearance: own materials or a material variant (drawn only for inputs that have
+    // variants, so that other inputs' crowds stay as they were).
+    const size_t variant_count = inputs[character].input.package.variants.size();
+    uint16_t appearance = 0;
+    if (*variant_choice >= 0) {
+      appearance = static_cast<uint16_t>(*variant_choice);
+    } else if (variant_count > 0) {
+      appearance = static_cast<uint16_t>(random() % (variant_count + 1));
+    }
+    crowd.addAgent(p, start, character, appearance);
+    appearances[i] = appearance;
   }
   const float rows = static_cast<float>((args.agents + side - 1) / side);
   const glm::vec2 low(-half, -half);
@@ -174,6 +205,7 @@ int runRender(const RenderArgs& args) {
     in.placements.resize(args.agents);
     in.playback.resize(args.agents);
     in.tints.resize(args.agents);
+    in.variants.resize(args.agents);
     in.agents.resize(args.agents);
   }
 
@@ -215,11 +247,15 @@ int runRender(const RenderArgs& args) {
                                       in.playback,
                                       in.tints,
                                       in.agents,
-                                      &in.count};
+                                      &in.count,
+                                      crowd.variants(),
+                                      in.variants};
       if (!gather.run()) return fail("internal error: the agents could not be gathered");
       const render::CrowdFrame frame{std::span(in.placements).first(in.count),
                                      std::span(in.playback).first(in.count),
-                                     std::span(in.tints).first(in.count)};
+                                     std::span(in.tints).first(in.count),
+                                     {},
+                                     std::span(in.variants).first(in.count)};
       if (Status s = in.renderer->draw(view, frame); !s.ok()) return fail(s.message());
     }
     const double ms = (*device)->finish();
@@ -260,6 +296,11 @@ int runRender(const RenderArgs& args) {
     if (inputs.size() > 1) fmt::print("character {}: ", c);
     fmt::print("input: {} ({}: {} clips, {} LODs)\n", in.input.name, in.input.how,
                package.clips.size(), package.lods.size());
+    if (!package.variants.empty()) {
+      std::string names;
+      for (const std::string& v : package.variants) names += (names.empty() ? "" : ", ") + v;
+      fmt::print("material variants: {} ({})\n", package.variants.size(), names);
+    }
     fmt::print("agents: {} playing '{}' (clip {}), seed {}, {} view\n",
                inputs.size() > 1 ? in.count : static_cast<uint32_t>(args.agents),
                package.clips[in.clip].name, in.clip, args.seed, args.frontend.view);
@@ -293,11 +334,17 @@ std::function<int()> setupRender(CLI::App& sub) {
                  "clip every agent plays, by name or index (default: the --clips map's idle "
                  "clip, else clip 0)");
   sub.add_option("--seed", args->seed,
-                 "seed of each agent's start time, heading and appearance variant (tint)")
+                 "seed of each agent's start time, heading, tint and material variant")
       ->capture_default_str();
   sub.add_option("--frames", args->frames,
                  "frames drawn 1/30 s apart, after one untimed warm-up draw (the last is "
                  "written; the median time is reported)")
+      ->capture_default_str();
+  sub.add_option("--variants", args->variants,
+                 "material variants (glTF KHR_materials_variants) of the inputs that have them: "
+                 "random (each agent one of its character's own materials and variants, by "
+                 "--seed), none (own materials) or an index for every agent (0 own materials, v "
+                 "variant v - 1)")
       ->capture_default_str();
   sub.add_flag("--events", args->events,
                "print the animation events each agent crosses, frame by frame (events come from "

@@ -119,12 +119,18 @@ struct LodDrawInfo {
 };
 
 // Per-agent input of a frame: spans of equal length (tints may be empty: every agent white;
-// states may be empty: CrowdRendererDesc::state_tints then tints nobody).
+// states may be empty: CrowdRendererDesc::state_tints then tints nobody; variants may be empty:
+// every agent in its own materials).
 struct CrowdFrame {
   std::span<const Placement> placements;
   std::span<const AgentPlayback> playback;
   std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the material's colour
   std::span<const AgentState> states;
+  // Appearance: 0 the package's own materials, v in 1..V its material variant v - 1
+  // (Package::variants, glTF KHR_materials_variants), larger the own materials. A variant draws
+  // in its materials' draws: still one draw per (LOD, material). The gpu path draws every
+  // agent in its own materials (kAuto picks instanced for a package with variants).
+  std::span<const uint16_t> variants;
 };
 
 // Draws crowds of one package's character on one device.
@@ -198,7 +204,8 @@ class CrowdRenderer {
   // later draw return that status and draw nothing; make a new renderer to go on. On the gpu
   // path the spans are uploaded whole (O(agents)) and replace any mirrored crowd.
   Status draw(const FrameView& view, const CrowdFrame& frame);
-  // The same for a Crowd's agents (tints: one per agent, or empty). A mixed crowd is
+  // The same for a Crowd's agents (tints: one per agent, or empty; Crowd::variants() are their
+  // appearances, CrowdFrame::variants). A mixed crowd is
   // kInvalidArgument: its characters' agents are drawn each by their own renderer.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
@@ -286,6 +293,7 @@ class CrowdRenderer {
   std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
+  std::vector<uint16_t> variants_;  // merged paths: the visible agents' appearances
   double pending_update_ms_ = 0.0;
   Status update_status_;           // gpu path: the first error of update() since the last draw
   mutable CrowdFrameStats stats_;  // mutable: stats() polls the gpu path's counts

@@ -25,6 +25,8 @@ struct Instance {
   Placement placement;
   InstanceFrames frames;  // texture frames: see PlaybackJob
   glm::vec4 tint{1.0f};   // RGBA 0..1, multiplies the base colour (stored as 8-bit)
+  // Appearance: 0 the package's own materials, v its material variant v - 1 (material_draws.h).
+  uint16_t variant = 0;
 };
 
 // Counters of the last draw().
@@ -129,6 +131,7 @@ class InstancedRenderer {
     uint32_t vertex_count = 0;
     uint32_t index_count = 0;
     std::vector<MaterialRange> ranges;    // the index buffer is grouped by material
+    MaterialLooks looks;                  // material variants' table (appearances 0: none)
     uint32_t first_indirect_command = 0;  // its ranges' records in indirect_commands_
   };
   // The per-instance record the vertex shader reads (64 bytes).
@@ -138,7 +141,8 @@ class InstancedRenderer {
     uint32_t frames[4];
     float fade;
     uint8_t tint[4];
-    uint32_t padding[2];
+    float variant;
+    uint32_t padding;
   };
   static_assert(sizeof(GpuInstance) == 64, "instance records are 64 bytes");
 
