@@ -9,6 +9,7 @@ precision highp sampler2D;
 
 uniform mat4 u_view_projection;
 uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
+uniform int u_base_row;  // the character's first row (several characters share a texture)
 uniform int u_frames_per_row;
 uniform int u_texels_per_frame;  // 3 * joint count
 uniform int u_rows_per_frame;    // 1, or more when a frame is wider than the texture
@@ -70,7 +71,8 @@ out vec4 v_color;
 // once: frameTexel(f) + jointTexel(j) + ivec2(row, 0) is row `row` of joint j at frame f.
 ivec2 frameTexel(uint frame) {
   int f = int(frame);
-  return ivec2((f % u_frames_per_row) * u_texels_per_frame, (f / u_frames_per_row) * u_rows_per_frame);
+  return ivec2((f % u_frames_per_row) * u_texels_per_frame,
+               u_base_row + (f / u_frames_per_row) * u_rows_per_frame);
 }
 
 ivec2 jointTexel(uint joint) {

@@ -166,6 +166,18 @@ CrowdRenderer::~CrowdRenderer() = default;
 CrowdRenderer::CrowdRenderer(CrowdRenderer&&) noexcept = default;
 CrowdRenderer& CrowdRenderer::operator=(CrowdRenderer&&) noexcept = default;
 
+namespace {
+
+InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
+  InstancedRendererOptions options;
+  options.cull_back_faces = !desc.double_sided;
+  options.shared_texture = desc.animation_texture;
+  options.shared_slot = desc.animation_texture_slot;
+  return options;
+}
+
+}  // namespace
+
 void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& desc) {
   const Caps& caps = device_->caps();
   const std::string es = fmt::format("OpenGL ES {}.{}", caps.gles_major, caps.gles_minor);
@@ -204,7 +216,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     }
     if (es3 && caps.instancing && float_textures && vertex_textures) {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
-          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+          InstancedRenderer::create(*device_, package, instancedOptions(desc));
       if (instanced.ok()) {
         instanced_ = std::move(instanced).value();
         path_ = RenderPath::kInstanced;
@@ -246,7 +258,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
   switch (path) {
     case RenderPath::kInstanced: {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
-          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+          InstancedRenderer::create(*device_, package, instancedOptions(desc));
       if (!instanced.ok()) {
         status_ = instanced.status();
         return;
@@ -268,7 +280,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
 
 Status CrowdRenderer::createGpu(const Package& package, const CrowdRendererDesc& desc) {
   Result<std::unique_ptr<InstancedRenderer>> instanced =
-      InstancedRenderer::create(*device_, package, {!desc.double_sided});
+      InstancedRenderer::create(*device_, package, instancedOptions(desc));
   if (!instanced.ok()) return instanced.status();
   instanced_ = std::move(instanced).value();
   Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(*device_, package, *instanced_);
@@ -417,6 +429,7 @@ void CrowdRenderer::beginStats(uint32_t agents) {
 void CrowdRenderer::gpuStats() {
   stats_.agents = gpu_->agentCount();
   stats_.draw_calls = instanced_->stats().draw_calls;
+  stats_.animation_texture_binds = instanced_->stats().animation_texture_binds;
   gpuCounts();
 }
 
@@ -646,6 +659,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
     stats_.cpu_ms.submit = millisecondsSince(start);
     stats_.draw_calls = instanced_->stats().draw_calls;
     stats_.triangles = instanced_->stats().triangles;
+    stats_.animation_texture_binds = instanced_->stats().animation_texture_binds;
     return s;
   }
 

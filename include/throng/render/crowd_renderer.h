@@ -20,6 +20,7 @@
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/playback.h"
+#include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/gpu_crowd.h"
@@ -69,6 +70,13 @@ struct CrowdRendererDesc {
   GroundDesc ground;
   // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
   bool lod_tint = false;
+  // Instanced and gpu paths: the package's animation texture is slot `animation_texture_slot`
+  // of this texture, shared with the other characters of a mixed crowd (their renderers drawn
+  // one after the other then bind it once a frame); null: the renderer uploads its own. A slot
+  // that is not this package's texture fails the renderer (kInvalidArgument). Merged paths keep
+  // palettes on the CPU and ignore it.
+  std::shared_ptr<const SharedAnimationTexture> animation_texture;
+  size_t animation_texture_slot = 0;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -96,7 +104,10 @@ struct CrowdFrameStats {
   // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
   uint32_t ground_draw_calls = 0;  // ground and shadows (not counted in draw_calls)
-  CpuPhaseTimes cpu_ms;            // gpu path: its compute pass and draws are in submit
+  // Animation texture binds (instanced and gpu paths): 1, or 0 when the texture was bound
+  // already (shared with the character drawn just before: CrowdRendererDesc::animation_texture).
+  uint32_t animation_texture_binds = 0;
+  CpuPhaseTimes cpu_ms;  // gpu path: its compute pass and draws are in submit
 };
 
 // How the last draw() drew one agent.
