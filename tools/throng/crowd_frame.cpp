@@ -180,6 +180,7 @@ nlohmann::json reportJson(const FrameReport& r) {
           {"agents", stats.agents},
           {"visible", stats.visible},
           {"draw_calls", stats.draw_calls},
+          {"animation_texture_binds", stats.animation_texture_binds},
           {"triangles", stats.triangles},
           {"lods", lods},
           {"cpu_ms",

@@ -16,6 +16,7 @@
 #include "crowd_input.h"
 #include "throng/crowd/character_gather.h"
 #include "throng/crowd/crowd.h"
+#include "throng/render/animation_texture_upload.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
 
@@ -198,7 +199,30 @@ int runRender(const RenderArgs& args) {
       crowdView(choice->street, low, high, size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
   addScenery(view, desc, low, high, size);
-  for (RenderInput& in : inputs) {
+  // A mixed crowd's animation textures in one texture (instanced and gpu paths), so that each
+  // further character binds no other; one per character when they do not fit, saying why.
+  std::shared_ptr<const render::SharedAnimationTexture> shared_texture;
+  std::string separate_textures;
+  const bool texture_paths = choice->path == render::RenderPath::kAuto ||
+                             choice->path == render::RenderPath::kInstanced ||
+                             choice->path == render::RenderPath::kGpu;
+  if (inputs.size() > 1 && texture_paths && (*device)->caps().gles_major >= 3) {
+    std::vector<const AnimationTexture*> textures;
+    for (const RenderInput& in : inputs) textures.push_back(&in.input.package.animation);
+    Result<std::shared_ptr<render::SharedAnimationTexture>> shared =
+        render::SharedAnimationTexture::create(**device, textures);
+    if (shared.ok()) {
+      shared_texture = std::move(shared).value();
+    } else if (shared.status().code() == ErrorCode::kLimitExceeded) {
+      separate_textures = shared.status().message();
+    } else {
+      return fail(shared.status().message());
+    }
+  }
+  for (size_t c = 0; c < inputs.size(); ++c) {
+    RenderInput& in = inputs[c];
+    desc.animation_texture = shared_texture;
+    desc.animation_texture_slot = c;
     in.renderer.emplace(**device, in.input.package, desc);
     if (!in.renderer->ok()) return fail(in.renderer->status().message());
     desc.ground.grid = false;  // one ground under the crowd; every character has its shadows
@@ -266,7 +290,11 @@ int runRender(const RenderArgs& args) {
   if (Status s = render::writePng(*image, args.frontend.out); !s.ok()) return fail(s.message());
 
   uint32_t draw_calls = 0;
-  for (const RenderInput& in : inputs) draw_calls += in.renderer->stats().draw_calls;
+  uint32_t texture_binds = 0;
+  for (const RenderInput& in : inputs) {
+    draw_calls += in.renderer->stats().draw_calls;
+    texture_binds += in.renderer->stats().animation_texture_binds;
+  }
   auto reportOf = [&](const RenderInput& in) {
     return FrameReport{&in.input, device->get(), &*in.renderer, frame_ms, args.frontend.out};
   };
@@ -284,6 +312,9 @@ int runRender(const RenderArgs& args) {
       }
       json["characters"] = each;
       json["draw_calls"] = draw_calls;
+      json["animation_texture_binds"] = texture_binds;
+      json["animation_texture_shared"] = shared_texture != nullptr;
+      if (!separate_textures.empty()) json["animation_textures_separate"] = separate_textures;
       json["agents"] = args.agents;
     }
     if (args.events) json["events"] = event_json;
@@ -309,6 +340,17 @@ int runRender(const RenderArgs& args) {
   if (inputs.size() > 1) {
     fmt::print("mixed crowd: {} agents of {} characters, {} tint variants; draw calls: {} in all\n",
                args.agents, inputs.size(), kVariantTints.size(), draw_calls);
+    if (shared_texture) {
+      fmt::print(
+          "animation texture: one {}x{} texture shared by {} characters; texture binds per "
+          "frame: {}\n",
+          shared_texture->width(), shared_texture->height(), inputs.size(), texture_binds);
+    } else {
+      fmt::print("animation textures: one per character ({}); texture binds per frame: {}\n",
+                 separate_textures.empty() ? "the merged paths keep palettes on the CPU"
+                                           : separate_textures,
+                 texture_binds);
+    }
   }
   if (args.events) {
     size_t events_in_clip = 0;
