@@ -14,7 +14,7 @@
 #include "command.h"
 #include "crowd_frame.h"
 #include "crowd_input.h"
-#include "throng/crowd/character_gather.h"
+#include "mixed_crowd.h"
 #include "throng/crowd/crowd.h"
 #include "throng/render/animation_texture_upload.h"
 #include "throng/render/capture.h"
@@ -50,19 +50,11 @@ struct RenderArgs {
   ClipArgs clips;
 };
 
-// One input of a (mixed) crowd: its character, the clip its agents play and its renderer.
+// One input of a (mixed) crowd: its character, the clip its agents play and its size.
 struct RenderInput {
   CrowdInput input;
   int clip = 0;
   float scale = 1.0f;  // of its agents, so that every character stands as tall
-  std::optional<render::CrowdRenderer> renderer;
-  // This character's agents, gathered each frame (CharacterGatherJob).
-  std::vector<Placement> placements;
-  std::vector<AgentPlayback> playback;
-  std::vector<glm::vec4> tints;
-  std::vector<uint16_t> variants;
-  std::vector<uint32_t> agents;
-  uint32_t count = 0;
 };
 
 // --variants: every agent's appearance picked at random (-1), or this one for every agent.
@@ -76,12 +68,13 @@ std::optional<int> parseVariants(const std::string& value) {
   return index;
 }
 
-// The clip `args` asks for in `input`: --clip, else a --clips map's idle clip, else clip 0; -1
-// when --clip names a clip the input lacks. Exit code (2) in *usage when the map is bad.
-int pickClip(const RenderArgs& args, CrowdInput& input, int* usage) {
+// The clip `args` asks for in `input`: --clip, else its --clips map's idle clip (`clip_map`),
+// else clip 0; -1 when --clip names a clip the input lacks. Exit code (2) in *usage when the map
+// is bad.
+int pickClip(const RenderArgs& args, CrowdInput& input, const std::string& clip_map, int* usage) {
   if (!args.clip.empty()) return findClip(input.package.clips, args.clip);
-  if (args.clips.clips.empty()) return 0;
-  Result<ClipSet> clip_set = crowdClipSet(input, args.clips.clips);
+  if (clip_map.empty()) return 0;
+  Result<ClipSet> clip_set = crowdClipSet(input, clip_map);
   if (!clip_set.ok()) {
     *usage = usageError("--clips: " + clip_set.status().message());
     return -1;
@@ -108,6 +101,9 @@ int runRender(const RenderArgs& args) {
     return usageError(
         fmt::format("{} inputs: at most {} characters per crowd", args.inputs.size(), kMaxInputs));
   }
+  Result<std::vector<std::string>> clip_maps =
+      clipMapsPerInput(args.clips.clips, args.inputs.size());
+  if (!clip_maps.ok()) return usageError(clip_maps.status().message());
   std::vector<RenderInput> inputs(args.inputs.size());
   float size = 0.0f;
   float footprint = 1e-3f;
@@ -117,7 +113,7 @@ int runRender(const RenderArgs& args) {
     inputs[i].input = std::move(input).value();
     CrowdInput& in = inputs[i].input;
     int usage = 0;
-    inputs[i].clip = pickClip(args, in, &usage);
+    inputs[i].clip = pickClip(args, in, (*clip_maps)[i], &usage);
     if (usage != 0) return usage;
     for (const std::string& w : in.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
     if (inputs[i].clip < 0) {
@@ -199,39 +195,17 @@ int runRender(const RenderArgs& args) {
       crowdView(choice->street, low, high, size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
   addScenery(view, desc, low, high, size);
-  // A mixed crowd's animation textures in one texture (instanced and gpu paths), so that each
-  // further character binds no other; one per character when they do not fit, saying why.
-  std::shared_ptr<const render::SharedAnimationTexture> shared_texture;
-  std::string separate_textures;
-  const bool texture_paths = choice->path == render::RenderPath::kAuto ||
-                             choice->path == render::RenderPath::kInstanced ||
-                             choice->path == render::RenderPath::kGpu;
-  if (inputs.size() > 1 && texture_paths && (*device)->caps().gles_major >= 3) {
-    std::vector<const AnimationTexture*> textures;
-    for (const RenderInput& in : inputs) textures.push_back(&in.input.package.animation);
-    Result<std::shared_ptr<render::SharedAnimationTexture>> shared =
-        render::SharedAnimationTexture::create(**device, textures);
-    if (shared.ok()) {
-      shared_texture = std::move(shared).value();
-    } else if (shared.status().code() == ErrorCode::kLimitExceeded) {
-      separate_textures = shared.status().message();
-    } else {
-      return fail(shared.status().message());
-    }
+  // One renderer per character (mixed_crowd.h), their animation textures shared when they fit.
+  std::vector<const Package*> packages;
+  std::vector<std::string> names;
+  for (const RenderInput& in : inputs) {
+    packages.push_back(&in.input.package);
+    names.push_back(in.input.name);
   }
-  for (size_t c = 0; c < inputs.size(); ++c) {
-    RenderInput& in = inputs[c];
-    desc.animation_texture = shared_texture;
-    desc.animation_texture_slot = c;
-    in.renderer.emplace(**device, in.input.package, desc);
-    if (!in.renderer->ok()) return fail(in.renderer->status().message());
-    desc.ground.grid = false;  // one ground under the crowd; every character has its shadows
-    in.placements.resize(args.agents);
-    in.playback.resize(args.agents);
-    in.tints.resize(args.agents);
-    in.variants.resize(args.agents);
-    in.agents.resize(args.agents);
-  }
+  Result<std::unique_ptr<MixedCrowdRenderer>> made = MixedCrowdRenderer::create(
+      **device, packages, names, desc, static_cast<uint32_t>(args.agents));
+  if (!made.ok()) return fail(made.status().message());
+  MixedCrowdRenderer& mixed = **made;
 
   std::vector<double> frame_ms;
   // --events: every update's crossings, by frame (printed after the report).
@@ -241,7 +215,7 @@ int runRender(const RenderArgs& args) {
   // not reported. Later frames each follow a crowd update of 1/30 s (timed by the first
   // character's renderer).
   for (int f = -1; f < args.frames; ++f) {
-    if (f > 0) inputs[0].renderer->update(crowd, kFrameSeconds);
+    if (f > 0) mixed.update(crowd, kFrameSeconds);
     if (f > 0 && args.events) {
       for (const EventHit& hit : crowd.events()) {
         const uint16_t character = crowd.agentCharacters()[hit.agent];
@@ -260,28 +234,7 @@ int runRender(const RenderArgs& args) {
       }
     }
     (*device)->beginFrame(kFogColor);
-    for (size_t c = 0; c < inputs.size(); ++c) {
-      RenderInput& in = inputs[c];
-      const CharacterGatherJob gather{static_cast<uint16_t>(c),
-                                      crowd.agentCharacters(),
-                                      crowd.placements(),
-                                      crowd.playback(),
-                                      tints,
-                                      in.placements,
-                                      in.playback,
-                                      in.tints,
-                                      in.agents,
-                                      &in.count,
-                                      crowd.variants(),
-                                      in.variants};
-      if (!gather.run()) return fail("internal error: the agents could not be gathered");
-      const render::CrowdFrame frame{std::span(in.placements).first(in.count),
-                                     std::span(in.playback).first(in.count),
-                                     std::span(in.tints).first(in.count),
-                                     {},
-                                     std::span(in.variants).first(in.count)};
-      if (Status s = in.renderer->draw(view, frame); !s.ok()) return fail(s.message());
-    }
+    if (Status s = mixed.draw(view, crowd, tints); !s.ok()) return fail(s.message());
     const double ms = (*device)->finish();
     if (f >= 0) frame_ms.push_back(ms);
   }
@@ -289,25 +242,24 @@ int runRender(const RenderArgs& args) {
   if (!image.ok()) return fail(image.status().message());
   if (Status s = render::writePng(*image, args.frontend.out); !s.ok()) return fail(s.message());
 
-  uint32_t draw_calls = 0;
-  uint32_t texture_binds = 0;
-  for (const RenderInput& in : inputs) {
-    draw_calls += in.renderer->stats().draw_calls;
-    texture_binds += in.renderer->stats().animation_texture_binds;
-  }
-  auto reportOf = [&](const RenderInput& in) {
-    return FrameReport{&in.input, device->get(), &*in.renderer, frame_ms, args.frontend.out};
+  const uint32_t draw_calls = mixed.drawCalls();
+  const uint32_t texture_binds = mixed.animationTextureBinds();
+  const render::SharedAnimationTexture* shared_texture = mixed.sharedTexture();
+  const std::string& separate_textures = mixed.separateTextures();
+  auto reportOf = [&](size_t c) {
+    return FrameReport{&inputs[c].input, device->get(), &mixed.renderer(c), frame_ms,
+                       args.frontend.out};
   };
   if (args.frontend.json) {
-    nlohmann::json json = reportJson(reportOf(inputs[0]));
+    nlohmann::json json = reportJson(reportOf(0));
     json["clip"] = inputs[0].input.package.clips[inputs[0].clip].name;
     json["seed"] = args.seed;
     json["view"] = args.frontend.view;
     if (inputs.size() > 1) {
       nlohmann::json each = nlohmann::json::array();
-      for (const RenderInput& in : inputs) {
-        nlohmann::json one = reportJson(reportOf(in));
-        one["clip"] = in.input.package.clips[in.clip].name;
+      for (size_t c = 0; c < inputs.size(); ++c) {
+        nlohmann::json one = reportJson(reportOf(c));
+        one["clip"] = inputs[c].input.package.clips[inputs[c].clip].name;
         each.push_back(one);
       }
       json["characters"] = each;
@@ -328,14 +280,16 @@ int runRender(const RenderArgs& args) {
     fmt::print("input: {} ({}: {} clips, {} LODs)\n", in.input.name, in.input.how,
                package.clips.size(), package.lods.size());
     if (!package.variants.empty()) {
-      std::string names;
-      for (const std::string& v : package.variants) names += (names.empty() ? "" : ", ") + v;
-      fmt::print("material variants: {} ({})\n", package.variants.size(), names);
+      std::string variant_names;
+      for (const std::string& v : package.variants) {
+        variant_names += (variant_names.empty() ? "" : ", ") + v;
+      }
+      fmt::print("material variants: {} ({})\n", package.variants.size(), variant_names);
     }
     fmt::print("agents: {} playing '{}' (clip {}), seed {}, {} view\n",
-               inputs.size() > 1 ? in.count : static_cast<uint32_t>(args.agents),
+               inputs.size() > 1 ? mixed.agentsOf(c) : static_cast<uint32_t>(args.agents),
                package.clips[in.clip].name, in.clip, args.seed, args.frontend.view);
-    printReport(reportOf(in));
+    printReport(reportOf(c));
   }
   if (inputs.size() > 1) {
     fmt::print("mixed crowd: {} agents of {} characters, {} tint variants; draw calls: {} in all\n",
