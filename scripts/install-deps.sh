@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs throng's build, test and runtime dependencies from Debian 12 packages (as root):
 # the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI;
-# with --web also what the web page needs (emscripten, and Chromium for scripts/web-check.sh).
+# with --web also what the web page needs (emscripten, and Chromium for scripts/web-check.sh);
+# with --fuzz Debian's clang and compiler-rt, which holds libFuzzer (scripts/fuzz.sh).
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
@@ -11,10 +12,14 @@ packages=(
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev xvfb xauth
 )
-if [ "${1:-}" = "--web" ]; then
-  # python3-websocket drives Chromium over the DevTools protocol (scripts/web_check.py).
-  packages+=(emscripten chromium python3-websocket)
-fi
+for option in "$@"; do
+  case "$option" in
+    # python3-websocket drives Chromium over the DevTools protocol (scripts/web_check.py).
+    --web) packages+=(emscripten chromium python3-websocket) ;;
+    --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+    *) echo "install-deps: unknown option '$option' (expected --web or --fuzz)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -291,8 +291,8 @@ TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
   const Package& package = samplePackage();
   Crowd cpu(package.clips, sampleClipSet());
   Crowd gpu(package.clips, sampleClipSet());
-  populate(cpu, 300, 7);
-  populate(gpu, 300, 7);
+  populate(cpu, 200, 7);
+  populate(gpu, 200, 7);
   std::mt19937 script(11);
   const FrameView view = streetView();
   constexpr int kTicks = 90;
@@ -304,7 +304,8 @@ TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
     cpu.update(kTick);
     ASSERT_TRUE(pair.gpu->update(gpu, kTick).ok());
     EXPECT_EQ(gpu.queuedCommands().size(), 0u) << "the GPU took the commands";
-    if (t % 2 == 0 && t % 30 != 29) continue;  // an update without a draw runs at the next one
+    // Updates without a draw run at the next one; few draws keep llvmpipe's vertex work small.
+    if (t % 10 != 3 && t % 30 != 29) continue;
     pair.device->beginFrame(kClear);
     ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     if (t % 30 == 29) {
@@ -377,6 +378,8 @@ TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
       cpu.addAgent({glm::vec3(1.0f, 0.0f, -3.0f)}, 0.5f);
       gpu.addAgent({glm::vec3(1.0f, 0.0f, -3.0f)}, 0.5f);
     }
+    // Draws after the churn, after the speeds and after the late additions, and the last.
+    if (t % 10 != 5 && t % 10 != 6 && t % 15 != 7 && t != 44 && t != 89) continue;
     pair.device->beginFrame(kClear);
     ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
   }
@@ -524,6 +527,7 @@ TEST(GpuCrowd, TheFrontEndDrawsTheSameCrowdOnTheGpuAndInstancedPaths) {
     for (auto [renderer, crowd, image] : {std::tuple{&cpu_renderer, &cpu, &cpu_image},
                                           std::tuple{&gpu_renderer, &gpu, &gpu_image}}) {
       renderer->update(*crowd, kTick);
+      if (t % 10 != 9) continue;  // updates without draws too
       device->beginFrame(kClear);
       ASSERT_TRUE(renderer->draw(view, *crowd).ok()) << renderPathName(renderer->path());
       device->finish();

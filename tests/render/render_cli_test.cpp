@@ -44,6 +44,25 @@ std::string writeChainPackage(const std::filesystem::path& dir) {
   return path;
 }
 
+// The built-in sample baked once per test process with its default LOD chain, as `render sample`
+// bakes it in memory: building the LODs measures every clip frame and would dominate tests that
+// render many times (several times more under the sanitizers).
+std::string samplePackage() {
+  struct Baked {
+    std::filesystem::path dir = test::makeTempDir("render-cli-sample");
+    std::string package = quoted(dir / "sample.throng");
+    Baked() {
+      const std::string glb = quoted(dir / "sample.glb");
+      EXPECT_EQ(test::runCli("sample -o " + glb).exit_code, 0);
+      const test::CliResult bake = test::runCli("bake " + glb + " --lods -o " + package);
+      EXPECT_EQ(bake.exit_code, 0) << bake.output;
+    }
+    ~Baked() { std::filesystem::remove_all(dir); }
+  };
+  static const Baked baked;
+  return baked.package;
+}
+
 render::Image readImage(const std::filesystem::path& png) {
   Result<render::Image> image = render::readPng(png.string());
   EXPECT_TRUE(image.ok()) << image.status().toString();
@@ -85,7 +104,8 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
     const std::string common = std::string(" --agents 25 --clip walk --seed 4 --frames 3 --view ") +
                                view + " --width 200 --height 150";
     const auto reference = dir / (std::string(view) + "-auto.png");
-    const test::CliResult r = test::runCli("render sample" + common + " -o " + quoted(reference));
+    const test::CliResult r =
+        test::runCli("render " + samplePackage() + common + " -o " + quoted(reference));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
     const render::Image expected = readImage(reference);
@@ -94,8 +114,8 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
     EXPECT_GT(lit, 200 * 150 / 50) << view << ": the crowd is in view";
     for (const char* path : kPaths) {
       const auto png = dir / (std::string(view) + "-" + path + ".png");
-      const test::CliResult p =
-          test::runCli("render sample" + common + " --path " + path + " --out " + quoted(png));
+      const test::CliResult p = test::runCli("render " + samplePackage() + common + " --path " +
+                                             path + " --out " + quoted(png));
       ASSERT_EQ(p.exit_code, 0) << p.output;
       EXPECT_NE(p.output.find(std::string("path: ") + path + " (asked for)"), std::string::npos)
           << p.output;
@@ -112,13 +132,14 @@ TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
   const std::string common =
       " --agents 9 --clip walk --seed 2 --view street --width 160 --height 120";
   const auto tinted = dir / "tinted.png";
-  const test::CliResult on = test::runCli("render sample" + common + " -o " + quoted(tinted));
+  const test::CliResult on =
+      test::runCli("render " + samplePackage() + common + " -o " + quoted(tinted));
   ASSERT_EQ(on.exit_code, 0) << on.output;
   render::Image reference;
   for (const char* path : kPaths) {
     const auto png = dir / (std::string("plain-") + path + ".png");
-    const test::CliResult r = test::runCli("render sample" + common + " --tint off --path " + path +
-                                           " -o " + quoted(png));
+    const test::CliResult r = test::runCli("render " + samplePackage() + common +
+                                           " --tint off --path " + path + " -o " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     if (reference.rgba.empty()) {
       reference = readImage(png);
@@ -139,8 +160,9 @@ TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
   for (const char* path : kPaths) {
     auto render = [&](const std::string& name, const std::string& options) {
       const auto png = dir / (std::string(path) + "-" + name + ".png");
-      const test::CliResult r = test::runCli("render sample --path " + std::string(path) + base +
-                                             options + " -o " + quoted(png));
+      const test::CliResult r =
+          test::runCli("render " + samplePackage() + " --path " + std::string(path) + base +
+                       options + " -o " + quoted(png));
       EXPECT_EQ(r.exit_code, 0) << r.output;
       return test::readFile(png);
     };
@@ -156,9 +178,10 @@ TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
 TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
   const auto dir = test::makeTempDir("render-cli-json");
   for (const char* path : {"auto", "gpu", "instanced", "merged", "per-character"}) {
-    const test::CliResult r = test::runCli(
-        std::string("render sample --json --agents 16 --width 64 --height 48 --path ") + path +
-        " -o " + quoted(dir / "j.png"));
+    const test::CliResult r =
+        test::runCli(std::string("render " + samplePackage() +
+                                 " --json --agents 16 --width 64 --height 48 --path ") +
+                     path + " -o " + quoted(dir / "j.png"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_EQ(lineCount(r.output), 1) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
@@ -224,7 +247,7 @@ TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
   const auto dir = test::makeTempDir("render-cli-threshold");
   auto meanLod = [&](const std::string& extra, int* last_lod_agents) {
     const test::CliResult r =
-        test::runCli("render sample --json --view street --agents 25 " + extra +
+        test::runCli("render " + samplePackage() + " --json --view street --agents 25 " + extra +
                      " --width 96 --height 256 -o " + quoted(dir / "t.png"));
     EXPECT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
@@ -251,10 +274,11 @@ TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
   const int lods[2] = {0, 3};
   for (int i = 0; i < 2; ++i) {
     const auto png = dir / ("tint" + std::to_string(lods[i]) + ".png");
-    const test::CliResult r = test::runCli(
-        "render sample --agents 1 --lod-tint --view street --width 64 --height 96 "
-        "--lod " +
-        std::to_string(lods[i]) + " -o " + quoted(png));
+    const test::CliResult r =
+        test::runCli("render " + samplePackage() +
+                     " --agents 1 --lod-tint --view street --width 64 --height 96 "
+                     "--lod " +
+                     std::to_string(lods[i]) + " -o " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     images[i] = readImage(png);
     ASSERT_GT(images[i].width, 0);
