@@ -175,9 +175,10 @@ struct CrowdFrame {
 // buffers grow with the crowd and are reused; a frame of a crowd no larger than a previous one
 // allocates nothing.
 //
-// Room to grow, by design: a mixed crowd (Crowd with several CrowdCharacters) is drawn by one
-// renderer per character, each given its character's agents gathered by CharacterGatherJob, so
-// draws stay one per (character, LOD, material). Materials: one draw per (LOD, material) on the
+// A mixed crowd (Crowd with several CrowdCharacters) is drawn by one renderer per character,
+// each given its character's agents gathered by CharacterGatherJob, so draws stay one per
+// (character, LOD, material); their animation textures can share one texture
+// (CrowdRendererDesc::animation_texture), so another character binds no other. Materials: one draw per (LOD, material) on the
 // instanced and gpu paths, per (batch, material) on the merged ones, blended materials after
 // every opaque one.
 class CrowdRenderer {
