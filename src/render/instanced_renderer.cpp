@@ -82,11 +82,11 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 
 // An indirect draw record (ES 3.1, 10.5): count, instance count, first index, base vertex, and
 // a reserved word that must be 0.
-constexpr size_t kDrawCommandWords = 5;
+[[maybe_unused]] constexpr size_t kDrawCommandWords = 5;  // unused on WebGL (no indirect draws)
 
 // drawIndirect's instance records; unit 0 holds the animation texture and kMaterialTextureUnit
 // the material's (ES 3.0 guarantees 16 vertex units).
-constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
+[[maybe_unused]] constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
 
 const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
@@ -452,6 +452,9 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
 }
 
 Status InstancedRenderer::prepareIndirect() {
+#ifdef __EMSCRIPTEN__
+  return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
+#else
   if (indirect_program_.valid()) return Status::okStatus();
   const std::string defines[] = {"GPU_INSTANCES"};
   Result<Program> program =
@@ -481,6 +484,7 @@ Status InstancedRenderer::prepareIndirect() {
                commands.data(), GL_DYNAMIC_DRAW);
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
   return checkGl("instanced renderer: preparing indirect draws");
+#endif
 }
 
 Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in) {
