@@ -14,7 +14,8 @@ uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
 // Each placed skinning matrix: its 3 rows, or (JOINT_VECTORS 2) its rotation quaternion (x, y, z,
 // w) and its translation with its uniform scale in w (core/joint_encoding.h, QuatJoint).
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * JOINT_VECTORS];
-// One RGBA tint per character (the instanced path's per-instance tint).
+// One RGBA tint per character (the instanced path's per-instance tint); its alpha carries the
+// character's appearance (material variant) as 2 * appearance + alpha, which costs no uniform.
 uniform vec4 u_tint[COPIES];
 
 attribute vec3 a_position;
@@ -24,6 +25,7 @@ attribute vec2 a_uv1;
 attribute vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
 attribute vec4 a_joints;  // floats: GLSL ES 1.00 has no integer attributes
 attribute vec4 a_weights;
+attribute float a_look;  // the vertex's look row (material variants)
 
 varying vec3 v_normal;
 varying vec4 v_tint;
@@ -36,6 +38,28 @@ vec4 fogTerm(vec3 world) {
   float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
   return vec4(u_fog_color.rgb * amount, amount);
 }
+
+// Material variants (render/material_draws.h): this draw's material, and material(row,
+// appearance) for every look row, 4 entries per vector. Only when LOOKS is #defined (a package
+// with variants): the table's 16 vectors would cost every other character palette room.
+#ifdef LOOKS
+uniform float u_look_appearances;  // appearances (variants + 1); 0: no variants, draw everything
+uniform float u_look_material;
+uniform vec4 u_looks[16];  // kLookVectors
+
+// True when the vertex's sub-mesh (look row `row`) is not in this draw's material for an agent
+// of `appearance` (0: own materials; past the last variant: own materials too).
+bool lookHidden(float row, float appearance) {
+  if (u_look_appearances < 0.5) return false;
+  float a = appearance < u_look_appearances - 0.5 ? appearance : 0.0;
+  float i = row * u_look_appearances + a;
+  float q = floor(i * 0.25 + 0.01);
+  float m = dot(u_looks[int(q)], vec4(equal(vec4(i - 4.0 * q), vec4(0.0, 1.0, 2.0, 3.0))));
+  return abs(m - u_look_material) > 0.5;
+}
+#else
+bool lookHidden(float row, float appearance) { return false; }
+#endif
 
 // Joint `joint`'s matrix times p (w = 1: a point, w = 0: a direction). Both encodings give the
 // same value for a similarity transform, and the influences are blended after it either way.
@@ -52,6 +76,14 @@ vec3 skinPoint(float joint, vec4 p) {
 }
 
 void main() {
+  // Every joint of a vertex lies in its own copy's palette range.
+  vec4 tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
+  float appearance = floor(tint.a * 0.5);
+  if (lookHidden(a_look, appearance)) {
+    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
+    return;
+  }
+  tint.a -= 2.0 * appearance;
   vec4 p = vec4(a_position, 1.0);
   vec4 n = vec4(a_normal, 0.0);
   vec3 world = a_weights.x * skinPoint(a_joints.x, p) + a_weights.y * skinPoint(a_joints.y, p) +
@@ -59,8 +91,7 @@ void main() {
   vec3 normal = a_weights.x * skinPoint(a_joints.x, n) + a_weights.y * skinPoint(a_joints.y, n) +
                 a_weights.z * skinPoint(a_joints.z, n) + a_weights.w * skinPoint(a_joints.w, n);
   v_normal = normal;
-  // Every joint of a vertex lies in its own copy's palette range.
-  v_tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
+  v_tint = tint;
   v_fog = fogTerm(world);
   v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
   v_color = a_color;

@@ -9,6 +9,7 @@ precision highp sampler2D;
 
 uniform mat4 u_view_projection;
 uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
+uniform int u_base_row;  // the character's first row (several characters share a texture)
 uniform int u_frames_per_row;
 uniform int u_texels_per_frame;  // 3 * joint count
 uniform int u_rows_per_frame;    // 1, or more when a frame is wider than the texture
@@ -26,6 +27,7 @@ in vec4 a_weights;
 in vec2 a_uv0;
 in vec2 a_uv1;
 in vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
+in float a_look;  // the vertex's look row (material variants)
 
 #ifdef GPU_INSTANCES
 // The GPU-driven path (render/gpu_crowd.h): the instance is an agent index, its record 4 texels
@@ -38,6 +40,7 @@ vec4 i_rotation_blend;
 uvec4 i_frames;
 float i_fade;
 vec4 i_tint;
+const float i_variant = 0.0;  // the GPU-driven path draws every agent's own materials
 void loadInstance() {
   int a = int(i_agent);
   ivec2 at = ivec2(4 * (a % u_instances_per_row), a / u_instances_per_row);
@@ -54,6 +57,7 @@ in vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, seconda
 in uvec4 i_frames;         // primary frame a, b; secondary frame a, b (texture frame indices)
 in float i_fade;           // weight of the secondary (fading-out) clip
 in vec4 i_tint;
+in float i_variant;  // appearance: 0 own materials, v material variant v - 1
 #endif
 
 out vec3 v_world_position;
@@ -67,7 +71,8 @@ out vec4 v_color;
 // once: frameTexel(f) + jointTexel(j) + ivec2(row, 0) is row `row` of joint j at frame f.
 ivec2 frameTexel(uint frame) {
   int f = int(frame);
-  return ivec2((f % u_frames_per_row) * u_texels_per_frame, (f / u_frames_per_row) * u_rows_per_frame);
+  return ivec2((f % u_frames_per_row) * u_texels_per_frame,
+               u_base_row + (f / u_frames_per_row) * u_rows_per_frame);
 }
 
 ivec2 jointTexel(uint joint) {
@@ -99,6 +104,23 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, inout vec3 position, ino
   normal += w * vec3(dot(r0, n), dot(r1, n), dot(r2, n));
 }
 
+// Material variants (render/material_draws.h): this draw's material, and material(row,
+// appearance) for every look row, 4 entries per vector.
+uniform float u_look_appearances;  // appearances (variants + 1); 0: no variants, draw everything
+uniform float u_look_material;
+uniform vec4 u_looks[16];  // kLookVectors
+
+// True when the vertex's sub-mesh (look row `row`) is not in this draw's material for an agent
+// of `appearance` (0: own materials; past the last variant: own materials too).
+bool lookHidden(float row, float appearance) {
+  if (u_look_appearances < 0.5) return false;
+  float a = appearance < u_look_appearances - 0.5 ? appearance : 0.0;
+  float i = row * u_look_appearances + a;
+  float q = floor(i * 0.25 + 0.01);
+  float m = dot(u_looks[int(q)], vec4(equal(vec4(i - 4.0 * q), vec4(0.0, 1.0, 2.0, 3.0))));
+  return abs(m - u_look_material) > 0.5;
+}
+
 // Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
 vec4 fogTerm(vec3 world) {
   float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
@@ -109,6 +131,10 @@ void main() {
 #ifdef GPU_INSTANCES
   loadInstance();
 #endif
+  if (lookHidden(a_look, i_variant)) {
+    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
+    return;
+  }
   vec4 p = vec4(a_position, 1.0);
   vec4 n = vec4(a_normal, 0.0);
   vec3 position = vec3(0.0);

@@ -8,7 +8,8 @@ bool CharacterGatherJob::validate() const {
   return count != nullptr && placements.size() == n && playback.size() == n &&
          (tints.empty() || tints.size() == n) && out_placements.size() >= n &&
          out_playback.size() >= n && out_agents.size() >= n &&
-         (tints.empty() || out_tints.size() >= n);
+         (tints.empty() || out_tints.size() >= n) && (variants.empty() || variants.size() == n) &&
+         (variants.empty() || out_variants.size() >= n);
 }
 
 bool CharacterGatherJob::run() const {
@@ -19,6 +20,7 @@ bool CharacterGatherJob::run() const {
     out_placements[n] = placements[a];
     out_playback[n] = playback[a];
     if (!tints.empty()) out_tints[n] = tints[a];
+    if (!variants.empty()) out_variants[n] = variants[a];
     out_agents[n] = static_cast<uint32_t>(a);
     ++n;
   }

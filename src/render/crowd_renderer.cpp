@@ -141,7 +141,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     info.triangles = lod.mesh.triangleCount();
     std::vector<uint32_t> grouped;
     info.materials =
-        static_cast<int>(groupIndicesByMaterial(lod.mesh, package.materials, grouped).size());
+        static_cast<int>(groupIndicesByMaterial(lod.mesh, package.materials, grouped)->size());
     lod_info_.push_back(info);
     MeshLod limits = lod;  // everything the LOD rule may read, but not the mesh
     limits.mesh = {};
@@ -166,6 +166,18 @@ CrowdRenderer::~CrowdRenderer() = default;
 CrowdRenderer::CrowdRenderer(CrowdRenderer&&) noexcept = default;
 CrowdRenderer& CrowdRenderer::operator=(CrowdRenderer&&) noexcept = default;
 
+namespace {
+
+InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
+  InstancedRendererOptions options;
+  options.cull_back_faces = !desc.double_sided;
+  options.shared_texture = desc.animation_texture;
+  options.shared_slot = desc.animation_texture_slot;
+  return options;
+}
+
+}  // namespace
+
 void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& desc) {
   const Caps& caps = device_->caps();
   const std::string es = fmt::format("OpenGL ES {}.{}", caps.gles_major, caps.gles_minor);
@@ -179,7 +191,10 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
                          caps.max_compute_image_uniforms >= 1;
     // The gpu path draws no blob shadows yet (they need the visible agents on the CPU).
     const bool shadows = desc.ground.shadows;
-    if (es3 && compute && !shadows && caps.instancing && float_textures && vertex_textures) {
+    // Nor material variants (its compute pass carries no appearances).
+    const bool variants = !package.variants.empty();
+    if (es3 && compute && !shadows && !variants && caps.instancing && float_textures &&
+        vertex_textures) {
       Status gpu = createGpu(package, desc);
       if (gpu.ok()) {
         path_ = RenderPath::kGpu;
@@ -201,7 +216,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     }
     if (es3 && caps.instancing && float_textures && vertex_textures) {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
-          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+          InstancedRenderer::create(*device_, package, instancedOptions(desc));
       if (instanced.ok()) {
         instanced_ = std::move(instanced).value();
         path_ = RenderPath::kInstanced;
@@ -211,6 +226,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
             es,
             !caps.compute ? " (no ES 3.1 compute: the CPU feeds the instances)"
             : shadows     ? " (blob shadows asked for, which the gpu path does not draw yet)"
+            : variants    ? " (material variants, which the gpu path does not draw yet)"
                           : "",
             instanced_->textureWidth(), instanced_->textureHeight(), caps.max_texture_size);
         return;
@@ -242,7 +258,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
   switch (path) {
     case RenderPath::kInstanced: {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
-          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+          InstancedRenderer::create(*device_, package, instancedOptions(desc));
       if (!instanced.ok()) {
         status_ = instanced.status();
         return;
@@ -264,7 +280,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
 
 Status CrowdRenderer::createGpu(const Package& package, const CrowdRendererDesc& desc) {
   Result<std::unique_ptr<InstancedRenderer>> instanced =
-      InstancedRenderer::create(*device_, package, {!desc.double_sided});
+      InstancedRenderer::create(*device_, package, instancedOptions(desc));
   if (!instanced.ok()) return instanced.status();
   instanced_ = std::move(instanced).value();
   Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(*device_, package, *instanced_);
@@ -436,6 +452,7 @@ void CrowdRenderer::beginStats(uint32_t agents) {
 void CrowdRenderer::gpuStats() {
   stats_.agents = gpu_->agentCount();
   stats_.draw_calls = instanced_->stats().draw_calls;
+  stats_.animation_texture_binds = instanced_->stats().animation_texture_binds;
   gpuCounts();
 }
 
@@ -467,7 +484,8 @@ Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
                   "(CharacterGatherJob)");
   }
   if (!ok() || !gpu_) {
-    return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints, crowd.states()});
+    return draw(view, CrowdFrame{crowd.placements(), crowd.playback(), tints, crowd.states(),
+                                 crowd.variants()});
   }
   beginStats(crowd.agentCount());
   Status s = update_status_;
@@ -498,12 +516,14 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   if (!ok()) return status_;
   const size_t n = frame.placements.size();
   if (frame.playback.size() != n || (!frame.tints.empty() && frame.tints.size() != n) ||
-      (!frame.states.empty() && frame.states.size() != n)) {
+      (!frame.states.empty() && frame.states.size() != n) ||
+      (!frame.variants.empty() && frame.variants.size() != n)) {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("crowd renderer: {} placements, {} playback states, {} tints and {} "
-                              "agent states (each must be one per agent; tints and states may be "
-                              "none)",
-                              n, frame.playback.size(), frame.tints.size(), frame.states.size()));
+                  fmt::format("crowd renderer: {} placements, {} playback states, {} tints, {} "
+                              "agent states and {} variants (each must be one per agent; tints, "
+                              "states and variants may be none)",
+                              n, frame.playback.size(), frame.tints.size(), frame.states.size(),
+                              frame.variants.size()));
   }
   beginStats(static_cast<uint32_t>(n));
   if (gpu_) {
@@ -648,7 +668,8 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
                 for (size_t i = begin; i < end; ++i) {
                   while (i >= lod_first_[l] + lod_counts_[l]) ++l;
                   const uint32_t a = order_[i];
-                  instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l)};
+                  instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l),
+                                   frame.variants.empty() ? uint16_t{0} : frame.variants[a]};
                 }
               });
     if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible), jobs_);
@@ -661,6 +682,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
     stats_.cpu_ms.submit = millisecondsSince(start);
     stats_.draw_calls = instanced_->stats().draw_calls;
     stats_.triangles = instanced_->stats().triangles;
+    stats_.animation_texture_binds = instanced_->stats().animation_texture_binds;
     return s;
   }
 
@@ -671,6 +693,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
   }
   growTo(palettes_, rows);
   growTo(tints_, visible);
+  if (!frame.variants.empty()) growTo(variants_, visible);
   // Slot i (LOD l) starts at row_first[l] + (i - lod_first_[l]) * joints of l.
   size_t row_first[kMaxLodLevels] = {};
   for (int l = 1; l < lodCount(); ++l) {
@@ -688,6 +711,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
                 bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
                              std::span<JointRows>(palettes_.data() + at, joints.size()));
                 tints_[i] = quantizedTint(agentTint(frame, a, l));
+                if (!frame.variants.empty()) variants_[i] = frame.variants[a];
               }
             });
   stats_.cpu_ms.pack_upload = millisecondsSince(start);
@@ -702,7 +726,10 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
       const size_t count = static_cast<size_t>(lod_counts_[l]) * lod_info_[l].joints;
       merged_->drawCharacters(
           l, std::span<const JointRows>(palettes_.data() + at, count),
-          std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]), pass);
+          std::span<const glm::vec4>(tints_.data() + lod_first_[l], lod_counts_[l]), pass,
+          frame.variants.empty()
+              ? std::span<const uint16_t>()
+              : std::span<const uint16_t>(variants_.data() + lod_first_[l], lod_counts_[l]));
       at += count;
     }
   }

@@ -59,6 +59,11 @@ Status GpuCrowd::captureLastFrame(GpuFrameCapture&) {
 
 namespace {
 
+// The texture unit of the crowd's own textures (instance records, tints) while it creates,
+// uploads and runs its pass: unit 0 keeps the animation texture (which a mixed crowd's renderers
+// share, binding it once), 1 the materials, 2 drawIndirect's records. ES 3.1 guarantees 16.
+constexpr int kCrowdTextureUnit = 3;
+
 // One agent on the GPU (crowd.comp's Agent, std430).
 struct GpuAgent {
   float position_heading[4];
@@ -277,6 +282,7 @@ Status GpuCrowd::reserve(uint32_t agents) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, lists_);
   glBufferData(GL_SHADER_STORAGE_BUFFER, list_bytes, nullptr, GL_DYNAMIC_COPY);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
   if (instances_) glDeleteTextures(1, &instances_);
   glGenTextures(1, &instances_);
   glBindTexture(GL_TEXTURE_2D, instances_);
@@ -291,6 +297,7 @@ Status GpuCrowd::reserve(uint32_t agents) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
   capacity_ = capacity;
   instances_per_row_ = per_row;
   tints_per_row_ = tints_per_row;
@@ -491,6 +498,7 @@ Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
   for (size_t a = 0; a < n; ++a) {
     for (int c = 0; c < 4; ++c) tint_bytes_[a * 4 + c] = quantize(tints[a][c]);
   }
+  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
   glBindTexture(GL_TEXTURE_2D, tints_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   const size_t per_row = static_cast<size_t>(tints_per_row_);
@@ -505,6 +513,7 @@ Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
                     tint_bytes_.data() + full_rows * per_row * 4);
   }
   glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
   return checkGl("GPU-driven crowd: tints upload");
 }
 
@@ -595,9 +604,9 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
       glUniform4fv(u.lod_colors, kGpuLodColors, glm::value_ptr((*options->lod_colors)[0]));
     }
   }
-  glActiveTexture(GL_TEXTURE0);
+  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
   glBindTexture(GL_TEXTURE_2D, tints_);
-  glUniform1i(u.tints, 0);
+  glUniform1i(u.tints, kCrowdTextureUnit);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, agents_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, frame_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lists_);
@@ -618,6 +627,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, 0);
   }
   glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
   return checkGl("GPU-driven crowd: compute pass");
 }
 

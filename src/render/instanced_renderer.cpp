@@ -17,7 +17,6 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "fog_uniforms.h"
-#include "throng/core/half.h"
 #include "throng/render/gl_check.h"
 
 namespace throng::render {
@@ -37,6 +36,8 @@ enum Attribute : GLuint {
   kUv0 = 9,
   kUv1 = 10,
   kColor = 11,
+  kLook = 12,
+  kVariant = 13,
   kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
 };
 
@@ -54,6 +55,8 @@ const std::vector<AttributeBinding>& attributeBindings() {
       {"a_uv0", kUv0},
       {"a_uv1", kUv1},
       {"a_color", kColor},
+      {"a_look", kLook},
+      {"i_variant", kVariant},
   };
   return bindings;
 }
@@ -66,8 +69,9 @@ struct GpuVertex {
   float uv0[2];
   float uv1[2];
   float color[4];
+  float look;  // look row (MaterialLooks)
 };
-static_assert(sizeof(GpuVertex) == 80, "vertices are 80 tightly packed bytes");
+static_assert(sizeof(GpuVertex) == 84, "vertices are 84 tightly packed bytes");
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -111,13 +115,17 @@ void bindVertexAttributes(GLuint vertex_buffer) {
   glEnableVertexAttribArray(kColor);
   glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, stride,
                         byteOffset(offsetof(GpuVertex, color)));
+  glEnableVertexAttribArray(kLook);
+  glVertexAttribPointer(kLook, 1, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, look)));
 }
 
 const std::vector<AttributeBinding>& indirectAttributeBindings() {
   static const std::vector<AttributeBinding> bindings = {
       {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
       {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_uv0", kUv0},
-      {"a_uv1", kUv1},           {"a_color", kColor},
+      {"a_uv1", kUv1},           {"a_color", kColor},   {"a_look", kLook},
+      {"i_variant", kVariant},
   };
   return bindings;
 }
@@ -188,111 +196,76 @@ InstancedRenderer::~InstancedRenderer() {
     glDeleteBuffers(1, &lod.vertex_buffer);
     glDeleteBuffers(1, &lod.index_buffer);
   }
-  if (texture_) glDeleteTextures(1, &texture_);
+  if (texture_ && owns_texture_) glDeleteTextures(1, &texture_);
   if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
   if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
 }
 
 Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTexture& texture) {
+  frame_count_ = texture.frame_count;
+  if (options_.shared_texture) {
+    // Another character's texture rows: this character's slot of the shared texture.
+    const SharedAnimationTexture& shared = *options_.shared_texture;
+    if (options_.shared_slot >= shared.slotCount() ||
+        shared.slot(options_.shared_slot).frame_count != texture.frame_count ||
+        shared.slot(options_.shared_slot).joint_count != texture.joint_count) {
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("instanced renderer: shared animation texture slot {} (of {}) is "
+                                "not this package's texture ({} frames of {} joints)",
+                                options_.shared_slot, shared.slotCount(), texture.frame_count,
+                                texture.joint_count));
+    }
+    slot_ = shared.slot(options_.shared_slot);
+    texture_ = shared.id();
+    owns_texture_ = false;
+    texture_format_ = shared.format();
+    texture_width_ = shared.width();
+    texture_height_ = shared.height();
+    return Status::okStatus();
+  }
   const Caps& caps = device.caps();
   const uint32_t max_size = static_cast<uint32_t>(std::max(caps.max_texture_size, 0));
-  texels_per_frame_ = texture.texelsPerFrame();
-  frame_count_ = texture.frame_count;
-  // The GPU copy's layout: the package's, or laid out again to fit the device.
-  AnimationTexture layout;
-  layout.joint_count = texture.joint_count;
-  layout.frame_count = texture.frame_count;
-  layout.frames_per_row = texture.frames_per_row;
-  layout.width = texture.width;
-  layout.height = texture.height;
-  const bool relayout = texture.width > max_size || texture.height > max_size;
-  if (relayout) {
-    if (max_size < 3)
-      return Status(ErrorCode::kLimitExceeded,
-                    fmt::format("animation texture: the device's GL_MAX_TEXTURE_SIZE {} cannot "
-                                "hold one joint (3 texels)",
-                                max_size));
-    const AnimationTextureLayout fit =
-        chooseAnimationTextureLayout(texture.joint_count, texture.frame_count, max_size);
-    layout.frames_per_row = fit.frames_per_row;
-    layout.width = fit.width;
-    if (fit.height > max_size)
-      return Status(ErrorCode::kLimitExceeded,
-                    fmt::format("animation texture: {} frames of {} joints need {}x{} texels even "
-                                "at {} frames per row, over the device's GL_MAX_TEXTURE_SIZE {}",
-                                frame_count_, texture.joint_count, fit.width, fit.height,
-                                fit.frames_per_row, max_size));
-    layout.height = static_cast<uint32_t>(fit.height);
-  }
-  frames_per_row_ = layout.frames_per_row;
-  texture_width_ = layout.width;
-  texture_height_ = layout.height;
-  rows_per_frame_ = layout.rowsPerFrame();
-  joints_per_row_ = layout.jointsPerRow();
   // Full floats when the device has them; a half-float bake stays half (its error is the baker's).
-  texture_format_ = texture.format;
-  if (texture_format_ == TexelFormat::kRgba32F && !caps.float_textures)
-    texture_format_ = TexelFormat::kRgba16F;
-  if (texture_format_ == TexelFormat::kRgba16F && !caps.half_float_textures)
-    texture_format_ = TexelFormat::kRgba32F;
-
-  const bool convert = texture_format_ != texture.format;
+  texture_format_ = deviceTexelFormat(caps, texture.format);
   std::vector<float> floats;
   std::vector<uint16_t> halves;
-  const void* pixels = texture.format == TexelFormat::kRgba32F
-                           ? static_cast<const void*>(texture.texels32.data())
-                           : static_cast<const void*>(texture.texels16.data());
-  if (relayout || convert) {
-    const size_t values = static_cast<size_t>(texture_width_) * texture_height_ * 4;
-    if (texture_format_ == TexelFormat::kRgba32F)
-      floats.assign(values, 0.0f);
-    else
-      halves.assign(values, 0);
-    for (uint32_t f = 0; f < frame_count_; ++f) {
-      for (uint32_t j = 0; j < texture.joint_count; ++j) {
-        const size_t from = texture.channelIndex(f, j, 0);
-        const size_t to = layout.channelIndex(f, j, 0);
-        for (size_t v = 0; v < kVec4PerJoint * 4; ++v) {  // a joint's 3 texels are consecutive
-          const float value = texture.format == TexelFormat::kRgba32F
-                                  ? texture.texels32[from + v]
-                                  : halfToFloat(texture.texels16[from + v]);
-          if (texture_format_ == TexelFormat::kRgba32F)
-            floats[to + v] = value;
-          else
-            halves[to + v] = floatToHalf(value);
-        }
-      }
-    }
-    pixels = texture_format_ == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
-                                                      : static_cast<const void*>(halves.data());
-  }
-  glGenTextures(1, &texture_);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, texture_);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (texture_format_ == TexelFormat::kRgba32F) {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, static_cast<GLsizei>(texture_width_),
-                 static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_FLOAT, pixels);
-  } else {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, static_cast<GLsizei>(texture_width_),
-                 static_cast<GLsizei>(texture_height_), 0, GL_RGBA, GL_HALF_FLOAT, pixels);
-  }
-  return checkGlUpload(fmt::format("instanced renderer: uploading the {}x{} animation texture",
-                                   texture_width_, texture_height_),
-                       device.faults());
+  Result<AnimationTextureSlot> slot =
+      layoutAnimationTexture(texture, max_size, texture_format_, floats, halves);
+  if (!slot.ok()) return slot.status();
+  slot_ = *slot;
+  texture_width_ = slot_.width;
+  texture_height_ = slot_.height;
+  Result<GLuint> uploaded = uploadAnimationTexels(
+      device, texture_format_, texture_width_, texture_height_,
+      texture_format_ == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
+                                               : static_cast<const void*>(halves.data()),
+      "instanced renderer");
+  if (!uploaded.ok()) return uploaded.status();
+  texture_ = *uploaded;
+  owns_texture_ = true;
+  return Status::okStatus();
 }
 
 Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                                     std::span<const Material> materials) {
   const SkinnedMesh& mesh = lod.mesh;
-  std::vector<GpuVertex> vertices(mesh.vertexCount());
-  for (size_t v = 0; v < vertices.size(); ++v) {
-    GpuVertex& out = vertices[v];
+  LodBuffers buffers;
+  std::vector<uint32_t> indices;
+  Result<std::vector<MaterialRange>> ranges =
+      groupIndicesByMaterial(mesh, materials, indices, &buffers.looks);
+  if (!ranges.ok()) {
+    return Status(ranges.status().code(), fmt::format("instanced renderer: LOD {}: {}",
+                                                      lods_.size(), ranges.status().message()));
+  }
+  buffers.ranges = std::move(ranges).value();
+  // Vertices shared by sub-meshes of different look rows are copied after the mesh's own.
+  const std::vector<uint32_t>& source = buffers.looks.vertex_source;
+  std::vector<GpuVertex> vertices(source.empty() ? mesh.vertexCount() : source.size());
+  for (size_t o = 0; o < vertices.size(); ++o) {
+    const size_t v = source.empty() ? o : source[o];
+    GpuVertex& out = vertices[o];
+    out.look = source.empty() ? 0.0f : buffers.looks.vertex_row[o];
     std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
     const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
     std::memcpy(out.normal, &normal, sizeof(out.normal));
@@ -311,11 +284,9 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
     std::memcpy(out.color, &color, sizeof(out.color));
   }
   (void)joint_count;
-  LodBuffers buffers;
-  buffers.vertex_count = static_cast<uint32_t>(vertices.size());
+  // Capture reads the mesh's own vertices: the first vertexCount() of the buffer.
+  buffers.vertex_count = static_cast<uint32_t>(mesh.vertexCount());
   buffers.index_count = static_cast<uint32_t>(mesh.indices.size());
-  std::vector<uint32_t> indices;
-  buffers.ranges = groupIndicesByMaterial(mesh, materials, indices);
   glGenVertexArrays(1, &buffers.vertex_array);
   glBindVertexArray(buffers.vertex_array);
   glGenBuffers(1, &buffers.vertex_buffer);
@@ -323,7 +294,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint}) {
+  for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint, kVariant}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
@@ -369,7 +340,8 @@ void InstancedRenderer::packRecords(std::span<const Instance> instances, size_t 
     out.fade = in.frames.fade;
     for (int c = 0; c < 4; ++c)
       out.tint[c] = static_cast<uint8_t>(std::lround(std::clamp(in.tint[c], 0.0f, 1.0f) * 255.0f));
-    out.padding[0] = out.padding[1] = 0;
+    out.variant = static_cast<float>(in.variant);
+    out.padding = 0;
   }
 }
 
@@ -402,17 +374,26 @@ void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
                         byteOffset(base + offsetof(GpuInstance, fade)));
   glVertexAttribPointer(kTint, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
                         byteOffset(base + offsetof(GpuInstance, tint)));
+  glVertexAttribPointer(kVariant, 1, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(base + offsetof(GpuInstance, variant)));
 }
 
 void InstancedRenderer::setUniforms(const Program& program, const FrameView& view) {
   glUseProgram(program.id());
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, texture_);
+  // A texture shared with the characters drawn before this one is bound already: no bind.
+  GLint bound = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+  if (static_cast<GLuint>(bound) != texture_) {
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    ++stats_.animation_texture_binds;
+  }
   glUniform1i(program.uniform("u_animation"), 0);
-  glUniform1i(program.uniform("u_frames_per_row"), static_cast<GLint>(frames_per_row_));
-  glUniform1i(program.uniform("u_texels_per_frame"), static_cast<GLint>(texels_per_frame_));
-  glUniform1i(program.uniform("u_rows_per_frame"), static_cast<GLint>(rows_per_frame_));
-  glUniform1i(program.uniform("u_joints_per_row"), static_cast<GLint>(joints_per_row_));
+  glUniform1i(program.uniform("u_base_row"), static_cast<GLint>(slot_.base_row));
+  glUniform1i(program.uniform("u_frames_per_row"), static_cast<GLint>(slot_.frames_per_row));
+  glUniform1i(program.uniform("u_texels_per_frame"), static_cast<GLint>(slot_.texels_per_frame));
+  glUniform1i(program.uniform("u_rows_per_frame"), static_cast<GLint>(slot_.rows_per_frame));
+  glUniform1i(program.uniform("u_joints_per_row"), static_cast<GLint>(slot_.joints_per_row));
   glUniformMatrix4fv(program.uniform("u_view_projection"), 1, GL_FALSE,
                      glm::value_ptr(view.view_projection));
   const glm::vec3 light = glm::normalize(view.light_direction);
@@ -451,6 +432,7 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
         if (!bound) {
           glBindVertexArray(lod.vertex_array);
           bindInstanceAttributes(first);
+          GpuMaterials::setLooks(material_uniforms_, lod.looks);
           bound = true;
         }
         materials_.apply(material_uniforms_, range.material, options_.cull_back_faces);
@@ -561,6 +543,9 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
           // No base instance in ES 3.1's record: each LOD's list is its own attribute offset.
           glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
                                  byteOffset(l * in.list_capacity * sizeof(GLuint)));
+          // Every agent in its own materials (the compute pass has no appearances), each
+          // sub-mesh drawn once.
+          GpuMaterials::setLooks(indirect_material_uniforms_, lod.looks);
           bound = true;
         }
         materials_.apply(indirect_material_uniforms_, range.material, options_.cull_back_faces);

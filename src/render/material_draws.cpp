@@ -11,39 +11,121 @@
 
 namespace throng::render {
 
-std::vector<MaterialRange> groupIndicesByMaterial(const SkinnedMesh& mesh,
-                                                  std::span<const Material> materials,
-                                                  std::vector<uint32_t>& indices) {
+namespace {
+
+// The material sub-mesh `sub` uses in appearance `a` (0: its own; v: variant v - 1).
+uint32_t lookMaterial(const SubMesh& sub, uint32_t a) {
+  return a == 0 || a > sub.variant_materials.size() ? sub.material : sub.variant_materials[a - 1];
+}
+
+bool isBlend(std::span<const Material> materials, uint32_t material) {
+  return material < materials.size() && materials[material].alpha_mode == AlphaMode::kBlend;
+}
+
+}  // namespace
+
+Result<std::vector<MaterialRange>> groupIndicesByMaterial(const SkinnedMesh& mesh,
+                                                          std::span<const Material> materials,
+                                                          std::vector<uint32_t>& indices,
+                                                          MaterialLooks* looks) {
   indices.clear();
   indices.reserve(mesh.indices.size());
+  if (looks) *looks = {};
   std::vector<MaterialRange> ranges;
   if (mesh.submeshes.empty()) {
     indices = mesh.indices;
-    const bool blend = !materials.empty() && materials[0].alpha_mode == AlphaMode::kBlend;
-    ranges.push_back({0, 0, static_cast<uint32_t>(indices.size()), blend});
+    ranges.push_back({0, 0, static_cast<uint32_t>(indices.size()), isBlend(materials, 0)});
     return ranges;
   }
-  // Materials in order of first use, opaque ones before blended ones.
+  uint32_t appearances = 1;
+  for (const SubMesh& sub : mesh.submeshes) {
+    appearances = std::max(appearances, static_cast<uint32_t>(sub.variant_materials.size()) + 1);
+  }
+  // Materials in order of first use (appearance 0, then each variant), opaque before blended.
   std::vector<uint32_t> order;
   for (const bool blended : {false, true}) {
-    for (const SubMesh& sub : mesh.submeshes) {
-      const bool blend = sub.material < materials.size() &&
-                         materials[sub.material].alpha_mode == AlphaMode::kBlend;
-      if (blend != blended || std::find(order.begin(), order.end(), sub.material) != order.end())
-        continue;
-      order.push_back(sub.material);
+    for (uint32_t a = 0; a < appearances; ++a) {
+      for (const SubMesh& sub : mesh.submeshes) {
+        const uint32_t material = lookMaterial(sub, a);
+        if (isBlend(materials, material) != blended ||
+            std::find(order.begin(), order.end(), material) != order.end())
+          continue;
+        order.push_back(material);
+      }
+    }
+  }
+  // Look rows: one per distinct material tuple over the appearances.
+  std::vector<uint32_t> submesh_row(mesh.submeshes.size(), 0);
+  std::vector<std::vector<uint32_t>> rows;
+  if (appearances > 1) {
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+      std::vector<uint32_t> row(appearances);
+      for (uint32_t a = 0; a < appearances; ++a) row[a] = lookMaterial(mesh.submeshes[s], a);
+      auto found = std::find(rows.begin(), rows.end(), row);
+      submesh_row[s] = static_cast<uint32_t>(found - rows.begin());
+      if (found == rows.end()) rows.push_back(std::move(row));
+    }
+  }
+  // With looks, each vertex belongs to one row: a vertex shared by sub-meshes of different rows
+  // is copied for each further row (remap[row][vertex], made only when a row needs it).
+  std::vector<std::vector<uint32_t>> remap;
+  if (looks && appearances > 1) {
+    if (rows.size() * appearances > kMaxLookEntries) {
+      return Status(
+          ErrorCode::kLimitExceeded,
+          fmt::format("{} sub-mesh looks x {} appearances (material variants + 1) need "
+                      "{} table entries; at most {} fit the shaders' uniforms",
+                      rows.size(), appearances, rows.size() * appearances, kMaxLookEntries));
+    }
+    looks->appearances = appearances;
+    for (const std::vector<uint32_t>& row : rows) {
+      for (const uint32_t m : row) looks->table.push_back(static_cast<float>(m));
+    }
+    looks->table.resize(static_cast<size_t>(kMaxLookEntries), 0.0f);
+    const uint32_t n = static_cast<uint32_t>(mesh.vertexCount());
+    constexpr uint32_t kUnset = ~0u;
+    std::vector<uint32_t> owner(n, kUnset);
+    looks->vertex_source.resize(n);
+    looks->vertex_row.assign(n, 0.0f);
+    for (uint32_t v = 0; v < n; ++v) looks->vertex_source[v] = v;
+    remap.assign(rows.size(), {});
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+      const SubMesh& sub = mesh.submeshes[s];
+      const uint32_t row = submesh_row[s];
+      for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
+        const uint32_t v = mesh.indices[i];
+        if (owner[v] == kUnset || owner[v] == row) {
+          owner[v] = row;
+          looks->vertex_row[v] = static_cast<float>(row);
+          continue;
+        }
+        if (remap[row].empty()) remap[row].assign(n, kUnset);
+        if (remap[row][v] == kUnset) {
+          remap[row][v] = static_cast<uint32_t>(looks->vertex_source.size());
+          looks->vertex_source.push_back(v);
+          looks->vertex_row.push_back(static_cast<float>(row));
+        }
+      }
     }
   }
   for (const uint32_t material : order) {
     MaterialRange range;
     range.material = material;
     range.first_index = static_cast<uint32_t>(indices.size());
-    range.blend =
-        material < materials.size() && materials[material].alpha_mode == AlphaMode::kBlend;
-    for (const SubMesh& sub : mesh.submeshes) {
-      if (sub.material != material) continue;
-      indices.insert(indices.end(), mesh.indices.begin() + sub.first_index,
-                     mesh.indices.begin() + sub.first_index + sub.index_count);
+    range.blend = isBlend(materials, material);
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s) {
+      const SubMesh& sub = mesh.submeshes[s];
+      bool uses = false;
+      for (uint32_t a = 0; a < appearances && !uses; ++a) uses = lookMaterial(sub, a) == material;
+      if (!uses) continue;
+      const std::vector<uint32_t>* row_remap =
+          remap.empty() || remap[submesh_row[s]].empty() ? nullptr : &remap[submesh_row[s]];
+      for (uint32_t i = sub.first_index; i < sub.first_index + sub.index_count; ++i) {
+        const uint32_t v = mesh.indices[i];
+        // Copied vertices are those whose first owner was another row.
+        const bool copied = row_remap && (*row_remap)[v] != ~0u;
+        indices.push_back(copied ? (*row_remap)[v] : v);
+      }
     }
     range.index_count = static_cast<uint32_t>(indices.size()) - range.first_index;
     if (range.index_count > 0) ranges.push_back(range);
@@ -60,6 +142,10 @@ MaterialUniforms MaterialUniforms::of(const Program& program) {
   u.uv_transform = program.uniform("u_uv_transform");
   u.alpha_cutoff = program.uniform("u_alpha_cutoff");
   u.opaque = program.uniform("u_opaque");
+  u.look_appearances = program.uniform("u_look_appearances");
+  u.look_material = program.uniform("u_look_material");
+  u.looks = program.uniform("u_looks[0]");
+  if (u.looks < 0) u.looks = program.uniform("u_looks");
   return u;
 }
 
@@ -163,6 +249,7 @@ void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_ba
   // OPAQUE and BLEND keep every fragment: a cutoff below any alpha.
   glUniform1f(u.alpha_cutoff, m.alpha_mode == AlphaMode::kMask ? m.alpha_cutoff : -1.0f);
   glUniform1f(u.opaque, m.alpha_mode == AlphaMode::kBlend ? 0.0f : 1.0f);
+  glUniform1f(u.look_material, static_cast<float>(index));
   if (cull_back_faces && !m.double_sided) {
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
@@ -170,6 +257,12 @@ void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_ba
   } else {
     glDisable(GL_CULL_FACE);
   }
+}
+
+void GpuMaterials::setLooks(const MaterialUniforms& u, const MaterialLooks& looks) {
+  glUniform1f(u.look_appearances, static_cast<float>(looks.appearances));
+  if (looks.appearances > 0 && u.looks >= 0)
+    glUniform4fv(u.looks, kLookVectors, looks.table.data());
 }
 
 void GpuMaterials::beginPass(MaterialPass pass) {

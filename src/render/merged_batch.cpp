@@ -47,19 +47,23 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("merged batch: {} copies of {} joints", copies, joints_per_copy));
   }
-  const size_t n = lod.vertexCount();
+  if (Status s = validateMesh(lod, joints_per_copy, "merged batch LOD"); !s.ok()) return s;
+
+  // Indices of every sub-mesh, grouped by material (the whole buffer when there are none).
+  std::vector<uint32_t> source;
+  MergedBatchMesh out;
+  Result<std::vector<MaterialRange>> ranges =
+      groupIndicesByMaterial(lod, materials, source, &out.looks);
+  if (!ranges.ok()) return ranges.status();
+  out.ranges = std::move(ranges).value();
+  const bool copied = !out.looks.vertex_source.empty();
+  const size_t n = copied ? out.looks.vertex_source.size() : lod.vertexCount();
   if (n * static_cast<size_t>(copies) > kMaxBatchVertices) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("merged batch: {} copies of {} vertices exceed the {}-vertex limit "
                               "of 16-bit indices",
                               copies, n, kMaxBatchVertices));
   }
-  if (Status s = validateMesh(lod, joints_per_copy, "merged batch LOD"); !s.ok()) return s;
-
-  // Indices of every sub-mesh, grouped by material (the whole buffer when there are none).
-  std::vector<uint32_t> source;
-  MergedBatchMesh out;
-  out.ranges = groupIndicesByMaterial(lod, materials, source);
   out.copies = copies;
   out.joints_per_copy = joints_per_copy;
   out.vertices_per_copy = static_cast<uint32_t>(n);
@@ -68,8 +72,9 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
   out.indices.resize(source.size() * copies);
   for (int k = 0; k < copies; ++k) {
     const float offset = static_cast<float>(k * joints_per_copy);
-    for (size_t v = 0; v < n; ++v) {
-      BatchVertex& bv = out.vertices[k * n + v];
+    for (size_t o = 0; o < n; ++o) {
+      const size_t v = copied ? out.looks.vertex_source[o] : o;
+      BatchVertex& bv = out.vertices[k * n + o];
       bv.position = lod.positions[v];
       bv.normal = lod.normals[v];
       bv.uv = lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v];
@@ -78,6 +83,7 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
       // Unused influences (weight 0) still point into this copy's own palette range.
       bv.joints = glm::vec4(lod.joints[v]) + offset;
       bv.weights = lod.weights[v];
+      bv.look = copied ? out.looks.vertex_row[o] : 0.0f;
     }
   }
   size_t at = 0;

@@ -21,6 +21,14 @@ constexpr GLuint kWeightsLocation = 3;
 constexpr GLuint kUv0Location = 4;
 constexpr GLuint kUv1Location = 5;
 constexpr GLuint kColorLocation = 6;
+constexpr GLuint kLookLocation = 7;  // the 8th: ES 2.0 guarantees 8 vertex attributes
+
+// The shader reads a character's appearance from its tint's alpha (merged.vert): 2 * appearance
+// + alpha, so variants cost no uniform vector.
+glm::vec4 withAppearance(glm::vec4 tint, uint16_t variant) {
+  tint.a = std::clamp(tint.a, 0.0f, 1.0f) + 2.0f * static_cast<float>(variant);
+  return tint;
+}
 
 int vectorsOfType(GLenum type) {
   switch (type) {
@@ -36,14 +44,15 @@ int vectorsOfType(GLenum type) {
 }
 
 Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
-                                   const GlFaults& faults) {
+                                   bool looks, const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader("gles2/merged.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
   if (!fragment.ok()) return fragment.status();
-  const std::string defines[] = {fmt::format("COPIES {}", copies),
-                                 fmt::format("JOINTS_PER_COPY {}", joints_per_copy),
-                                 fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
+  std::vector<std::string> defines = {fmt::format("COPIES {}", copies),
+                                      fmt::format("JOINTS_PER_COPY {}", joints_per_copy),
+                                      fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
+  if (looks) defines.push_back("LOOKS 1");
   ProgramDesc desc;
   desc.name = fmt::format("gles2/merged ({} characters of {} joints, {})", copies, joints_per_copy,
                           jointEncodingName(encoding));
@@ -52,7 +61,7 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
   desc.attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
                      {"a_joints", kJointsLocation},     {"a_weights", kWeightsLocation},
                      {"a_uv0", kUv0Location},           {"a_uv1", kUv1Location},
-                     {"a_color", kColorLocation}};
+                     {"a_color", kColorLocation},       {"a_look", kLookLocation}};
   return buildProgram(desc, faults);
 }
 
@@ -116,13 +125,29 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                           : device.caps().max_vertex_uniform_vectors;
   renderer->encoding_ = desc.joint_encoding;
 
+  // Material variants: the look table (and each LOD's vertices copied per look row).
+  const int count = static_cast<int>(lods.size());
+  std::vector<uint32_t> vertex_counts(count);
+  bool has_looks = false;
+  for (int i = 0; i < count; ++i) {
+    std::vector<uint32_t> indices;
+    MaterialLooks looks_of_lod;
+    Result<std::vector<MaterialRange>> ranges =
+        groupIndicesByMaterial(lods[i].mesh, looks.materials, indices, &looks_of_lod);
+    if (!ranges.ok())
+      return Status(ranges.status().code(),
+                    fmt::format("merged batch: LOD {}: {}", i, ranges.status().message()));
+    has_looks = has_looks || looks_of_lod.appearances > 0;
+    vertex_counts[i] = looks_of_lod.vertex_source.empty()
+                           ? static_cast<uint32_t>(lods[i].mesh.vertexCount())
+                           : static_cast<uint32_t>(looks_of_lod.vertex_source.size());
+  }
   // The shader's own uniforms, read from a program linked for one character of one joint.
-  Result<Program> probe = buildMergedProgram(1, 1, desc.joint_encoding, device.faults());
+  Result<Program> probe = buildMergedProgram(1, 1, desc.joint_encoding, has_looks, device.faults());
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
 
-  const int count = static_cast<int>(lods.size());
   renderer->lods_.resize(count);
   std::vector<Status> failures(count);
   for (int i = 0; i < count; ++i) {
@@ -130,8 +155,8 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     const MeshLod& source = lods[i];
     const int x = source.palette_joints.empty() ? skeleton_joints
                                                 : static_cast<int>(source.palette_joints.size());
-    Result<BatchCapacity> capacity = computeBatchCapacity(
-        renderer->budget_, other, x, source.mesh.vertexCount(), desc.joint_encoding);
+    Result<BatchCapacity> capacity =
+        computeBatchCapacity(renderer->budget_, other, x, vertex_counts[i], desc.joint_encoding);
     lod.info.joints = x;
     lod.info.encoding = desc.joint_encoding;
     lod.info.other_uniform_vectors = other;
@@ -157,7 +182,9 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.info.indices_per_character = mesh->indices_per_copy;
     lod.triangles_per_character = mesh->indices_per_copy / 3;
     lod.ranges = mesh->ranges;
-    Result<Program> program = buildMergedProgram(k, x, desc.joint_encoding, device.faults());
+    lod.looks = mesh->looks;
+    Result<Program> program =
+        buildMergedProgram(k, x, desc.joint_encoding, has_looks, device.faults());
     if (!program.ok()) return program.status();
     lod.program = std::move(*program);
     lod.palette_location = lod.program.uniform("u_palette[0]");
@@ -171,6 +198,8 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.fog_eye_location = lod.program.uniform("u_fog_eye");
     lod.fog_color_location = lod.program.uniform("u_fog_color");
     if (renderer->white_.size() < static_cast<size_t>(k)) renderer->white_.resize(k, glm::vec4(1));
+    if (renderer->variant_tints_.size() < static_cast<size_t>(k))
+      renderer->variant_tints_.resize(k);
 
     glGenBuffers(1, &lod.vertex_buffer);
     glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
@@ -257,12 +286,13 @@ void MergedBatchRenderer::beginFrame(const FrameView& view) {
   for (Lod& lod : lods_) lod.pending = 0;
 }
 
-std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index, const glm::vec4& tint) {
+std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index, const glm::vec4& tint,
+                                                       uint16_t variant) {
   assert(lod_index >= 0 && lod_index < lodCount());
   Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
   if (lod.pending == lod.info.characters_per_batch) flush(lod);
   const size_t x = static_cast<size_t>(lod.info.joints);
-  lod.staging_tints[lod.pending] = tint;
+  lod.staging_tints[lod.pending] = withAppearance(tint, variant);
   return std::span<JointRows>(lod.staging.data() + x * lod.pending++, x);
 }
 
@@ -280,19 +310,27 @@ bool MergedBatchRenderer::hasBlendedMaterials(int lod_index) const {
 
 void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRows> palettes,
                                          std::span<const glm::vec4> tints,
-                                         std::optional<MaterialPass> pass) {
+                                         std::optional<MaterialPass> pass,
+                                         std::span<const uint16_t> variants) {
   assert(lod_index >= 0 && lod_index < lodCount());
   Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
   const size_t x = static_cast<size_t>(lod.info.joints);
   assert(palettes.size() % x == 0);
   const size_t characters = palettes.size() / x;
   assert(tints.empty() || tints.size() == characters);
+  assert(variants.empty() || variants.size() == characters);
   if (pass == MaterialPass::kBlend && !hasBlendedMaterials(lod_index)) return;
   const size_t k = static_cast<size_t>(lod.info.characters_per_batch);
   for (size_t first = 0; first < characters; first += k) {
     const int count = static_cast<int>(std::min(k, characters - first));
-    drawBatch(lod, palettes.data() + first * x,
-              tints.empty() ? white_.data() : tints.data() + first, count, pass);
+    const glm::vec4* batch_tints = tints.empty() ? white_.data() : tints.data() + first;
+    if (!variants.empty()) {
+      for (int c = 0; c < count; ++c) {
+        variant_tints_[c] = withAppearance(batch_tints[c], variants[first + c]);
+      }
+      batch_tints = variant_tints_.data();
+    }
+    drawBatch(lod, palettes.data() + first * x, batch_tints, count, pass);
   }
 }
 
@@ -327,6 +365,7 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   glEnableVertexAttribArray(kUv0Location);
   glEnableVertexAttribArray(kUv1Location);
   glEnableVertexAttribArray(kColorLocation);
+  glEnableVertexAttribArray(kLookLocation);
   glVertexAttribPointer(kPositionLocation, 3, GL_FLOAT, GL_FALSE, stride,
                         reinterpret_cast<const void*>(offsetof(BatchVertex, position)));
   glVertexAttribPointer(kNormalLocation, 3, GL_FLOAT, GL_FALSE, stride,
@@ -341,6 +380,9 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
                         reinterpret_cast<const void*>(offsetof(BatchVertex, uv1)));
   glVertexAttribPointer(kColorLocation, 4, GL_FLOAT, GL_FALSE, stride,
                         reinterpret_cast<const void*>(offsetof(BatchVertex, color)));
+  glVertexAttribPointer(kLookLocation, 1, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offsetof(BatchVertex, look)));
+  GpuMaterials::setLooks(lod.material_uniforms, lod.looks);
   // One draw per material: opaque and masked ones, then blended ones (both unless `pass` says).
   for (const MaterialPass p : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
     if (pass && *pass != p) continue;

@@ -71,10 +71,12 @@ TEST(CharacterGather, CopiesOneCharactersAgentsInOrder) {
   std::vector<AgentPlayback> out_playback(5);
   std::vector<glm::vec4> out_tints(5);
   std::vector<uint32_t> out_agents(5);
+  const std::vector<uint16_t> variants = {9, 8, 7, 6, 5};
+  std::vector<uint16_t> out_variants(5);
   uint32_t count = 99;
   CharacterGatherJob job{1,          characters,     placements,   playback,
                          tints,      out_placements, out_playback, out_tints,
-                         out_agents, &count};
+                         out_agents, &count,         variants,     out_variants};
   ASSERT_TRUE(job.run());
   ASSERT_EQ(count, 3u);
   EXPECT_EQ(out_agents[0], 0u);
@@ -83,11 +85,16 @@ TEST(CharacterGather, CopiesOneCharactersAgentsInOrder) {
   EXPECT_EQ(out_placements[1].position.x, 2.0f);
   EXPECT_FLOAT_EQ(out_playback[2].time, 0.3f);
   EXPECT_EQ(out_tints[2], glm::vec4(3.0f));
+  EXPECT_EQ(out_variants[0], 9);
+  EXPECT_EQ(out_variants[2], 6);
 
   job.character = 7;  // nobody
   ASSERT_TRUE(job.run());
   EXPECT_EQ(count, 0u);
-  job.out_agents = std::span(out_agents).first(4);  // too small for five agents
+  job.out_variants = std::span(out_variants).first(4);  // too small for five agents
+  EXPECT_FALSE(job.validate());
+  job.out_variants = out_variants;
+  job.out_agents = std::span(out_agents).first(4);
   EXPECT_FALSE(job.validate());
   EXPECT_FALSE(job.run());
 }

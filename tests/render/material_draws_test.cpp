@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <ostream>
 
 #include <gtest/gtest.h>
@@ -15,16 +16,26 @@
 #include "support/material_character.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_export.h"
+#include "throng/offline/gltf_import.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
 
 namespace throng::render {
 namespace {
 
+// The test character without its material variants.
+Character withoutVariants() {
+  Character c = test::makeMaterialCharacter();
+  c.variants.clear();
+  for (SubMesh& sub : c.mesh.submeshes) sub.variant_materials.clear();
+  return c;
+}
+
 TEST(GroupIndicesByMaterial, OneRangePerMaterialBlendedOnesLast) {
-  const Character c = test::makeMaterialCharacter();
+  const Character c = withoutVariants();
   std::vector<uint32_t> indices;
-  std::vector<MaterialRange> ranges = groupIndicesByMaterial(c.mesh, c.materials, indices);
+  std::vector<MaterialRange> ranges = groupIndicesByMaterial(c.mesh, c.materials, indices).value();
   ASSERT_EQ(ranges.size(), 4u);
   EXPECT_EQ(indices, c.mesh.indices);  // one sub-mesh per material, already in order
   for (uint32_t q = 0; q < 4; ++q) {
@@ -38,7 +49,7 @@ TEST(GroupIndicesByMaterial, OneRangePerMaterialBlendedOnesLast) {
   Character d = c;
   d.materials[1].alpha_mode = AlphaMode::kBlend;
   d.mesh.submeshes[3].material = 0;
-  ranges = groupIndicesByMaterial(d.mesh, d.materials, indices);
+  ranges = groupIndicesByMaterial(d.mesh, d.materials, indices).value();
   ASSERT_EQ(ranges.size(), 3u);
   EXPECT_EQ(ranges[0].material, 0u);
   EXPECT_EQ(ranges[0].index_count, 12u);
@@ -54,10 +65,61 @@ TEST(GroupIndicesByMaterial, OneRangePerMaterialBlendedOnesLast) {
 
   // No sub-meshes: one range of the default material.
   d.mesh.submeshes.clear();
-  ranges = groupIndicesByMaterial(d.mesh, {}, indices);
+  ranges = groupIndicesByMaterial(d.mesh, {}, indices).value();
   ASSERT_EQ(ranges.size(), 1u);
   EXPECT_EQ(ranges[0].index_count, c.mesh.indices.size());
   EXPECT_EQ(indices, c.mesh.indices);
+}
+
+TEST(GroupIndicesByMaterial, VariantsDrawInTheirMaterialsRanges) {
+  // Variants "plain" (quad q: material q) and "all red" (every quad: material 0).
+  const Character c = test::makeMaterialCharacter();
+  std::vector<uint32_t> indices;
+  MaterialLooks looks;
+  std::vector<MaterialRange> ranges =
+      groupIndicesByMaterial(c.mesh, c.materials, indices, &looks).value();
+  ASSERT_EQ(ranges.size(), 4u);  // still one draw per material
+  EXPECT_EQ(ranges[0].material, 0u);
+  EXPECT_EQ(ranges[0].index_count, 24u);  // every quad may be red
+  for (uint32_t q = 1; q < 4; ++q) {
+    EXPECT_EQ(ranges[q].material, q);
+    EXPECT_EQ(ranges[q].index_count, 6u);
+  }
+  ASSERT_EQ(looks.appearances, 3u);  // own materials + 2 variants
+  // Rows: quad 0 (0, 0, 0), then quad q (q, q, 0); the table padded to kMaxLookEntries.
+  ASSERT_EQ(looks.table.size(), kMaxLookEntries);
+  const float expected[] = {0, 0, 0, 1, 1, 0, 2, 2, 0, 3, 3, 0};
+  for (size_t i = 0; i < std::size(expected); ++i) EXPECT_EQ(looks.table[i], expected[i]) << i;
+  ASSERT_EQ(looks.vertex_source.size(), c.mesh.vertexCount());  // no vertex shared by rows
+  for (size_t v = 0; v < looks.vertex_row.size(); ++v) {
+    EXPECT_EQ(looks.vertex_row[v], static_cast<float>(v / 4)) << v;
+  }
+
+  // Quads 0 and 1 sharing their vertices (different rows): quad 1's are copied.
+  Character d = c;
+  for (int i = 0; i < 6; ++i) d.mesh.indices[6 + i] = d.mesh.indices[i];
+  ranges = groupIndicesByMaterial(d.mesh, d.materials, indices, &looks).value();
+  ASSERT_EQ(looks.vertex_source.size(), d.mesh.vertexCount() + 4);
+  std::vector<uint32_t> copied(looks.vertex_source.begin() + 16, looks.vertex_source.end());
+  std::sort(copied.begin(), copied.end());
+  EXPECT_EQ(copied, (std::vector<uint32_t>{0, 1, 2, 3}));
+  for (uint32_t k = 0; k < 4; ++k) EXPECT_EQ(looks.vertex_row[16 + k], 1.0f);
+  // Material 1's range (quad 1 alone) addresses the copies.
+  ASSERT_EQ(ranges[1].material, 1u);
+  for (uint32_t i = 0; i < 6; ++i) EXPECT_GE(indices[ranges[1].first_index + i], 16u);
+
+  // Too many look rows x appearances for the shaders' table.
+  Character e = c;
+  for (SubMesh& sub : e.mesh.submeshes) sub.variant_materials.assign(20, 0);
+  e.mesh.submeshes[1].variant_materials[19] = 1;
+  e.mesh.submeshes[2].variant_materials[19] = 2;
+  e.mesh.submeshes[3].variant_materials[19] = 3;
+  Result<std::vector<MaterialRange>> too_many =
+      groupIndicesByMaterial(e.mesh, e.materials, indices, &looks);
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_EQ(too_many.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(too_many.status().message().find("84 table entries"), std::string::npos)
+      << too_many.status().message();
 }
 
 // ---- known colours at known pixels ----
@@ -143,7 +205,7 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
     DeviceDesc desc;
     desc.gles_major = GetParam().gles_major;
     desc.width = kWidth;
-    desc.height = kHeight;
+    desc.height = height_;
     if (GetParam().path == RenderPath::kGpu) {
       // The GPU-driven path: an ES 3.1 context with compute, or the case skips.
       desc.gles_minor = 1;
@@ -162,7 +224,8 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
   // Draws agents at `positions` (tints: one each, or none) with `package`; the frame and the
   // draw calls.
   Image draw(const Package& package, std::vector<glm::vec3> positions, std::vector<glm::vec4> tints,
-             bool tint, uint32_t* draw_calls) {
+             bool tint, uint32_t* draw_calls, const std::vector<uint16_t>& variants = {},
+             const FrameView& view = frontView()) {
     CrowdRendererDesc desc;
     desc.path = GetParam().path;
     desc.fixed_lod = 0;
@@ -174,7 +237,7 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
     std::vector<AgentPlayback> playback(positions.size());
     for (size_t i = 0; i < positions.size(); ++i) placements[i].position = positions[i];
     device_->beginFrame(kClear);
-    const Status s = renderer.draw(frontView(), CrowdFrame{placements, playback, tints});
+    const Status s = renderer.draw(view, CrowdFrame{placements, playback, tints, {}, variants});
     EXPECT_TRUE(s.ok()) << s.toString();
     device_->finish();
     *draw_calls = renderer.stats().draw_calls;
@@ -183,6 +246,7 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
     return image.ok() ? std::move(image).value() : Image{};
   }
 
+  int height_ = kHeight;
   std::unique_ptr<Device> device_;
 };
 
@@ -242,6 +306,122 @@ TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
     // Agent 0's quad 3 blends over agent 1's red quad: drawn after it, without hiding it.
     EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f), blended, "blended over opaque");
   }
+}
+
+// The test character written as glTF (KHR_materials_variants) by our exporter and imported
+// again: its variants "plain" and "all red", drawn per agent.
+class MaterialVariants : public MaterialColours {
+ protected:
+  MaterialVariants() { height_ = kVariantRows * 2 * static_cast<int>(kPixelsPerUnit); }
+  static constexpr int kVariantRows = 4;
+};
+
+TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
+  static const Package package = [] {
+    const std::filesystem::path dir = test::makeTempDir("material_variants");
+    const std::string path = (dir / "variants.gltf").string();
+    EXPECT_TRUE(writeGltf(test::makeMaterialCharacter(), path).ok());
+    Result<Character> imported = importGltf(path);
+    EXPECT_TRUE(imported.ok()) << imported.status().toString();
+    std::filesystem::remove_all(dir);
+    BakeOptions bake;
+    bake.threads = 1;
+    return bakeCharacter(imported.value(), bake).value();
+  }();
+  ASSERT_EQ(package.variants, (std::vector<std::string>{"plain", "all red"}));
+  // Rows of agents 2 units apart (y = 0, 2, 4, 6), each in one appearance: own materials, "plain",
+  // "all red", and one past the last variant (own materials).
+  const std::vector<uint16_t> variants = {0, 1, 2, 9};
+  std::vector<glm::vec3> positions;
+  for (int r = 0; r < kVariantRows; ++r) positions.emplace_back(0.0f, 2.0f * r, 0.0f);
+  const float top = 2.0f * kVariantRows - 0.5f;
+  FrameView view;
+  view.view_projection = glm::ortho(-0.5f, 7.5f, -0.5f, top, 0.1f, 20.0f) *
+                         glm::lookAt(glm::vec3(0, 0, 10), glm::vec3(0), glm::vec3(0, 1, 0));
+  view.eye = glm::vec3(0, 0, 10);
+  uint32_t draws = 0;
+  const Image image = draw(package, positions, {}, true, &draws, variants, view);
+  ASSERT_EQ(image.height, height_);
+  EXPECT_EQ(draws, GetParam().path == RenderPath::kPerCharacter ? 16u : 4u)
+      << "one draw per material (per character on the per-character path)";
+  // The pixel showing point (u, v) of quad q of the agent in row r.
+  auto at = [&](int r, int q, float u, float v) {
+    const int column = static_cast<int>((2.0f * static_cast<float>(q) + u + 0.5f) * kPixelsPerUnit);
+    const int row = static_cast<int>((top - (2.0f * r + 1.0f) + v) * kPixelsPerUnit);
+    const uint8_t* p = &image.rgba[(static_cast<size_t>(row) * image.width + column) * 4];
+    return glm::ivec3(p[0], p[1], p[2]);
+  };
+  const glm::ivec3 red = litColour({1, 0, 0});
+  const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
+  for (const int r : {0, 1, 3}) {
+    SCOPED_TRACE("own materials, appearance " + std::to_string(variants[r]));
+    EXPECT_COLOUR(at(r, 0, 0.5f, 0.5f), red, "red factor");
+    EXPECT_COLOUR(at(r, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0])),
+                  "checker texel (0, 0)");
+    EXPECT_COLOUR(at(r, 2, 0.25f, 0.5f), clear, "cut-out half");
+    EXPECT_COLOUR(at(r, 2, 0.75f, 0.5f), litColour({0, 1, 0}), "kept half");
+    EXPECT_COLOUR(at(r, 3, 0.5f, 0.5f),
+                  litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}),
+                  "vertex colour");
+  }
+  SCOPED_TRACE("'all red'");
+  EXPECT_COLOUR(at(2, 0, 0.5f, 0.5f), red, "quad 0");
+  EXPECT_COLOUR(at(2, 1, 0.125f, 0.125f), red, "quad 1 (checker in its own materials)");
+  EXPECT_COLOUR(at(2, 2, 0.25f, 0.5f), red, "quad 2, no cut-out in red");
+  // Red times quad 3's vertex colour (0, 0.5, 1): black.
+  EXPECT_COLOUR(at(2, 3, 0.5f, 0.5f), litColour({0, 0, 0}), "quad 3, red x vertex colour");
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, MaterialVariants,
+                         ::testing::Values(PathCase{3, RenderPath::kInstanced},
+                                           PathCase{3, RenderPath::kMerged},
+                                           PathCase{3, RenderPath::kPerCharacter},
+                                           PathCase{2, RenderPath::kMerged},
+                                           PathCase{2, RenderPath::kPerCharacter}),
+                         [](const ::testing::TestParamInfo<PathCase>& param) {
+                           std::string name = renderPathName(param.param.path);
+                           std::erase(name, '-');
+                           return "Es" + std::to_string(param.param.gles_major) + name;
+                         });
+
+// The gpu path draws every agent in its own materials (no appearances on the GPU yet): each
+// sub-mesh once, whatever the agents' variants.
+TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
+  DeviceDesc desc;
+  desc.gles_major = 3;
+  desc.gles_minor = 1;
+  desc.width = kWidth;
+  desc.height = kHeight;
+  test::useGlesVersion(3);
+  Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
+  if (!device.ok()) GTEST_SKIP() << "no ES 3.1 context: " << device.status().toString();
+  if (!(*device)->caps().compute) GTEST_SKIP() << "no ES 3.1 compute";
+  // Auto picks instanced for a package with variants, and says why.
+  {
+    CrowdRenderer automatic(**device, materialPackage());
+    ASSERT_TRUE(automatic.ok()) << automatic.status().toString();
+    EXPECT_EQ(automatic.path(), RenderPath::kInstanced);
+    EXPECT_NE(automatic.pathReason().find("material variants"), std::string::npos)
+        << automatic.pathReason();
+  }
+  CrowdRendererDesc gpu_desc;
+  gpu_desc.path = RenderPath::kGpu;
+  gpu_desc.fixed_lod = 0;
+  CrowdRenderer renderer(**device, materialPackage(), gpu_desc);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  const std::vector<Placement> placements(1);
+  const std::vector<AgentPlayback> playback(1);
+  const std::vector<uint16_t> variants = {2};  // "all red": drawn in its own materials here
+  (*device)->beginFrame(kClear);
+  ASSERT_TRUE(renderer.draw(frontView(), CrowdFrame{placements, playback, {}, {}, variants}).ok());
+  (*device)->finish();
+  Result<Image> image = (*device)->readPixels();
+  ASSERT_TRUE(image.ok());
+  EXPECT_COLOUR(pixelAt(*image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0])),
+                "checker, own material");
+  EXPECT_COLOUR(pixelAt(*image, 3, 0.5f, 0.5f),
+                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}),
+                "vertex colour, own material");
 }
 
 INSTANTIATE_TEST_SUITE_P(

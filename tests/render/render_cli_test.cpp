@@ -397,6 +397,10 @@ TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
   EXPECT_EQ(json["draw_calls"], 4);
   ASSERT_EQ(json["characters"].size(), 2u);
   EXPECT_EQ(json["characters"][1]["agents"], 8);
+  // Both characters' animation textures in one: bound once (or not at all, when the previous
+  // frame left it bound).
+  EXPECT_EQ(json["animation_texture_shared"], true);
+  EXPECT_LE(json["animation_texture_binds"], 1);
 }
 
 TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
@@ -414,6 +418,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--clip nope", "--clip nope: no such clip in sample (clips: 0 idle, 1 walk"},
       {"--clip 9", "--clip 9: no such clip"},
       {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
+      {"--variants some", "--variants some: must be random, none or an appearance index"},
       {"--lod 4", "--lod 4: sample has LODs 0..3 (or auto)"},
       {"--lod near", "--lod near: must be auto or a LOD index"},
       {"--lod-threshold 0", "--lod-threshold 0: must be a number of pixels in [0.01, 1000]"},

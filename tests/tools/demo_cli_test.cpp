@@ -218,10 +218,27 @@ TEST(DemoCli, ClipsMapsStatesToClipsAndABadMapExitsTwo) {
   EXPECT_NE(r.output.find("warning: " + glb.string() + ": no attack clip: idle's clip ('Survey')"),
             std::string::npos)
       << r.output;
-  // Without a map, no clip is named idle: the first clip idles, and the names find the rest.
-  r = test::runCli(common);
+  // A mixed crowd of the character twice, a map per input: the first input's map, and none for
+  // the second (''), where no clip is named idle: the first clip idles, and the names find the
+  // rest (walk and run at the map-less default speeds).
+  r = test::runCli("demo " + quoted(glb) + " " + quoted(glb) +
+                   " --agents 9 --seconds 1 --width 64 --height 48 -o " + quoted(dir / "x.png") +
+                   " --clips idle=Survey,walk=Walk,run=Run,run_speed=2 --clips ''");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("clips: idle=Survey walk=Walk run=Run "), std::string::npos) << r.output;
+  const size_t second = r.output.find("character 1: input: " + glb.string());
+  ASSERT_NE(second, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("run 2.00/s (clip map)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("run 2.00/s (clip map)", second), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("clips: idle=Survey walk=Walk run=Run ", second), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("mixed crowd: 9 agents of 2 characters; draw calls: "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("animation texture: one "), std::string::npos) << r.output;
+  // Maps for some inputs but not all: a usage error naming the flag.
+  r = test::runCli("demo " + quoted(glb) + " sample sample --clips walk=Walk --clips '' -o " +
+                   quoted(dir / "x.png"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--clips: given 2 times for 3 inputs"), std::string::npos) << r.output;
 
   struct Case {
     std::string map;

@@ -32,7 +32,9 @@ double median(std::vector<double> values) {
 void addClipOptions(CLI::App& sub, ClipArgs& args) {
   sub.add_option("--clips", args.clips,
                  "which clip each state plays, e.g. idle=Survey,walk=Walk,run=Run (also attack, "
-                 "die, walk_speed, run_speed); states left out are found by name");
+                 "die, walk_speed, run_speed); states left out are found by name. Once: for every "
+                 "input; once per input (repeated, in input order; '' = by name): each its own")
+      ->allow_extra_args(false);
   sub.add_option("--clips-from", args.clips_from,
                  "more glTF files whose clips the character plays (bound by joint name)");
 }
@@ -191,6 +193,7 @@ nlohmann::json reportJson(const FrameReport& r) {
           {"agents", stats.agents},
           {"visible", stats.visible},
           {"draw_calls", stats.draw_calls},
+          {"animation_texture_binds", stats.animation_texture_binds},
           {"triangles", stats.triangles},
           {"lods", lods},
           {"joint_encoding", joint_encoding},

@@ -49,7 +49,9 @@ void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The options of `render` and `demo` about their input's clips.
 struct ClipArgs {
-  std::string clips;                    // --clips: a clip map (parseClipMap), "" = by name
+  // --clips: clip maps (parseClipMap; "" = by name): none, one for every input, or one per
+  // input in input order (clipMapsPerInput).
+  std::vector<std::string> clips;
   std::vector<std::string> clips_from;  // --clips-from: glTF files whose clips are added
 };
 // Adds --clips and --clips-from to `sub`.

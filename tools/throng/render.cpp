@@ -2,6 +2,7 @@
 // front end on any render path, written as a PNG.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -13,8 +14,9 @@
 #include "command.h"
 #include "crowd_frame.h"
 #include "crowd_input.h"
-#include "throng/crowd/character_gather.h"
+#include "mixed_crowd.h"
 #include "throng/crowd/crowd.h"
+#include "throng/render/animation_texture_upload.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
 
@@ -28,7 +30,7 @@ constexpr float kHeadingSpread = 0.5235988f;
 
 // A mixed crowd's characters: one renderer each, and each agent names its character in 16 bits.
 constexpr size_t kMaxInputs = 64;
-// Appearance variants: each agent's tint, multiplying its character's colours.
+// Each agent's tint, one of these, multiplying its character's colours.
 constexpr std::array<glm::vec4, 8> kVariantTints = {
     glm::vec4(1.00f, 1.00f, 1.00f, 1.0f), glm::vec4(1.00f, 0.62f, 0.55f, 1.0f),
     glm::vec4(0.60f, 0.80f, 1.00f, 1.0f), glm::vec4(0.65f, 1.00f, 0.65f, 1.0f),
@@ -43,30 +45,36 @@ struct RenderArgs {
   uint32_t seed = 1;
   int frames = 1;
   bool events = false;
+  std::string variants = "random";  // random | none | an appearance index
   FrontendArgs frontend;
   ClipArgs clips;
 };
 
-// One input of a (mixed) crowd: its character, the clip its agents play and its renderer.
+// One input of a (mixed) crowd: its character, the clip its agents play and its size.
 struct RenderInput {
   CrowdInput input;
   int clip = 0;
   float scale = 1.0f;  // of its agents, so that every character stands as tall
-  std::optional<render::CrowdRenderer> renderer;
-  // This character's agents, gathered each frame (CharacterGatherJob).
-  std::vector<Placement> placements;
-  std::vector<AgentPlayback> playback;
-  std::vector<glm::vec4> tints;
-  std::vector<uint32_t> agents;
-  uint32_t count = 0;
 };
 
-// The clip `args` asks for in `input`: --clip, else a --clips map's idle clip, else clip 0; -1
-// when --clip names a clip the input lacks. Exit code (2) in *usage when the map is bad.
-int pickClip(const RenderArgs& args, CrowdInput& input, int* usage) {
+// --variants: every agent's appearance picked at random (-1), or this one for every agent.
+std::optional<int> parseVariants(const std::string& value) {
+  if (value == "random") return -1;
+  if (value == "none") return 0;
+  int index = -1;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), index);
+  if (ec != std::errc() || end != value.data() + value.size() || index < 0 || index > 65535)
+    return std::nullopt;
+  return index;
+}
+
+// The clip `args` asks for in `input`: --clip, else its --clips map's idle clip (`clip_map`),
+// else clip 0; -1 when --clip names a clip the input lacks. Exit code (2) in *usage when the map
+// is bad.
+int pickClip(const RenderArgs& args, CrowdInput& input, const std::string& clip_map, int* usage) {
   if (!args.clip.empty()) return findClip(input.package.clips, args.clip);
-  if (args.clips.clips.empty()) return 0;
-  Result<ClipSet> clip_set = crowdClipSet(input, args.clips.clips);
+  if (clip_map.empty()) return 0;
+  Result<ClipSet> clip_set = crowdClipSet(input, clip_map);
   if (!clip_set.ok()) {
     *usage = usageError("--clips: " + clip_set.status().message());
     return -1;
@@ -82,10 +90,20 @@ int runRender(const RenderArgs& args) {
                                      checkRange("--frames", args.frames, 1, kMaxFrames)}) {
     if (!message.empty()) return usageError(message);
   }
+  const std::optional<int> variant_choice = parseVariants(args.variants);
+  if (!variant_choice) {
+    return usageError(fmt::format(
+        "--variants {}: must be random, none or an appearance index (0 = own materials, v = "
+        "material variant v - 1)",
+        args.variants));
+  }
   if (args.inputs.size() > kMaxInputs) {
     return usageError(
         fmt::format("{} inputs: at most {} characters per crowd", args.inputs.size(), kMaxInputs));
   }
+  Result<std::vector<std::string>> clip_maps =
+      clipMapsPerInput(args.clips.clips, args.inputs.size());
+  if (!clip_maps.ok()) return usageError(clip_maps.status().message());
   std::vector<RenderInput> inputs(args.inputs.size());
   float size = 0.0f;
   float footprint = 1e-3f;
@@ -95,7 +113,7 @@ int runRender(const RenderArgs& args) {
     inputs[i].input = std::move(input).value();
     CrowdInput& in = inputs[i].input;
     int usage = 0;
-    inputs[i].clip = pickClip(args, in, &usage);
+    inputs[i].clip = pickClip(args, in, (*clip_maps)[i], &usage);
     if (usage != 0) return usage;
     for (const std::string& w : in.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
     if (inputs[i].clip < 0) {
@@ -130,6 +148,7 @@ int runRender(const RenderArgs& args) {
   std::mt19937 random(args.seed);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   std::vector<glm::vec4> tints(args.agents);
+  std::vector<uint16_t> appearances(args.agents);
   for (int i = 0; i < args.agents; ++i) {
     const uint16_t character = static_cast<uint16_t>(i % static_cast<int>(inputs.size()));
     Placement p;
@@ -139,10 +158,19 @@ int runRender(const RenderArgs& args) {
     p.scale = inputs[character].scale;
     const float start =
         unit(random) * inputs[character].input.package.clips[inputs[character].clip].duration;
-    // The appearance variant: one of the variant tints, multiplying the character's colours.
-    const uint16_t variant = static_cast<uint16_t>(random() % kVariantTints.size());
-    crowd.addAgent(p, start, character, variant);
-    tints[i] = kVariantTints[variant];
+    // The tint, multiplying the character's colours.
+    tints[i] = kVariantTints[random() % kVariantTints.size()];
+    // The appearance: own materials or a material variant (drawn only for inputs that have
+    // variants, so that other inputs' crowds stay as they were).
+    const size_t variant_count = inputs[character].input.package.variants.size();
+    uint16_t appearance = 0;
+    if (*variant_choice >= 0) {
+      appearance = static_cast<uint16_t>(*variant_choice);
+    } else if (variant_count > 0) {
+      appearance = static_cast<uint16_t>(random() % (variant_count + 1));
+    }
+    crowd.addAgent(p, start, character, appearance);
+    appearances[i] = appearance;
   }
   const float rows = static_cast<float>((args.agents + side - 1) / side);
   const glm::vec2 low(-half, -half);
@@ -167,15 +195,17 @@ int runRender(const RenderArgs& args) {
       crowdView(choice->street, low, high, size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
   addScenery(view, desc, low, high, size);
-  for (RenderInput& in : inputs) {
-    in.renderer.emplace(**device, in.input.package, desc);
-    if (!in.renderer->ok()) return fail(in.renderer->status().message());
-    desc.ground.grid = false;  // one ground under the crowd; every character has its shadows
-    in.placements.resize(args.agents);
-    in.playback.resize(args.agents);
-    in.tints.resize(args.agents);
-    in.agents.resize(args.agents);
+  // One renderer per character (mixed_crowd.h), their animation textures shared when they fit.
+  std::vector<const Package*> packages;
+  std::vector<std::string> names;
+  for (const RenderInput& in : inputs) {
+    packages.push_back(&in.input.package);
+    names.push_back(in.input.name);
   }
+  Result<std::unique_ptr<MixedCrowdRenderer>> made = MixedCrowdRenderer::create(
+      **device, packages, names, desc, static_cast<uint32_t>(args.agents));
+  if (!made.ok()) return fail(made.status().message());
+  MixedCrowdRenderer& mixed = **made;
 
   std::vector<double> frame_ms;
   // --events: every update's crossings, by frame (printed after the report).
@@ -185,7 +215,7 @@ int runRender(const RenderArgs& args) {
   // not reported. Later frames each follow a crowd update of 1/30 s (timed by the first
   // character's renderer).
   for (int f = -1; f < args.frames; ++f) {
-    if (f > 0) inputs[0].renderer->update(crowd, kFrameSeconds);
+    if (f > 0) mixed.update(crowd, kFrameSeconds);
     if (f > 0 && args.events) {
       for (const EventHit& hit : crowd.events()) {
         const uint16_t character = crowd.agentCharacters()[hit.agent];
@@ -204,24 +234,7 @@ int runRender(const RenderArgs& args) {
       }
     }
     (*device)->beginFrame(kFogColor);
-    for (size_t c = 0; c < inputs.size(); ++c) {
-      RenderInput& in = inputs[c];
-      const CharacterGatherJob gather{static_cast<uint16_t>(c),
-                                      crowd.agentCharacters(),
-                                      crowd.placements(),
-                                      crowd.playback(),
-                                      tints,
-                                      in.placements,
-                                      in.playback,
-                                      in.tints,
-                                      in.agents,
-                                      &in.count};
-      if (!gather.run()) return fail("internal error: the agents could not be gathered");
-      const render::CrowdFrame frame{std::span(in.placements).first(in.count),
-                                     std::span(in.playback).first(in.count),
-                                     std::span(in.tints).first(in.count)};
-      if (Status s = in.renderer->draw(view, frame); !s.ok()) return fail(s.message());
-    }
+    if (Status s = mixed.draw(view, crowd, tints); !s.ok()) return fail(s.message());
     const double ms = (*device)->finish();
     if (f >= 0) frame_ms.push_back(ms);
   }
@@ -229,25 +242,31 @@ int runRender(const RenderArgs& args) {
   if (!image.ok()) return fail(image.status().message());
   if (Status s = render::writePng(*image, args.frontend.out); !s.ok()) return fail(s.message());
 
-  uint32_t draw_calls = 0;
-  for (const RenderInput& in : inputs) draw_calls += in.renderer->stats().draw_calls;
-  auto reportOf = [&](const RenderInput& in) {
-    return FrameReport{&in.input, device->get(), &*in.renderer, frame_ms, args.frontend.out};
+  const uint32_t draw_calls = mixed.drawCalls();
+  const uint32_t texture_binds = mixed.animationTextureBinds();
+  const render::SharedAnimationTexture* shared_texture = mixed.sharedTexture();
+  const std::string& separate_textures = mixed.separateTextures();
+  auto reportOf = [&](size_t c) {
+    return FrameReport{&inputs[c].input, device->get(), &mixed.renderer(c), frame_ms,
+                       args.frontend.out};
   };
   if (args.frontend.json) {
-    nlohmann::json json = reportJson(reportOf(inputs[0]));
+    nlohmann::json json = reportJson(reportOf(0));
     json["clip"] = inputs[0].input.package.clips[inputs[0].clip].name;
     json["seed"] = args.seed;
     json["view"] = args.frontend.view;
     if (inputs.size() > 1) {
       nlohmann::json each = nlohmann::json::array();
-      for (const RenderInput& in : inputs) {
-        nlohmann::json one = reportJson(reportOf(in));
-        one["clip"] = in.input.package.clips[in.clip].name;
+      for (size_t c = 0; c < inputs.size(); ++c) {
+        nlohmann::json one = reportJson(reportOf(c));
+        one["clip"] = inputs[c].input.package.clips[inputs[c].clip].name;
         each.push_back(one);
       }
       json["characters"] = each;
       json["draw_calls"] = draw_calls;
+      json["animation_texture_binds"] = texture_binds;
+      json["animation_texture_shared"] = shared_texture != nullptr;
+      if (!separate_textures.empty()) json["animation_textures_separate"] = separate_textures;
       json["agents"] = args.agents;
     }
     if (args.events) json["events"] = event_json;
@@ -260,14 +279,32 @@ int runRender(const RenderArgs& args) {
     if (inputs.size() > 1) fmt::print("character {}: ", c);
     fmt::print("input: {} ({}: {} clips, {} LODs)\n", in.input.name, in.input.how,
                package.clips.size(), package.lods.size());
+    if (!package.variants.empty()) {
+      std::string variant_names;
+      for (const std::string& v : package.variants) {
+        variant_names += (variant_names.empty() ? "" : ", ") + v;
+      }
+      fmt::print("material variants: {} ({})\n", package.variants.size(), variant_names);
+    }
     fmt::print("agents: {} playing '{}' (clip {}), seed {}, {} view\n",
-               inputs.size() > 1 ? in.count : static_cast<uint32_t>(args.agents),
+               inputs.size() > 1 ? mixed.agentsOf(c) : static_cast<uint32_t>(args.agents),
                package.clips[in.clip].name, in.clip, args.seed, args.frontend.view);
-    printReport(reportOf(in));
+    printReport(reportOf(c));
   }
   if (inputs.size() > 1) {
     fmt::print("mixed crowd: {} agents of {} characters, {} tint variants; draw calls: {} in all\n",
                args.agents, inputs.size(), kVariantTints.size(), draw_calls);
+    if (shared_texture) {
+      fmt::print(
+          "animation texture: one {}x{} texture shared by {} characters; texture binds per "
+          "frame: {}\n",
+          shared_texture->width(), shared_texture->height(), inputs.size(), texture_binds);
+    } else {
+      fmt::print("animation textures: one per character ({}); texture binds per frame: {}\n",
+                 separate_textures.empty() ? "the merged paths keep palettes on the CPU"
+                                           : separate_textures,
+                 texture_binds);
+    }
   }
   if (args.events) {
     size_t events_in_clip = 0;
@@ -293,11 +330,17 @@ std::function<int()> setupRender(CLI::App& sub) {
                  "clip every agent plays, by name or index (default: the --clips map's idle "
                  "clip, else clip 0)");
   sub.add_option("--seed", args->seed,
-                 "seed of each agent's start time, heading and appearance variant (tint)")
+                 "seed of each agent's start time, heading, tint and material variant")
       ->capture_default_str();
   sub.add_option("--frames", args->frames,
                  "frames drawn 1/30 s apart, after one untimed warm-up draw (the last is "
                  "written; the median time is reported)")
+      ->capture_default_str();
+  sub.add_option("--variants", args->variants,
+                 "material variants (glTF KHR_materials_variants) of the inputs that have them: "
+                 "random (each agent one of its character's own materials and variants, by "
+                 "--seed), none (own materials) or an index for every agent (0 own materials, v "
+                 "variant v - 1)")
       ->capture_default_str();
   sub.add_flag("--events", args->events,
                "print the animation events each agent crosses, frame by frame (events come from "

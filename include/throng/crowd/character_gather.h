@@ -8,10 +8,11 @@
 
 namespace throng {
 
-// Copies, in agent order, the placement, playback and tint of every agent whose character is
-// `character` into the out spans, and its crowd index into out_agents; *count = how many.
-// Inputs have one entry per agent (tints may be empty: no tints gathered); outputs hold at least
-// as many entries as agents (out_tints may be empty when tints is). Allocates nothing.
+// Copies, in agent order, the placement, playback, tint and appearance variant of every agent
+// whose character is `character` into the out spans, and its crowd index into out_agents; *count
+// = how many. Inputs have one entry per agent (tints and variants may be empty: none gathered);
+// outputs hold at least as many entries as agents (out_tints / out_variants may be empty when
+// tints / variants are). Allocates nothing.
 struct CharacterGatherJob {
   uint16_t character = 0;
   std::span<const uint16_t> characters;  // per agent
@@ -23,6 +24,8 @@ struct CharacterGatherJob {
   std::span<glm::vec4> out_tints;
   std::span<uint32_t> out_agents;
   uint32_t* count = nullptr;
+  std::span<const uint16_t> variants;  // per agent (Crowd::variants())
+  std::span<uint16_t> out_variants;
 
   bool validate() const;
   bool run() const;

@@ -87,8 +87,9 @@ class Crowd {
   // clips and ClipSet. Each agent's AgentPlayback clip indices are into its character's clips.
   explicit Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc = {});
 
-  // Adds an idle agent of `character` (< characterCount()) in appearance `variant` (the
-  // caller's: a tint or material variant index, carried for the renderer); returns its index.
+  // Adds an idle agent of `character` (< characterCount()) in appearance `variant` (carried for
+  // the renderer: 0 the character's own materials, v its material variant v - 1, see
+  // render::CrowdFrame::variants); returns its index.
   // `start_time` offsets its clip (seconds).
   uint32_t addAgent(const Placement& placement, float start_time = 0.0f, uint16_t character = 0,
                     uint16_t variant = 0);

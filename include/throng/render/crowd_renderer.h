@@ -21,6 +21,7 @@
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/playback.h"
+#include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/gpu_crowd.h"
@@ -70,6 +71,13 @@ struct CrowdRendererDesc {
   GroundDesc ground;
   // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
   bool lod_tint = false;
+  // Instanced and gpu paths: the package's animation texture is slot `animation_texture_slot`
+  // of this texture, shared with the other characters of a mixed crowd (their renderers drawn
+  // one after the other then bind it once a frame); null: the renderer uploads its own. A slot
+  // that is not this package's texture fails the renderer (kInvalidArgument). Merged paths keep
+  // palettes on the CPU and ignore it.
+  std::shared_ptr<const SharedAnimationTexture> animation_texture;
+  size_t animation_texture_slot = 0;
   // Merged paths: how palettes go into uniforms. Empty: quaternion + translation + scale (2 vec4
   // per joint, ~1.5x the characters per draw) when every baked frame holds in it within
   // kMaxQuatJointError of the character's height (checkQuatEncoding), else 3x4 rows.
@@ -101,7 +109,10 @@ struct CrowdFrameStats {
   // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
   uint32_t ground_draw_calls = 0;  // ground and shadows (not counted in draw_calls)
-  CpuPhaseTimes cpu_ms;            // gpu path: its compute pass and draws are in submit
+  // Animation texture binds (instanced and gpu paths): 1, or 0 when the texture was bound
+  // already (shared with the character drawn just before: CrowdRendererDesc::animation_texture).
+  uint32_t animation_texture_binds = 0;
+  CpuPhaseTimes cpu_ms;  // gpu path: its compute pass and draws are in submit
 };
 
 // How the last draw() drew one agent.
@@ -124,12 +135,18 @@ struct LodDrawInfo {
 };
 
 // Per-agent input of a frame: spans of equal length (tints may be empty: every agent white;
-// states may be empty: CrowdRendererDesc::state_tints then tints nobody).
+// states may be empty: CrowdRendererDesc::state_tints then tints nobody; variants may be empty:
+// every agent in its own materials).
 struct CrowdFrame {
   std::span<const Placement> placements;
   std::span<const AgentPlayback> playback;
   std::span<const glm::vec4> tints;  // RGBA 0..1, multiplies the material's colour
   std::span<const AgentState> states;
+  // Appearance: 0 the package's own materials, v in 1..V its material variant v - 1
+  // (Package::variants, glTF KHR_materials_variants), larger the own materials. A variant draws
+  // in its materials' draws: still one draw per (LOD, material). The gpu path draws every
+  // agent in its own materials (kAuto picks instanced for a package with variants).
+  std::span<const uint16_t> variants;
 };
 
 // Draws crowds of one package's character on one device.
@@ -163,11 +180,12 @@ struct CrowdFrame {
 // buffers grow with the crowd and are reused; a frame of a crowd no larger than a previous one
 // allocates nothing.
 //
-// Room to grow, by design: a mixed crowd (Crowd with several CrowdCharacters) is drawn by one
-// renderer per character, each given its character's agents gathered by CharacterGatherJob, so
-// draws stay one per (character, LOD, material). Materials: one draw per (LOD, material) on the
-// instanced and gpu paths, per (batch, material) on the merged ones, blended materials after
-// every opaque one.
+// A mixed crowd (Crowd with several CrowdCharacters) is drawn by one renderer per character,
+// each given its character's agents gathered by CharacterGatherJob, so draws stay one per
+// (character, LOD, material); their animation textures can share one texture
+// (CrowdRendererDesc::animation_texture), so another character binds no other. Materials: one draw
+// per (LOD, material) on the instanced and gpu paths, per (batch, material) on the merged ones,
+// blended materials after every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -211,7 +229,8 @@ class CrowdRenderer {
   // later draw return that status and draw nothing; make a new renderer to go on. On the gpu
   // path the spans are uploaded whole (O(agents)) and replace any mirrored crowd.
   Status draw(const FrameView& view, const CrowdFrame& frame);
-  // The same for a Crowd's agents (tints: one per agent, or empty). A mixed crowd is
+  // The same for a Crowd's agents (tints: one per agent, or empty; Crowd::variants() are their
+  // appearances, CrowdFrame::variants). A mixed crowd is
   // kInvalidArgument: its characters' agents are drawn each by their own renderer.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
@@ -302,6 +321,7 @@ class CrowdRenderer {
   std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
+  std::vector<uint16_t> variants_;  // merged paths: the visible agents' appearances
   double pending_update_ms_ = 0.0;
   Status update_status_;           // gpu path: the first error of update() since the last draw
   mutable CrowdFrameStats stats_;  // mutable: stats() polls the gpu path's counts

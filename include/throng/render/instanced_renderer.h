@@ -13,6 +13,7 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/playback.h"
+#include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/material_draws.h"
@@ -25,6 +26,8 @@ struct Instance {
   Placement placement;
   InstanceFrames frames;  // texture frames: see PlaybackJob
   glm::vec4 tint{1.0f};   // RGBA 0..1, multiplies the base colour (stored as 8-bit)
+  // Appearance: 0 the package's own materials, v its material variant v - 1 (material_draws.h).
+  uint16_t variant = 0;
 };
 
 // Counters of the last draw().
@@ -32,10 +35,17 @@ struct RenderStats {
   uint32_t draw_calls = 0;
   uint64_t triangles = 0;
   uint32_t instances = 0;
+  // Animation texture binds: 0 when the texture was bound already (shared with the character
+  // drawn before: SharedAnimationTexture), else 1 (2 when a frame draws twice).
+  uint32_t animation_texture_binds = 0;
 };
 
 struct InstancedRendererOptions {
   bool cull_back_faces = true;  // glTF front faces are counter-clockwise
+  // The package's animation texture as slot `shared_slot` of a texture shared with other
+  // characters (a mixed crowd); null: its own texture.
+  std::shared_ptr<const SharedAnimationTexture> shared_texture;
+  size_t shared_slot = 0;
 };
 
 // What the GPU-driven path (render/gpu_crowd.h) leaves on the GPU for its draws: per LOD l a
@@ -57,15 +67,16 @@ struct IndirectInstances {
 // and a streamed instance buffer. Lives and dies with its device's context current.
 class InstancedRenderer {
  public:
-  // Uploads `package`. The texture goes up as RGBA32F (or RGBA16F for a half-float bake, or when
-  // the device has half but not full float textures). A texture wider or taller than the
-  // device's GL_MAX_TEXTURE_SIZE is laid out again (chooseAnimationTextureLayout): fewer frames
-  // per row, or one frame over several rows when a frame is wider than the limit, so any joint
-  // count renders while frames * rows per frame fit the height; kLimitExceeded when they do not.
-  // kUnsupported when the device lacks ES3 instancing or vertex texture fetch; kGlError for GL
-  // failures (shader log included). `package` must have passed validatePackage (readPackage,
-  // parsePackage and bakeCharacter return only such packages); it is not checked again (asserted
-  // in debug builds).
+  // Uploads `package` (its animation texture unless options.shared_texture holds it:
+  // kInvalidArgument when that slot is not the package's). The texture goes up as RGBA32F (or
+  // RGBA16F for a half-float bake, or when the device has half but not full float textures). A
+  // texture wider or taller than the device's GL_MAX_TEXTURE_SIZE is laid out again
+  // (chooseAnimationTextureLayout): fewer frames per row, or one frame over several rows when a
+  // frame is wider than the limit, so any joint count renders while frames * rows per frame fit the
+  // height; kLimitExceeded when they do not. kUnsupported when the device lacks ES3 instancing or
+  // vertex texture fetch; kGlError for GL failures (shader log included). `package` must have
+  // passed validatePackage (readPackage, parsePackage and bakeCharacter return only such packages);
+  // it is not checked again (asserted in debug builds).
   static Result<std::unique_ptr<InstancedRenderer>> create(
       Device& device, const Package& package, const InstancedRendererOptions& options = {});
   ~InstancedRenderer();
@@ -79,8 +90,10 @@ class InstancedRenderer {
   TexelFormat textureFormat() const { return texture_format_; }
   uint32_t textureWidth() const { return texture_width_; }
   uint32_t textureHeight() const { return texture_height_; }
-  uint32_t framesPerRow() const { return frames_per_row_; }
-  uint32_t rowsPerFrame() const { return rows_per_frame_; }
+  uint32_t framesPerRow() const { return slot_.frames_per_row; }
+  uint32_t rowsPerFrame() const { return slot_.rows_per_frame; }
+  // Where the package's frames lie in the texture (base_row > 0 in a shared texture).
+  const AnimationTextureSlot& textureSlot() const { return slot_; }
 
   // Draws `instances` sorted by LOD: the first lod_counts[0] with LOD 0, the next lod_counts[1]
   // with LOD 1, and so on (sum(lod_counts) == instances.size(), lod_counts.size() <=
@@ -129,6 +142,7 @@ class InstancedRenderer {
     uint32_t vertex_count = 0;
     uint32_t index_count = 0;
     std::vector<MaterialRange> ranges;    // the index buffer is grouped by material
+    MaterialLooks looks;                  // material variants' table (appearances 0: none)
     uint32_t first_indirect_command = 0;  // its ranges' records in indirect_commands_
   };
   // The per-instance record the vertex shader reads (64 bytes).
@@ -138,7 +152,8 @@ class InstancedRenderer {
     uint32_t frames[4];
     float fade;
     uint8_t tint[4];
-    uint32_t padding[2];
+    float variant;
+    uint32_t padding;
   };
   static_assert(sizeof(GpuInstance) == 64, "instance records are 64 bytes");
 
@@ -170,10 +185,8 @@ class InstancedRenderer {
   TexelFormat texture_format_ = TexelFormat::kRgba32F;
   uint32_t texture_width_ = 0;
   uint32_t texture_height_ = 0;
-  uint32_t frames_per_row_ = 0;
-  uint32_t texels_per_frame_ = 0;
-  uint32_t rows_per_frame_ = 1;  // > 1 when a frame is wider than the texture
-  uint32_t joints_per_row_ = 0;
+  AnimationTextureSlot slot_;  // the package's layout in texture_
+  bool owns_texture_ = false;  // false: options_.shared_texture's
   uint32_t frame_count_ = 0;
   std::vector<GpuInstance> packed_;  // reused every frame; grows only
   RenderStats stats_;

@@ -47,7 +47,7 @@ Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_un
                                            int joints_per_character, size_t vertices_per_character,
                                            JointEncoding encoding = JointEncoding::kRows);
 
-// The batch's interleaved vertex: 88 bytes. Joint indices are floats because GLSL ES 1.00 has no
+// The batch's interleaved vertex: 92 bytes. Joint indices are floats because GLSL ES 1.00 has no
 // integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).
 struct BatchVertex {
   glm::vec3 position;
@@ -57,8 +57,9 @@ struct BatchVertex {
   glm::vec4 color;  // linear RGBA vertex colour (white when the mesh has none)
   glm::vec4 joints;
   glm::vec4 weights;
+  float look = 0.0f;  // look row (MaterialLooks; 0 without material variants)
 };
-static_assert(sizeof(BatchVertex) == 88, "BatchVertex is tightly packed");
+static_assert(sizeof(BatchVertex) == 92, "BatchVertex is tightly packed");
 
 // K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy).
 // The indices are grouped by material (groupIndicesByMaterial): for each range r of `ranges`,
@@ -73,6 +74,7 @@ struct MergedBatchMesh {
   std::vector<BatchVertex> vertices;
   std::vector<uint16_t> indices;
   std::vector<MaterialRange> ranges;  // index_count: per copy
+  MaterialLooks looks;  // material variants' table (vertex_source/vertex_row: one copy's vertices)
 
   // First index of copy k's share of range r.
   uint32_t copyStart(const MaterialRange& r, int k) const {
@@ -82,9 +84,10 @@ struct MergedBatchMesh {
 
 // Builds the merged mesh of `copies` copies of `lod` (whose joint indices are palette slots
 // < joints_per_copy; every sub-mesh is drawn, grouped by material; `materials` says which are
-// blended, empty: the default material). kLimitExceeded when copies * vertexCount >
-// kMaxBatchVertices; kInvalidData when a used joint index is >= joints_per_copy;
-// kInvalidArgument for copies < 1.
+// blended, empty: the default material; sub-meshes with material variants are drawn as
+// groupIndicesByMaterial says, vertices shared by look rows copied). kLimitExceeded when copies *
+// vertices > kMaxBatchVertices or the look table does not fit; kInvalidData when a used joint index
+// is >= joints_per_copy; kInvalidArgument for copies < 1.
 Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_per_copy,
                                              int copies, std::span<const Material> materials = {});
 

@@ -119,17 +119,21 @@ class MergedBatchRenderer {
   // x palette entries, to be filled with the character's placed skinning matrices (slot order of
   // paletteJoints(lod)) before the next addCharacter for the same LOD or endFrame. When that
   // LOD's batch is already full it is drawn first. Allocates nothing.
-  std::span<JointRows> addCharacter(int lod, const glm::vec4& tint = glm::vec4(1.0f));
+  // `variant`: its appearance (material_draws.h: 0 its own materials, v material variant v - 1).
+  std::span<JointRows> addCharacter(int lod, const glm::vec4& tint = glm::vec4(1.0f),
+                                    uint16_t variant = 0);
   // Draws characters whose palettes the caller packed: palettes.size() / x characters of LOD
   // `lod` (x = paletteJoints(lod).size(); character c's entries are palettes[c*x, (c+1)*x)),
   // K per draw call, uploaded straight from `palettes`. tints: one per character, or empty
-  // (white). One draw per (batch, material): every material, opaque ones first, or only those
+  // (white); variants: one appearance per character, or empty (all 0: their own materials).
+  // One draw per (batch, material): every material, opaque ones first, or only those
   // of `pass` (a caller drawing blended materials after every opaque one calls twice; kBlend
   // skips LODs without blended materials). Draws between beginFrame and endFrame. Allocates
   // nothing.
   void drawCharacters(int lod, std::span<const JointRows> palettes,
                       std::span<const glm::vec4> tints,
-                      std::optional<MaterialPass> pass = std::nullopt);
+                      std::optional<MaterialPass> pass = std::nullopt,
+                      std::span<const uint16_t> variants = {});
   // True when the LOD drawn for `lod` has a blended (AlphaMode::kBlend) material.
   bool hasBlendedMaterials(int lod) const;
   // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
@@ -156,6 +160,7 @@ class MergedBatchRenderer {
     std::vector<glm::vec4> staging_tints;  // K entries
     int pending = 0;                       // characters in staging
     std::vector<MaterialRange> ranges;     // of the batch mesh (index_count: per character)
+    MaterialLooks looks;                   // material variants' table (appearances 0: none)
     MaterialUniforms material_uniforms;
   };
   MergedBatchRenderer() = default;
@@ -173,6 +178,7 @@ class MergedBatchRenderer {
   bool cull_back_faces_ = true;
   FrameView view_;
   std::vector<glm::vec4> white_;  // K of the largest batch: the tints of untinted characters
+  std::vector<glm::vec4> variant_tints_;  // K of the largest batch: tints with appearances
   MergedFrameStats stats_;
 };
 
