@@ -17,6 +17,13 @@
 namespace throng::render {
 namespace {
 
+InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
+  InstancedRendererOptions options;
+  options.cull_back_faces = !desc.double_sided;
+  options.palette_pass = desc.palette_pass;
+  return options;
+}
+
 constexpr const char* kPathNames[kRenderPathCount] = {"auto", "instanced", "merged",
                                                       "per-character", "gpu"};
 
@@ -201,7 +208,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
     }
     if (es3 && caps.instancing && float_textures && vertex_textures) {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
-          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+          InstancedRenderer::create(*device_, package, instancedOptions(desc));
       if (instanced.ok()) {
         instanced_ = std::move(instanced).value();
         path_ = RenderPath::kInstanced;
@@ -242,7 +249,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
   switch (path) {
     case RenderPath::kInstanced: {
       Result<std::unique_ptr<InstancedRenderer>> instanced =
-          InstancedRenderer::create(*device_, package, {!desc.double_sided});
+          InstancedRenderer::create(*device_, package, instancedOptions(desc));
       if (!instanced.ok()) {
         status_ = instanced.status();
         return;
@@ -264,7 +271,7 @@ void CrowdRenderer::choosePath(const Package& package, const CrowdRendererDesc& 
 
 Status CrowdRenderer::createGpu(const Package& package, const CrowdRendererDesc& desc) {
   Result<std::unique_ptr<InstancedRenderer>> instanced =
-      InstancedRenderer::create(*device_, package, {!desc.double_sided});
+      InstancedRenderer::create(*device_, package, instancedOptions(desc));
   if (!instanced.ok()) return instanced.status();
   instanced_ = std::move(instanced).value();
   Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(*device_, package, *instanced_);
@@ -404,6 +411,7 @@ void CrowdRenderer::beginStats(uint32_t agents) {
   stats_.triangles = 0;
   stats_.ground_draw_calls = 0;
   stats_.counts_lag = 0;
+  stats_.palette_pass = false;
   stats_.cpu_ms = {};
   stats_.cpu_ms.update = pending_update_ms_;
   pending_update_ms_ = 0.0;
@@ -638,6 +646,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
     stats_.cpu_ms.submit = millisecondsSince(start);
     stats_.draw_calls = instanced_->stats().draw_calls;
     stats_.triangles = instanced_->stats().triangles;
+    stats_.palette_pass = instanced_->stats().palette_pass;
     return s;
   }
 

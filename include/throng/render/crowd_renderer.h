@@ -69,6 +69,11 @@ struct CrowdRendererDesc {
   GroundDesc ground;
   // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
   bool lod_tint = false;
+  // Instanced path: blend each visible agent's palette once per frame in a pass of its own and
+  // skin from it (kOn), blend per vertex (kOff), or pick by the frame's skinned vertices (kAuto:
+  // kPalettePassMinVertexInstances). See InstancedRendererOptions::palette_pass; the other paths
+  // ignore it.
+  PalettePassMode palette_pass = PalettePassMode::kAuto;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -96,6 +101,7 @@ struct CrowdFrameStats {
   // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
   uint32_t ground_draw_calls = 0;  // ground and shadows (not counted in draw_calls)
+  bool palette_pass = false;       // instanced path: the palette pass blended the palettes
   CpuPhaseTimes cpu_ms;            // gpu path: its compute pass and draws are in submit
 };
 
