@@ -132,6 +132,7 @@ int runDemo(const DemoArgs& args) {
   desc.lod_threshold_pixels = choice->lod_threshold;
   desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
+  desc.palette_pass = choice->palette_pass;
   if (choice->tint) desc.state_tints = kStateTints;  // --tint off: every agent its material
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
