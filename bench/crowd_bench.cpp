@@ -632,12 +632,19 @@ void runPathCpuFrame(benchmark::State& state, bool gpu_driven) {
 // Names: BM_<PalettePass|DirectFetch>/<agents>/lod<N> (every agent at LOD N: the threshold's
 // sweeps, from the coarsest LOD's few vertices up) or /lods (the LOD rule over the dense
 // character's default LOD chain, overview camera: the 10,000 agents).
+// The series of a few hundred vertices per agent, where the pass stops paying: a fifth level
+// (1% of the triangles, as far as the simplifier goes) appended to the chain, drawn only by
+// fixed-LOD renderers (the LOD rule's series keeps the default chain).
+constexpr int kTinyLod = 4;
+constexpr float kTinyTriangleRatio = 0.01f;
 struct PaletteSeries {
   int lod;  // -1: the LOD rule
   std::vector<int> agents;
 };
-const PaletteSeries kPaletteSeries[] = {
-    {3, {1, 2, 4, 8, 32}}, {0, {1, 4, 16, 64, 256}}, {-1, {1000, 10000}}};
+const PaletteSeries kPaletteSeries[] = {{kTinyLod, {1, 2, 4, 8, 16, 64}},
+                                        {3, {1, 2, 4, 8, 32}},
+                                        {0, {1, 4, 16, 64, 256}},
+                                        {-1, {1000, 10000}}};
 // Agents in a cross-fade: every other one, half way (fade 0.5): the direct path's worst case, 12
 // texels per influence, for half the crowd.
 constexpr int kCrossFadeEvery = 2;
@@ -686,6 +693,7 @@ SkinnedMesh subdivide(const SkinnedMesh& mesh) {
 struct PaletteShared {
   std::unique_ptr<Device> device;
   Package package;  // the dense sample, default LOD chain
+  Package tiny;     // the same plus the kTinyLod level
   std::map<std::pair<bool, int>, std::unique_ptr<CrowdRenderer>> renderers;  // (pass, lod)
 
   CrowdRenderer& renderer(bool pass, int lod) {
@@ -695,7 +703,7 @@ struct PaletteShared {
     front.path = RenderPath::kInstanced;
     front.palette_pass = pass ? PalettePassMode::kOn : PalettePassMode::kOff;
     if (lod >= 0) front.fixed_lod = lod;
-    r = std::make_unique<CrowdRenderer>(*device, package, front);
+    r = std::make_unique<CrowdRenderer>(*device, lod == kTinyLod ? tiny : package, front);
     if (!r->ok()) die(r->status().toString());
     return *r;
   }
@@ -715,11 +723,15 @@ PaletteShared& paletteShared() {
       die(st.toString());
     out->package = take(bakeCharacter(character, BakeOptions{}), "bake");
     out->package.lods = take(buildLodChain(character, defaultLodChainOptions()), "LOD chain");
+    out->tiny = out->package;
+    LodChainOptions tiny_chain;
+    tiny_chain.levels = {LodLevel{}, LodLevel{.triangle_ratio = kTinyTriangleRatio}};
+    out->tiny.lods.push_back(take(buildLodChain(character, tiny_chain), "tiny LOD").back());
     const Caps& caps = out->device->caps();
     std::printf("device: %s | %s | dense sample: %zu vertices, %zu triangles, %d joints; LODs",
                 caps.renderer.c_str(), caps.version.c_str(), character.mesh.vertexCount(),
                 character.mesh.triangleCount(), character.skeleton.jointCount());
-    for (const MeshLod& lod : out->package.lods) std::printf(" %zu", lod.mesh.vertexCount());
+    for (const MeshLod& lod : out->tiny.lods) std::printf(" %zu", lod.mesh.vertexCount());
     std::printf(" vertices\n");
     return out;
   }();
@@ -801,7 +813,7 @@ void runPaletteFrame(benchmark::State& state, bool pass, int lod, const PaletteS
   const CrowdFrameStats& stats = renderer.stats();
   for (int l = 0; l < renderer.lodCount(); ++l)
     skinned += uint64_t{stats.agents_per_lod[l]} *
-               paletteShared().package.lods[static_cast<size_t>(l)].mesh.vertexCount();
+               paletteShared().tiny.lods[static_cast<size_t>(l)].mesh.vertexCount();
   state.counters["agents"] = static_cast<double>(scene.placements.size());
   state.counters["skinned_vertices"] = static_cast<double>(skinned);
   state.counters["visible"] = stats.visible;
