@@ -820,7 +820,7 @@ void runPaletteFrame(benchmark::State& state, bool pass, int lod, const PaletteS
 }
 
 // Removes `flag` from argv; whether it was there.
-bool takeFlag(int& argc, char** argv, std::string_view flag) {
+bool takeFlag(int& argc, char** argv, const std::string& flag) {
   bool found = false;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
@@ -840,7 +840,15 @@ bool takeFlag(int& argc, char** argv, std::string_view flag) {
 int main(int argc, char** argv) {
   using namespace throng::render;
   const bool cpu_frame = takeFlag(argc, argv, "--cpu-frame");
-  const bool palette = takeFlag(argc, argv, "--palette");
+  // --palette runs every series; --palette=lods (or lod0, lod3, lod4) one of them.
+  std::string palette_series;
+  bool palette = takeFlag(argc, argv, "--palette");
+  for (const std::string series : {"lods", "lod0", "lod3", "lod4"}) {
+    if (takeFlag(argc, argv, "--palette=" + series)) {
+      palette = true;
+      palette_series = series;
+    }
+  }
   bool agents_given = false;
   const std::vector<int> agents = takeCountsFlag(
       argc, argv, "--agents=",
@@ -856,9 +864,10 @@ int main(int argc, char** argv) {
     static std::map<std::string, PaletteScene> palette_scenes;
     for (const PaletteSeries& series : kPaletteSeries) {
       const int lod = series.lod;
+      const std::string series_name = lod < 0 ? std::string("lods") : "lod" + std::to_string(lod);
+      if (!palette_series.empty() && series_name != palette_series) continue;
       for (int n : agents_given ? agents : series.agents) {
-        const std::string name =
-            std::to_string(n) + (lod < 0 ? std::string("/lods") : "/lod" + std::to_string(lod));
+        const std::string name = std::to_string(n) + "/" + series_name;
         PaletteScene& scene = palette_scenes.emplace(name, makePaletteScene(n)).first->second;
         checkPaletteImages(scene, lod, name);
         for (bool pass : {false, true}) {

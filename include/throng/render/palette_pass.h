@@ -29,11 +29,12 @@ const char* palettePassModeName(PalettePassMode mode);  // "auto", "on", "off"
 std::optional<PalettePassMode> palettePassModeFromName(std::string_view name);
 
 // kAuto turns the pass on when a frame skins at least this many vertices (sum over LODs of
-// vertices x instances drawn). Measured on llvmpipe (crowd_bench --palette, docs/benchmarks.md):
-// the pass pays from about 100 instances of the 6,054-vertex sample (under 600,000 skinned
-// vertices the two are within noise: the pass's own draw and render-target switch cost about
-// as much as the vertex fetches they save); from there on it is 1.6-2.4x faster.
-inline constexpr uint64_t kPalettePassMinVertexInstances = 600'000;
+// vertices x instances drawn). Measured on llvmpipe (crowd_bench --palette, docs/benchmarks.md,
+// half the agents cross-fading): below about 1,000 skinned vertices direct fetching is as fast
+// or faster (the pass's extra program, draw and render-target switch cost what it saves); from
+// about 2,000 the pass's frame is never slower beyond noise and 1.3-1.9x faster from 16,000 on.
+// A GPU whose render-target switches are dear (tilers) would want it higher: not measured.
+inline constexpr uint64_t kPalettePassMinVertexInstances = 2048;
 
 // Largest palette texture the pass allocates: 3 RGBA32 texels (48 bytes) per joint per instance,
 // so 256 MiB holds 240,000 instances of a 23-joint character, 78,000 of a 71-joint one. Bigger
