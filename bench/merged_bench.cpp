@@ -9,11 +9,13 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "throng/core/joint_encoding.h"
 #include "throng/core/pose.h"
 #include "throng/crowd/batch_palette.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
+#include "throng/render/crowd_renderer.h"
 #include "throng/render/merged_path.h"
 
 namespace throng::render {
@@ -37,7 +39,9 @@ struct Fixture {
   std::vector<InstanceFrames> frames;
   FrameView view;
   std::unique_ptr<MergedBatchRenderer> merged;
+  std::unique_ptr<MergedBatchRenderer> merged_quat;  // 2 vec4 per joint
   std::unique_ptr<MergedBatchRenderer> per_character;
+  Package package;                 // for the front end's 10,000 agents
   SoaSkeleton soa;                 // the fast pose chain's skeleton
   std::vector<PackedClip> packed;  // character.clips, packed for it
 
@@ -72,6 +76,8 @@ Fixture& fixture() {
       std::fprintf(stderr, "merged_bench: %s\n", package.status().toString().c_str());
       std::exit(1);
     }
+    out->package = *package;
+    out->package.lods = out->lods;
     out->baked_clips = std::move(package->clips);
     out->texture = std::move(package->animation);
     const float size = out->character.size();
@@ -103,6 +109,20 @@ Fixture& fixture() {
         std::move(MergedBatchRenderer::create(*out->device, out->lods,
                                               out->character.skeleton.jointCount(), {}, looks)
                       .value());
+    MergedBatchDesc quat;
+    quat.joint_encoding = JointEncoding::kQuatScale;
+    out->merged_quat =
+        std::move(MergedBatchRenderer::create(*out->device, out->lods,
+                                              out->character.skeleton.jointCount(), quat, looks)
+                      .value());
+    std::printf("uniform budget %d vectors; characters per draw (LOD: 3 vec4 -> 2 vec4):",
+                out->merged->uniformBudget());
+    for (int l = 0; l < out->merged->lodCount(); ++l) {
+      std::printf(" %d: %d -> %d (%d joints)", l, out->merged->lodInfo(l).characters_per_batch,
+                  out->merged_quat->lodInfo(l).characters_per_batch,
+                  out->merged->lodInfo(l).joints);
+    }
+    std::printf("\n");
     MergedBatchDesc one;
     one.max_characters_per_batch = 1;
     out->per_character =
@@ -137,6 +157,51 @@ void BM_Merged_Tree(benchmark::State& state) {
 }
 void BM_Merged_Baked(benchmark::State& state) {
   drawFrames(state, *fixture().merged, PaletteSource::kBakedFrames);
+}
+void BM_Merged_BakedQuat(benchmark::State& state) {
+  drawFrames(state, *fixture().merged_quat, PaletteSource::kBakedFrames);
+}
+
+// The front end's merged path (cull, LOD pick, palettes, draws) for 10,000 agents in a 100 x 100
+// grid seen from above, 3 vec4 (arg 0) or 2 vec4 (arg 1) per joint: draw calls and time.
+void BM_FrontMerged10k(benchmark::State& state) {
+  Fixture& f = fixture();
+  constexpr int kSide = 100;
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> playback;
+  const float size = f.character.size();
+  for (int i = 0; i < kSide * kSide; ++i) {
+    Placement p;
+    p.position = glm::vec3((static_cast<float>(i % kSide) - kSide / 2.0f) * size * 1.5f, 0.0f,
+                           -static_cast<float>(i / kSide) * size * 1.5f);
+    placements.push_back(p);
+    AgentPlayback a;
+    a.clip = static_cast<uint16_t>(i % f.baked_clips.size());
+    a.time = 0.037f * static_cast<float>(i);
+    playback.push_back(a);
+  }
+  const float extent = kSide * size * 1.5f;
+  const FrameView view =
+      lookAtView(glm::vec3(0.0f, extent * 0.8f, extent * 0.4f),
+                 glm::vec3(0.0f, 0.0f, -extent * 0.45f), 0.9f, 1.0f, 0.1f * size, 4.0f * extent);
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kMerged;
+  desc.joint_encoding = state.range(0) == 0 ? JointEncoding::kRows : JointEncoding::kQuatScale;
+  CrowdRenderer renderer(*f.device, f.package, desc);
+  if (!renderer.ok()) {
+    state.SkipWithError(renderer.status().toString().c_str());
+    return;
+  }
+  const CrowdFrame frame{placements, playback, {}};
+  for (auto _ : state) {
+    f.device->beginFrame({0.2f, 0.2f, 0.25f, 1.0f});
+    if (!renderer.draw(view, frame).ok()) state.SkipWithError("draw failed");
+    f.device->finish();
+  }
+  state.counters["visible"] = renderer.stats().visible;
+  state.counters["draw_calls"] = renderer.stats().draw_calls;
+  state.counters["palette_ms"] = renderer.stats().cpu_ms.pack_upload;
+  state.counters["submit_ms"] = renderer.stats().cpu_ms.submit;
 }
 
 // CPU cost alone of filling one character's LOD-1 palette (placed in the world) from each source,
@@ -184,12 +249,46 @@ void BM_PaletteFill_Baked(benchmark::State& state) {
   }
 }
 
+// The baked fill plus the 2-vec4 encoding the quat renderer applies at upload (about each slot's
+// pivot), and the encoding alone: the CPU price of fitting ~1.5x the characters per draw.
+void BM_PaletteFill_BakedQuat(benchmark::State& state) {
+  Fixture& f = fixture();
+  const auto joints = f.merged_quat->paletteJoints(1);
+  const auto pivots = f.merged_quat->palettePivots(1);
+  std::vector<JointRows> out(joints.size());
+  std::vector<QuatJoint> encoded(joints.size());
+  size_t i = 0;
+  for (auto _ : state) {
+    if (++i == f.frames.size()) i = 0;
+    bakedPalette(f.texture, f.frames[i], f.worlds[i], joints, out);
+    encodeQuatJoints(out, pivots, encoded);
+    benchmark::DoNotOptimize(encoded.data());
+  }
+}
+void BM_PaletteEncode_Quat(benchmark::State& state) {
+  Fixture& f = fixture();
+  const auto joints = f.merged_quat->paletteJoints(1);
+  const auto pivots = f.merged_quat->palettePivots(1);
+  std::vector<JointRows> out(joints.size());
+  std::vector<QuatJoint> encoded(joints.size());
+  bakedPalette(f.texture, f.frames[0], f.worlds[0], joints, out);
+  for (auto _ : state) {
+    encodeQuatJoints(out, pivots, encoded);
+    benchmark::DoNotOptimize(encoded.data());
+    benchmark::ClobberMemory();
+  }
+}
+
 BENCHMARK(BM_PerCharacter_Tree)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Merged_Tree)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Merged_Baked)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PaletteFill_Tree)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PaletteFill_TreeFast)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PaletteFill_Baked)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Merged_BakedQuat)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PaletteFill_BakedQuat)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PaletteEncode_Quat)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FrontMerged10k)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Console output plus a ratio table against the per-character baseline of the same run.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -217,6 +316,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
                     tree->second / baked->second);
       }
       std::printf("  %-32s %8.1f ns\n", "BM_PaletteFill_Baked", baked->second);
+      for (const char* name : {"BM_PaletteFill_BakedQuat", "BM_PaletteEncode_Quat"}) {
+        const auto quat = times_.find(name);
+        if (quat == times_.end()) continue;
+        std::printf("  %-32s %8.1f ns  %.2fx the baked fill (2 vec4 per joint)\n", name,
+                    quat->second, quat->second / baked->second);
+      }
     }
     const auto base = real_.find("BM_PerCharacter_Tree/real_time");
     if (base == real_.end()) return;

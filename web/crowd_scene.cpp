@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scenery.h"
+
 namespace throng::web {
 namespace {
 
@@ -38,7 +40,9 @@ Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
     scene->character_size_ =
         std::max(computeBounds(package.lods[0].mesh.positions).largestExtent(), 1e-3f);
   }
-  render::CrowdRenderer automatic(device, package, {});
+  render::CrowdRendererDesc automatic_desc;
+  cli::addGround(automatic_desc);
+  render::CrowdRenderer automatic(device, package, automatic_desc);
   if (!automatic.ok()) return automatic.status();
   scene->auto_path_ = automatic.path();
   scene->auto_reason_ = automatic.pathReason();
@@ -53,6 +57,7 @@ Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
     if (scene->renderers_[p]) continue;
     render::CrowdRendererDesc desc;
     desc.path = path;
+    cli::addGround(desc);
     render::CrowdRenderer renderer(device, package, desc);
     if (renderer.ok()) {
       scene->renderers_[p].emplace(std::move(renderer));
@@ -99,6 +104,7 @@ void CrowdScene::setAgentCount(uint32_t count) {
     crowd_->addAgent(p, unit(rng_) * 2.0f);
   }
   tints_.resize(count);
+  nobody_ = std::make_unique<Crowd>(package_->clips, clip_set_);
 }
 
 float CrowdScene::radius() const {
@@ -133,6 +139,10 @@ Status CrowdScene::frame(float seconds, const render::FrameView& view) {
   const std::span<const AgentState> states = crowd_->states();
   for (size_t a = 0; a < states.size(); ++a) tints_[a] = stateTint(states[a]);
   return renderer().draw(view, *crowd_, tints_);
+}
+
+Status CrowdScene::drawScenery(const render::FrameView& view) {
+  return renderer().draw(view, *nobody_);
 }
 
 const render::CrowdFrameStats& CrowdScene::stats() const {

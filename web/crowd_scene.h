@@ -52,9 +52,13 @@ class CrowdScene {
   // Radius (world units) of the ground the crowd stands and walks on, centred on the origin.
   float radius() const;
 
-  // Applies this frame's random commands, advances the crowd by `seconds` and draws it seen
-  // through `view` into the bound framebuffer. The renderer's status or kGlError on failure.
+  // Applies this frame's random commands, advances the crowd by `seconds` and draws it, with the
+  // ground and the blob shadows, seen through `view` into the bound framebuffer. The renderer's
+  // status or kGlError on failure.
   Status frame(float seconds, const render::FrameView& view);
+  // Draws the scenery alone (the ground, no characters, no shadows) as `frame` would: what the
+  // page compares a frame with to measure how much of it the crowd covers.
+  Status drawScenery(const render::FrameView& view);
   // Counters and CPU phase times of the last frame.
   const render::CrowdFrameStats& stats() const;
 
@@ -76,6 +80,7 @@ class CrowdScene {
   render::RenderPath path_ = render::RenderPath::kInstanced;
 
   std::unique_ptr<Crowd> crowd_;
+  std::unique_ptr<Crowd> nobody_;  // an empty crowd: drawScenery's
   std::mt19937 rng_;
   float half_extent_ = 0.0f;  // the grid's half width, world units
   float command_clock_ = 0.0f;

@@ -13,6 +13,7 @@
 
 #include "crowd_scene.h"
 #include "orbit_camera.h"
+#include "scenery.h"
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
@@ -29,7 +30,6 @@ namespace throng::web {
 namespace {
 
 constexpr const char* kCanvas = "#canvas";
-constexpr glm::vec4 kClearColor(0.12f, 0.13f, 0.16f, 1.0f);
 // Frame and callback times are medians over this many frames.
 constexpr int kTimingWindow = 60;
 // A browser tab in the background stops calling back; its first frame back must not simulate
@@ -39,11 +39,12 @@ constexpr float kMaxStepSeconds = 0.1f;
 // every kReportIntervalMs: every frame would cost layout work for nothing.
 constexpr uint64_t kReportEveryFrameUntil = 10;
 constexpr double kReportIntervalMs = 250.0;
-// Covered pixels (not the clear colour) are counted at these frames of a scene, then every
-// kCoveragePeriod frames: a read-back stalls the pipeline, so not every frame.
+// Covered pixels (those the crowd changes: the frame against the scenery drawn alone) are counted
+// at these frames of a scene, then every kCoveragePeriod frames: a read-back stalls the pipeline,
+// so not every frame.
 constexpr std::array<uint64_t, 2> kCoverageFrames = {3, 30};
 constexpr uint64_t kCoveragePeriod = 240;
-// A pixel is covered when a channel differs from the clear colour by more than this (0..255).
+// A pixel is covered when a channel differs from the scenery's by more than this (0..255).
 constexpr int kCoverageTolerance = 3;
 // The camera starts framing the crowd this much closer than its bounding sphere.
 constexpr float kStartZoom = 0.6f;
@@ -72,8 +73,7 @@ struct Page {
   std::array<double, kTimingWindow> callback{};  // ms in onFrame: update, draw calls, GPU waits
   int timing_samples = 0;
   render::CrowdFrameStats stats;
-  double covered = -1.0;  // share of pixels not the clear colour, -1 before the first count
-  render::Image background;
+  double covered = -1.0;   // share of pixels the crowd changes, -1 before the first count
   std::string error;       // fatal: the page stops drawing
   std::string load_error;  // the last dropped file that could not be shown
 };
@@ -253,9 +253,26 @@ EM_BOOL onFrame(double now_ms, void*) {
   p.last_frame_ms = now_ms;
   const double start = emscripten_get_now();
 
-  p.device->beginFrame(kClearColor);
   const float aspect = static_cast<float>(p.width) / static_cast<float>(p.height);
-  const render::FrameView view = p.camera.frameView(aspect, p.scene->radius());
+  render::FrameView view = p.camera.frameView(aspect, p.scene->radius());
+  cli::addFog(view, glm::vec2(0.0f), p.scene->radius(), p.scene->characterSize());
+  const bool count_coverage = std::find(kCoverageFrames.begin(), kCoverageFrames.end(),
+                                        p.scene_frames + 1) != kCoverageFrames.end() ||
+                              (p.scene_frames + 1) % kCoveragePeriod == 0;
+  render::Image scenery;
+  if (count_coverage) {
+    // The scenery alone first, read back before the frame is drawn over it.
+    p.device->beginFrame(cli::kFogColor);
+    const Status drawn = p.scene->drawScenery(view);
+    Result<render::Image> image =
+        drawn.ok() ? p.device->readPixels() : Result<render::Image>(drawn);
+    if (!image.ok()) {
+      fail(image.status().message());
+      return EM_FALSE;
+    }
+    scenery = std::move(image).value();
+  }
+  p.device->beginFrame(cli::kFogColor);
   const float step = std::min(static_cast<float>(interval / 1000.0), kMaxStepSeconds);
   if (Status s = p.scene->frame(step, view); !s.ok()) {
     fail(s.message());
@@ -270,9 +287,6 @@ EM_BOOL onFrame(double now_ms, void*) {
     p.callback[slot] = emscripten_get_now() - start;
     ++p.timing_samples;
   }
-  const bool count_coverage = std::find(kCoverageFrames.begin(), kCoverageFrames.end(),
-                                        p.scene_frames) != kCoverageFrames.end() ||
-                              p.scene_frames % kCoveragePeriod == 0;
   if (count_coverage) {
     // Read back before the browser presents the frame (the drawing buffer is not preserved).
     Result<render::Image> image = p.device->readPixels();
@@ -281,7 +295,7 @@ EM_BOOL onFrame(double now_ms, void*) {
       return EM_FALSE;
     }
     const render::ImageDifference difference =
-        render::compareImages(*image, p.background, kCoverageTolerance);
+        render::compareImages(*image, scenery, kCoverageTolerance);
     p.covered = static_cast<double>(difference.bad_pixels) /
                 (static_cast<double>(p.width) * static_cast<double>(p.height));
   }
@@ -306,11 +320,6 @@ Status createDevice(int width, int height) {
   Result<std::unique_ptr<render::Device>> device = render::Device::createForCurrentContext(desc);
   if (!device.ok()) return device.status();
   p.device = std::move(*device);
-  p.background.width = p.width;
-  p.background.height = p.height;
-  p.background.rgba.resize(static_cast<size_t>(p.width) * p.height * 4);
-  for (size_t i = 0; i < p.background.rgba.size(); ++i)
-    p.background.rgba[i] = static_cast<uint8_t>(std::lround(kClearColor[i % 4] * 255.0f));
   return Status::okStatus();
 }
 

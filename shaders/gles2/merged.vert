@@ -1,7 +1,9 @@
 #version 100
 // Merged batch (method A): K characters in one draw; each vertex's joints index the batch palette
 // (copy k: k*x .. k*x+x-1), whose entries already include the character's placement.
-// COPIES (= K) and JOINTS_PER_COPY (= x) are #defined by the renderer before compiling.
+// COPIES (= K), JOINTS_PER_COPY (= x) and JOINT_VECTORS (the joint encoding's vec4 per joint: 3,
+// the rows of a 3x4 matrix, or 2, quaternion + translation and uniform scale) are #defined by the
+// renderer before compiling.
 
 uniform mat4 u_view_projection;
 // Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
@@ -9,8 +11,9 @@ uniform vec4 u_fog_eye;    // eye (world), fog start distance
 uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
 uniform float u_uv_set;       // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
 uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
-// 3 rows of each placed 3x4 skinning matrix.
-uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * 3];
+// Each placed skinning matrix: its 3 rows, or (JOINT_VECTORS 2) its rotation quaternion (x, y, z,
+// w) and its translation with its uniform scale in w (core/joint_encoding.h, QuatJoint).
+uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * JOINT_VECTORS];
 // One RGBA tint per character (the instanced path's per-instance tint).
 uniform vec4 u_tint[COPIES];
 
@@ -34,9 +37,18 @@ vec4 fogTerm(vec3 world) {
   return vec4(u_fog_color.rgb * amount, amount);
 }
 
+// Joint `joint`'s matrix times p (w = 1: a point, w = 0: a direction). Both encodings give the
+// same value for a similarity transform, and the influences are blended after it either way.
 vec3 skinPoint(float joint, vec4 p) {
-  int r = int(joint + 0.5) * 3;
+  int r = int(joint + 0.5) * JOINT_VECTORS;
+#if JOINT_VECTORS == 2
+  vec4 q = u_palette[r];
+  vec4 ts = u_palette[r + 1];
+  vec3 rotated = p.xyz + 2.0 * cross(q.xyz, cross(q.xyz, p.xyz) + q.w * p.xyz);
+  return ts.w * rotated + ts.xyz * p.w;
+#else
   return vec3(dot(u_palette[r], p), dot(u_palette[r + 1], p), dot(u_palette[r + 2], p));
+#endif
 }
 
 void main() {

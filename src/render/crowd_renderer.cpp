@@ -288,6 +288,29 @@ Status CrowdRenderer::createMerged(const Package& package, const CrowdRendererDe
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
   merged_desc.cull_back_faces = !desc.double_sided;
   merged_desc.max_fallback_error = desc.max_fallback_error;
+  // The 2-vec4 encoding holds similarity transforms only: measure every baked frame, once.
+  const QuatEncodingCheck check = checkQuatEncoding(package.animation, reach_);
+  quat_encoding_error_ = check.worst_error / character_height_;
+  const bool quat_fits = quat_encoding_error_ <= kMaxQuatJointError;
+  merged_desc.joint_encoding =
+      desc.joint_encoding.value_or(quat_fits ? JointEncoding::kQuatScale : JointEncoding::kRows);
+  const std::string measured =
+      fmt::format("{:.3g}% of the height at most over {} baked frames",
+                  100.0f * quat_encoding_error_, package.animation.frame_count);
+  if (desc.joint_encoding) {
+    joint_encoding_reason_ = fmt::format("{}: asked for (the 2-vec4 error: {})",
+                                         jointEncodingName(merged_desc.joint_encoding), measured);
+  } else if (quat_fits) {
+    joint_encoding_reason_ =
+        fmt::format("{}: error {}", jointEncodingName(merged_desc.joint_encoding), measured);
+  } else {
+    joint_encoding_reason_ = fmt::format(
+        "{}: 2 vec4 would be off by {:.3g}% of the height (frame {}, joint {}: non-uniform scale, "
+        "shear or mirroring), over the {:.3g}% allowed",
+        jointEncodingName(merged_desc.joint_encoding), 100.0f * quat_encoding_error_, check.frame,
+        check.joint, 100.0f * kMaxQuatJointError);
+  }
+  joint_encoding_ = merged_desc.joint_encoding;
   Result<std::unique_ptr<MergedBatchRenderer>> merged =
       MergedBatchRenderer::create(*device_, package.lods, package.skeleton.jointCount(),
                                   merged_desc, Looks{package.materials, package.images});

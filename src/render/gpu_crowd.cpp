@@ -18,6 +18,45 @@
 #include "throng/render/gl_check.h"
 
 namespace throng::render {
+
+// Uniform locations of the compute program, looked up once.
+struct GpuCrowd::Uniforms {
+  GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
+      state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
+      eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
+      tints, lod_tint, lod_colors, lod_screen;
+};
+
+#ifdef __EMSCRIPTEN__
+
+// WebGL has no compute shaders: the path does not exist in the web build.
+Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device&, const Package&, InstancedRenderer&) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+GpuCrowd::~GpuCrowd() = default;
+Status GpuCrowd::update(Crowd&, float) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+Status GpuCrowd::draw(const FrameView&, const Crowd&, std::span<const glm::vec4>,
+                      const GpuDrawOptions&) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+Status GpuCrowd::draw(const FrameView&, std::span<const Placement>, std::span<const AgentPlayback>,
+                      std::span<const glm::vec4>, const GpuDrawOptions&) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+Result<bool> GpuCrowd::readBack(Crowd&, bool) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+const GpuFrameCounts& GpuCrowd::counts(bool) {
+  return counts_;
+}
+Status GpuCrowd::captureLastFrame(GpuFrameCapture&) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+
+#else
+
 namespace {
 
 // One agent on the GPU (crowd.comp's Agent, std430).
@@ -89,44 +128,6 @@ uint8_t quantize(float v) {
 }
 
 }  // namespace
-
-// Uniform locations of the compute program, looked up once.
-struct GpuCrowd::Uniforms {
-  GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
-      state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
-      eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints, lod_tint, lod_colors, lod_screen;
-};
-
-#ifdef __EMSCRIPTEN__
-
-// WebGL has no compute shaders: the path does not exist in the web build.
-Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device&, const Package&, InstancedRenderer&) {
-  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
-}
-GpuCrowd::~GpuCrowd() = default;
-Status GpuCrowd::update(Crowd&, float) {
-  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
-}
-Status GpuCrowd::draw(const FrameView&, const Crowd&, std::span<const glm::vec4>,
-                      const GpuDrawOptions&) {
-  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
-}
-Status GpuCrowd::draw(const FrameView&, std::span<const Placement>, std::span<const AgentPlayback>,
-                      std::span<const glm::vec4>, const GpuDrawOptions&) {
-  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
-}
-Result<bool> GpuCrowd::readBack(Crowd&, bool) {
-  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
-}
-const GpuFrameCounts& GpuCrowd::counts(bool) {
-  return counts_;
-}
-Status GpuCrowd::captureLastFrame(GpuFrameCapture&) {
-  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
-}
-
-#else
 
 Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package& package,
                                                    InstancedRenderer& renderer) {

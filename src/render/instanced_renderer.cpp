@@ -78,11 +78,11 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 
 // An indirect draw record (ES 3.1, 10.5): count, instance count, first index, base vertex, and
 // a reserved word that must be 0.
-constexpr size_t kDrawCommandWords = 5;
+[[maybe_unused]] constexpr size_t kDrawCommandWords = 5;  // unused on WebGL (no indirect draws)
 
 // drawIndirect's instance records; unit 0 holds the animation texture and kMaterialTextureUnit
 // the material's (ES 3.0 guarantees 16 vertex units).
-constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
+[[maybe_unused]] constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
 // The palette pass's texture, in place of the animation texture's fetches (PALETTE_TEXTURE).
 constexpr int kPaletteTextureUnit = kMaterialTextureUnit + 2;
 
@@ -577,6 +577,9 @@ Status InstancedRenderer::capturePalettes(std::span<const Instance> instances,
 }
 
 Status InstancedRenderer::prepareIndirect() {
+#ifdef __EMSCRIPTEN__
+  return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
+#else
   if (indirect_program_.valid()) return Status::okStatus();
   const std::string defines[] = {"GPU_INSTANCES"};
   Result<Program> program =
@@ -606,6 +609,7 @@ Status InstancedRenderer::prepareIndirect() {
                commands.data(), GL_DYNAMIC_DRAW);
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
   return checkGl("instanced renderer: preparing indirect draws");
+#endif
 }
 
 Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in) {

@@ -8,26 +8,27 @@
 namespace throng::render {
 
 Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
-                                           int joints_per_character,
-                                           size_t vertices_per_character) {
+                                           int joints_per_character, size_t vertices_per_character,
+                                           JointEncoding encoding) {
   if (joints_per_character < 1 || vertices_per_character == 0) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("merged batch: {} joints and {} vertices per character",
                               joints_per_character, vertices_per_character));
   }
   BatchCapacity capacity;
-  const int per_character = joints_per_character * kVec4PerJoint + kVec4PerCharacter;
+  const int per_joint = vec4PerJoint(encoding);
+  const int per_character = joints_per_character * per_joint + kVec4PerCharacter;
   const int budget = max_uniform_vectors - other_uniform_vectors;
   capacity.by_uniforms = budget > 0 ? budget / per_character : 0;
   capacity.by_vertices = static_cast<int>(kMaxBatchVertices / vertices_per_character);
   if (capacity.by_uniforms < 1) {
-    return Status(ErrorCode::kLimitExceeded,
-                  fmt::format("merged batch: {} joints need {} vertex uniform vectors, but only "
-                              "{} of GL_MAX_VERTEX_UNIFORM_VECTORS = {} are left after the "
-                              "shader's other {}; use a LOD with at most {} joints",
-                              joints_per_character, per_character, std::max(budget, 0),
-                              max_uniform_vectors, other_uniform_vectors,
-                              std::max(budget - kVec4PerCharacter, 0) / kVec4PerJoint));
+    return Status(
+        ErrorCode::kLimitExceeded,
+        fmt::format("merged batch: {} joints need {} vertex uniform vectors, but only "
+                    "{} of GL_MAX_VERTEX_UNIFORM_VECTORS = {} are left after the "
+                    "shader's other {}; use a LOD with at most {} joints",
+                    joints_per_character, per_character, std::max(budget, 0), max_uniform_vectors,
+                    other_uniform_vectors, std::max(budget - kVec4PerCharacter, 0) / per_joint));
   }
   if (capacity.by_vertices < 1) {
     return Status(ErrorCode::kLimitExceeded,

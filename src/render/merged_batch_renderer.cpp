@@ -35,15 +35,18 @@ int vectorsOfType(GLenum type) {
   }
 }
 
-Result<Program> buildMergedProgram(int copies, int joints_per_copy, const GlFaults& faults) {
+Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
+                                   const GlFaults& faults) {
   Result<std::string> vertex = embeddedShader("gles2/merged.vert");
   if (!vertex.ok()) return vertex.status();
   Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
   if (!fragment.ok()) return fragment.status();
   const std::string defines[] = {fmt::format("COPIES {}", copies),
-                                 fmt::format("JOINTS_PER_COPY {}", joints_per_copy)};
+                                 fmt::format("JOINTS_PER_COPY {}", joints_per_copy),
+                                 fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
   ProgramDesc desc;
-  desc.name = fmt::format("gles2/merged ({} characters of {} joints)", copies, joints_per_copy);
+  desc.name = fmt::format("gles2/merged ({} characters of {} joints, {})", copies, joints_per_copy,
+                          jointEncodingName(encoding));
   desc.vertex_source = injectDefines(*vertex, defines);
   desc.fragment_source = *fragment;
   desc.attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
@@ -51,6 +54,26 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, const GlFaul
                      {"a_uv0", kUv0Location},           {"a_uv1", kUv1Location},
                      {"a_color", kColorLocation}};
   return buildProgram(desc, faults);
+}
+
+// Per palette slot, the centre of the bind vertices it moves, weighted by their weights (the
+// origin for a slot that moves none): the pivot of its 2-vec4 encoding.
+std::vector<glm::vec3> pivotsOfSlots(const SkinnedMesh& mesh, int slots) {
+  std::vector<glm::vec3> sum(slots, glm::vec3(0.0f));
+  std::vector<float> weight(slots, 0.0f);
+  for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+    for (int i = 0; i < 4; ++i) {
+      const float w = mesh.weights[v][i];
+      if (w <= 0.0f) continue;
+      const int slot = mesh.joints[v][i];
+      sum[slot] += w * mesh.positions[v];
+      weight[slot] += w;
+    }
+  }
+  for (int s = 0; s < slots; ++s) {
+    if (weight[s] > 0.0f) sum[s] /= weight[s];
+  }
+  return sum;
 }
 
 }  // namespace
@@ -91,9 +114,10 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   renderer->budget_ = desc.max_vertex_uniform_vectors > 0
                           ? desc.max_vertex_uniform_vectors
                           : device.caps().max_vertex_uniform_vectors;
+  renderer->encoding_ = desc.joint_encoding;
 
   // The shader's own uniforms, read from a program linked for one character of one joint.
-  Result<Program> probe = buildMergedProgram(1, 1, device.faults());
+  Result<Program> probe = buildMergedProgram(1, 1, desc.joint_encoding, device.faults());
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
@@ -106,9 +130,10 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     const MeshLod& source = lods[i];
     const int x = source.palette_joints.empty() ? skeleton_joints
                                                 : static_cast<int>(source.palette_joints.size());
-    Result<BatchCapacity> capacity =
-        computeBatchCapacity(renderer->budget_, other, x, source.mesh.vertexCount());
+    Result<BatchCapacity> capacity = computeBatchCapacity(
+        renderer->budget_, other, x, source.mesh.vertexCount(), desc.joint_encoding);
     lod.info.joints = x;
+    lod.info.encoding = desc.joint_encoding;
     lod.info.other_uniform_vectors = other;
     lod.info.drawn_lod = i;
     if (!capacity.ok()) {
@@ -132,7 +157,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     lod.info.indices_per_character = mesh->indices_per_copy;
     lod.triangles_per_character = mesh->indices_per_copy / 3;
     lod.ranges = mesh->ranges;
-    Result<Program> program = buildMergedProgram(k, x, device.faults());
+    Result<Program> program = buildMergedProgram(k, x, desc.joint_encoding, device.faults());
     if (!program.ok()) return program.status();
     lod.program = std::move(*program);
     lod.palette_location = lod.program.uniform("u_palette[0]");
@@ -162,6 +187,10 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
         !s.ok())
       return s;
     lod.staging.resize(static_cast<size_t>(k) * x);
+    if (desc.joint_encoding == JointEncoding::kQuatScale) {
+      lod.encoded.resize(lod.staging.size());
+      lod.pivots = pivotsOfSlots(source.mesh, x);
+    }
     lod.staging_tints.resize(k);
   }
   // Fallback: a LOD that does not fit draws with the nearest coarser one that does, said aloud.
@@ -218,6 +247,10 @@ std::span<const uint16_t> MergedBatchRenderer::paletteJoints(int lod) const {
   return lods_[lods_[lod].info.drawn_lod].palette_joints;
 }
 
+std::span<const glm::vec3> MergedBatchRenderer::palettePivots(int lod) const {
+  return lods_[lods_[lod].info.drawn_lod].pivots;
+}
+
 void MergedBatchRenderer::beginFrame(const FrameView& view) {
   view_ = view;
   stats_ = {};
@@ -271,9 +304,18 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   glUniform3f(lod.light_location, light.x, light.y, light.z);
   glUniform1f(lod.ambient_location, view_.ambient);
   detail::setFogUniforms(lod.fog_eye_location, lod.fog_color_location, view_);
-  // One upload of the filled part of the palette (count * x * 3 vectors) and of the tints.
-  glUniform4fv(lod.palette_location, count * lod.info.joints * kVec4PerJoint,
-               &palettes[0].rows[0].x);
+  // One upload of the filled part of the palette (count * x * vec4PerJoint vectors, encoded
+  // here when 2 vec4 per joint) and of the tints.
+  const size_t entries = static_cast<size_t>(count) * lod.info.joints;
+  if (lod.info.encoding == JointEncoding::kQuatScale) {
+    encodeQuatJoints(std::span<const JointRows>(palettes, entries), lod.pivots,
+                     std::span<QuatJoint>(lod.encoded.data(), entries));
+    glUniform4fv(lod.palette_location, static_cast<GLsizei>(entries) * kVec4PerQuatJoint,
+                 &lod.encoded[0].rotation.x);
+  } else {
+    glUniform4fv(lod.palette_location, static_cast<GLsizei>(entries) * kVec4PerJoint,
+                 &palettes[0].rows[0].x);
+  }
   glUniform4fv(lod.tint_location, count, &tints[0].x);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
@@ -316,6 +358,12 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
       stats_.triangles += static_cast<uint64_t>(count) * (range.index_count / 3);
     }
     if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
+  }
+  // Vertex array 0 is shared with the ground and the user: leave no array enabled that points
+  // into this renderer's buffers (WebGL refuses draws whose enabled arrays have no live buffer).
+  for (const GLuint location : {kPositionLocation, kNormalLocation, kJointsLocation,
+                                kWeightsLocation, kUv0Location, kUv1Location, kColorLocation}) {
+    glDisableVertexAttribArray(location);
   }
   if (pass != MaterialPass::kBlend) stats_.characters += count;
   ++stats_.batches;

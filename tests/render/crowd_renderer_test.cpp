@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <numeric>
 #include <set>
 
@@ -498,6 +499,185 @@ TEST(CrowdRenderer, LodTintColoursEveryAgentByItsLod) {
 
 // agentDrawInfo agrees with the frame's counters: each visible agent in one LOD, one draw call
 // and one slot, as many per LOD as the stats say; culled agents are not visible.
+Image drawMerged(Device& device, const Package& package, const FrameView& view,
+                 const CrowdFrame& frame, std::optional<JointEncoding> encoding,
+                 std::optional<int> fixed_lod = std::nullopt) {
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kMerged;
+  desc.joint_encoding = encoding;
+  desc.fixed_lod = fixed_lod;
+  CrowdRenderer renderer(device, package, desc);
+  EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
+  if (encoding) {
+    EXPECT_EQ(renderer.jointEncoding(), *encoding);
+  }
+  device.beginFrame(kClear);
+  EXPECT_TRUE(renderer.draw(view, frame).ok());
+  device.finish();
+  return device.readPixels().value();
+}
+
+int litPixels(const Image& image) {
+  int lit = 0;
+  for (size_t px = 0; px < image.rgba.size(); px += 4) {
+    lit += std::abs(image.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+  }
+  return lit;
+}
+
+// A rig the 2-vec4 encoding cannot hold (every skinning matrix stretched 10% along y: non-uniform
+// scale) keeps the 3x4 rows by itself and says why; forcing 2 vec4 on it draws a wrong picture.
+void expectNonUniformScaleKeepsTheRows() {
+  Package package = samplePackage();
+  AnimationTexture& texture = package.animation;
+  const glm::mat4 stretch = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, 1.1f, 1.0f));
+  for (uint32_t f = 0; f < texture.frame_count; ++f) {
+    for (uint32_t j = 0; j < texture.joint_count; ++j) {
+      storeJointRows(texture, f, j, packRows(unpackRows(loadJointRows(texture, f, j)) * stretch));
+    }
+  }
+  const Scene scene(4);
+  auto es2 = makeDevice(2);
+  ASSERT_NE(es2, nullptr);
+  SCOPED_TRACE("stretched rig");
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kMerged;
+  CrowdRenderer automatic(*es2, package, desc);
+  ASSERT_TRUE(automatic.ok());
+  EXPECT_EQ(automatic.jointEncoding(), JointEncoding::kRows);
+  EXPECT_GT(automatic.quatEncodingError(), kMaxQuatJointError);
+  const std::string& reason = automatic.jointEncodingReason();
+  EXPECT_EQ(reason.find("3x4 rows (3 vec4): 2 vec4 would be off by"), 0u) << reason;
+  EXPECT_NE(reason.find("non-uniform scale, shear or mirroring), over the 0.1% allowed"),
+            std::string::npos)
+      << reason;
+  const Image chosen = drawMerged(*es2, package, scene.view, scene.frame(), std::nullopt);
+  const Image rows = drawMerged(*es2, package, scene.view, scene.frame(), JointEncoding::kRows);
+  const Image quat =
+      drawMerged(*es2, package, scene.view, scene.frame(), JointEncoding::kQuatScale);
+  EXPECT_EQ(chosen.rgba, rows.rgba);
+  EXPECT_GT(badShare(rows, quat, "2 vec4 forced on a stretched rig"), kMaxBadPixelShare);
+}
+
+// ES 2.0 merged path: the sample's palettes as quaternion + translation + scale (chosen by itself:
+// its rig is rigid) draw the 3x4 rows' picture within crowd_bench's tolerance, cross-fades
+// included, with at least 1.4x the characters per draw on 256 vectors; a stretched copy keeps
+// the rows (one test: the sample's LOD chain is built once per process).
+TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageWithFewerDraws) {
+  const Scene scene(6);
+  auto es2 = makeDevice(2);
+  ASSERT_NE(es2, nullptr);
+  ASSERT_EQ(es2->caps().gles_major, 2);
+  {
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kMerged;
+    CrowdRenderer automatic(*es2, samplePackage(), desc);
+    ASSERT_TRUE(automatic.ok());
+    EXPECT_EQ(automatic.jointEncoding(), JointEncoding::kQuatScale);
+    EXPECT_LT(automatic.quatEncodingError(), 1e-5f);
+    EXPECT_EQ(automatic.jointEncodingReason().find("quat+translation+scale (2 vec4): error"), 0u)
+        << automatic.jointEncodingReason();
+  }
+  const Image rows =
+      drawMerged(*es2, samplePackage(), scene.view, scene.frame(), JointEncoding::kRows);
+  const Image quat =
+      drawMerged(*es2, samplePackage(), scene.view, scene.frame(), JointEncoding::kQuatScale);
+  EXPECT_GT(litPixels(rows), kFrameSize * kFrameSize / 20) << "the crowd must cover the frame";
+  EXPECT_LE(badShare(rows, quat, "2 vec4 against 3 vec4"), kMaxBadPixelShare);
+
+  // Characters per draw on a phone's 256 vectors, and the frame's draw calls.
+  uint32_t draws[2] = {};
+  int per_draw[2][kMaxLodLevels] = {};
+  for (int e = 0; e < 2; ++e) {
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kMerged;
+    desc.max_vertex_uniform_vectors = 256;
+    desc.joint_encoding = e == 0 ? JointEncoding::kRows : JointEncoding::kQuatScale;
+    CrowdRenderer renderer(*es2, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    for (int l = 0; l < renderer.lodCount(); ++l)
+      per_draw[e][l] = renderer.lodInfo(l).characters_per_draw;
+    es2->beginFrame(kClear);
+    ASSERT_TRUE(renderer.draw(scene.view, scene.frame()).ok());
+    draws[e] = renderer.stats().draw_calls;
+  }
+  for (int l = 0; l < static_cast<int>(samplePackage().lods.size()); ++l) {
+    std::printf("  256 vectors, LOD %d: %d characters per draw (3 vec4), %d (2 vec4)\n", l,
+                per_draw[0][l], per_draw[1][l]);
+    EXPECT_GE(per_draw[1][l], 1.4 * per_draw[0][l]) << "LOD " << l;
+  }
+  std::printf("  draw calls for %zu agents: %u (3 vec4), %u (2 vec4)\n", scene.placements.size(),
+              draws[0], draws[1]);
+  EXPECT_LT(draws[1], draws[0]);
+  es2.reset();
+  expectNonUniformScaleKeepsTheRows();
+}
+
+// Real characters (each skipped when absent): rigid rigs, so the 2-vec4 encoding is chosen and
+// draws the 3x4 rows' picture, frames blended. Cross-fades are printed, not checked: a 50/50
+// fade between clips whose poses differ by a large turn blends the rows linearly, shrinking the
+// limbs across the turn (cos(angle / 2)), which no rotation with a uniform scale can hold.
+// QuaterniusCharacter's (Idle, Walk, Run, Punch, Death...) differ there in ~2% of the pixels.
+TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageOfSharedAssets) {
+  const char* const assets[] = {"CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
+                                "QuaterniusCharacter/Character.glb"};
+  auto es2 = makeDevice(2);
+  ASSERT_NE(es2, nullptr);
+  int checked = 0;
+  for (const char* asset : assets) {
+    if (!std::filesystem::exists(test::assetPath(asset))) continue;
+    SCOPED_TRACE(asset);
+    Result<Character> character = importGltf(test::assetPath(asset).string());
+    ASSERT_TRUE(character.ok()) << character.status().toString();
+    BakeOptions bake;
+    bake.threads = 1;
+    const Package package = bakeCharacter(*character, bake).value();
+    const float size = character->size();
+    for (const bool fades : {false, true}) {
+      std::vector<Placement> placements;
+      std::vector<AgentPlayback> playback;
+      for (int i = 0; i < 9; ++i) {
+        Placement p;
+        p.position = glm::vec3(0.6f * size * static_cast<float>(i % 3 - 1), 0.0f,
+                               -0.8f * size * static_cast<float>(i / 3));
+        p.heading = 0.5f * static_cast<float>(i % 3 - 1);
+        placements.push_back(p);
+        AgentPlayback a;
+        a.clip = static_cast<uint16_t>(i % package.clips.size());
+        a.time = 0.23f * static_cast<float>(i);
+        if (i % 3 == 1 && package.clips.size() > 1 && fades) {
+          a.previous_clip = static_cast<uint16_t>((i + 1) % package.clips.size());
+          a.previous_time = 0.3f;
+          a.fade = 0.5f;
+        }
+        playback.push_back(a);
+      }
+      const glm::vec3 centre = 0.5f * (package.clips[0].bounds.min + package.clips[0].bounds.max);
+      const FrameView view = lookAtView(glm::vec3(0.0f, centre.y, 2.2f * size),
+                                        glm::vec3(0.0f, centre.y, -0.8f * size), 0.9f, 1.0f,
+                                        0.01f * size, 20.0f * size);
+      const CrowdFrame frame{placements, playback, {}};
+      CrowdRendererDesc desc;
+      desc.path = RenderPath::kMerged;
+      CrowdRenderer automatic(*es2, package, desc);
+      ASSERT_TRUE(automatic.ok());
+      EXPECT_EQ(automatic.jointEncoding(), JointEncoding::kQuatScale)
+          << automatic.jointEncodingReason();
+      std::printf("  %s: %s\n", asset, automatic.jointEncodingReason().c_str());
+      const Image rows = drawMerged(*es2, package, view, frame, JointEncoding::kRows, 0);
+      const Image quat = drawMerged(*es2, package, view, frame, JointEncoding::kQuatScale, 0);
+      EXPECT_GT(litPixels(rows), kFrameSize * kFrameSize / 20);
+      const double share = badShare(rows, quat, fades ? "(with cross-fades)" : asset);
+      if (!fades) {
+        EXPECT_LE(share, kMaxBadPixelShare);
+      }
+      if (package.clips.size() == 1) break;
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no shared assets";
+}
+
 TEST(CrowdRenderer, AgentDrawInfoSaysHowEachAgentWasDrawn) {
   const Scene scene(6);
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {

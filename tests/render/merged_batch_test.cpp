@@ -61,6 +61,33 @@ TEST(BatchCapacity, TooManyJointsIsAClearError) {
   EXPECT_EQ(computeBatchCapacity(128, 0, 0, 10).status().code(), ErrorCode::kInvalidArgument);
 }
 
+// 2 vec4 per joint: K = floor(budget / (2x + 1)), boundaries exact, and 53 joints fit 128 vectors
+// where 35 did. On 256 vectors (17 taken by the shader's other uniforms) the sample's LODs (23,
+// 15 and 10 joints) fit 1.4x the characters or more; the floors can cost a little elsewhere (24
+// to 26 joints: 4 instead of 3, 1.33x; 60 or more: 1 either way).
+TEST(BatchCapacity, QuatEncodingTakesTwoVectorsPerJoint) {
+  const JointEncoding quat = JointEncoding::kQuatScale;
+  for (int x : {1, 4, 23}) {
+    const int exact = 17 + 3 * (x * 2 + kVec4PerCharacter);
+    EXPECT_EQ(computeBatchCapacity(exact, 17, x, 10, quat)->characters, 3);
+    EXPECT_EQ(computeBatchCapacity(exact - 1, 17, x, 10, quat)->characters, 2);
+    EXPECT_EQ(computeBatchCapacity(exact, 17, x, 10, quat)->palette_vectors, exact - 17);
+  }
+  EXPECT_EQ(computeBatchCapacity(kMinEs2VertexUniformVectors, 20, 53, 10, quat)->characters, 1);
+  const Result<BatchCapacity> r =
+      computeBatchCapacity(kMinEs2VertexUniformVectors, 20, 54, 10, quat);
+  EXPECT_EQ(r.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(r.status().message().find("at most 53 joints"), std::string::npos)
+      << r.status().message();
+  for (int x : {10, 15, 23}) {
+    const int rows = computeBatchCapacity(256, 17, x, 10)->characters;
+    const int quats = computeBatchCapacity(256, 17, x, 10, quat)->characters;
+    EXPECT_GE(quats, 1.4 * rows) << x << " joints: " << rows << " -> " << quats;
+  }
+  EXPECT_EQ(computeBatchCapacity(256, 17, 23, 10)->characters, 3);
+  EXPECT_EQ(computeBatchCapacity(256, 17, 23, 10, quat)->characters, 5);
+}
+
 TEST(MergedBatchMesh, CopyKReferencesOnlyItsOwnPaletteRange) {
   const Character c = test::makeTubeCharacter(6, 8);
   const int x = c.skeleton.jointCount();

@@ -1,6 +1,7 @@
 // Merged-batch renderer on a real ES 2.0 context (Mesa): budgets, batching, and images compared
 // with the CPU reference.
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -130,6 +131,44 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
       EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 17) / (4 * 3 + 1));
     }
     EXPECT_TRUE(checkGl("create").ok());
+  }
+}
+
+// The 2-vec4 joint encoding fits at least 1.4x the characters of the 3x4 rows in one draw: on a
+// typical ES 2.0 phone's 256 vectors for every LOD (13, 9, 6 and 4 joints), and on the device's
+// own budget (llvmpipe: printed) for every LOD the 16-bit index limit leaves alone.
+TEST(MergedRenderer, QuatEncodingFitsAtLeast1Point4TimesTheCharacters) {
+  Scene scene(1, 1, 0.0f);
+  for (int budget : {256, 0}) {
+    auto device = makeEs2Device(budget);
+    ASSERT_NE(device, nullptr);
+    MergedBatchDesc rows_desc, quat_desc;
+    quat_desc.joint_encoding = JointEncoding::kQuatScale;
+    auto rows = MergedBatchRenderer::create(*device, scene.lods, 13, rows_desc);
+    auto quat = MergedBatchRenderer::create(*device, scene.lods, 13, quat_desc);
+    ASSERT_TRUE(rows.ok() && quat.ok());
+    EXPECT_EQ((*quat)->jointEncoding(), JointEncoding::kQuatScale);
+    for (int i = 0; i < (*rows)->lodCount(); ++i) {
+      const MergedLodInfo& r = (*rows)->lodInfo(i);
+      const MergedLodInfo& q = (*quat)->lodInfo(i);
+      EXPECT_EQ(r.encoding, JointEncoding::kRows);
+      EXPECT_EQ(q.encoding, JointEncoding::kQuatScale);
+      EXPECT_EQ(q.other_uniform_vectors, r.other_uniform_vectors);
+      const int limit = device->caps().max_vertex_uniform_vectors;
+      std::printf("  budget %d, LOD %d (%d joints): %d characters per draw (3 vec4), %d (2 vec4)\n",
+                  limit, i, r.joints, r.characters_per_batch, q.characters_per_batch);
+      EXPECT_LE(
+          q.characters_per_batch * (2 * q.joints + kVec4PerCharacter) + q.other_uniform_vectors,
+          limit);
+      const int by_vertices = static_cast<int>(kMaxBatchVertices / q.vertices_per_character);
+      if (q.characters_per_batch < by_vertices) {
+        EXPECT_GE(q.characters_per_batch, 1.4 * r.characters_per_batch) << "LOD " << i;
+      }
+    }
+    if (budget == 256) {
+      EXPECT_EQ((*rows)->lodInfo(0).characters_per_batch, (256 - 17) / (13 * 3 + 1));  // 5
+      EXPECT_EQ((*quat)->lodInfo(0).characters_per_batch, (256 - 17) / (13 * 2 + 1));  // 8
+    }
   }
 }
 

@@ -206,6 +206,15 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
       EXPECT_TRUE(json["cpu_ms"][phase].is_number()) << phase;
     }
     EXPECT_EQ(json["frame_ms"]["frames"], 1);
+    // The merged paths' palette uniforms: the sample's rigid rig takes 2 vec4 per joint.
+    const std::string drawn = json["path"];
+    if (drawn != "merged" && drawn != "per-character") {
+      EXPECT_TRUE(json["joint_encoding"].is_null());
+    } else {
+      EXPECT_EQ(json["joint_encoding"]["vec4_per_joint"], 2) << r.output;
+      EXPECT_EQ(json["joint_encoding"]["name"], "quat+translation+scale (2 vec4)");
+      EXPECT_LT(json["joint_encoding"]["quat_error_share_of_height"].get<double>(), 1e-5);
+    }
   }
   std::filesystem::remove_all(dir);
 }
@@ -241,6 +250,9 @@ TEST(RenderCli, GltfInputIsBakedInMemoryAndBakedLodsDrawMerged) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("OpenGL ES 2.0"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("10 joints"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("joint encoding: quat+translation+scale (2 vec4): error "),
+            std::string::npos)
+      << r.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "m.png"));
   std::filesystem::remove_all(dir);
 }

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "gles_version.h"
+#include "throng/core/joint_encoding.h"
 #include "throng/render/camera.h"
 
 namespace throng::cli {
@@ -181,6 +182,16 @@ nlohmann::json reportJson(const FrameReport& r) {
                 {"max", *std::max_element(r.frame_ms.begin(), r.frame_ms.end())},
                 {"frames", r.frame_ms.size()}};
   }
+  // Merged paths: how palettes go into uniforms (the instanced and gpu paths have none).
+  nlohmann::json joint_encoding = nullptr;
+  if (r.renderer->path() == render::RenderPath::kMerged ||
+      r.renderer->path() == render::RenderPath::kPerCharacter) {
+    const JointEncoding encoding = r.renderer->jointEncoding();
+    joint_encoding = {{"name", jointEncodingName(encoding)},
+                      {"vec4_per_joint", vec4PerJoint(encoding)},
+                      {"quat_error_share_of_height", r.renderer->quatEncodingError()},
+                      {"reason", r.renderer->jointEncodingReason()}};
+  }
   return {{"input", r.input->name},
           {"device", {{"renderer", caps.renderer}, {"version", caps.version}}},
           {"width", r.device->width()},
@@ -193,6 +204,7 @@ nlohmann::json reportJson(const FrameReport& r) {
           {"triangles", stats.triangles},
           {"palette_pass", stats.palette_pass},
           {"lods", lods},
+          {"joint_encoding", joint_encoding},
           {"cpu_ms",
            {{"update", cpu.update},
             {"playback", cpu.playback},
@@ -213,6 +225,10 @@ void printReport(const FrameReport& r) {
              r.renderer->pathReason());
   for (const std::string& w : r.renderer->warnings())
     fmt::print(stderr, "throng: warning: {}\n", w);
+  if (r.renderer->path() == render::RenderPath::kMerged ||
+      r.renderer->path() == render::RenderPath::kPerCharacter) {
+    fmt::print("joint encoding: {}\n", r.renderer->jointEncodingReason());
+  }
   fmt::print("culling: {} of {} agents visible\n", stats.visible, stats.agents);
   fmt::print("draw calls: {}\n", stats.draw_calls);
   if (stats.ground_draw_calls > 0) {

@@ -16,6 +16,7 @@
 #include <glm/glm.hpp>
 
 #include "throng/core/job_system.h"
+#include "throng/core/joint_encoding.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
@@ -69,6 +70,10 @@ struct CrowdRendererDesc {
   GroundDesc ground;
   // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
   bool lod_tint = false;
+  // Merged paths: how palettes go into uniforms. Empty: quaternion + translation + scale (2 vec4
+  // per joint, ~1.5x the characters per draw) when every baked frame holds in it within
+  // kMaxQuatJointError of the character's height (checkQuatEncoding), else 3x4 rows.
+  std::optional<JointEncoding> joint_encoding;
   // Instanced path: blend each visible agent's palette once per frame in a pass of its own and
   // skin from it (kOn), blend per vertex (kOff), or pick by the frame's skinned vertices (kAuto:
   // kPalettePassMinVertexInstances). See InstancedRendererOptions::palette_pass; the other paths
@@ -191,6 +196,14 @@ class CrowdRenderer {
   // One line per LOD drawn with a coarser one (merged paths: which, the budget, the LOD drawn and
   // its error); empty when every LOD is drawn as itself.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Merged paths: the joint encoding of the palette uniforms (kRows on the other paths).
+  JointEncoding jointEncoding() const { return joint_encoding_; }
+  // Merged paths: the encoding and why, e.g. "quat+translation+scale (2 vec4): worst error
+  // 1.2e-05% of the height over 120 baked frames"; empty on the other paths.
+  const std::string& jointEncodingReason() const { return joint_encoding_reason_; }
+  // Merged paths: the 2-vec4 encoding's worst error over every baked frame (checkQuatEncoding)
+  // as a share of the character's bind height, measured whichever encoding is used; 0 otherwise.
+  float quatEncodingError() const { return quat_encoding_error_; }
 
   // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one; on the gpu
   // path the GPU does it in the next draw's pass), timed into the next draw's cpu_ms.update. The
@@ -271,6 +284,9 @@ class CrowdRenderer {
   std::vector<uint8_t> drawn_lod_;  // merged paths: LOD picked -> LOD drawn
   std::vector<LodDrawInfo> lod_info_;
   std::vector<std::string> warnings_;
+  JointEncoding joint_encoding_ = JointEncoding::kRows;
+  std::string joint_encoding_reason_;
+  float quat_encoding_error_ = 0.0f;
   AnimationTexture texture_;  // merged paths: palettes are copied from it on the CPU
   std::unique_ptr<InstancedRenderer> instanced_;
   std::unique_ptr<GpuCrowd> gpu_;  // gpu path: the mirrored crowd (draws through instanced_)

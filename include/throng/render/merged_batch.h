@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/core/joint_encoding.h"
 #include "throng/core/material.h"
 #include "throng/core/math.h"
 #include "throng/core/mesh.h"
@@ -31,19 +32,20 @@ inline constexpr int kVec4PerCharacter = 1;
 // How many characters one merged batch holds, and why.
 struct BatchCapacity {
   int characters = 0;       // K >= 1
-  int palette_vectors = 0;  // K * (x * kVec4PerJoint + kVec4PerCharacter) uniform vectors
+  int palette_vectors = 0;  // K * (x * vec4PerJoint(encoding) + kVec4PerCharacter) vectors
   int by_uniforms = 0;      // K allowed by the uniform budget alone
   int by_vertices = 0;      // K allowed by kMaxBatchVertices alone
 };
 
 // K = min(floor((max_uniform_vectors - other_uniform_vectors) /
-//               (x * kVec4PerJoint + kVec4PerCharacter)),
+//               (x * vec4PerJoint(encoding) + kVec4PerCharacter)),
 //         floor(kMaxBatchVertices / vertices_per_character)).
 // `other_uniform_vectors` is what the shader uses besides the palette (see
 // MergedBatchRenderer, which reads it from the linked program). kLimitExceeded, naming the limit,
 // when not even one character fits; kInvalidArgument for x < 1 or no vertices.
 Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
-                                           int joints_per_character, size_t vertices_per_character);
+                                           int joints_per_character, size_t vertices_per_character,
+                                           JointEncoding encoding = JointEncoding::kRows);
 
 // The batch's interleaved vertex: 88 bytes. Joint indices are floats because GLSL ES 1.00 has no
 // integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).

@@ -51,15 +51,23 @@ struct MergedBatchDesc {
   // fallback whose error exceeds it. Infinity (the default): any fallback, reported.
   float max_fallback_error = std::numeric_limits<float>::infinity();
   bool cull_back_faces = true;  // counter-clockwise front faces (glTF), as the instanced path
+  // How palettes go up: 3x4 rows (any affine matrix), or quaternion + translation + uniform scale
+  // (2 vec4 per joint, so about 1.5x the characters per draw; exact only for similarity
+  // transforms: the caller checks its matrices, e.g. checkQuatEncoding on baked frames). Callers
+  // fill JointRows either way; drawing encodes them (encodeQuatJoints) before the upload, each
+  // about the weighted centre of its slot's bind vertices (pivotsOfSlots), so that a blended
+  // matrix's error is smallest where its joint's vertices are.
+  JointEncoding joint_encoding = JointEncoding::kRows;
 };
 
 // What create() decided for one of the package's LODs.
 struct MergedLodInfo {
-  int drawn_lod = 0;              // the LOD actually drawn for this one (itself unless fallback)
-  float error = 0.0f;             // MeshLod::max_error of the drawn LOD (model units)
-  int joints = 0;                 // x
-  int characters_per_batch = 0;   // K
-  int other_uniform_vectors = 0;  // read from the linked program
+  int drawn_lod = 0;   // the LOD actually drawn for this one (itself unless fallback)
+  float error = 0.0f;  // MeshLod::max_error of the drawn LOD (model units)
+  int joints = 0;      // x
+  JointEncoding encoding = JointEncoding::kRows;  // uniform vectors per joint: vec4PerJoint()
+  int characters_per_batch = 0;                   // K
+  int other_uniform_vectors = 0;                  // read from the linked program
   uint32_t vertices_per_character = 0;
   uint32_t indices_per_character = 0;
 };
@@ -75,11 +83,11 @@ class MergedBatchRenderer {
  public:
   // Builds, for every LOD of `lods` (lods[i].mesh joint indices are palette slots; an empty
   // palette_joints means all `skeleton_joints` joints), the program (the shader's array sized
-  // K*x*3), the K-copy batch mesh (indices grouped by material) and its buffers, and uploads
-  // `looks`' images (empty looks: the default material). Errors: kLimitExceeded when a LOD fits
-  // neither itself nor (with fallback) any coarser LOD, or only one whose error exceeds
-  // desc.max_fallback_error, naming the LOD, the budget and the error; kGlError for shader or
-  // buffer failures. `device` must be current and outlive the renderer.
+  // K*x*vec4PerJoint(desc.joint_encoding)), the K-copy batch mesh (indices grouped by material) and
+  // its buffers, and uploads `looks`' images (empty looks: the default material). Errors:
+  // kLimitExceeded when a LOD fits neither itself nor (with fallback) any coarser LOD, or only one
+  // whose error exceeds desc.max_fallback_error, naming the LOD, the budget and the error; kGlError
+  // for shader or buffer failures. `device` must be current and outlive the renderer.
   static Result<std::unique_ptr<MergedBatchRenderer>> create(Device& device,
                                                              std::span<const MeshLod> lods,
                                                              int skeleton_joints,
@@ -93,8 +101,12 @@ class MergedBatchRenderer {
   const MergedLodInfo& lodInfo(int lod) const { return lods_[lod].info; }
   // Skeleton joint of each palette slot of the LOD drawn for `lod` (x entries).
   std::span<const uint16_t> paletteJoints(int lod) const;
+  // kQuatScale: the pivot (model units) each palette slot of the LOD drawn for `lod` is encoded
+  // about (x entries); empty with kRows.
+  std::span<const glm::vec3> palettePivots(int lod) const;
   // The uniform budget in force (desc or caps).
   int uniformBudget() const { return budget_; }
+  JointEncoding jointEncoding() const { return encoding_; }
   // One line per LOD drawn with a coarser one: which LOD, the budget, the LOD drawn instead and
   // its error (model units and share of the height of LOD 0's bind mesh). Empty when none.
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -139,6 +151,8 @@ class MergedBatchRenderer {
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;
     std::vector<JointRows> staging;        // K * x entries
+    std::vector<QuatJoint> encoded;        // K * x entries when the encoding is kQuatScale
+    std::vector<glm::vec3> pivots;         // x entries when the encoding is kQuatScale
     std::vector<glm::vec4> staging_tints;  // K entries
     int pending = 0;                       // characters in staging
     std::vector<MaterialRange> ranges;     // of the batch mesh (index_count: per character)
@@ -155,6 +169,7 @@ class MergedBatchRenderer {
   std::vector<std::string> warnings_;
   GpuMaterials materials_;
   int budget_ = 0;
+  JointEncoding encoding_ = JointEncoding::kRows;
   bool cull_back_faces_ = true;
   FrameView view_;
   std::vector<glm::vec4> white_;  // K of the largest batch: the tints of untinted characters
