@@ -3,6 +3,8 @@
 // end's three paths (CrowdRenderer: per-character, merged and instanced, with culling, the LOD
 // pick and the sort by LOD); ratios against the baseline. With --cpu-frame (run under
 // GALLIUM_NOOP=1): the CPU's frame of the GPU-driven path against the CPU-fed instanced path.
+// With --palette (llvmpipe, real rasterisation): the instanced path's palette pass against direct
+// fetching, on a character of over 10,000 vertices with cross-fades.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -29,6 +32,7 @@
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
+#include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/merged_path.h"
 
@@ -620,12 +624,207 @@ void runPathCpuFrame(benchmark::State& state, bool gpu_driven) {
   state.counters["triangles"] = 0;
 }
 
-// Removes "--cpu-frame" from argv; whether it was there.
-bool takeCpuFrameFlag(int& argc, char** argv) {
+// --palette: the instanced path drawing the same crowd with the palette pass (BM_PalettePass) and
+// with direct fetching (BM_DirectFetch), wall time per frame (update-free: the crowd's
+// placements and playback are fixed; culling, LOD pick, packing, upload, draws, glFinish).
+// The character: the sample with every triangle split in four (midpoints of its edges), 24,162
+// vertices, because no shared asset has 10,000 (the sample has 6,054, CesiumMan 3,273).
+// Names: BM_<PalettePass|DirectFetch>/<agents>/lod<N> (every agent at LOD N: the threshold's
+// sweeps, from the coarsest LOD's few vertices up) or /lods (the LOD rule over the dense
+// character's default LOD chain, overview camera: the 10,000 agents).
+// The series of a few hundred vertices per agent, where the pass stops paying: a fifth level
+// (1% of the triangles, as far as the simplifier goes) appended to the chain, drawn only by
+// fixed-LOD renderers (the LOD rule's series keeps the default chain).
+constexpr int kTinyLod = 4;
+constexpr float kTinyTriangleRatio = 0.01f;
+struct PaletteSeries {
+  int lod;  // -1: the LOD rule
+  std::vector<int> agents;
+};
+const PaletteSeries kPaletteSeries[] = {{kTinyLod, {1, 2, 4, 8, 16, 64}},
+                                        {3, {1, 2, 4, 8, 32}},
+                                        {0, {1, 4, 16, 64, 256}},
+                                        {-1, {1000, 10000}}};
+// Agents in a cross-fade: every other one, half way (fade 0.5): the direct path's worst case, 12
+// texels per influence, for half the crowd.
+constexpr int kCrossFadeEvery = 2;
+
+// `mesh` with each triangle split in four at its edges' midpoints; a midpoint vertex averages
+// its edge's attributes (normal renormalised, influences merged by reduceInfluences).
+SkinnedMesh subdivide(const SkinnedMesh& mesh) {
+  SkinnedMesh out = mesh;
+  std::unordered_map<uint64_t, uint32_t> midpoints;
+  auto midpoint = [&](uint32_t a, uint32_t b) {
+    const uint64_t key = (uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+    const auto [it, added] = midpoints.try_emplace(key, static_cast<uint32_t>(out.vertexCount()));
+    if (!added) return it->second;
+    out.positions.push_back(0.5f * (mesh.positions[a] + mesh.positions[b]));
+    if (!mesh.normals.empty())
+      out.normals.push_back(glm::normalize(mesh.normals[a] + mesh.normals[b]));
+    if (!mesh.uvs.empty()) out.uvs.push_back(0.5f * (mesh.uvs[a] + mesh.uvs[b]));
+    if (!mesh.uvs1.empty()) out.uvs1.push_back(0.5f * (mesh.uvs1[a] + mesh.uvs1[b]));
+    if (!mesh.colors.empty()) out.colors.push_back(0.5f * (mesh.colors[a] + mesh.colors[b]));
+    Influence influences[8];
+    for (int i = 0; i < 4; ++i) {
+      influences[i] = {mesh.joints[a][i], 0.5f * mesh.weights[a][i]};
+      influences[4 + i] = {mesh.joints[b][i], 0.5f * mesh.weights[b][i]};
+    }
+    glm::u16vec4 joints;
+    glm::vec4 weights;
+    reduceInfluences(influences, 8, joints, weights);
+    out.joints.push_back(joints);
+    out.weights.push_back(weights);
+    return it->second;
+  };
+  out.indices.clear();
+  for (SubMesh& sub : out.submeshes) {
+    const uint32_t first = static_cast<uint32_t>(out.indices.size());
+    for (uint32_t t = sub.first_index; t < sub.first_index + sub.index_count; t += 3) {
+      const uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
+      const uint32_t ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+      out.indices.insert(out.indices.end(), {a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca});
+    }
+    sub.first_index = first;
+    sub.index_count = static_cast<uint32_t>(out.indices.size()) - first;
+  }
+  return out;
+}
+
+struct PaletteShared {
+  std::unique_ptr<Device> device;
+  Package package;  // the dense sample, default LOD chain
+  Package tiny;     // the same plus the kTinyLod level
+  std::map<std::pair<bool, int>, std::unique_ptr<CrowdRenderer>> renderers;  // (pass, lod)
+
+  CrowdRenderer& renderer(bool pass, int lod) {
+    std::unique_ptr<CrowdRenderer>& r = renderers[{pass, lod}];
+    if (r) return *r;
+    CrowdRendererDesc front;
+    front.path = RenderPath::kInstanced;
+    front.palette_pass = pass ? PalettePassMode::kOn : PalettePassMode::kOff;
+    if (lod >= 0) front.fixed_lod = lod;
+    r = std::make_unique<CrowdRenderer>(*device, lod == kTinyLod ? tiny : package, front);
+    if (!r->ok()) die(r->status().toString());
+    return *r;
+  }
+};
+
+PaletteShared& paletteShared() {
+  static PaletteShared* s = [] {
+    auto* out = new PaletteShared();
+    DeviceDesc desc;
+    desc.gles_major = 3;
+    desc.width = desc.height = kFrameSize;
+    out->device = take(Device::createHeadless(desc), "ES 3.0 headless device");
+    Character character = makeSampleCharacter();
+    character.mesh = subdivide(character.mesh);
+    if (Status st = validateMesh(character.mesh, character.skeleton.jointCount(), "dense sample");
+        !st.ok())
+      die(st.toString());
+    out->package = take(bakeCharacter(character, BakeOptions{}), "bake");
+    out->package.lods = take(buildLodChain(character, defaultLodChainOptions()), "LOD chain");
+    out->tiny = out->package;
+    LodChainOptions tiny_chain;
+    tiny_chain.levels = {LodLevel{}, LodLevel{.triangle_ratio = kTinyTriangleRatio}};
+    out->tiny.lods.push_back(take(buildLodChain(character, tiny_chain), "tiny LOD").back());
+    const Caps& caps = out->device->caps();
+    std::printf("device: %s | %s | dense sample: %zu vertices, %zu triangles, %d joints; LODs",
+                caps.renderer.c_str(), caps.version.c_str(), character.mesh.vertexCount(),
+                character.mesh.triangleCount(), character.skeleton.jointCount());
+    for (const MeshLod& lod : out->tiny.lods) std::printf(" %zu", lod.mesh.vertexCount());
+    std::printf(" vertices\n");
+    return out;
+  }();
+  return *s;
+}
+
+struct PaletteScene {
+  std::vector<Placement> placements;
+  std::vector<AgentPlayback> playback;
+  FrameView view;
+};
+
+// A grid of `agents` seen whole from above; clips, times and headings from an integer hash; every
+// kCrossFadeEvery-th agent half way through a cross-fade from another clip.
+PaletteScene makePaletteScene(int agents) {
+  const Package& package = paletteShared().package;
+  PaletteScene scene;
+  int columns = 1;
+  while (columns * columns < agents) ++columns;
+  const float spacing = kGridSpacing * 1.8f;
+  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
+  const uint32_t clips = static_cast<uint32_t>(package.clips.size());
+  for (int i = 0; i < agents; ++i) {
+    const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
+    Placement p;
+    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
+                           spacing * static_cast<float>(i / columns) - half);
+    p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
+    scene.placements.push_back(p);
+    AgentPlayback a;
+    a.clip = static_cast<uint16_t>(hash % clips);
+    a.time = static_cast<float>(hash % 997) * 0.001f;
+    if (i % kCrossFadeEvery == 0) {
+      a.previous_clip = static_cast<uint16_t>((a.clip + 1) % clips);
+      a.previous_time = static_cast<float>(hash % 613) * 0.001f;
+      a.fade = 0.5f;
+    }
+    scene.playback.push_back(a);
+  }
+  const Bounds bounds{glm::vec3(-half - spacing, 0.0f, -half - spacing),
+                      glm::vec3(half + spacing, 1.8f, half + spacing)};
+  scene.view = framingView(bounds, 1.0f, CameraFraming{.fit_corners = true});
+  return scene;
+}
+
+void drawPaletteFrame(CrowdRenderer& renderer, const PaletteScene& scene) {
+  Device& device = *paletteShared().device;
+  device.beginFrame(kClear);
+  if (Status st = renderer.draw(scene.view, CrowdFrame{scene.placements, scene.playback}); !st.ok())
+    die(st.toString());
+  device.finish();
+}
+
+// Not timed: both images must agree (and not be blank), or the comparison means nothing.
+void checkPaletteImages(const PaletteScene& scene, int lod, const std::string& name) {
+  PaletteShared& s = paletteShared();
+  drawPaletteFrame(s.renderer(false, lod), scene);
+  const Image direct = take(s.device->readPixels(), "read pixels");
+  drawPaletteFrame(s.renderer(true, lod), scene);
+  const Image pass = take(s.device->readPixels(), "read pixels");
+  if (!s.renderer(true, lod).stats().palette_pass || s.renderer(false, lod).stats().palette_pass)
+    die(name + ": the palette pass was not (or was) used as asked");
+  int64_t lit = 0;
+  for (size_t px = 0; px < direct.rgba.size(); px += 4)
+    lit += std::abs(direct.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+  const ImageDifference d = compareImages(direct, pass, kTolerance);
+  std::printf("%s: %lld of %d pixels differ by more than %d (largest %d); %lld lit\n", name.c_str(),
+              static_cast<long long>(d.bad_pixels), kFrameSize * kFrameSize, kTolerance,
+              d.max_channel_difference, static_cast<long long>(lit));
+  if (lit == 0) die(name + ": blank image (GALLIUM_NOOP?)");
+  if (static_cast<double>(d.bad_pixels) > kMaxBadPixelShare * kFrameSize * kFrameSize)
+    die(name + ": the palette pass's image differs from direct fetching's");
+}
+
+void runPaletteFrame(benchmark::State& state, bool pass, int lod, const PaletteScene& scene) {
+  CrowdRenderer& renderer = paletteShared().renderer(pass, lod);
+  for (auto _ : state) drawPaletteFrame(renderer, scene);
+  uint64_t skinned = 0;
+  const CrowdFrameStats& stats = renderer.stats();
+  for (int l = 0; l < renderer.lodCount(); ++l)
+    skinned += uint64_t{stats.agents_per_lod[l]} *
+               paletteShared().tiny.lods[static_cast<size_t>(l)].mesh.vertexCount();
+  state.counters["agents"] = static_cast<double>(scene.placements.size());
+  state.counters["skinned_vertices"] = static_cast<double>(skinned);
+  state.counters["visible"] = stats.visible;
+}
+
+// Removes `flag` from argv; whether it was there.
+bool takeFlag(int& argc, char** argv, const std::string& flag) {
   bool found = false;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == "--cpu-frame") {
+    if (std::string_view(argv[i]) == flag) {
       found = true;
     } else {
       argv[kept++] = argv[i];
@@ -640,15 +839,53 @@ bool takeCpuFrameFlag(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace throng::render;
-  const bool cpu_frame = takeCpuFrameFlag(argc, argv);
+  const bool cpu_frame = takeFlag(argc, argv, "--cpu-frame");
+  // --palette runs every series; --palette=lods (or lod0, lod3, lod4) one of them.
+  std::string palette_series;
+  bool palette = takeFlag(argc, argv, "--palette");
+  for (const std::string series : {"lods", "lod0", "lod3", "lod4"}) {
+    if (takeFlag(argc, argv, "--palette=" + series)) {
+      palette = true;
+      palette_series = series;
+    }
+  }
+  bool agents_given = false;
   const std::vector<int> agents = takeCountsFlag(
       argc, argv, "--agents=",
-      cpu_frame ? std::span<const int>(kCpuFrameAgents) : std::span<const int>(kDefaultAgents));
+      cpu_frame ? std::span<const int>(kCpuFrameAgents) : std::span<const int>(kDefaultAgents),
+      &agents_given);
   bool cpu_given = false;
   const std::vector<int> cpu_agents =
       takeCountsFlag(argc, argv, "--cpu-agents=", kDefaultCpuAgents, &cpu_given);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (palette) {
+    paletteShared();
+    static std::map<std::string, PaletteScene> palette_scenes;
+    for (const PaletteSeries& series : kPaletteSeries) {
+      const int lod = series.lod;
+      const std::string series_name = lod < 0 ? std::string("lods") : "lod" + std::to_string(lod);
+      if (!palette_series.empty() && series_name != palette_series) continue;
+      for (int n : agents_given ? agents : series.agents) {
+        const std::string name = std::to_string(n) + "/" + series_name;
+        PaletteScene& scene = palette_scenes.emplace(name, makePaletteScene(n)).first->second;
+        checkPaletteImages(scene, lod, name);
+        for (bool pass : {false, true}) {
+          benchmark::RegisterBenchmark(
+              (std::string(pass ? "BM_PalettePass/" : "BM_DirectFetch/") + name).c_str(),
+              [pass, lod, &scene](benchmark::State& state) {
+                runPaletteFrame(state, pass, lod, scene);
+              })
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime();
+        }
+      }
+    }
+    benchmark::ConsoleReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    return 0;
+  }
   if (cpu_frame) {
     cpuFrameShared();
     for (const auto& [name, gpu_driven] :

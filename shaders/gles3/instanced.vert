@@ -1,5 +1,6 @@
 #version 300 es
-// Method B vertex shader: skins one vertex of one instance from the baked animation texture.
+// Method B vertex shader: skins one vertex of one instance from the baked animation texture
+// (or, with PALETTE_TEXTURE, from the palette the palette pass blended for it this frame).
 // The palette blend is exactly FramePaletteJob's (include/throng/crowd/frame_palette.h):
 //   palette = (1 - fade) * mix(P[a], P[b], blend) + fade * mix(S[a], S[b], blend2)
 // and skinning is SkinJob's: p' = sum_i w_i * (M_i * p), n' = sum_i w_i * (M_i3x3 * n).
@@ -80,6 +81,33 @@ ivec2 jointTexel(uint joint) {
   return ivec2(3 * (j % u_joints_per_row), j / u_joints_per_row);
 }
 
+#ifdef PALETTE_TEXTURE
+// The palette pass (render/palette_pass.h) blended each instance's palette once this frame: 3
+// texels per joint, instance i's first at x = (i % per row) * u_palette_texels, y = i / per row.
+#ifdef PALETTE_BITS
+uniform highp usampler2D u_palette;  // RGBA32UI holding the floats' bits
+vec4 paletteTexel(ivec2 at) {
+  return uintBitsToFloat(texelFetch(u_palette, at, 0));
+}
+#else
+uniform highp sampler2D u_palette;  // RGBA32F
+vec4 paletteTexel(ivec2 at) {
+  return texelFetch(u_palette, at, 0);
+}
+#endif
+uniform int u_palette_texels;             // 3 * joint count
+uniform int u_palette_instances_per_row;
+uniform int u_palette_first;              // the draw's first instance in the palette texture
+
+ivec2 g_palette;  // the instance's first palette texel
+
+void jointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+  ivec2 at = g_palette + ivec2(3 * int(joint), 0);
+  r0 = paletteTexel(at);
+  r1 = paletteTexel(at + ivec2(1, 0));
+  r2 = paletteTexel(at + ivec2(2, 0));
+}
+#else
 ivec2 g_frames[4];  // frameTexel of i_frames.x, .y, .z, .w
 
 vec4 paletteRow(ivec2 joint, int row) {
@@ -95,11 +123,17 @@ vec4 paletteRow(ivec2 joint, int row) {
   return primary;
 }
 
-void skinInfluence(uint joint, float w, vec4 p, vec4 n, inout vec3 position, inout vec3 normal) {
+void jointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
   ivec2 at = jointTexel(joint);
-  vec4 r0 = paletteRow(at, 0);
-  vec4 r1 = paletteRow(at, 1);
-  vec4 r2 = paletteRow(at, 2);
+  r0 = paletteRow(at, 0);
+  r1 = paletteRow(at, 1);
+  r2 = paletteRow(at, 2);
+}
+#endif
+
+void skinInfluence(uint joint, float w, vec4 p, vec4 n, inout vec3 position, inout vec3 normal) {
+  vec4 r0, r1, r2;
+  jointRows(joint, r0, r1, r2);
   position += w * vec3(dot(r0, p), dot(r1, p), dot(r2, p));
   normal += w * vec3(dot(r0, n), dot(r1, n), dot(r2, n));
 }
@@ -139,10 +173,16 @@ void main() {
   vec4 n = vec4(a_normal, 0.0);
   vec3 position = vec3(0.0);
   vec3 normal = vec3(0.0);
+#ifdef PALETTE_TEXTURE
+  int instance = u_palette_first + gl_InstanceID;
+  g_palette = ivec2((instance % u_palette_instances_per_row) * u_palette_texels,
+                    instance / u_palette_instances_per_row);
+#else
   g_frames[0] = frameTexel(i_frames.x);
   g_frames[1] = frameTexel(i_frames.y);
   g_frames[2] = frameTexel(i_frames.z);
   g_frames[3] = frameTexel(i_frames.w);
+#endif
   // Unrolled (a loop with dynamic indexing ran about 30% slower on llvmpipe); slot x holds the
   // largest weight (reduceInfluences sorts them), a zero weight elsewhere is an unused slot.
   skinInfluence(a_joints.x, a_weights.x, p, n, position, normal);

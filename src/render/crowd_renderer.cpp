@@ -173,6 +173,7 @@ InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
   options.cull_back_faces = !desc.double_sided;
   options.shared_texture = desc.animation_texture;
   options.shared_slot = desc.animation_texture_slot;
+  options.palette_pass = desc.palette_pass;
   return options;
 }
 
@@ -443,6 +444,7 @@ void CrowdRenderer::beginStats(uint32_t agents) {
   stats_.triangles = 0;
   stats_.ground_draw_calls = 0;
   stats_.counts_lag = 0;
+  stats_.palette_pass = false;
   stats_.cpu_ms = {};
   stats_.cpu_ms.update = pending_update_ms_;
   pending_update_ms_ = 0.0;
@@ -683,6 +685,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
     stats_.draw_calls = instanced_->stats().draw_calls;
     stats_.triangles = instanced_->stats().triangles;
     stats_.animation_texture_binds = instanced_->stats().animation_texture_binds;
+    stats_.palette_pass = instanced_->stats().palette_pass;
     return s;
   }
 

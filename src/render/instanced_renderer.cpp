@@ -87,6 +87,15 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 // drawIndirect's instance records; unit 0 holds the animation texture and kMaterialTextureUnit
 // the material's (ES 3.0 guarantees 16 vertex units).
 [[maybe_unused]] constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
+// The palette pass's texture, in place of the animation texture's fetches (PALETTE_TEXTURE).
+constexpr int kPaletteTextureUnit = kMaterialTextureUnit + 2;
+
+// The instanced.vert variant that skins from the palette pass's texture.
+std::vector<std::string> paletteDefines(const PalettePass& pass) {
+  std::vector<std::string> defines = {"PALETTE_TEXTURE"};
+  if (pass.bits()) defines.push_back("PALETTE_BITS");
+  return defines;
+}
 
 const void* byteOffset(size_t bytes) {
   return reinterpret_cast<const void*>(bytes);
@@ -142,7 +151,9 @@ Result<Program> buildInstancedProgram(const char* name, std::vector<std::string>
   desc.name = name;
   desc.vertex_source = std::move(vertex).value();
   desc.fragment_source = std::move(fragment).value();
-  desc.attributes = defines.empty() ? attributeBindings() : indirectAttributeBindings();
+  const bool gpu_instances =
+      std::find(defines.begin(), defines.end(), "GPU_INSTANCES") != defines.end();
+  desc.attributes = gpu_instances ? indirectAttributeBindings() : attributeBindings();
   desc.feedback_varyings = std::move(varyings);
   return buildProgram(desc, faults);
 }
@@ -168,6 +179,7 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   std::unique_ptr<InstancedRenderer> renderer(new InstancedRenderer());
   renderer->options_ = options;
   renderer->device_ = &device;
+  renderer->joint_count_ = package.skeleton.jointCount();
   Result<Program> program = buildInstancedProgram("gles3/instanced", {}, device.faults());
   if (!program.ok()) return program.status();
   renderer->program_ = std::move(program).value();
@@ -199,6 +211,7 @@ InstancedRenderer::~InstancedRenderer() {
   if (texture_ && owns_texture_) glDeleteTextures(1, &texture_);
   if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
+  if (palette_vertex_array_) glDeleteVertexArrays(1, &palette_vertex_array_);
   if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
 }
 
@@ -414,7 +427,26 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
   assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == uploaded_instances_);
   stats_ = {};
   if (uploaded_instances_ == 0) return Status::okStatus();
-  setUniforms(program_, view);
+  bool palette = false;
+  if (wantsPalettePass(lod_counts)) {
+    Result<bool> ready = preparePalettePass();
+    if (!ready.ok()) return ready.status();
+    palette = *ready && palette_pass_->fits(uploaded_instances_);
+  }
+  if (palette) {
+    Status status = runPalettePass();
+    if (status.code() == ErrorCode::kUnsupported)
+      palette = false;  // the render target was refused: this frame and the next fetch directly
+    else if (!status.ok())
+      return status;
+  }
+  stats_.palette_pass = palette;
+  const Program& program = palette ? palette_program_ : program_;
+  const MaterialUniforms& material_uniforms =
+      palette ? palette_material_uniforms_ : material_uniforms_;
+  setUniforms(program, view);
+  if (palette) palette_pass_->bind(program, kPaletteTextureUnit);
+  const GLint palette_first = palette ? program.uniform("u_palette_first") : -1;
   // Opaque and masked materials of every LOD first, then the blended ones over them.
   for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
     const bool blend = pass == MaterialPass::kBlend;
@@ -432,10 +464,11 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
         if (!bound) {
           glBindVertexArray(lod.vertex_array);
           bindInstanceAttributes(first);
-          GpuMaterials::setLooks(material_uniforms_, lod.looks);
+          GpuMaterials::setLooks(material_uniforms, lod.looks);
+          if (palette) glUniform1i(palette_first, static_cast<GLint>(first));
           bound = true;
         }
-        materials_.apply(material_uniforms_, range.material, options_.cull_back_faces);
+        materials_.apply(material_uniforms, range.material, options_.cull_back_faces);
         glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(range.index_count),
                                 GL_UNSIGNED_INT, byteOffset(range.first_index * sizeof(uint32_t)),
                                 static_cast<GLsizei>(count));
@@ -449,6 +482,89 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
   }
   glBindVertexArray(0);
   return checkGl("instanced renderer: draw");
+}
+
+bool InstancedRenderer::wantsPalettePass(std::span<const uint32_t> lod_counts) const {
+  if (options_.palette_pass == PalettePassMode::kOff || palette_unavailable_) return false;
+  if (options_.palette_pass == PalettePassMode::kOn) return true;
+  uint64_t skinned = 0;
+  for (size_t l = 0; l < lod_counts.size(); ++l)
+    skinned += static_cast<uint64_t>(lods_[l].vertex_count) * lod_counts[l];
+  return skinned >= kPalettePassMinVertexInstances;
+}
+
+Result<bool> InstancedRenderer::preparePalettePass() {
+  if (palette_unavailable_) return false;
+  if (palette_pass_) return true;
+  std::vector<AttributeBinding> attributes;
+  for (const AttributeBinding& binding : attributeBindings())
+    if (binding.location == kRotationBlend || binding.location == kFrames ||
+        binding.location == kFade)
+      attributes.push_back(binding);
+  Result<std::unique_ptr<PalettePass>> pass =
+      PalettePass::create(*device_, static_cast<int>(joint_count_), std::move(attributes));
+  if (!pass.ok()) {
+    if (pass.status().code() != ErrorCode::kUnsupported) return pass.status();
+    palette_unavailable_ = true;  // too many joints for one texture row: direct fetching
+    return false;
+  }
+  const std::vector<std::string> defines = paletteDefines(**pass);
+  Result<Program> program =
+      buildInstancedProgram("gles3/instanced (palette texture)", {}, device_->faults(), defines);
+  if (!program.ok()) return program.status();
+  palette_program_ = std::move(program).value();
+  palette_material_uniforms_ = MaterialUniforms::of(palette_program_);
+  // The pass reads only the records' animation fields, one record per instance.
+  glGenVertexArrays(1, &palette_vertex_array_);
+  glBindVertexArray(palette_vertex_array_);
+  for (GLuint a : {kRotationBlend, kFrames, kFade}) {
+    glEnableVertexAttribArray(a);
+    glVertexAttribDivisor(a, 1);
+  }
+  glBindVertexArray(0);
+  palette_pass_ = std::move(pass).value();
+  return true;
+}
+
+Status InstancedRenderer::runPalettePass() {
+  // The pass binds the animation texture on unit 0, where the draws then find it (and a
+  // character sharing the texture after this one too): count that bind as setUniforms would.
+  GLint bound = 0;
+  glActiveTexture(GL_TEXTURE0);
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+  if (static_cast<GLuint>(bound) != texture_) ++stats_.animation_texture_binds;
+  glBindVertexArray(palette_vertex_array_);
+  bindInstanceAttributes(0);
+  glBindVertexArray(0);
+  const AnimationTextureBinding animation{texture_,
+                                          static_cast<int>(slot_.base_row),
+                                          static_cast<int>(slot_.frames_per_row),
+                                          static_cast<int>(slot_.texels_per_frame),
+                                          static_cast<int>(slot_.rows_per_frame),
+                                          static_cast<int>(slot_.joints_per_row)};
+  Status status = palette_pass_->run(palette_vertex_array_, uploaded_instances_, animation);
+  if (status.code() == ErrorCode::kUnsupported) {
+    // The driver refused the render target after all: direct fetching from now on.
+    palette_unavailable_ = true;
+  }
+  return status;
+}
+
+Status InstancedRenderer::capturePalettes(std::span<const Instance> instances,
+                                          std::span<JointRows> palettes) {
+  assert(palettes.size() == instances.size() * joint_count_);
+  Result<bool> ready = preparePalettePass();
+  if (!ready.ok()) return ready.status();
+  if (!*ready || !palette_pass_->fits(instances.size()))
+    return Status(ErrorCode::kUnsupported,
+                  fmt::format("instanced renderer: the palette pass cannot hold {} palettes of {} "
+                              "joints on this device",
+                              instances.size(), joint_count_));
+  if (instances.empty()) return Status::okStatus();
+  packInstances(instances, nullptr);
+  uploaded_instances_ = instances.size();
+  if (Status status = runPalettePass(); !status.ok()) return status;
+  return palette_pass_->read(instances.size(), palettes);
 }
 
 Status InstancedRenderer::prepareIndirect() {
@@ -582,16 +698,38 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   const size_t vertices = instances.size() * buffers.vertex_count;
   assert(positions.size() == vertices && normals.size() == vertices);
   if (vertices == 0) return Status::okStatus();
-  if (!capture_program_.valid()) {
-    Result<Program> program = buildInstancedProgram(
-        "gles3/instanced (capture)", {"v_world_position", "v_world_normal"}, device_->faults());
-    if (!program.ok()) return program.status();
-    capture_program_ = std::move(program).value();
-    glGenBuffers(1, &capture_buffer_);
+  if (!capture_buffer_) glGenBuffers(1, &capture_buffer_);
+  bool palette = false;
+  if (options_.palette_pass == PalettePassMode::kOn) {
+    Result<bool> ready = preparePalettePass();
+    if (!ready.ok()) return ready.status();
+    palette = *ready && palette_pass_->fits(instances.size());
+  }
+  const std::vector<std::string> varyings = {"v_world_position", "v_world_normal"};
+  Program& program = palette ? palette_capture_program_ : capture_program_;
+  if (!program.valid()) {
+    Result<Program> built =
+        palette ? buildInstancedProgram("gles3/instanced (palette texture, capture)", varyings,
+                                        device_->faults(), paletteDefines(*palette_pass_))
+                : buildInstancedProgram("gles3/instanced (capture)", varyings, device_->faults());
+    if (!built.ok()) return built.status();
+    program = std::move(built).value();
   }
   packInstances(instances, nullptr);
   uploaded_instances_ = instances.size();
-  setUniforms(capture_program_, FrameView{});
+  if (palette) {
+    Status status = runPalettePass();
+    if (status.code() == ErrorCode::kUnsupported) {
+      // Refused render target: capture by direct fetching, as draws would.
+      return captureSkinnedVertices(instances, lod, positions, normals);
+    }
+    if (!status.ok()) return status;
+  }
+  setUniforms(program, FrameView{});
+  if (palette) {
+    palette_pass_->bind(program, kPaletteTextureUnit);
+    glUniform1i(program.uniform("u_palette_first"), 0);
+  }
   glBindVertexArray(buffers.vertex_array);
   bindInstanceAttributes(0);
   const size_t bytes = vertices * kCapturedFloatsPerVertex * sizeof(float);

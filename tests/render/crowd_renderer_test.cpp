@@ -277,6 +277,28 @@ TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
   }
 }
 
+TEST(CrowdRenderer, ThePalettePassOptionReachesTheInstancedPathAndDrawsTheSameImage) {
+  // Several LODs (bone-reduced ones included) and cross-fades, with and without the pass.
+  const Scene scene(6);
+  auto device = makeDevice(3);
+  ASSERT_NE(device, nullptr);
+  Image images[2];
+  for (bool on : {false, true}) {
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kInstanced;
+    desc.palette_pass = on ? PalettePassMode::kOn : PalettePassMode::kOff;
+    CrowdRenderer renderer(*device, samplePackage(), desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    images[on] = drawOnce(*device, renderer, scene);
+    EXPECT_EQ(renderer.stats().palette_pass, on);
+    EXPECT_GE(
+        std::count_if(renderer.stats().agents_per_lod.begin(),
+                      renderer.stats().agents_per_lod.end(), [](uint32_t n) { return n > 0; }),
+        2);
+  }
+  EXPECT_LE(badShare(images[0], images[1], "palette pass vs direct fetching"), kMaxBadPixelShare);
+}
+
 TEST(CrowdRenderer, AFixedLodDrawsEveryAgentWithIt) {
   auto device = makeDevice(3);
   ASSERT_NE(device, nullptr);

@@ -180,7 +180,8 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
   for (const char* path : {"auto", "gpu", "instanced", "merged", "per-character"}) {
     const test::CliResult r =
         test::runCli(std::string("render " + samplePackage() +
-                                 " --json --agents 16 --width 64 --height 48 --path ") +
+                                 " --json --agents 16 --width 64 --height 48 --palette-pass on "
+                                 "--path ") +
                      path + " -o " + quoted(dir / "j.png"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_EQ(lineCount(r.output), 1) << r.output;
@@ -195,6 +196,8 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
     EXPECT_EQ(json["agents"], 16);
     EXPECT_GT(json["draw_calls"].get<int>(), 0);
     EXPECT_GT(json["triangles"].get<int64_t>(), 0);
+    // --palette-pass on: the instanced path blends palettes in their own pass; others ignore it.
+    EXPECT_EQ(json["palette_pass"], json["path"] == "instanced") << path;
     ASSERT_EQ(json["lods"].size(), 4u);
     int per_lod = 0;
     for (const auto& lod : json["lods"]) per_lod += lod["agents"].get<int>();
@@ -424,6 +427,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--lod-threshold 0", "--lod-threshold 0: must be a number of pixels in [0.01, 1000]"},
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--tint dim", "--tint dim: must be on or off"},
+      {"--palette-pass always", "--palette-pass always: must be auto, on or off"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},
       {"--frobnicate", "--frobnicate"},
   };

@@ -59,6 +59,10 @@ void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
   sub.add_option("--tint", args.tint,
                  "on: each agent's tint multiplies its materials; off: the materials as authored")
       ->capture_default_str();
+  sub.add_option("--palette-pass", args.palette_pass,
+                 "instanced path: on blends each agent's palette once per frame in a pass of its "
+                 "own, off blends it per vertex, auto picks by the vertices skinned")
+      ->capture_default_str();
 }
 
 std::string checkRange(const char* flag, long long value, long long low, long long high) {
@@ -102,6 +106,12 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
     return usage(fmt::format("--tint {}: must be on or off", args.tint));
   }
   choice.tint = args.tint == "on";
+  const std::optional<render::PalettePassMode> palette =
+      render::palettePassModeFromName(args.palette_pass);
+  if (!palette) {
+    return usage(fmt::format("--palette-pass {}: must be auto, on or off", args.palette_pass));
+  }
+  choice.palette_pass = *palette;
   if (args.out.empty()) return usage("-o/--out: give the PNG file to write");
   return choice;
 }
@@ -195,6 +205,7 @@ nlohmann::json reportJson(const FrameReport& r) {
           {"draw_calls", stats.draw_calls},
           {"animation_texture_binds", stats.animation_texture_binds},
           {"triangles", stats.triangles},
+          {"palette_pass", stats.palette_pass},
           {"lods", lods},
           {"joint_encoding", joint_encoding},
           {"cpu_ms",
@@ -227,6 +238,9 @@ void printReport(const FrameReport& r) {
     fmt::print("ground and shadows: {} draw calls\n", stats.ground_draw_calls);
   }
   fmt::print("triangles: {}\n", stats.triangles);
+  if (r.renderer->path() == render::RenderPath::kInstanced) {
+    fmt::print("palette pass: {}\n", stats.palette_pass ? "on" : "off (direct fetching)");
+  }
   fmt::print("lods (agents per level):");
   for (int l = 0; l < r.renderer->lodCount(); ++l) {
     const render::LodDrawInfo info = r.renderer->lodInfo(l);

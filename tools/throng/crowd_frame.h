@@ -39,12 +39,13 @@ struct FrontendArgs {
   int height = 480;
   std::string out;  // PNG to write
   bool json = false;
-  bool lod_tint = false;    // colour agents by their LOD (CrowdRendererDesc::lod_tint)
-  std::string tint = "on";  // on | off: the per-agent tint multiplies the materials
+  bool lod_tint = false;              // colour agents by their LOD (CrowdRendererDesc::lod_tint)
+  std::string tint = "on";            // on | off: the per-agent tint multiplies the materials
+  std::string palette_pass = "auto";  // auto | on | off (CrowdRendererDesc::palette_pass)
 };
 
-// Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json
-// and --tint to `sub`.
+// Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json,
+// --tint and --palette-pass to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The options of `render` and `demo` about their input's clips.
@@ -64,6 +65,7 @@ struct FrontendChoice {
   float lod_threshold = kDefaultLodThresholdPx;  // pixels (CrowdRendererDesc)
   bool street = false;
   bool tint = true;
+  render::PalettePassMode palette_pass = render::PalettePassMode::kAuto;
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
 // The usage message for a LOD index the package lacks ("" when `lod` is fine).

@@ -161,6 +161,7 @@ int runDemo(const DemoArgs& args) {
   desc.lod_threshold_pixels = choice->lod_threshold;
   desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
+  desc.palette_pass = choice->palette_pass;
   // Agents coloured by state: by the renderer for one character (on the GPU too); for a mixed
   // crowd, whose characters' agents are gathered without their states, as per-agent tints.
   const bool mixed_crowd = inputs.size() > 1;

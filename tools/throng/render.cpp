@@ -191,6 +191,7 @@ int runRender(const RenderArgs& args) {
   desc.lod_threshold_pixels = choice->lod_threshold;
   desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
+  desc.palette_pass = choice->palette_pass;
   render::FrameView view =
       crowdView(choice->street, low, high, size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));

@@ -82,6 +82,11 @@ struct CrowdRendererDesc {
   // per joint, ~1.5x the characters per draw) when every baked frame holds in it within
   // kMaxQuatJointError of the character's height (checkQuatEncoding), else 3x4 rows.
   std::optional<JointEncoding> joint_encoding;
+  // Instanced path: blend each visible agent's palette once per frame in a pass of its own and
+  // skin from it (kOn), blend per vertex (kOff), or pick by the frame's skinned vertices (kAuto:
+  // kPalettePassMinVertexInstances). See InstancedRendererOptions::palette_pass; the other paths
+  // ignore it.
+  PalettePassMode palette_pass = PalettePassMode::kAuto;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -112,7 +117,8 @@ struct CrowdFrameStats {
   // Animation texture binds (instanced and gpu paths): 1, or 0 when the texture was bound
   // already (shared with the character drawn just before: CrowdRendererDesc::animation_texture).
   uint32_t animation_texture_binds = 0;
-  CpuPhaseTimes cpu_ms;  // gpu path: its compute pass and draws are in submit
+  bool palette_pass = false;  // instanced path: the palette pass blended the palettes
+  CpuPhaseTimes cpu_ms;       // gpu path: its compute pass and draws are in submit
 };
 
 // How the last draw() drew one agent.

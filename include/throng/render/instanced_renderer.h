@@ -17,6 +17,7 @@
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/material_draws.h"
+#include "throng/render/palette_pass.h"
 #include "throng/render/program.h"
 
 namespace throng::render {
@@ -38,6 +39,7 @@ struct RenderStats {
   // Animation texture binds: 0 when the texture was bound already (shared with the character
   // drawn before: SharedAnimationTexture), else 1 (2 when a frame draws twice).
   uint32_t animation_texture_binds = 0;
+  bool palette_pass = false;  // the palettes were blended by the palette pass (palette_pass.h)
 };
 
 struct InstancedRendererOptions {
@@ -46,6 +48,12 @@ struct InstancedRendererOptions {
   // characters (a mixed crowd); null: its own texture.
   std::shared_ptr<const SharedAnimationTexture> shared_texture;
   size_t shared_slot = 0;
+  // Blend each instance's palette once per frame in a pass of its own (render/palette_pass.h)
+  // and skin from it, or blend per vertex. kAuto: the pass from kPalettePassMinVertexInstances
+  // skinned vertices a frame. Whatever the mode, frames whose palettes do not fit the device
+  // (PalettePass::fits) or a device that refuses the pass's render target are drawn with direct
+  // fetching: RenderStats::palette_pass says which was used.
+  PalettePassMode palette_pass = PalettePassMode::kAuto;
 };
 
 // What the GPU-driven path (render/gpu_crowd.h) leaves on the GPU for its draws: per LOD l a
@@ -127,11 +135,20 @@ class InstancedRenderer {
   Status drawIndirect(const FrameView& view, const IndirectInstances& instances);
 
   // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
-  // and returns the world-space skinned vertices of LOD `lod` for every instance:
+  // and returns the world-space skinned vertices of LOD `lod` for every instance (through the
+  // palette pass when the options force it on and it fits, else by direct fetching):
   // positions[i * vertexCount(lod) + v] (normals likewise, not normalised). Both spans must hold
   // instances.size() * vertexCount(lod) entries. kGlError on GL failure.
   Status captureSkinnedVertices(std::span<const Instance> instances, int lod,
                                 std::span<glm::vec3> positions, std::span<glm::vec3> normals);
+
+  // Verification path: runs the palette pass over `instances` and reads the palette texture
+  // back: palettes[i * joint count + j] is instance i's joint j, to compare with
+  // FramePaletteJob. palettes.size() == instances.size() * joint count. kUnsupported when the
+  // pass cannot run on this device or these palettes do not fit it; kGlError on GL failure.
+  Status capturePalettes(std::span<const Instance> instances, std::span<JointRows> palettes);
+  // The pass, once a frame or capturePalettes used it (its render target format); else null.
+  const PalettePass* palettePass() const { return palette_pass_.get(); }
 
  private:
   struct LodBuffers {
@@ -166,6 +183,11 @@ class InstancedRenderer {
   void bindInstanceAttributes(size_t first_instance);
   void setUniforms(const Program& program, const FrameView& view);
   Status prepareIndirect();
+  bool wantsPalettePass(std::span<const uint32_t> lod_counts) const;
+  // Builds the pass and its draw program on first use. False (and direct fetching from then on)
+  // when the device cannot run it; an error for GL failures.
+  Result<bool> preparePalettePass();
+  Status runPalettePass();  // over the uploaded records
 
   InstancedRendererOptions options_;
   const Device* device_ = nullptr;  // for its injected faults (gl_faults.h)
@@ -188,6 +210,13 @@ class InstancedRenderer {
   AnimationTextureSlot slot_;  // the package's layout in texture_
   bool owns_texture_ = false;  // false: options_.shared_texture's
   uint32_t frame_count_ = 0;
+  uint32_t joint_count_ = 0;
+  std::unique_ptr<PalettePass> palette_pass_;  // built on first use
+  bool palette_unavailable_ = false;           // the device refused it: direct fetching
+  Program palette_program_;                    // instanced.vert skinning from the palette
+  Program palette_capture_program_;
+  MaterialUniforms palette_material_uniforms_;
+  GLuint palette_vertex_array_ = 0;  // the pass's input: the instance records' attributes
   std::vector<GpuInstance> packed_;  // reused every frame; grows only
   RenderStats stats_;
 };

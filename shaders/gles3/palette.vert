@@ -1,0 +1,31 @@
+#version 300 es
+// The palette pass (render/palette_pass.h): one quad per instance over its 3 texels per joint,
+// one row of the palette texture, carrying the instance's frames, blends and fade to palette.frag.
+precision highp float;
+precision highp int;
+
+uniform int u_palette_texels;             // 3 * joint count: one instance's texels
+uniform int u_palette_instances_per_row;  // instances side by side in one texture row
+uniform vec2 u_palette_size;              // the render target's width and height in texels
+
+// The instance record's animation fields (the instanced path's attributes, same buffer).
+in vec4 i_rotation_blend;  // .z primary blend, .w secondary blend
+in uvec4 i_frames;         // primary frame a, b; secondary frame a, b
+in float i_fade;           // weight of the secondary clip
+
+flat out uvec4 v_frames;
+flat out vec3 v_blend_fade;  // primary blend, secondary blend, fade
+flat out int v_first_texel;  // x of the instance's first texel
+
+void main() {
+  int x = (gl_InstanceID % u_palette_instances_per_row) * u_palette_texels;
+  int y = gl_InstanceID / u_palette_instances_per_row;
+  // Triangle strip (0,0) (1,0) (0,1) (1,1): the quad's edges lie on texel edges, so exactly the
+  // instance's texel centres are covered.
+  vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
+  vec2 texel = vec2(float(x) + corner.x * float(u_palette_texels), float(y) + corner.y);
+  gl_Position = vec4(texel / u_palette_size * 2.0 - 1.0, 0.0, 1.0);
+  v_frames = i_frames;
+  v_blend_fade = vec3(i_rotation_blend.zw, i_fade);
+  v_first_texel = x;
+}
