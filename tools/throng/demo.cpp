@@ -13,6 +13,7 @@
 #include "command.h"
 #include "crowd_frame.h"
 #include "crowd_input.h"
+#include "state_tint.h"
 #include "throng/core/file_io.h"
 #include "throng/crowd/command_script.h"
 #include "throng/crowd/crowd.h"
@@ -42,16 +43,6 @@ struct DemoArgs {
   std::string commands;  // replay this script instead of making commands up
   FrontendArgs frontend;
   ClipArgs clips;
-};
-
-// Agents are coloured by their state (the renderer applies it on every path, on the GPU too).
-constexpr std::array<glm::vec4, kAgentStateCount> kStateTints = {
-    glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
-    glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
-    glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
-    glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
-    glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
-    glm::vec4(0.85f, 0.55f, 0.95f, 1.0f),  // play (a named clip): violet
 };
 
 // The made-up commands of one period: a twelfth of the crowd told to walk, run, attack or die.
@@ -132,7 +123,7 @@ int runDemo(const DemoArgs& args) {
   desc.lod_threshold_pixels = choice->lod_threshold;
   desc.lod_tint = args.frontend.lod_tint;
   desc.tint = choice->tint;
-  if (choice->tint) desc.state_tints = kStateTints;  // --tint off: every agent its material
+  if (choice->tint) desc.state_tints = cli::kStateTints;  // --tint off: every agent its material
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), input->size,
                 static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
