@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "scenery.h"
+#include "state_tint.h"
 
 namespace throng::web {
 namespace {
@@ -15,18 +16,6 @@ constexpr uint32_t kCommandShare = 12;
 // Distance between neighbours on the starting grid, in character sizes.
 constexpr float kGridSpacing = 1.1f;
 constexpr uint32_t kSeed = 1;
-
-glm::vec4 stateTint(AgentState state) {
-  static const std::array<glm::vec4, kAgentStateCount> kTints = {
-      glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
-      glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
-      glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
-      glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
-      glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
-      glm::vec4(0.95f, 0.85f, 0.40f, 1.0f),  // playing a commanded clip: yellow
-  };
-  return kTints[static_cast<int>(state)];
-}
 
 }  // namespace
 
@@ -137,7 +126,7 @@ Status CrowdScene::frame(float seconds, const render::FrameView& view) {
   }
   renderer().update(*crowd_, seconds);
   const std::span<const AgentState> states = crowd_->states();
-  for (size_t a = 0; a < states.size(); ++a) tints_[a] = stateTint(states[a]);
+  for (size_t a = 0; a < states.size(); ++a) tints_[a] = cli::stateTint(states[a]);
   return renderer().draw(view, *crowd_, tints_);
 }
 

@@ -32,15 +32,7 @@ const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
 
 // The sample character with its default LOD chain (what `throng render sample` draws).
 const Package& samplePackage() {
-  static const Package package = [] {
-    const Character character = makeSampleCharacter();
-    BakeOptions bake;
-    bake.threads = 1;
-    Package p = bakeCharacter(character, bake).value();
-    p.lods = buildLodChain(character, defaultLodChainOptions()).value();
-    return p;
-  }();
-  return package;
+  return test::sampleWithLods();
 }
 
 // A grid of agents on several clips, some in mid cross-fade, all tinted; the camera low and near

@@ -25,15 +25,7 @@ constexpr RenderPath kPaths[] = {RenderPath::kInstanced, RenderPath::kMerged,
                                  RenderPath::kPerCharacter};
 
 const Package& samplePackage() {
-  static const Package package = [] {
-    const Character character = makeSampleCharacter();
-    BakeOptions bake;
-    bake.threads = 1;
-    Package p = bakeCharacter(character, bake).value();
-    p.lods = buildLodChain(character, defaultLodChainOptions()).value();
-    return p;
-  }();
-  return package;
+  return test::sampleWithLods();
 }
 
 // Nine agents in front of the camera, every one visible.

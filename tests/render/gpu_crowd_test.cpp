@@ -42,15 +42,7 @@ constexpr int kTolerance = 4;
 constexpr double kMaxBadPixelShare = 0.001;
 
 const Package& samplePackage() {
-  static const Package package = [] {
-    const Character character = makeSampleCharacter();
-    BakeOptions bake;
-    bake.threads = 1;
-    Package p = bakeCharacter(character, bake).value();
-    p.lods = buildLodChain(character, defaultLodChainOptions()).value();
-    return p;
-  }();
-  return package;
+  return test::sampleWithLods();
 }
 
 // Draw options with the LOD rule the CPU reference applies (agentLod with lodViewOf(view)).

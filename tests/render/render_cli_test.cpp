@@ -47,7 +47,7 @@ std::string writeChainPackage(const std::filesystem::path& dir) {
 // The built-in sample baked once per test process with its default LOD chain, as `render sample`
 // bakes it in memory: building the LODs measures every clip frame and would dominate tests that
 // render many times (several times more under the sanitizers).
-std::string samplePackage() {
+std::string bakedSampleFile() {
   struct Baked {
     std::filesystem::path dir = test::makeTempDir("render-cli-sample");
     std::string package = quoted(dir / "sample.throng");
@@ -105,7 +105,7 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
                                view + " --width 200 --height 150";
     const auto reference = dir / (std::string(view) + "-auto.png");
     const test::CliResult r =
-        test::runCli("render " + samplePackage() + common + " -o " + quoted(reference));
+        test::runCli("render " + bakedSampleFile() + common + " -o " + quoted(reference));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
     const render::Image expected = readImage(reference);
@@ -114,7 +114,7 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
     EXPECT_GT(lit, 200 * 150 / 50) << view << ": the crowd is in view";
     for (const char* path : kPaths) {
       const auto png = dir / (std::string(view) + "-" + path + ".png");
-      const test::CliResult p = test::runCli("render " + samplePackage() + common + " --path " +
+      const test::CliResult p = test::runCli("render " + bakedSampleFile() + common + " --path " +
                                              path + " --out " + quoted(png));
       ASSERT_EQ(p.exit_code, 0) << p.output;
       EXPECT_NE(p.output.find(std::string("path: ") + path + " (asked for)"), std::string::npos)
@@ -133,12 +133,12 @@ TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
       " --agents 9 --clip walk --seed 2 --view street --width 160 --height 120";
   const auto tinted = dir / "tinted.png";
   const test::CliResult on =
-      test::runCli("render " + samplePackage() + common + " -o " + quoted(tinted));
+      test::runCli("render " + bakedSampleFile() + common + " -o " + quoted(tinted));
   ASSERT_EQ(on.exit_code, 0) << on.output;
   render::Image reference;
   for (const char* path : kPaths) {
     const auto png = dir / (std::string("plain-") + path + ".png");
-    const test::CliResult r = test::runCli("render " + samplePackage() + common +
+    const test::CliResult r = test::runCli("render " + bakedSampleFile() + common +
                                            " --tint off --path " + path + " -o " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     if (reference.rgba.empty()) {
@@ -161,7 +161,7 @@ TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
     auto render = [&](const std::string& name, const std::string& options) {
       const auto png = dir / (std::string(path) + "-" + name + ".png");
       const test::CliResult r =
-          test::runCli("render " + samplePackage() + " --path " + std::string(path) + base +
+          test::runCli("render " + bakedSampleFile() + " --path " + std::string(path) + base +
                        options + " -o " + quoted(png));
       EXPECT_EQ(r.exit_code, 0) << r.output;
       return test::readFile(png);
@@ -179,7 +179,7 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
   const auto dir = test::makeTempDir("render-cli-json");
   for (const char* path : {"auto", "gpu", "instanced", "merged", "per-character"}) {
     const test::CliResult r =
-        test::runCli(std::string("render " + samplePackage() +
+        test::runCli(std::string("render " + bakedSampleFile() +
                                  " --json --agents 16 --width 64 --height 48 --palette-pass on "
                                  "--path ") +
                      path + " -o " + quoted(dir / "j.png"));
@@ -262,7 +262,7 @@ TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
   const auto dir = test::makeTempDir("render-cli-threshold");
   auto meanLod = [&](const std::string& extra, int* last_lod_agents) {
     const test::CliResult r =
-        test::runCli("render " + samplePackage() + " --json --view street --agents 25 " + extra +
+        test::runCli("render " + bakedSampleFile() + " --json --view street --agents 25 " + extra +
                      " --width 96 --height 256 -o " + quoted(dir / "t.png"));
     EXPECT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
@@ -290,7 +290,7 @@ TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
   for (int i = 0; i < 2; ++i) {
     const auto png = dir / ("tint" + std::to_string(lods[i]) + ".png");
     const test::CliResult r =
-        test::runCli("render " + samplePackage() +
+        test::runCli("render " + bakedSampleFile() +
                      " --agents 1 --lod-tint --view street --width 64 --height 96 "
                      "--lod " +
                      std::to_string(lods[i]) + " -o " + quoted(png));

@@ -9,8 +9,23 @@
 #include "support/test_support.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_palette.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/lod.h"
+#include "throng/offline/sample_character.h"
 
 namespace throng::test {
+
+const Package& sampleWithLods() {
+  static const Package package = [] {
+    const Character character = makeSampleCharacter();
+    BakeOptions bake;
+    bake.threads = 1;
+    Package p = bakeCharacter(character, bake).value();
+    p.lods = buildLodChain(character, defaultLodChainOptions()).value();
+    return p;
+  }();
+  return package;
+}
 
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
   useGlesVersion(desc.gles_major);

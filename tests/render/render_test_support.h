@@ -11,6 +11,10 @@
 
 namespace throng::test {
 
+// The built-in sample character baked with its default LOD chain (what `throng render sample`
+// draws), made once per test process.
+const Package& sampleWithLods();
+
 // A headless device (a real ES 2.0 one for gles_major 2: see useGlesVersion); a device that
 // cannot be created fails the test (CI has Mesa), never skips.
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc = {});

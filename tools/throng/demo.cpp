@@ -14,6 +14,7 @@
 #include "crowd_frame.h"
 #include "crowd_input.h"
 #include "mixed_crowd.h"
+#include "state_tint.h"
 #include "throng/core/file_io.h"
 #include "throng/crowd/command_script.h"
 #include "throng/crowd/crowd.h"
@@ -46,16 +47,6 @@ struct DemoArgs {
   std::string commands;  // replay this script instead of making commands up
   FrontendArgs frontend;
   ClipArgs clips;
-};
-
-// Agents are coloured by their state (the renderer applies it on every path, on the GPU too).
-constexpr std::array<glm::vec4, kAgentStateCount> kStateTints = {
-    glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
-    glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
-    glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
-    glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
-    glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
-    glm::vec4(0.85f, 0.55f, 0.95f, 1.0f),  // play (a named clip): violet
 };
 
 // The made-up commands of one period: a twelfth of the crowd told to walk, run, attack or die.
@@ -165,7 +156,7 @@ int runDemo(const DemoArgs& args) {
   // Agents coloured by state: by the renderer for one character (on the GPU too); for a mixed
   // crowd, whose characters' agents are gathered without their states, as per-agent tints.
   const bool mixed_crowd = inputs.size() > 1;
-  if (choice->tint && !mixed_crowd) desc.state_tints = kStateTints;
+  if (choice->tint && !mixed_crowd) desc.state_tints = cli::kStateTints;
   std::vector<glm::vec4> state_tints;
   render::FrameView view =
       crowdView(choice->street, glm::vec2(-half), glm::vec2(half), size,
@@ -208,7 +199,7 @@ int runDemo(const DemoArgs& args) {
     if (mixed_crowd && choice->tint) {
       state_tints.resize(crowd.agentCount());
       for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
-        state_tints[a] = kStateTints[static_cast<int>(crowd.states()[a])];
+        state_tints[a] = cli::stateTint(crowd.states()[a]);
       }
     }
     (*device)->beginFrame(kFogColor);

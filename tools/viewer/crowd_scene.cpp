@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "state_tint.h"
 #include "throng/offline/sample_character.h"
 
 namespace throng::viewer {
@@ -24,18 +25,6 @@ constexpr float kStartSpread = 2.0f;
 constexpr size_t kMaxEvents = 12;
 
 const glm::vec4 kSelectedTint(1.0f, 0.85f, 0.15f, 1.0f);
-
-glm::vec4 stateTint(AgentState state) {
-  static const std::array<glm::vec4, kAgentStateCount> kTints = {
-      glm::vec4(0.80f, 0.80f, 0.85f, 1.0f),  // idle: grey
-      glm::vec4(0.45f, 0.70f, 1.00f, 1.0f),  // walk: blue
-      glm::vec4(0.40f, 0.95f, 0.50f, 1.0f),  // run: green
-      glm::vec4(1.00f, 0.55f, 0.25f, 1.0f),  // attack: orange
-      glm::vec4(0.55f, 0.25f, 0.25f, 1.0f),  // dead: dark red
-      glm::vec4(0.85f, 0.55f, 0.95f, 1.0f),  // play (a chosen clip): violet
-  };
-  return kTints[static_cast<int>(state)];
-}
 
 // A fixed pseudo-random number in [0, 1) for agent i and a stream (integer hash by Chris
 // Wellons' "lowbias32"), so a regrown agent gets back its heading and start.
@@ -222,7 +211,8 @@ Status CrowdScene::draw(const render::FrameView& view) {
   const uint32_t n = crowd_.agentCount();
   tints_.resize(n);
   const std::span<const AgentState> states = crowd_.states();
-  for (uint32_t a = 0; a < n; ++a) tints_[a] = flags_[a] ? kSelectedTint : stateTint(states[a]);
+  for (uint32_t a = 0; a < n; ++a)
+    tints_[a] = flags_[a] ? kSelectedTint : cli::stateTint(states[a]);
   return renderer_.draw(view, crowd_, tints_);
 }
 
