@@ -403,8 +403,9 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   }
   // Vertex array 0 is shared with the ground and the user: leave no array enabled that points
   // into this renderer's buffers (WebGL refuses draws whose enabled arrays have no live buffer).
-  for (const GLuint location : {kPositionLocation, kNormalLocation, kJointsLocation,
-                                kWeightsLocation, kUv0Location, kUv1Location, kColorLocation}) {
+  for (const GLuint location :
+       {kPositionLocation, kNormalLocation, kJointsLocation, kWeightsLocation, kUv0Location,
+        kUv1Location, kColorLocation, kLookLocation}) {
     glDisableVertexAttribArray(location);
   }
   if (pass != MaterialPass::kBlend) stats_.characters += count;
