@@ -22,6 +22,10 @@ constexpr GLuint kUv0Location = 4;
 constexpr GLuint kUv1Location = 5;
 constexpr GLuint kColorLocation = 6;
 constexpr GLuint kLookLocation = 7;  // the 8th: ES 2.0 guarantees 8 vertex attributes
+// Every attribute a batch draw enables (and disables after it, in vertex array 0).
+constexpr GLuint kBatchAttributes[] = {kPositionLocation, kNormalLocation, kJointsLocation,
+                                       kWeightsLocation,  kUv0Location,    kUv1Location,
+                                       kColorLocation,    kLookLocation};
 
 // The shader reads a character's appearance from its tint's alpha (merged.vert): 2 * appearance
 // + alpha, so variants cost no uniform vector.
@@ -358,14 +362,7 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   const GLsizei stride = sizeof(BatchVertex);
-  glEnableVertexAttribArray(kPositionLocation);
-  glEnableVertexAttribArray(kNormalLocation);
-  glEnableVertexAttribArray(kJointsLocation);
-  glEnableVertexAttribArray(kWeightsLocation);
-  glEnableVertexAttribArray(kUv0Location);
-  glEnableVertexAttribArray(kUv1Location);
-  glEnableVertexAttribArray(kColorLocation);
-  glEnableVertexAttribArray(kLookLocation);
+  for (const GLuint location : kBatchAttributes) glEnableVertexAttribArray(location);
   glVertexAttribPointer(kPositionLocation, 3, GL_FLOAT, GL_FALSE, stride,
                         reinterpret_cast<const void*>(offsetof(BatchVertex, position)));
   glVertexAttribPointer(kNormalLocation, 3, GL_FLOAT, GL_FALSE, stride,
@@ -403,11 +400,7 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   }
   // Vertex array 0 is shared with the ground and the user: leave no array enabled that points
   // into this renderer's buffers (WebGL refuses draws whose enabled arrays have no live buffer).
-  for (const GLuint location :
-       {kPositionLocation, kNormalLocation, kJointsLocation, kWeightsLocation, kUv0Location,
-        kUv1Location, kColorLocation, kLookLocation}) {
-    glDisableVertexAttribArray(location);
-  }
+  for (const GLuint location : kBatchAttributes) glDisableVertexAttribArray(location);
   if (pass != MaterialPass::kBlend) stats_.characters += count;
   ++stats_.batches;
 }

@@ -89,6 +89,16 @@ GLint Program::uniform(const char* name) const {
 
 namespace {
 
+// The link's result (with the program's log) and any GL error while building `name`.
+Status linkStatus(const Program& program, const std::string& name) {
+  GLint linked = GL_FALSE;
+  glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE)
+    return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}", name,
+                                                   programLog(program.id())));
+  return checkGl(fmt::format("building shader '{}'", name));
+}
+
 Result<Program> buildComputeProgram(const ProgramDesc& desc, const GlFaults& faults) {
 #ifdef __EMSCRIPTEN__
   (void)faults;
@@ -105,13 +115,7 @@ Result<Program> buildComputeProgram(const ProgramDesc& desc, const GlFaults& fau
   glAttachShader(program.id(), *compute);
   glLinkProgram(program.id());
   glDeleteShader(*compute);
-  GLint linked = GL_FALSE;
-  glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
-  if (linked != GL_TRUE)
-    return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}",
-                                                   desc.name, programLog(program.id())));
-  if (Status status = checkGl(fmt::format("building shader '{}'", desc.name)); !status.ok())
-    return status;
+  if (Status status = linkStatus(program, desc.name); !status.ok()) return status;
   return program;
 #endif
 }
@@ -150,13 +154,7 @@ Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults) {
   // Shaders are flagged for deletion now and freed with the program.
   glDeleteShader(*vertex);
   glDeleteShader(*fragment);
-  GLint linked = GL_FALSE;
-  glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
-  if (linked != GL_TRUE)
-    return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}",
-                                                   desc.name, programLog(program.id())));
-  if (Status status = checkGl(fmt::format("building shader '{}'", desc.name)); !status.ok())
-    return status;
+  if (Status status = linkStatus(program, desc.name); !status.ok()) return status;
   return program;
 }
 
