@@ -317,7 +317,7 @@ void runPath(benchmark::State& state, Path path, Scene& scene) {
 // Crowd sizes of BM_CpuFrame when --cpu-agents is not given.
 constexpr int kDefaultCpuAgents[] = {100000, 1000000};
 // The instance record's bytes (InstancedRenderer's GpuInstance): the floor's write size.
-constexpr size_t kInstanceRecordBytes = 64;
+constexpr size_t kInstanceRecordBytes = sizeof(InstanceRecord);
 
 // Nanoseconds per agent to write `agents` instance records to memory (memset of a buffer that
 // large, best of a few): what no packer can beat.

@@ -4,7 +4,7 @@ function(throng_embed_shaders target shader_dir)
   if(type STREQUAL "INTERFACE_LIBRARY")
     return()
   endif()
-  file(GLOB_RECURSE shaders CONFIGURE_DEPENDS "${shader_dir}/*.vert" "${shader_dir}/*.frag"
+  file(GLOB_RECURSE shaders CONFIGURE_DEPENDS "${shader_dir}/*.vert" "${shader_dir}/*.frag" "${shader_dir}/*.glsl"
        "${shader_dir}/*.comp")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/generated/embedded_shaders.cpp")
   add_custom_command(

@@ -53,12 +53,26 @@ void loadInstance() {
   i_tint = vec4((uvec4(last.y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu) / 255.0;
 }
 #else
-in vec4 i_position_scale;  // world position, uniform scale
-in vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
-in uvec4 i_frames;         // primary frame a, b; secondary frame a, b (texture frame indices)
-in float i_fade;           // weight of the secondary (fading-out) clip
-in vec4 i_tint;
-in float i_variant;  // appearance: 0 own materials, v material variant v - 1
+#include "common/instance_record.glsl"
+in uvec4 i_record0;
+in uvec4 i_record1;
+// The record's fields, as the GPU-driven path's loadInstance() fills them too.
+vec4 i_position_scale;  // world position, uniform scale
+vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
+uvec4 i_frames;         // primary frame a, b; secondary frame a, b (texture frame indices)
+float i_fade;           // weight of the secondary (fading-out) clip
+vec4 i_tint;
+float i_variant;  // appearance: 0 own materials, v material variant v - 1
+void loadInstance() {
+  float heading = float(i_record0.w & 0xffffu) * (6.283185307179586 / 65536.0);
+  i_position_scale = vec4(uintBitsToFloat(i_record0.xyz), unpackHalf2x16(i_record0.w >> 16).x);
+  vec4 bytes = recordBytes(i_record1.z);
+  i_rotation_blend = vec4(cos(heading), sin(heading), bytes.xy / 255.0);
+  i_frames = recordFrames(i_record1);
+  i_fade = bytes.z / 255.0;
+  i_variant = bytes.w;
+  i_tint = recordBytes(i_record1.w) / 255.0;
+}
 #endif
 
 out vec3 v_world_position;
@@ -162,9 +176,7 @@ vec4 fogTerm(vec3 world) {
 }
 
 void main() {
-#ifdef GPU_INSTANCES
   loadInstance();
-#endif
   if (lookHidden(a_look, i_variant)) {
     gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
     return;

@@ -8,10 +8,9 @@ uniform int u_palette_texels;             // 3 * joint count: one instance's tex
 uniform int u_palette_instances_per_row;  // instances side by side in one texture row
 uniform vec2 u_palette_size;              // the render target's width and height in texels
 
-// The instance record's animation fields (the instanced path's attributes, same buffer).
-in vec4 i_rotation_blend;  // .z primary blend, .w secondary blend
-in uvec4 i_frames;         // primary frame a, b; secondary frame a, b
-in float i_fade;           // weight of the secondary clip
+#include "common/instance_record.glsl"
+// The instance record's animation half (the instanced path's attribute, same buffer).
+in uvec4 i_record1;
 
 flat out uvec4 v_frames;
 flat out vec3 v_blend_fade;  // primary blend, secondary blend, fade
@@ -25,7 +24,7 @@ void main() {
   vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
   vec2 texel = vec2(float(x) + corner.x * float(u_palette_texels), float(y) + corner.y);
   gl_Position = vec4(texel / u_palette_size * 2.0 - 1.0, 0.0, 1.0);
-  v_frames = i_frames;
-  v_blend_fade = vec3(i_rotation_blend.zw, i_fade);
+  v_frames = recordFrames(i_record1);
+  v_blend_fade = recordBytes(i_record1.z).xyz / 255.0;
   v_first_texel = x;
 }

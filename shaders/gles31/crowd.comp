@@ -263,20 +263,19 @@ Sample sampleFrames(uint clip, float seconds) {
   return s;
 }
 
-// CullJob's sphere of a clip's bounds, and the sphere around two spheres.
-vec4 clipSphere(uint clip) {
+// CullJob's axis sphere of a clip (centre height, radius: crowd/culling.h), and the axis sphere
+// around two of them (mergeAxisSpheres).
+vec2 clipSphere(uint clip) {
   uint at = u_clip_first + 12u * clip + 4u;
-  return vec4(uintBitsToFloat(frame_words[at]), uintBitsToFloat(frame_words[at + 1u]),
-              uintBitsToFloat(frame_words[at + 2u]), uintBitsToFloat(frame_words[at + 3u]));
+  return vec2(uintBitsToFloat(frame_words[at]), uintBitsToFloat(frame_words[at + 1u]));
 }
 
-vec4 mergeSpheres(vec4 a, vec4 b) {
-  float d = length(b.xyz - a.xyz);
-  if (d + b.w <= a.w) return a;
-  if (d + a.w <= b.w) return b;
-  float radius = 0.5 * (d + a.w + b.w);
-  vec3 center = a.xyz + (b.xyz - a.xyz) * ((radius - a.w) / d);
-  return vec4(center, radius);
+vec2 mergeSpheres(vec2 a, vec2 b) {
+  float d = abs(b.x - a.x);
+  if (d + b.y <= a.y) return a;
+  if (d + a.y <= b.y) return b;
+  float radius = 0.5 * (d + a.y + b.y);
+  return vec2(a.x + (b.x > a.x ? 1.0 : -1.0) * (radius - a.y), radius);
 }
 
 // agentLod: pickLodScreenSpace at the nearest point (u_lod_screen.x > 0), else pickLod, at
@@ -340,13 +339,10 @@ void main() {
   Sample secondary = fade > 0.0 ? sampleFrames(g_previous_clip, g_previous_time) : primary;
 
   // CullJob.
-  vec4 local = clipSphere(g_clip);
+  vec2 local = clipSphere(g_clip);
   if (g_fade > 0.0) local = mergeSpheres(local, clipSphere(g_previous_clip));
-  float c = cos(g_heading);
-  float s = sin(g_heading);
-  vec3 turned = vec3(c * local.x + s * local.z, local.y, -s * local.x + c * local.z);
-  vec3 center = g_position + g_scale * turned;
-  float radius = abs(g_scale) * local.w;
+  vec3 center = g_position + vec3(0.0, g_scale * local.x, 0.0);
+  float radius = abs(g_scale) * local.y;
   for (int p = 0; p < 6; ++p) {
     if (dot(u_planes[p].xyz, center) + u_planes[p].w < -radius) return;
   }
@@ -363,7 +359,9 @@ void main() {
   }
   if (u_has_state_tints) tint *= u_state_tints[g_state];
   if (u_lod_tint) tint = u_lod_colors[lod % 8];
-  // InstancedRenderer's record (its GpuInstance, and instanced.vert's i_* inputs).
+  // instanced.vert's i_* fields (GPU_INSTANCES' loadInstance()).
+  float c = cos(g_heading);
+  float s = sin(g_heading);
   ivec2 at = ivec2(4 * (int(agent) % u_instances_per_row), int(agent) / u_instances_per_row);
   imageStore(u_instances, at, floatBitsToUint(vec4(g_position, g_scale)));
   imageStore(u_instances, at + ivec2(1, 0),

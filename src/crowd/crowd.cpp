@@ -46,7 +46,7 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
   p.clip = p.previous_clip = clip_sets_[character].state_clip[static_cast<int>(AgentState::kIdle)];
   characters_.push_back(character);
   variants_.push_back(variant);
-  scans_.push_back({});
+  settled_.push_back(0);
   p.time = p.previous_time = start_time;
   placements_.push_back(placement);
   playback_.push_back(p);
@@ -68,6 +68,9 @@ void Crowd::removeAgent(uint32_t agent) {
     resume_states_[agent] = resume_states_[last];
     play_loops_[agent] = play_loops_[last];
     targets_[agent] = targets_[last];
+    settled_[agent] = settled_[last];
+    characters_[agent] = characters_[last];
+    variants_[agent] = variants_[last];
   }
   placements_.pop_back();
   playback_.pop_back();
@@ -75,6 +78,9 @@ void Crowd::removeAgent(uint32_t agent) {
   resume_states_.pop_back();
   play_loops_.pop_back();
   targets_.pop_back();
+  settled_.pop_back();
+  characters_.pop_back();
+  variants_.pop_back();
   // Commands keep their order: drop the removed agent's, rename the moved agent's.
   size_t kept = 0;
   for (const Command& c : queue_) {
@@ -102,6 +108,7 @@ void Crowd::setAgent(uint32_t agent, const AgentRecord& record) {
   resume_states_[agent] = record.resume_state;
   play_loops_[agent] = record.play_loop ? 1 : 0;
   targets_[agent] = record.target;
+  settled_[agent] = 0;
 }
 
 void Crowd::truncate(uint32_t count) {
@@ -117,7 +124,7 @@ void Crowd::truncate(uint32_t count) {
   targets_.resize(count);
   characters_.resize(count);
   variants_.resize(count);
-  scans_.resize(count);
+  settled_.resize(count);
   std::erase_if(queue_, [count](const Command& c) { return c.agent >= count; });
   std::erase_if(events_, [count](const EventHit& e) { return e.agent >= count; });
 }
@@ -167,6 +174,7 @@ void Crowd::apply(const Command& c) {
     case CommandType::kWalkTo:
     case CommandType::kRunTo: {
       targets_[c.agent] = c.target;
+      settled_[c.agent] = 0;
       const AgentState next = c.type == CommandType::kWalkTo ? AgentState::kWalk : AgentState::kRun;
       if (state == AgentState::kAttack || (state == AgentState::kPlay && !play_loops_[c.agent])) {
         resume_states_[c.agent] = next;  // finish the swing (or the clip) first
@@ -199,35 +207,29 @@ void Crowd::update(float seconds, JobSystem* jobs) {
   for (const Command& c : queue_) apply(c);
   queue_.clear();
   changes_.clear();
-  if (jobs) {
-    // Agents advance independently (each touches only its own entries): any chunks, any threads.
-    jobs->parallelFor(agentCount(), jobs->chunkFor(agentCount(), kMinAgentsPerChunk),
-                      [&](size_t begin, size_t end) {
-                        advance(static_cast<uint32_t>(begin), static_cast<uint32_t>(end), seconds);
-                      });
-  } else {
-    advance(0, agentCount(), seconds);
-  }
-  // Events on this thread, in agent order, from what advance() recorded: the same list whatever
+  // Agents advance independently (each touches only its own entries), and each chunk lists its
+  // agents' events; the lists are joined in chunk order: the same events in agent order whatever
   // the thread count.
-  events_.clear();
-  for (uint32_t a = 0; a < agentCount(); ++a) {
-    const EventScan& scan = scans_[a];
-    const uint16_t playing = scan.clip;
-    forEachCrossedEvent(clipOf(a, playing), scan.from, scan.to, scan.loops != 0, [&](uint16_t e) {
-      events_.push_back({a, playing, e, scan.weight});
-    });
-    if (scan.fading != 0) {
-      const uint16_t faded = scan.previous_clip;
-      const BakedClip& clip = clipOf(a, faded);
-      forEachCrossedEvent(clip, scan.previous_from, scan.previous_to, clip.loop, [&](uint16_t e) {
-        events_.push_back({a, faded, e, scan.previous_weight});
-      });
-    }
+  const size_t n = agentCount();
+  const size_t chunk = jobs ? jobs->chunkFor(n, kMinAgentsPerChunk) : std::max<size_t>(n, 1);
+  const size_t chunks = (n + chunk - 1) / chunk;
+  if (chunk_events_.size() < chunks) chunk_events_.resize(chunks);
+  const auto run = [&](size_t begin, size_t end) {
+    std::vector<EventHit>& events = chunk_events_[begin / chunk];
+    events.clear();
+    advance(static_cast<uint32_t>(begin), static_cast<uint32_t>(end), seconds, events);
+  };
+  if (jobs) {
+    jobs->parallelFor(n, chunk, run);
+  } else if (n > 0) {
+    run(0, n);
   }
+  events_.clear();
+  for (size_t c = 0; c < chunks; ++c)
+    events_.insert(events_.end(), chunk_events_[c].begin(), chunk_events_[c].end());
 }
 
-void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
+void Crowd::advance(uint32_t begin, uint32_t end, float seconds, std::vector<EventHit>& events) {
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;
   for (uint32_t a = begin; a < end; ++a) {
@@ -240,21 +242,25 @@ void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
     p.fade = std::max(0.0f, p.fade - fade_step);
 
     const AgentState state = states_[a];
-    // The spans whose events update() reports, taken before any state change below restarts a
-    // clip: the playing clip's (looping as it plays: a looped kPlay loops even a clamped clip),
-    // and the fading one's while it shows.
+    // The events crossed this step, found before any state change below restarts a clip: the
+    // playing clip's (looping as it plays: a looped kPlay loops even a clamped clip), and the
+    // fading one's while it shows.
     const BakedClip& playing = clipOf(a, p.clip);
-    EventScan& scan = scans_[a];
-    scan.clip = p.clip;
-    scan.from = time_before;
-    scan.to = p.time;
-    scan.weight = 1.0f - p.fade;
-    scan.loops = playing.loop || (state == AgentState::kPlay && play_loops_[a]) ? 1 : 0;
-    scan.fading = fade_before > 0.0f ? 1 : 0;
-    scan.previous_clip = p.previous_clip;
-    scan.previous_from = previous_before;
-    scan.previous_to = p.previous_time;
-    scan.previous_weight = p.fade;
+    const uint16_t playing_clip = p.clip;
+    const float weight = 1.0f - p.fade;
+    forEachCrossedEvent(playing, time_before, p.time,
+                        playing.loop || (state == AgentState::kPlay && play_loops_[a]),
+                        [&](uint16_t e) {
+                          events.push_back({a, playing_clip, e, weight});
+                        });
+    if (fade_before > 0.0f) {
+      const uint16_t faded = p.previous_clip;
+      const BakedClip& clip = clipOf(a, faded);
+      const float faded_weight = p.fade;
+      forEachCrossedEvent(clip, previous_before, p.previous_time, clip.loop, [&](uint16_t e) {
+        events.push_back({a, faded, e, faded_weight});
+      });
+    }
     const float duration = playing.duration;
     if (state == AgentState::kPlay && play_loops_[a] && p.time >= duration) {
       // Loop even a clip baked to play once (its own flag would hold the last frame).
@@ -274,11 +280,16 @@ void Crowd::advance(uint32_t begin, uint32_t end, float seconds) {
         pl.position.z = targets_[a].y;
         enterState(a, AgentState::kIdle);
       } else {
-        // Heading 0 faces +Z; turn at a bounded rate, move along the current heading's blend.
-        const float wanted = std::atan2(to.x, to.y);
-        const float turn = wrapAngle(wanted - pl.heading);
-        const float max_turn = desc_.turn_rate * seconds;
-        pl.heading = wrapAngle(pl.heading + std::clamp(turn, -max_turn, max_turn));
+        // Heading 0 faces +Z; turn at a bounded rate. An agent that faced its target after the
+        // last step still does (it moves straight at it): no arc tangent until it is given
+        // another target.
+        if (!settled_[a]) {
+          const float wanted = std::atan2(to.x, to.y);
+          const float turn = wrapAngle(wanted - pl.heading);
+          const float max_turn = desc_.turn_rate * seconds;
+          pl.heading = wrapAngle(pl.heading + std::clamp(turn, -max_turn, max_turn));
+          settled_[a] = std::abs(turn) <= max_turn ? 1 : 0;
+        }
         const glm::vec2 dir = to / distance;
         pl.position.x += dir.x * step;
         pl.position.z += dir.y * step;

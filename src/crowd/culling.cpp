@@ -1,35 +1,24 @@
-// Frustum culling of agents by the bounding spheres of their clips' bounds.
+// Frustum culling of agents by axis spheres around their clips' bounds.
 #include "throng/crowd/culling.h"
 
 #include <cmath>
 
 namespace throng {
-namespace {
 
-struct Sphere {
-  glm::vec3 center;
-  float radius;
-};
-
-Sphere boundingSphere(const Bounds& b) {
-  const glm::vec4 s = clipBoundsSphere(b);
-  return {glm::vec3(s), s.w};
+AxisSphere clipAxisSphere(const Bounds& b) {
+  // The bounds' centre turns on a circle of radius |centre.xz| about the axis.
+  const glm::vec3 center = 0.5f * (b.min + b.max);
+  const float horizontal = std::sqrt(center.x * center.x + center.z * center.z);
+  return {center.y, horizontal + 0.5f * glm::length(b.size())};
 }
 
-// The sphere around both spheres.
-Sphere merge(const Sphere& a, const Sphere& b) {
-  const float d = glm::length(b.center - a.center);
+AxisSphere mergeAxisSpheres(const AxisSphere& a, const AxisSphere& b) {
+  const float d = std::abs(b.y - a.y);
   if (d + b.radius <= a.radius) return a;
   if (d + a.radius <= b.radius) return b;
   const float radius = 0.5f * (d + a.radius + b.radius);
-  const glm::vec3 center = a.center + (b.center - a.center) * ((radius - a.radius) / d);
-  return {center, radius};
-}
-
-}  // namespace
-
-glm::vec4 clipBoundsSphere(const Bounds& b) {
-  return glm::vec4(0.5f * (b.min + b.max), 0.5f * glm::length(b.size()));
+  const float y = a.y + (b.y > a.y ? 1.0f : -1.0f) * (radius - a.radius);
+  return {y, radius};
 }
 
 Frustum frustumFromViewProjection(const glm::mat4& m) {
@@ -66,23 +55,11 @@ bool CullJob::run() const {
   uint32_t count = 0;
   for (size_t a = 0; a < placements.size(); ++a) {
     const AgentPlayback& p = playback[a];
-    Sphere local = boundingSphere(clips[p.clip].bounds);
-    if (p.fade > 0.0f) local = merge(local, boundingSphere(clips[p.previous_clip].bounds));
-    const Placement& pl = placements[a];
-    const float c = std::cos(pl.heading), s = std::sin(pl.heading);
-    // placementMatrix: translate * rotate about +Y * scale.
-    const glm::vec3 turned(c * local.center.x + s * local.center.z, local.center.y,
-                           -s * local.center.x + c * local.center.z);
-    const glm::vec3 center = pl.position + pl.scale * turned;
-    const float radius = std::abs(pl.scale) * local.radius;
-    bool inside = true;
-    for (const glm::vec4& plane : frustum.planes) {
-      if (glm::dot(glm::vec3(plane), center) + plane.w < -radius) {
-        inside = false;
-        break;
-      }
-    }
-    if (inside) visible[count++] = first_agent + static_cast<uint32_t>(a);
+    AxisSphere local = clipAxisSphere(clips[p.clip].bounds);
+    if (p.fade > 0.0f)
+      local = mergeAxisSpheres(local, clipAxisSphere(clips[p.previous_clip].bounds));
+    if (axisSphereInFrustum(frustum, local, placements[a]))
+      visible[count++] = first_agent + static_cast<uint32_t>(a);
   }
   *visible_count = count;
   return true;

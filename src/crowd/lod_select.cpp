@@ -3,23 +3,47 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <limits>
 
 #include "throng/crowd/lod_pick.h"
 
 namespace throng {
 
-int agentLod(std::span<const MeshLod> lods, const LodView& view, const Placement& placement) {
-  assert(!lods.empty());
-  const float distance =
-      modelDistance(glm::distance(view.eye, placement.position), placement.scale);
-  if (view.fov_y > 0.0f && view.viewport_height > 0.0f && view.threshold_pixels > 0.0f) {
-    // To the nearest point: measured to the origin, a camera within a few heights of an agent
-    // would see its near side larger than the rule assumes.
-    const float nearest = std::max(0.0f, distance - view.reach);
-    return pickLodScreenSpace(lods, nearest, {view.fov_y, view.viewport_height},
-                              view.threshold_pixels);
+LodRule::LodRule(std::span<const MeshLod> lods, const LodView& view)
+    : eye_(view.eye), count_(static_cast<int>(lods.size())) {
+  assert(!lods.empty() && lods.size() <= kMaxLodLevels);
+  screen_space_ = view.fov_y > 0.0f && view.viewport_height > 0.0f && view.threshold_pixels > 0.0f;
+  constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  if (!screen_space_) {
+    // pickLod: the first LOD whose limit is 0 (none) or at least the distance.
+    for (int i = 0; i < count_; ++i) {
+      const float limit = lods[i].max_distance;
+      limit_sq_[i] = limit == 0.0f ? kInfinity : limit > 0.0f ? limit * limit : -1.0f;
+    }
+    return;
   }
-  return pickLod(lods, distance);  // the stored distances: the rule at the reference camera
+  // pickLodScreenSpace at the nearest point x = max(0, distance - reach) takes the last LOD whose
+  // error is within x * per_unit pixels' worth (per_unit: the error budget per model unit of
+  // distance, threshold / pixelsPerUnit(1)). The last LOD at or past i within budget exists from
+  // the smallest of their errors on, so LOD i is picked from x = that error / per_unit.
+  const float per_unit =
+      view.threshold_pixels * 2.0f * std::tan(0.5f * view.fov_y) / view.viewport_height;
+  float smallest = kInfinity;
+  for (int i = count_ - 1; i > 0; --i) {
+    const float error = lods[i].max_error;
+    if (error < smallest) smallest = error;  // NaN never is
+    if (!(smallest > 0.0f)) {
+      limit_sq_[i] = 0.0f;  // within budget at any distance (an error of 0)
+      continue;
+    }
+    const float limit = smallest / per_unit + view.reach;
+    limit_sq_[i] = limit * limit;
+  }
+}
+
+int agentLod(std::span<const MeshLod> lods, const LodView& view, const Placement& placement) {
+  return LodRule(lods, view).pick(placement);
 }
 
 bool LodSelectJob::validate() const {
@@ -39,8 +63,9 @@ bool LodSelectJob::validate() const {
 
 bool LodSelectJob::run() const {
   if (!validate()) return false;
+  const LodRule rule(lods, view);
   for (size_t i = 0; i < agents.size(); ++i) {
-    int l = fixed_lod >= 0 ? fixed_lod : agentLod(lods, view, placements[agents[i]]);
+    int l = fixed_lod >= 0 ? fixed_lod : rule.pick(placements[agents[i]]);
     if (!drawn_lod.empty()) l = drawn_lod[l];
     lod[i] = static_cast<uint8_t>(l);
     ++counts[l];

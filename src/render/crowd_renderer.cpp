@@ -51,6 +51,10 @@ void growTo(std::vector<T>& v, size_t n) {
 // Smallest chunks handed to the job system: below these the hand-over costs more than the work
 // saved (a chunk of agents' playback or cull takes ~20 us; a palette ~1 us per joint row).
 constexpr size_t kMinAgentsPerChunk = 4096;
+// lod_'s mark of an agent outside the view: one byte holds an agent's LOD or this, so a crowd's
+// renderer draws at most kMaxDrawnLods LODs.
+constexpr uint8_t kCulled = 255;
+constexpr size_t kMaxDrawnLods = kCulled;
 constexpr size_t kMinPalettesPerChunk = 64;
 
 // fn(begin, end) over chunks of `chunk` items: on the job system's threads, or in order on the
@@ -108,10 +112,10 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
                                  source, package.lods.size(), package.clips.size()));
     return;
   }
-  if (package.lods.size() > kMaxLodLevels) {
+  if (package.lods.size() > kMaxDrawnLods) {
     status_ = Status(ErrorCode::kLimitExceeded,
                      fmt::format("{}: {} LODs, more than the {} a crowd can pick from", source,
-                                 package.lods.size(), kMaxLodLevels));
+                                 package.lods.size(), kMaxDrawnLods));
     return;
   }
   if (desc.fixed_lod &&
@@ -126,6 +130,10 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     return;
   }
   clips_ = package.clips;
+  for (const BakedClip& clip : clips_) {
+    clip_spheres_.push_back(clipAxisSphere(clip.bounds));
+    playback_clips_.push_back(playbackClip(clip));
+  }
   const Bounds bind = computeBounds(package.lods[0].mesh.positions);
   character_height_ = std::max(bind.size().y, 1e-3f);
   character_footprint_ =
@@ -377,6 +385,17 @@ AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
   return info;
 }
 
+Status CrowdRenderer::readInstanceRecords(std::vector<InstanceRecord>& out) const {
+  if (!ok()) return status_;
+  if (!instanced_ || gpu_)
+    return Status(ErrorCode::kUnsupported,
+                  fmt::format("crowd renderer: the {} path keeps no instance records on the CPU's "
+                              "side",
+                              renderPathName(path_)));
+  out.resize(instanced_->uploadedCount());
+  return instanced_->readRecords(out);
+}
+
 void CrowdRenderer::setLodTint(bool on) {
   lod_tint_ = on;
   // The debug colour alone shows, not multiplied by the materials.
@@ -408,7 +427,7 @@ Status CrowdRenderer::drawGround(const FrameView& view, const CrowdFrame& frame,
   if (desc.shadows) {
     growTo(shadows_, visible);
     for (uint32_t i = 0; i < visible; ++i) {
-      const Placement& p = frame.placements[visible_[i]];
+      const Placement& p = frame.placements[order_[i]];
       shadows_[count++] = {glm::vec3(p.position.x, desc.height, p.position.z),
                            radius * std::abs(p.scale)};
     }
@@ -552,30 +571,54 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
     if (s.code() == ErrorCode::kGlError) status_ = s;
     return s;
   }
-  growTo(frames_, n);
-  growTo(visible_, n);
   growTo(lod_, n);
   growTo(order_, n);
 
-  // Fixed chunks of agents (JobSystem): each chunk's jobs write only the chunk's part of the
-  // scratch, and the steps across chunks (counts, sort cursors) run in chunk order, so the output
-  // is the same whatever the thread count.
+  // Fixed chunks of agents (JobSystem): each chunk's passes write only the chunk's agents' entries
+  // (and, in the second pass, the slots the chunk's cursors hand out), and the steps across chunks
+  // (counts, cursors) run in chunk order, so the output is the same whatever the thread count.
   const size_t chunk = jobs_ ? jobs_->chunkFor(n, kMinAgentsPerChunk) : std::max<size_t>(n, 1);
   const size_t chunks = (n + chunk - 1) / chunk;
   const size_t lod_count = lods_.size();
-  growTo(chunk_visible_, chunks);
   growTo(chunk_cursors_, chunks * lod_count);
   std::fill_n(chunk_cursors_.begin(), chunks * lod_count, 0u);
 
+  // First pass: culling (the clips' axis spheres) and the LOD pick, both without a sine, cosine,
+  // square root or division per agent; lod_[a] = the LOD agent a is drawn with, or kCulled.
   Clock::time_point start = Clock::now();
-  const std::span<InstanceFrames> frames(frames_.data(), n);
+  const Frustum frustum = frustumFromViewProjection(view.view_projection);
+  LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
+  lod_view.reach = reach_;
+  const LodRule rule(lods_, lod_view);
+  const int fixed_lod = fixed_lod_.value_or(-1);
+  const size_t clip_count = clips_.size();
   std::atomic<bool> bad_clip = false;
   forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
-    if (!PlaybackJob{clips_, frame.playback.subspan(begin, end - begin),
-                     frames.subspan(begin, end - begin)}
-             .run()) {
-      bad_clip = true;
+    // Counted on the stack, stored once: chunks' counts share cache lines.
+    uint32_t counts[kMaxDrawnLods];
+    std::fill_n(counts, lod_count, 0u);
+    bool bad = false;
+    for (size_t a = begin; a < end; ++a) {
+      const AgentPlayback& p = frame.playback[a];
+      if (p.clip >= clip_count || p.previous_clip >= clip_count) {
+        bad = true;
+        lod_[a] = kCulled;
+        continue;
+      }
+      AxisSphere local = clip_spheres_[p.clip];
+      if (p.fade > 0.0f) local = mergeAxisSpheres(local, clip_spheres_[p.previous_clip]);
+      const Placement& placement = frame.placements[a];
+      if (!axisSphereInFrustum(frustum, local, placement)) {
+        lod_[a] = kCulled;
+        continue;
+      }
+      int l = fixed_lod >= 0 ? fixed_lod : rule.pick(placement);
+      if (!drawn_lod_.empty()) l = drawn_lod_[l];
+      lod_[a] = static_cast<uint8_t>(l);
+      ++counts[l];
     }
+    std::copy_n(counts, lod_count, chunk_cursors_.data() + (begin / chunk) * lod_count);
+    if (bad) bad_clip = true;
   });
   if (bad_clip) {
     return Status(ErrorCode::kInvalidArgument,
@@ -583,72 +626,75 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
                               "clips)",
                               clips_.size()));
   }
-  stats_.cpu_ms.playback = millisecondsSince(start);
-
-  // Chunk c's visible agents land in visible_[c * chunk, c * chunk + chunk_visible_[c]).
-  start = Clock::now();
-  const Frustum frustum = frustumFromViewProjection(view.view_projection);
-  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
-    CullJob{clips_,
-            frame.placements.subspan(begin, end - begin),
-            frame.playback.subspan(begin, end - begin),
-            frustum,
-            std::span<uint32_t>(visible_.data() + begin, end - begin),
-            &chunk_visible_[begin / chunk],
-            static_cast<uint32_t>(begin)}
-        .run();
-  });
-  uint32_t visible = 0;
-  for (size_t c = 0; c < chunks; ++c) visible += chunk_visible_[c];
   stats_.cpu_ms.cull = millisecondsSince(start);
-
-  // The LOD pick counts per chunk; the sort's cursors then start each chunk's agents of a LOD
-  // after the earlier chunks' (agents end up by LOD, then by index: a stable counting sort).
+  // Agents per LOD; then each chunk's first slot per LOD, after the earlier chunks' (agents end
+  // up by LOD, then by index: a stable counting sort).
   start = Clock::now();
-  LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
-  lod_view.reach = reach_;
-  const std::span<uint32_t> order(order_.data(), visible);
-  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
-    const size_t c = begin / chunk;
-    LodSelectJob{lods_,
-                 lod_view,
-                 frame.placements,
-                 std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
-                 drawn_lod_,
-                 fixed_lod_.value_or(-1),
-                 std::span<uint8_t>(lod_.data() + begin, chunk_visible_[c]),
-                 std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count)}
-        .run();
-  });
   std::fill(lod_counts_.begin(), lod_counts_.end(), 0u);
   for (size_t c = 0; c < chunks; ++c) {
     for (size_t l = 0; l < lod_count; ++l) lod_counts_[l] += chunk_cursors_[c * lod_count + l];
   }
   lodOffsets(lod_counts_, lod_first_);
-  std::vector<uint32_t>& next = lod_next_;
-  next.assign(lod_first_.begin(), lod_first_.end());
+  uint32_t visible = 0;
+  for (size_t l = 0; l < lod_count; ++l) visible += lod_counts_[l];
+  lod_next_.assign(lod_first_.begin(), lod_first_.end());
   for (size_t c = 0; c < chunks; ++c) {
     for (size_t l = 0; l < lod_count; ++l) {
       const uint32_t count = chunk_cursors_[c * lod_count + l];
-      chunk_cursors_[c * lod_count + l] = next[l];
-      next[l] += count;
+      chunk_cursors_[c * lod_count + l] = lod_next_[l];
+      lod_next_[l] += count;
     }
-  }
-  forChunks(jobs_, n, chunk, [&](size_t begin, size_t) {
-    const size_t c = begin / chunk;
-    LodSortJob{std::span<const uint32_t>(visible_.data() + begin, chunk_visible_[c]),
-               std::span<const uint8_t>(lod_.data() + begin, chunk_visible_[c]),
-               std::span<uint32_t>(chunk_cursors_.data() + c * lod_count, lod_count), order}
-        .run();
-  });
-  // visible_[0, visible): the visible agents by index, as later passes (the ground) read them.
-  for (size_t c = 1, at = chunks > 0 ? chunk_visible_[0] : 0; c < chunks;
-       at += chunk_visible_[c++]) {
-    std::copy_n(visible_.begin() + c * chunk, chunk_visible_[c], visible_.begin() + at);
   }
   stats_.cpu_ms.lod = millisecondsSince(start);
   stats_.visible = visible;
   std::copy(lod_counts_.begin(), lod_counts_.end(), stats_.agents_per_lod.begin());
+
+  // Second pass: each visible agent's slot in draw order and its frames. The instanced path
+  // plays it back and packs its record straight into the mapped instance buffer there (one
+  // pass, no copy); the merged paths keep the frames for their palettes.
+  start = Clock::now();
+  std::span<InstanceRecord> records;
+  if (instanced_) {
+    Result<std::span<InstanceRecord>> mapped = instanced_->beginRecords(visible);
+    if (!mapped.ok()) {
+      if (mapped.status().code() == ErrorCode::kGlError) status_ = mapped.status();
+      return mapped.status();
+    }
+    records = *mapped;
+  } else {
+    growTo(frames_, n);
+  }
+  const uint32_t last_frame = instanced_ ? instanced_->lastFrame() : 0;
+  forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
+    uint32_t cursors[kMaxDrawnLods];  // on the stack, as the counts above
+    std::copy_n(chunk_cursors_.data() + (begin / chunk) * lod_count, lod_count, cursors);
+    for (size_t a = begin; a < end; ++a) {
+      const uint8_t l = lod_[a];
+      if (l == kCulled) continue;
+      const uint32_t i = cursors[l]++;
+      order_[i] = static_cast<uint32_t>(a);
+      const std::span<const PlaybackClip> clips(playback_clips_);
+      if (instanced_) {
+        withAgentFrames(clips, frame.playback[a],
+                        [&](const FrameSample& primary, const FrameSample& secondary, float fade) {
+                          encodeInstanceRecord(
+                              frame.placements[a], primary, secondary, fade,
+                              agentTint(frame, static_cast<uint32_t>(a), l),
+                              frame.variants.empty() ? uint16_t{0} : frame.variants[a], last_frame,
+                              records[i]);
+                        });
+      } else {
+        frames_[a] = agentFrames(clips, frame.playback[a]);
+      }
+    }
+  });
+  if (instanced_) {
+    if (Status s = instanced_->endRecords(); !s.ok()) {
+      if (s.code() == ErrorCode::kGlError) status_ = s;
+      return s;
+    }
+  }
+  (instanced_ ? stats_.cpu_ms.pack_upload : stats_.cpu_ms.playback) = millisecondsSince(start);
   if (Status s = drawGround(view, frame, visible); !s.ok()) {
     if (s.code() == ErrorCode::kGlError) status_ = s;
     return s;
@@ -661,25 +707,9 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
 
 Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& frame,
                                     uint32_t visible) {
-  Clock::time_point start = Clock::now();
   if (instanced_) {
-    growTo(instances_, visible);
-    forChunks(jobs_, visible, jobs_ ? jobs_->chunkFor(visible, kMinAgentsPerChunk) : visible,
-              [&](size_t begin, size_t end) {
-                int l = 0;
-                for (size_t i = begin; i < end; ++i) {
-                  while (i >= lod_first_[l] + lod_counts_[l]) ++l;
-                  const uint32_t a = order_[i];
-                  instances_[i] = {frame.placements[a], frames_[a], agentTint(frame, a, l),
-                                   frame.variants.empty() ? uint16_t{0} : frame.variants[a]};
-                }
-              });
-    if (Status s = instanced_->upload(std::span<const Instance>(instances_.data(), visible), jobs_);
-        !s.ok()) {
-      return s;
-    }
-    stats_.cpu_ms.pack_upload = millisecondsSince(start);
-    start = Clock::now();
+    // The records went up with the playback pass (draw()).
+    const Clock::time_point start = Clock::now();
     Status s = instanced_->submit(view, lod_counts_);
     stats_.cpu_ms.submit = millisecondsSince(start);
     stats_.draw_calls = instanced_->stats().draw_calls;
@@ -689,6 +719,7 @@ Status CrowdRenderer::packAndSubmit(const FrameView& view, const CrowdFrame& fra
     return s;
   }
 
+  Clock::time_point start = Clock::now();
   // Merged paths: every visible agent's placed palette, LOD by LOD, in one array.
   size_t rows = 0;
   for (int l = 0; l < lodCount(); ++l) {

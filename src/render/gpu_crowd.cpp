@@ -76,7 +76,7 @@ static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 // crowd.comp's word layouts.
 constexpr uint32_t kDrawWords = 5;  // DrawElementsIndirectCommand
 constexpr uint32_t kClipWords =
-    12;  // first, count, fps, duration, sphere (4), loop, period, 2 unused
+    12;  // first, count, fps, duration, axis sphere (y, radius, 2 unused), loop, period, 2 unused
 constexpr uint32_t kCommandWords = 4;  // agent, type | loop << 8 | clip << 16, target x, z
 // Starting sizes; both grow by doubling.
 constexpr uint32_t kMinCapacity = 1024;
@@ -172,17 +172,17 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
     gpu->lod_errors_.push_back(lod.max_error);
   }
   for (const BakedClip& clip : package.clips) {
-    const glm::vec4 sphere = clipBoundsSphere(clip.bounds);
+    const AxisSphere sphere = clipAxisSphere(clip.bounds);
     // sampleFrames' cycle length, in double as there, rounded once.
     const float period = static_cast<float>(static_cast<double>(clip.duration) * clip.fps);
     const uint32_t words[kClipWords] = {clip.first_frame,
                                         clip.frame_count,
                                         floatBits(clip.fps),
                                         floatBits(clip.duration),
-                                        floatBits(sphere.x),
                                         floatBits(sphere.y),
-                                        floatBits(sphere.z),
-                                        floatBits(sphere.w),
+                                        floatBits(sphere.radius),
+                                        0u,
+                                        0u,
                                         clip.loop ? 1u : 0u,
                                         floatBits(period),
                                         0u,

@@ -28,35 +28,21 @@ enum Attribute : GLuint {
   kNormal = 1,
   kJoints = 2,
   kWeights = 3,
-  kPositionScale = 4,
-  kRotationBlend = 5,
-  kFrames = 6,
-  kFade = 7,
-  kTint = 8,
+  kRecord0 = 4,  // InstanceRecord's first 16 bytes: position, heading and scale
+  kRecord1 = 5,  // its last 16: frames, blends, fade, appearance, tint
   kUv0 = 9,
   kUv1 = 10,
   kColor = 11,
   kLook = 12,
-  kVariant = 13,
   kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
 };
 
 const std::vector<AttributeBinding>& attributeBindings() {
   static const std::vector<AttributeBinding> bindings = {
-      {"a_position", kPosition},
-      {"a_normal", kNormal},
-      {"a_joints", kJoints},
-      {"a_weights", kWeights},
-      {"i_position_scale", kPositionScale},
-      {"i_rotation_blend", kRotationBlend},
-      {"i_frames", kFrames},
-      {"i_fade", kFade},
-      {"i_tint", kTint},
-      {"a_uv0", kUv0},
-      {"a_uv1", kUv1},
-      {"a_color", kColor},
+      {"a_position", kPosition}, {"a_normal", kNormal},   {"a_joints", kJoints},
+      {"a_weights", kWeights},   {"i_record0", kRecord0}, {"i_record1", kRecord1},
+      {"a_uv0", kUv0},           {"a_uv1", kUv1},         {"a_color", kColor},
       {"a_look", kLook},
-      {"i_variant", kVariant},
   };
   return bindings;
 }
@@ -76,9 +62,12 @@ static_assert(sizeof(GpuVertex) == 84, "vertices are 84 tightly packed bytes");
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
 
-// Smallest chunk of instance records packed by one thread (~50 ns each): smaller chunks cost more
+// Smallest chunk of instance records packed by one thread (~10 ns each): smaller chunks cost more
 // to hand over than they save.
 constexpr size_t kMinRecordsPerChunk = 4096;
+// How long beginRecords() waits for the GPU to finish with a ring segment: a frame three frames
+// old that is still drawing after a second means a stalled device; the records are written anyway.
+[[maybe_unused]] constexpr GLuint64 kRingWaitNanoseconds = 1'000'000'000;
 
 // An indirect draw record (ES 3.1, 10.5): count, instance count, first index, base vertex, and
 // a reserved word that must be 0.
@@ -134,7 +123,6 @@ const std::vector<AttributeBinding>& indirectAttributeBindings() {
       {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
       {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_uv0", kUv0},
       {"a_uv1", kUv1},           {"a_color", kColor},   {"a_look", kLook},
-      {"i_variant", kVariant},
   };
   return bindings;
 }
@@ -173,6 +161,11 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
                               caps.instancing ? "on" : "off"));
   // Validated once, when it was read or baked, and immutable since (Package is const here).
   assert(validatePackage(package, package.source).ok());
+  if (package.animation.frame_count > kMaxRecordFrames)
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("instanced path: the animation texture has {} frames; instance "
+                              "records hold frame numbers in 16 bits (at most {})",
+                              package.animation.frame_count, kMaxRecordFrames));
   if (Status status = device.makeCurrent(); !status.ok()) return status;
   checkGl("before creating the instanced renderer").ok();  // start from a clean error state
 
@@ -210,6 +203,9 @@ InstancedRenderer::~InstancedRenderer() {
   }
   if (texture_ && owns_texture_) glDeleteTextures(1, &texture_);
   if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
+  for (GLsync fence : ring_fences_) {
+    if (fence) glDeleteSync(fence);
+  }
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
   if (palette_vertex_array_) glDeleteVertexArrays(1, &palette_vertex_array_);
   if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
@@ -307,7 +303,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kPositionScale, kRotationBlend, kFrames, kFade, kTint, kVariant}) {
+  for (GLuint a : {kRecord0, kRecord1}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
@@ -321,74 +317,128 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                        device_->faults());
 }
 
-void InstancedRenderer::packInstances(std::span<const Instance> instances, JobSystem* jobs) {
-  if (packed_.size() < instances.size()) packed_.resize(instances.size());
+Result<std::span<InstanceRecord>> InstancedRenderer::beginRecords(size_t count) {
+  assert(mapped_count_ == 0 && "beginRecords() twice without endRecords()");
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+#ifdef __EMSCRIPTEN__
+  // WebGL has no buffer mapping: records are staged and copied up at endRecords().
+  if (count > ring_capacity_) {
+    ring_capacity_ = count;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(count * sizeof(InstanceRecord)), nullptr,
+                 GL_STREAM_DRAW);
+  }
+  if (staging_.size() < count) staging_.resize(count);
+  mapped_count_ = count;
+  uploaded_first_ = 0;
+  return std::span<InstanceRecord>(staging_.data(), count);
+#else
+  // The draws issued so far read the segment written last: fence it before moving on.
+  if (uploaded_instances_ > 0) {
+    if (ring_fences_[ring_segment_]) glDeleteSync(ring_fences_[ring_segment_]);
+    ring_fences_[ring_segment_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  }
+  if (count > ring_capacity_) {
+    // New storage (the old is freed once the GPU is done with it): no segment is in use.
+    for (GLsync& fence : ring_fences_) {
+      if (fence) glDeleteSync(fence);
+      fence = nullptr;
+    }
+    ring_capacity_ = std::max(count, ring_capacity_ + ring_capacity_ / 2);
+    glBufferData(
+        GL_ARRAY_BUFFER,
+        static_cast<GLsizeiptr>(kInstanceRingSegments * ring_capacity_ * sizeof(InstanceRecord)),
+        nullptr, GL_STREAM_DRAW);
+    ring_segment_ = 0;
+  } else {
+    ring_segment_ = (ring_segment_ + 1) % kInstanceRingSegments;
+    if (GLsync& fence = ring_fences_[ring_segment_]) {
+      // The GPU read this segment kInstanceRingSegments frames ago: rarely still busy.
+      glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, kRingWaitNanoseconds);
+      glDeleteSync(fence);
+      fence = nullptr;
+    }
+  }
+  uploaded_first_ = ring_segment_ * ring_capacity_;
+  void* mapped =
+      count == 0
+          ? nullptr
+          : glMapBufferRange(
+                GL_ARRAY_BUFFER, static_cast<GLintptr>(uploaded_first_ * sizeof(InstanceRecord)),
+                static_cast<GLsizeiptr>(count * sizeof(InstanceRecord)),
+                GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
+  if (count > 0 && !mapped) {
+    Status status = checkGl("instanced renderer: mapping the instance buffer");
+    return status.ok() ? Status(ErrorCode::kGlError,
+                                "instanced renderer: mapping the instance buffer returned null")
+                       : status;
+  }
+  mapped_count_ = count;
+  return std::span<InstanceRecord>(static_cast<InstanceRecord*>(mapped), count);
+#endif
+}
+
+Status InstancedRenderer::endRecords() {
+  const size_t count = mapped_count_;
+  mapped_count_ = 0;
+  uploaded_instances_ = count;
+  if (count == 0) return Status::okStatus();
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+#ifdef __EMSCRIPTEN__
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count * sizeof(InstanceRecord)),
+                  staging_.data());
+#else
+  if (glUnmapBuffer(GL_ARRAY_BUFFER) == GL_FALSE) {
+    uploaded_instances_ = 0;
+    return Status(ErrorCode::kGlError,
+                  "instanced renderer: the instance buffer's contents were lost while mapped");
+  }
+#endif
+  return checkGlUpload("instanced renderer: instance upload", device_->faults());
+}
+
+Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem* jobs) {
+  Result<std::span<InstanceRecord>> records = beginRecords(instances.size());
+  if (!records.ok()) return records.status();
+  const uint32_t last_frame = lastFrame();
+  const auto pack = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      (*records)[i] = encodeInstanceRecord(instances[i], last_frame);
+  };
   if (jobs) {
     // Chunks of records, each packed by one thread (the records are independent).
     jobs->parallelFor(instances.size(), jobs->chunkFor(instances.size(), kMinRecordsPerChunk),
-                      [&](size_t begin, size_t end) { packRecords(instances, begin, end); });
+                      pack);
   } else {
-    packRecords(instances, 0, instances.size());
+    pack(0, instances.size());
   }
-  uploadPacked(instances.size());
+  return endRecords();
 }
 
-void InstancedRenderer::packRecords(std::span<const Instance> instances, size_t begin, size_t end) {
-  const uint32_t last_frame = frame_count_ - 1;
-  for (size_t i = begin; i < end; ++i) {
-    const Instance& in = instances[i];
-    GpuInstance& out = packed_[i];
-    out.position_scale[0] = in.placement.position.x;
-    out.position_scale[1] = in.placement.position.y;
-    out.position_scale[2] = in.placement.position.z;
-    out.position_scale[3] = in.placement.scale;
-    out.rotation_blend[0] = std::cos(in.placement.heading);
-    out.rotation_blend[1] = std::sin(in.placement.heading);
-    out.rotation_blend[2] = in.frames.primary.blend;
-    out.rotation_blend[3] = in.frames.secondary.blend;
-    out.frames[0] = std::min(in.frames.primary.frame_a, last_frame);
-    out.frames[1] = std::min(in.frames.primary.frame_b, last_frame);
-    out.frames[2] = std::min(in.frames.secondary.frame_a, last_frame);
-    out.frames[3] = std::min(in.frames.secondary.frame_b, last_frame);
-    out.fade = in.frames.fade;
-    for (int c = 0; c < 4; ++c)
-      out.tint[c] = static_cast<uint8_t>(std::lround(std::clamp(in.tint[c], 0.0f, 1.0f) * 255.0f));
-    out.variant = static_cast<float>(in.variant);
-    out.padding = 0;
-  }
-}
-
-void InstancedRenderer::uploadPacked(size_t count) {
-  const size_t bytes = count * sizeof(GpuInstance);
+Status InstancedRenderer::readRecords(std::span<InstanceRecord> out) const {
+  assert(out.size() == uploaded_instances_);
+  if (out.empty()) return Status::okStatus();
+#ifdef __EMSCRIPTEN__
+  std::copy_n(staging_.begin(), out.size(), out.begin());
+  return Status::okStatus();
+#else
   glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
-  if (bytes > instance_buffer_bytes_) {
-    instance_buffer_bytes_ = bytes;
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), packed_.data(), GL_STREAM_DRAW);
-  } else {
-    // Orphan the old storage so the driver need not wait for the previous frame's draws.
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instance_buffer_bytes_), nullptr,
-                 GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), packed_.data());
-  }
+  const void* data = glMapBufferRange(
+      GL_ARRAY_BUFFER, static_cast<GLintptr>(uploaded_first_ * sizeof(InstanceRecord)),
+      static_cast<GLsizeiptr>(out.size() * sizeof(InstanceRecord)), GL_MAP_READ_BIT);
+  if (!data) return checkGl("instanced renderer: reading the instance buffer back");
+  std::memcpy(out.data(), data, out.size() * sizeof(InstanceRecord));
+  glUnmapBuffer(GL_ARRAY_BUFFER);
+  return checkGl("instanced renderer: reading the instance buffer back");
+#endif
 }
 
 void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
   // Each LOD's instances start at its own offset: ES 3.0 has no base-instance draw.
-  const size_t base = first_instance * sizeof(GpuInstance);
-  const GLsizei stride = sizeof(GpuInstance);
+  const size_t base = (uploaded_first_ + first_instance) * sizeof(InstanceRecord);
+  const GLsizei stride = sizeof(InstanceRecord);
   glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
-  glVertexAttribPointer(kPositionScale, 4, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(base + offsetof(GpuInstance, position_scale)));
-  glVertexAttribPointer(kRotationBlend, 4, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(base + offsetof(GpuInstance, rotation_blend)));
-  glVertexAttribIPointer(kFrames, 4, GL_UNSIGNED_INT, stride,
-                         byteOffset(base + offsetof(GpuInstance, frames)));
-  glVertexAttribPointer(kFade, 1, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(base + offsetof(GpuInstance, fade)));
-  glVertexAttribPointer(kTint, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
-                        byteOffset(base + offsetof(GpuInstance, tint)));
-  glVertexAttribPointer(kVariant, 1, GL_FLOAT, GL_FALSE, stride,
-                        byteOffset(base + offsetof(GpuInstance, variant)));
+  glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(base));
+  glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride, byteOffset(base + 16));
 }
 
 void InstancedRenderer::setUniforms(const Program& program, const FrameView& view) {
@@ -413,13 +463,6 @@ void InstancedRenderer::setUniforms(const Program& program, const FrameView& vie
   glUniform3f(program.uniform("u_light_direction"), light.x, light.y, light.z);
   glUniform1f(program.uniform("u_ambient"), view.ambient);
   detail::setFogUniforms(program.uniform("u_fog_eye"), program.uniform("u_fog_color"), view);
-}
-
-Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem* jobs) {
-  uploaded_instances_ = instances.size();
-  if (instances.empty()) return Status::okStatus();
-  packInstances(instances, jobs);
-  return checkGlUpload("instanced renderer: instance upload", device_->faults());
 }
 
 Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts) {
@@ -498,9 +541,7 @@ Result<bool> InstancedRenderer::preparePalettePass() {
   if (palette_pass_) return true;
   std::vector<AttributeBinding> attributes;
   for (const AttributeBinding& binding : attributeBindings())
-    if (binding.location == kRotationBlend || binding.location == kFrames ||
-        binding.location == kFade)
-      attributes.push_back(binding);
+    if (binding.location == kRecord1) attributes.push_back(binding);
   Result<std::unique_ptr<PalettePass>> pass =
       PalettePass::create(*device_, static_cast<int>(joint_count_), std::move(attributes));
   if (!pass.ok()) {
@@ -514,13 +555,11 @@ Result<bool> InstancedRenderer::preparePalettePass() {
   if (!program.ok()) return program.status();
   palette_program_ = std::move(program).value();
   palette_material_uniforms_ = MaterialUniforms::of(palette_program_);
-  // The pass reads only the records' animation fields, one record per instance.
+  // The pass reads only the records' animation fields (their second half), one per instance.
   glGenVertexArrays(1, &palette_vertex_array_);
   glBindVertexArray(palette_vertex_array_);
-  for (GLuint a : {kRotationBlend, kFrames, kFade}) {
-    glEnableVertexAttribArray(a);
-    glVertexAttribDivisor(a, 1);
-  }
+  glEnableVertexAttribArray(kRecord1);
+  glVertexAttribDivisor(kRecord1, 1);
   glBindVertexArray(0);
   palette_pass_ = std::move(pass).value();
   return true;
@@ -561,8 +600,7 @@ Status InstancedRenderer::capturePalettes(std::span<const Instance> instances,
                               "joints on this device",
                               instances.size(), joint_count_));
   if (instances.empty()) return Status::okStatus();
-  packInstances(instances, nullptr);
-  uploaded_instances_ = instances.size();
+  if (Status status = upload(instances); !status.ok()) return status;
   if (Status status = runPalettePass(); !status.ok()) return status;
   return palette_pass_->read(instances.size(), palettes);
 }
@@ -715,8 +753,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
     if (!built.ok()) return built.status();
     program = std::move(built).value();
   }
-  packInstances(instances, nullptr);
-  uploaded_instances_ = instances.size();
+  if (Status status = upload(instances); !status.ok()) return status;
   if (palette) {
     Status status = runPalettePass();
     if (status.code() == ErrorCode::kUnsupported) {

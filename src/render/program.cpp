@@ -169,7 +169,32 @@ Result<std::string> embeddedShader(std::string_view path) {
   if (!source)
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("no embedded shader '{}' (shaders/ holds the sources)", path));
-  return std::string(source);
+  // `#include "other"` lines (GLSL ES has none) are replaced by that embedded file, which holds
+  // no includes of its own (one level: shared declarations, not a module system).
+  constexpr std::string_view kInclude = "#include \"";
+  std::string out;
+  std::string_view rest = source;
+  while (!rest.empty()) {
+    const size_t end = rest.find('\n');
+    const std::string_view line =
+        rest.substr(0, end == std::string_view::npos ? rest.size() : end + 1);
+    rest.remove_prefix(line.size());
+    if (line.substr(0, kInclude.size()) != kInclude) {
+      out += line;
+      continue;
+    }
+    const size_t close = line.find('"', kInclude.size());
+    const std::string_view name = line.substr(kInclude.size(), close - kInclude.size());
+    const char* included =
+        close == std::string_view::npos ? nullptr : detail::findEmbeddedShader(name);
+    if (!included || std::string_view(included).find(kInclude) != std::string_view::npos)
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("shader '{}': cannot include '{}' (an embedded file without "
+                                "includes of its own)",
+                                path, name));
+    out += included;
+  }
+  return out;
 }
 
 }  // namespace throng::render

@@ -57,6 +57,29 @@ TEST(MixedCrowd, EachAgentPlaysItsOwnCharactersClipsAndSpeeds) {
   EXPECT_EQ(crowd.clips(crowd.agentCharacters()[k])[crowd.events()[0].clip].name, "Attack");
 }
 
+// removeAgent moves the last agent into the removed one's index: its character and appearance
+// move with it (they used to stay behind, giving the moved agent the removed one's).
+TEST(MixedCrowd, RemovingAnAgentMovesTheLastAgentsCharacterAndAppearance) {
+  const auto knight = clipsNamed({"Idle", "Walk"}, 1.0f);
+  const auto ghost = clipsNamed({"Float"}, 2.0f);
+  const CrowdCharacter characters[] = {{knight, clipSetByName(knight).value()},
+                                       {ghost, clipSetByName(ghost).value()}};
+  Crowd crowd(characters);
+  crowd.addAgent({}, 0.0f, 0, 1);
+  crowd.addAgent({}, 0.0f, 0, 2);
+  crowd.addAgent({}, 0.0f, 1, 7);  // the ghost, last
+  crowd.removeAgent(0);
+  ASSERT_EQ(crowd.agentCount(), 2u);
+  ASSERT_EQ(crowd.agentCharacters().size(), 2u);
+  ASSERT_EQ(crowd.variants().size(), 2u);
+  EXPECT_EQ(crowd.agentCharacters()[0], 1);  // the ghost moved into index 0
+  EXPECT_EQ(crowd.variants()[0], 7);
+  EXPECT_EQ(crowd.agentCharacters()[1], 0);
+  EXPECT_EQ(crowd.variants()[1], 2);
+  crowd.update(0.5f);  // the ghost plays its own (only) clip
+  EXPECT_EQ(crowd.playback()[0].clip, 0);
+}
+
 TEST(CharacterGather, CopiesOneCharactersAgentsInOrder) {
   const std::vector<uint16_t> characters = {1, 0, 1, 1, 0};
   std::vector<Placement> placements(5);

@@ -57,9 +57,9 @@ TEST(Culling, KeepsAgentsInViewAndDropsThoseBehindBeyondOrAside) {
   EXPECT_EQ(cull(placements, playback), (std::vector<uint32_t>{0, 4}));
 }
 
-TEST(Culling, UsesTheFadingClipAndThePlacementsHeadingAndScale) {
-  // A lying body reaches 2 units along its local -Z; turned by heading and scaled 3x it reaches
-  // into view from behind the camera's side only through its clip's bounds.
+TEST(Culling, UsesTheFadingClipAndThePlacementsScaleWhateverItsHeading) {
+  // A lying body reaches 2 units along its local -Z; scaled 3x it reaches into view from behind
+  // the camera's side only through its clip's bounds.
   std::vector<Placement> placements(1);
   placements[0].position = glm::vec3(0.0f, 0.0f, 4.5f);
   std::vector<AgentPlayback> playback(1);
@@ -67,8 +67,13 @@ TEST(Culling, UsesTheFadingClipAndThePlacementsHeadingAndScale) {
   playback[0].clip = 1;
   placements[0].scale = 3.0f;
   EXPECT_EQ(cull(placements, playback).size(), 1u);  // long body scaled into view
-  placements[0].heading = 3.14159265f;               // turned around: it points away
+  // The clip's axis sphere covers the body at every heading, so turning it never culls it (the
+  // test costs no sine or cosine).
+  placements[0].heading = 3.14159265f;
+  EXPECT_EQ(cull(placements, playback).size(), 1u);
+  placements[0].scale = 1.0f;  // unscaled it stays behind the camera's side at any heading
   EXPECT_TRUE(cull(placements, playback).empty());
+  placements[0].scale = 3.0f;
   playback[0].previous_clip = 1;
   playback[0].clip = 0;
   placements[0].heading = 0.0f;

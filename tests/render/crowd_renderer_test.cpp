@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <set>
@@ -392,6 +393,14 @@ TEST(CrowdRenderer, TheSameFrameWhateverTheThreadCount) {
     const Image expected = drawOnce(*device, alone, scene);
     const std::vector<uint32_t> order(alone.drawOrder().begin(), alone.drawOrder().end());
     const std::vector<uint32_t> per_lod = alone.stats().agents_per_lod;
+    // The instanced path's records as the GPU got them, byte for byte.
+    std::vector<InstanceRecord> records;
+    const bool instanced = path == RenderPath::kInstanced;
+    if (instanced) {
+      ASSERT_TRUE(alone.readInstanceRecords(records).ok());
+    } else {
+      EXPECT_EQ(alone.readInstanceRecords(records).code(), ErrorCode::kUnsupported);
+    }
     EXPECT_GT(alone.stats().visible, 500u);
     EXPECT_LT(alone.stats().visible, 4900u);
     EXPECT_TRUE(std::is_sorted(order.begin(), order.begin() + per_lod[0]));
@@ -406,6 +415,13 @@ TEST(CrowdRenderer, TheSameFrameWhateverTheThreadCount) {
       ASSERT_EQ(renderer.drawOrder().size(), order.size());
       EXPECT_TRUE(std::equal(order.begin(), order.end(), renderer.drawOrder().begin()));
       EXPECT_EQ(image.rgba, expected.rgba);
+      if (instanced) {
+        std::vector<InstanceRecord> got;
+        ASSERT_TRUE(renderer.readInstanceRecords(got).ok());
+        ASSERT_EQ(got.size(), records.size());
+        EXPECT_EQ(std::memcmp(got.data(), records.data(), records.size() * sizeof(InstanceRecord)),
+                  0);
+      }
     }
   }
 }

@@ -369,5 +369,23 @@ TEST(InstancedRenderer, MoreJointsThanOneTextureRowHolds) {
   }
 }
 
+// Records hold frame numbers in 16 bits: a texture of more frames is refused with the limit
+// named (CrowdRenderer's auto choice then takes the merged path).
+TEST(InstancedRenderer, RefusesMoreFramesThanRecordsHold) {
+  auto device = test::makeTestDevice();
+  ASSERT_NE(device, nullptr);
+  const Character character = chainWithTwoClips();
+  float seconds = 0.0f;
+  for (const Clip& clip : character.clips) seconds += clip.duration();
+  const Package package =
+      test::bakeForTest(character, (static_cast<float>(kMaxRecordFrames) + 64.0f) / seconds);
+  ASSERT_GT(package.animation.frame_count, kMaxRecordFrames);
+  Result<std::unique_ptr<InstancedRenderer>> renderer = InstancedRenderer::create(*device, package);
+  ASSERT_FALSE(renderer.ok());
+  EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(renderer.status().message().find("16 bits"), std::string::npos)
+      << renderer.status().message();
+}
+
 }  // namespace
 }  // namespace throng::render

@@ -54,7 +54,11 @@ float paletteError(InstancedRenderer& renderer, const Package& package,
   float worst = 0.0f;
   std::vector<JointRows> cpu(joints);
   for (size_t i = 0; i < instances.size(); ++i) {
-    FramePaletteJob job{&package.animation, instances[i].frames, cpu};
+    // The frames as the 32-byte record carries them (blends and fade in 1/255 steps).
+    const InstanceFrames frames =
+        decodeInstanceRecord(encodeInstanceRecord(instances[i], package.animation.frame_count - 1))
+            .frames;
+    FramePaletteJob job{&package.animation, frames, cpu};
     EXPECT_TRUE(job.run());
     for (size_t j = 0; j < joints; ++j)
       for (size_t r = 0; r < kVec4PerJoint; ++r)

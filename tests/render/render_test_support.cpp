@@ -83,9 +83,13 @@ SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package&
   if (normals.empty()) normals.assign(vertex_count, glm::vec3(0, 1, 0));
   SkinningError error;
   for (size_t i = 0; i < instances.size(); ++i) {
+    // What the GPU reads: the instance as its 32-byte record holds it (quantised heading, scale,
+    // blends and fade; the record's own error is instance_record_test's).
+    const render::Instance instance = render::decodeInstanceRecord(
+        render::encodeInstanceRecord(instances[i], package.animation.frame_count - 1));
     FramePaletteJob blend;
     blend.texture = &package.animation;
-    blend.frames = instances[i].frames;
+    blend.frames = instance.frames;
     blend.palette = palette;
     EXPECT_TRUE(blend.run());
     for (size_t s = 0; s < slots.size(); ++s)
@@ -93,10 +97,10 @@ SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package&
     SkinJob skin{mesh.positions, normals,       mesh.joints, mesh.weights,
                  slots,          cpu_positions, cpu_normals};
     EXPECT_TRUE(skin.run());
-    const glm::mat4 place = placementMatrix(instances[i].placement);
+    const glm::mat4 place = placementMatrix(instance.placement);
     const glm::mat3 turn =
-        glm::mat3(placementMatrix({glm::vec3(0.0f), instances[i].placement.heading, 1.0f}));
-    const float scale = size * instances[i].placement.scale;
+        glm::mat3(placementMatrix({glm::vec3(0.0f), instance.placement.heading, 1.0f}));
+    const float scale = size * instance.placement.scale;
     for (size_t v = 0; v < vertex_count; ++v) {
       const glm::vec3 expected = glm::vec3(place * glm::vec4(cpu_positions[v], 1.0f));
       const glm::vec3& got = gpu_positions[i * vertex_count + v];

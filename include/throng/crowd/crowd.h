@@ -150,7 +150,9 @@ class Crowd {
 
  private:
   void apply(const Command& command);
-  void advance(uint32_t begin, uint32_t end, float seconds);  // agents [begin, end)
+  // Agents [begin, end) one step on; the events they cross are appended to `events` in agent
+  // order.
+  void advance(uint32_t begin, uint32_t end, float seconds, std::vector<EventHit>& events);
   // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
@@ -176,16 +178,11 @@ class Crowd {
   std::vector<Command> queue_;
   std::vector<AgentChange> changes_;
   std::vector<EventHit> events_;
+  std::vector<std::vector<EventHit>> chunk_events_;  // update()'s per chunk, reused
   // Per agent, what its last advance played: the spans update() scans for events.
-  struct EventScan {
-    uint16_t clip = 0;
-    uint16_t previous_clip = 0;
-    uint8_t loops = 0;   // 1: the playing clip loops (as played)
-    uint8_t fading = 0;  // 1: the previous clip was showing
-    float from = 0.0f, to = 0.0f, weight = 1.0f;
-    float previous_from = 0.0f, previous_to = 0.0f, previous_weight = 0.0f;
-  };
-  std::vector<EventScan> scans_;
+  // 1 while a walking or running agent faces its target (its last turn reached it), so its
+  // heading needs no arc tangent; 0 after a new target or a setAgent().
+  std::vector<uint8_t> settled_;
   uint32_t dropped_commands_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // Frustum culling of agents: each agent's clip bounds, placed in the world, against the camera.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <span>
 
@@ -19,14 +20,34 @@ struct Frustum {
 // from the world-view-projection matrix", 2001), for OpenGL's clip volume -w <= x, y, z <= w.
 Frustum frustumFromViewProjection(const glm::mat4& view_projection);
 
-// The sphere CullJob tests for a clip (centre xyz in character space, radius w): the one around
-// its baked bounds. The GPU-driven path uploads the same spheres.
-glm::vec4 clipBoundsSphere(const Bounds& bounds);
+// A clip's culling sphere, centred on the character's vertical axis (character space: centre (0,
+// y, 0)) and large enough for its baked bounds turned to any heading, so that culling an agent
+// needs no sine or cosine of its heading. The GPU-driven path uploads the same spheres.
+struct AxisSphere {
+  float y = 0.0f;
+  float radius = 0.0f;
+};
+AxisSphere clipAxisSphere(const Bounds& bounds);
+// The axis sphere around both (a cross-fade shows two clips).
+AxisSphere mergeAxisSpheres(const AxisSphere& a, const AxisSphere& b);
+
+// True when the agent at `placement` whose clip has the axis sphere `local` may be visible.
+inline bool axisSphereInFrustum(const Frustum& frustum, const AxisSphere& local,
+                                const Placement& placement) {
+  const glm::vec3 center(placement.position.x, placement.position.y + placement.scale * local.y,
+                         placement.position.z);
+  const float radius = std::abs(placement.scale) * local.radius;
+  for (const glm::vec4& plane : frustum.planes) {
+    if (plane.x * center.x + plane.y * center.y + plane.z * center.z + plane.w < -radius)
+      return false;
+  }
+  return true;
+}
 
 // Writes the indices of the agents that may be visible to `visible` (in agent order) and their
-// count to `*visible_count`. An agent is tested as the bounding sphere of its clip's bounds (and
-// of the fading clip's while a cross-fade runs), placed by its Placement: conservative, never
-// culls a visible agent. Sizes: placements == playback <= visible; clip indices < clips.size().
+// count to `*visible_count`. An agent is tested as its clip's axis sphere (and the fading clip's
+// merged in while a cross-fade runs), placed by its Placement: conservative, never culls a
+// visible agent. Sizes: placements == playback <= visible; clip indices < clips.size().
 // Allocates nothing. A chunk of a crowd (placements and playback of agents [first, first + n))
 // runs alone with first_agent = first: the indices it writes are the crowd's.
 struct CullJob {

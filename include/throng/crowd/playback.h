@@ -1,6 +1,8 @@
 // Playback: turning each agent's (clip, time, speed, loop) into animation-texture frame pairs.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 
@@ -42,11 +44,92 @@ struct InstanceFrames {
   float fade = 0.0f;
 };
 
+// What sampleFrames needs of a clip, worked out once (a reciprocal instead of a division per
+// call): loops over many agents keep one per clip.
+struct PlaybackClip {
+  uint32_t first_frame = 0;
+  uint32_t last = 0;  // frame_count - 1
+  bool loop = false;
+  bool still = true;  // one frame, or no duration or fps: always first_frame
+  double fps = 0.0;
+  double period = 0.0;  // frame steps of one cycle: duration * fps
+  double inv_period = 0.0;
+};
+PlaybackClip playbackClip(const BakedClip& clip);
+
 // Frame pair for `seconds` of playback of `clip`: looping clips wrap from their last stored frame
-// back to their first; clamped clips hold their last frame.
+// back to their first; clamped clips hold their last frame. Doubles: a crowd may play for hours,
+// and float seconds * fps loses the fraction early. Built from scalars, one result per return:
+// a result assembled field by field in memory and copied on as a whole stalled on store
+// forwarding (this runs per agent per frame).
+inline FrameSample sampleFrames(const PlaybackClip& clip, float seconds) {
+  if (clip.still) return FrameSample{clip.first_frame, clip.first_frame, 0.0f};
+  const double time = std::isfinite(seconds) ? static_cast<double>(seconds) : 0.0;
+  const uint32_t last = clip.last;
+  uint32_t a = 0, b = 0;
+  double blend = 0.0;
+  if (clip.loop) {
+    // One cycle spans `period` frame steps (== frame_count for a whole number of frames); the
+    // step from the last stored frame back to frame 0 covers whatever is left of the cycle.
+    const double period = clip.period;
+    double position = time * clip.fps;
+    if (!(position >= 0.0 && position < period)) {
+      // Whole cycles off by truncation (not std::fmod), then a cycle either way for rounding.
+      const double cycles = position * clip.inv_period;
+      position = std::abs(cycles) < 4.0e15
+                     ? position - period * static_cast<double>(static_cast<int64_t>(cycles))
+                     : 0.0;
+      if (position < 0.0) position += period;
+      if (!(position < period)) position -= period;
+      if (!(position >= 0.0 && position < period)) position = 0.0;
+    }
+    a = std::min(static_cast<uint32_t>(position), last);
+    b = a == last ? 0 : a + 1;
+    blend = position - static_cast<double>(a);
+    if (a == last) {
+      const double step = period - static_cast<double>(last);  // what is left of the cycle
+      blend = step > 0.0 ? blend / step : 0.0;
+    }
+  } else {
+    const double position = std::clamp(time * clip.fps, 0.0, static_cast<double>(last));
+    a = std::min(static_cast<uint32_t>(position), last);
+    b = std::min(a + 1, last);
+    blend = position - static_cast<double>(a);
+  }
+  return FrameSample{clip.first_frame + a, clip.first_frame + b,
+                     std::clamp(static_cast<float>(blend), 0.0f, 1.0f)};
+}
 FrameSample sampleFrames(const BakedClip& clip, float seconds);
 
-// out[i] = frames of agents[i]. Sizes equal; clip indices < clips.size(). Allocates nothing.
+// An agent's frames, handed to fn(primary, secondary, fade) and its result returned: its clip's
+// pair, the fading clip's pair (the primary pair itself when not fading: harmless to blend in,
+// the same pose) and the fade clamped to 0..1 (NaN: 0). Clip indices must be < clips.size();
+// `Clip` is BakedClip or PlaybackClip. Hot loops take the pairs by reference from here: a copy
+// of a pair (its two frame words moved as one) stalled on store forwarding.
+template <typename Clip, typename Fn>
+inline decltype(auto) withAgentFrames(std::span<const Clip> clips, const AgentPlayback& agent,
+                                      Fn&& fn) {
+  // NaN fails both comparisons and ends up at 0: no fade.
+  const float fade = agent.fade > 0.0f ? std::min(agent.fade, 1.0f) : 0.0f;
+  const FrameSample primary = sampleFrames(clips[agent.clip], agent.time);
+  if (fade > 0.0f) {
+    const FrameSample secondary = sampleFrames(clips[agent.previous_clip], agent.previous_time);
+    return fn(primary, secondary, fade);
+  }
+  return fn(primary, primary, fade);
+}
+
+// withAgentFrames' frames as one value.
+template <typename Clip>
+inline InstanceFrames agentFrames(std::span<const Clip> clips, const AgentPlayback& agent) {
+  return withAgentFrames(clips, agent,
+                         [](const FrameSample& primary, const FrameSample& secondary, float fade) {
+                           return InstanceFrames{primary, secondary, fade};
+                         });
+}
+
+// out[i] = agentFrames(clips, agents[i]). Sizes equal; clip indices < clips.size(). Allocates
+// nothing.
 struct PlaybackJob {
   std::span<const BakedClip> clips;
   std::span<const AgentPlayback> agents;

@@ -20,6 +20,7 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/culling.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
@@ -94,11 +95,14 @@ glm::vec4 lodDebugColor(int lod);
 
 // CPU milliseconds of one frame's phases (wall clock on the calling thread).
 struct CpuPhaseTimes {
-  double update = 0.0;       // Crowd::update through CrowdRenderer::update since the last draw
-  double playback = 0.0;     // clip and time -> texture frames (PlaybackJob)
-  double cull = 0.0;         // frustum culling (CullJob)
-  double lod = 0.0;          // the LOD pick and the sort by LOD (LodSelectJob, LodSortJob)
-  double pack_upload = 0.0;  // instanced: instance records + buffer upload; merged: palettes
+  double update = 0.0;  // Crowd::update through CrowdRenderer::update since the last draw
+  // CPU paths run two passes over the agents: culling with the LOD pick, then the sort by LOD
+  // with playback (clip and time -> texture frames), which the instanced path fuses with packing.
+  double playback = 0.0;     // merged paths: the second pass (instanced: in pack_upload)
+  double cull = 0.0;         // the first pass: frustum culling and the LOD pick
+  double lod = 0.0;          // agents per LOD and the sort's slots
+  double pack_upload = 0.0;  // instanced: the second pass, records written to the mapped buffer;
+                             // merged: palettes
   double submit = 0.0;       // state, uniforms (merged: the palettes) and draw calls
   double ground = 0.0;       // ground and blob shadows: packing, upload and draws (0 when off)
 };
@@ -260,6 +264,10 @@ class CrowdRenderer {
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
   // gpu path: never visible (the draw lists stay on the GPU).
   AgentDrawInfo agentDrawInfo(uint32_t agent) const;
+  // Verification path (instanced path): the instance records the last draw() uploaded, in draw
+  // order, read back from the GPU's buffer. kUnsupported on the other paths; kGlError on GL
+  // failure.
+  Status readInstanceRecords(std::vector<InstanceRecord>& out) const;
 
   // Settings that may change from frame to frame (a viewer's controls); each takes effect at the
   // next draw and allocates nothing until the ground is first shown.
@@ -299,6 +307,8 @@ class CrowdRenderer {
   std::vector<BlobShadow> shadows_;
 
   std::vector<BakedClip> clips_;
+  std::vector<AxisSphere> clip_spheres_;      // clipAxisSphere of each clip: the culling spheres
+  std::vector<PlaybackClip> playback_clips_;  // playbackClip of each clip
   std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
   std::vector<uint8_t> drawn_lod_;  // merged paths: LOD picked -> LOD drawn
   std::vector<LodDrawInfo> lod_info_;
@@ -314,17 +324,14 @@ class CrowdRenderer {
   std::array<glm::vec4, kGpuLodColors> gpu_lod_colors_{};  // lodDebugColor of LODs 0..7
 
   // Per-frame scratch, grown with the crowd and reused.
-  std::vector<InstanceFrames> frames_;
-  std::vector<uint32_t> visible_;
-  std::vector<uint8_t> lod_;
+  std::vector<InstanceFrames> frames_;  // merged paths: the visible agents' frames, by agent
+  std::vector<uint8_t> lod_;            // by agent: its LOD, or culled
   std::vector<uint32_t> order_;
   std::vector<uint32_t> lod_counts_;
   std::vector<uint32_t> lod_first_;
   std::vector<uint32_t> lod_next_;
-  std::vector<uint32_t> chunk_visible_;  // visible agents per chunk
   std::vector<uint32_t> chunk_cursors_;  // per chunk and LOD: count, then the sort's first slot
   JobSystem* jobs_ = nullptr;
-  std::vector<Instance> instances_;
   std::vector<JointRows> palettes_;
   std::vector<glm::vec4> tints_;
   std::vector<uint16_t> variants_;  // merged paths: the visible agents' appearances

@@ -16,20 +16,12 @@
 #include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/instance_record.h"
 #include "throng/render/material_draws.h"
 #include "throng/render/palette_pass.h"
 #include "throng/render/program.h"
 
 namespace throng::render {
-
-// One character to draw: where it stands, what it plays, and its colour.
-struct Instance {
-  Placement placement;
-  InstanceFrames frames;  // texture frames: see PlaybackJob
-  glm::vec4 tint{1.0f};   // RGBA 0..1, multiplies the base colour (stored as 8-bit)
-  // Appearance: 0 the package's own materials, v its material variant v - 1 (material_draws.h).
-  uint16_t variant = 0;
-};
 
 // Counters of the last draw().
 struct RenderStats {
@@ -41,6 +33,9 @@ struct RenderStats {
   uint32_t animation_texture_binds = 0;
   bool palette_pass = false;  // the palettes were blended by the palette pass (palette_pass.h)
 };
+
+// Frames of instance records the GPU may still be reading while the next is written.
+inline constexpr size_t kInstanceRingSegments = 3;
 
 struct InstancedRendererOptions {
   bool cull_back_faces = true;  // glTF front faces are counter-clockwise
@@ -81,7 +76,8 @@ class InstancedRenderer {
   // texture wider or taller than the device's GL_MAX_TEXTURE_SIZE is laid out again
   // (chooseAnimationTextureLayout): fewer frames per row, or one frame over several rows when a
   // frame is wider than the limit, so any joint count renders while frames * rows per frame fit the
-  // height; kLimitExceeded when they do not. kUnsupported when the device lacks ES3 instancing or
+  // height; kLimitExceeded when they do not, or when the texture has more than kMaxRecordFrames
+  // frames. kUnsupported when the device lacks ES3 instancing or
   // vertex texture fetch; kGlError for GL failures (shader log included). `package` must have
   // passed validatePackage (readPackage, parsePackage and bakeCharacter return only such packages);
   // it is not checked again (asserted in debug builds).
@@ -120,6 +116,20 @@ class InstancedRenderer {
   // either way.
   Status upload(std::span<const Instance> instances, JobSystem* jobs = nullptr);
   Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
+  // upload() for callers that write the records themselves (CrowdRenderer packs them as it plays
+  // the agents back): beginRecords() maps room for `count` records of the instance buffer (a ring
+  // of kInstanceRingSegments parts, so the GPU may still read the previous frames' while these are
+  // written; a fence guards each part) and endRecords() unmaps them as the ones submit() draws.
+  // The span is valid until endRecords(); its records must all be written. Frames in records are
+  // at most lastFrame(). kGlError (the mapping refused, GL_OUT_OF_MEMORY) on failure; no
+  // allocation when count is at most the largest count so far.
+  Result<std::span<InstanceRecord>> beginRecords(size_t count);
+  Status endRecords();
+  uint32_t lastFrame() const { return frame_count_ - 1; }
+  // Verification path: the records uploaded last, read back from the instance buffer (out.size()
+  // == their count). kGlError on GL failure.
+  Status readRecords(std::span<InstanceRecord> out) const;
+  size_t uploadedCount() const { return uploaded_instances_; }
   const RenderStats& stats() const { return stats_; }
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
@@ -162,24 +172,10 @@ class InstancedRenderer {
     MaterialLooks looks;                  // material variants' table (appearances 0: none)
     uint32_t first_indirect_command = 0;  // its ranges' records in indirect_commands_
   };
-  // The per-instance record the vertex shader reads (64 bytes).
-  struct GpuInstance {
-    float position_scale[4];
-    float rotation_blend[4];
-    uint32_t frames[4];
-    float fade;
-    uint8_t tint[4];
-    float variant;
-    uint32_t padding;
-  };
-  static_assert(sizeof(GpuInstance) == 64, "instance records are 64 bytes");
 
   InstancedRenderer() = default;
   Status uploadTexture(const Device& device, const AnimationTexture& texture);
   Status uploadLod(const MeshLod& lod, int joint_count, std::span<const Material> materials);
-  void packInstances(std::span<const Instance> instances, JobSystem* jobs);
-  void packRecords(std::span<const Instance> instances, size_t begin, size_t end);
-  void uploadPacked(size_t count);  // packed_[0, count) into the instance buffer
   void bindInstanceAttributes(size_t first_instance);
   void setUniforms(const Program& program, const FrameView& view);
   Status prepareIndirect();
@@ -201,8 +197,15 @@ class InstancedRenderer {
   GLuint texture_ = 0;
   GLuint indirect_commands_ = 0;  // one record per (LOD, material range), built with the program
   GLuint instance_buffer_ = 0;
-  size_t instance_buffer_bytes_ = 0;
+  size_t ring_capacity_ = 0;   // records per ring segment
+  size_t ring_segment_ = 0;    // the segment written last
+  size_t uploaded_first_ = 0;  // its first record in the buffer
   size_t uploaded_instances_ = 0;
+  size_t mapped_count_ = 0;                         // records of the open beginRecords(), else 0
+  GLsync ring_fences_[kInstanceRingSegments] = {};  // after the draws that read each segment
+#ifdef __EMSCRIPTEN__
+  std::vector<InstanceRecord> staging_;  // WebGL cannot map buffers: copied up at endRecords()
+#endif
   GLuint capture_buffer_ = 0;
   TexelFormat texture_format_ = TexelFormat::kRgba32F;
   uint32_t texture_width_ = 0;
@@ -217,7 +220,6 @@ class InstancedRenderer {
   Program palette_capture_program_;
   MaterialUniforms palette_material_uniforms_;
   GLuint palette_vertex_array_ = 0;  // the pass's input: the instance records' attributes
-  std::vector<GpuInstance> packed_;  // reused every frame; grows only
   RenderStats stats_;
 };
 
