@@ -39,6 +39,20 @@ Frustum frustumFromViewProjection(const glm::mat4& m) {
   return f;
 }
 
+FrustumLanes frustumLanes(const Frustum& f) {
+  constexpr int kPlane[8] = {0, 1, 2, 3, 4, 5, 5, 5};
+  FrustumLanes lanes;
+  for (int g = 0; g < 2; ++g) {
+    const glm::vec4* p[4];
+    for (int l = 0; l < 4; ++l) p[l] = &f.planes[kPlane[4 * g + l]];
+    lanes.x[g] = simd::set(p[0]->x, p[1]->x, p[2]->x, p[3]->x);
+    lanes.y[g] = simd::set(p[0]->y, p[1]->y, p[2]->y, p[3]->y);
+    lanes.z[g] = simd::set(p[0]->z, p[1]->z, p[2]->z, p[3]->z);
+    lanes.w[g] = simd::set(p[0]->w, p[1]->w, p[2]->w, p[3]->w);
+  }
+  return lanes;
+}
+
 bool CullJob::validate() const {
   if (placements.size() != playback.size() || visible.size() < placements.size() ||
       visible_count == nullptr) {
@@ -52,13 +66,14 @@ bool CullJob::validate() const {
 
 bool CullJob::run() const {
   if (!validate()) return false;
+  const FrustumLanes lanes = frustumLanes(frustum);
   uint32_t count = 0;
   for (size_t a = 0; a < placements.size(); ++a) {
     const AgentPlayback& p = playback[a];
     AxisSphere local = clipAxisSphere(clips[p.clip].bounds);
     if (p.fade > 0.0f)
       local = mergeAxisSpheres(local, clipAxisSphere(clips[p.previous_clip].bounds));
-    if (axisSphereInFrustum(frustum, local, placements[a]))
+    if (axisSphereInFrustum(lanes, local, placements[a]))
       visible[count++] = first_agent + static_cast<uint32_t>(a);
   }
   *visible_count = count;

@@ -586,7 +586,7 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
   // First pass: culling (the clips' axis spheres) and the LOD pick, both without a sine, cosine,
   // square root or division per agent; lod_[a] = the LOD agent a is drawn with, or kCulled.
   Clock::time_point start = Clock::now();
-  const Frustum frustum = frustumFromViewProjection(view.view_projection);
+  const FrustumLanes frustum = frustumLanes(frustumFromViewProjection(view.view_projection));
   LodView lod_view = lodViewOf(view, device_->height(), lod_threshold_pixels_);
   lod_view.reach = reach_;
   const LodRule rule(lods_, lod_view);

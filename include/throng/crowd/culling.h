@@ -6,6 +6,7 @@
 #include <span>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/simd.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
@@ -31,15 +32,26 @@ AxisSphere clipAxisSphere(const Bounds& bounds);
 // The axis sphere around both (a cross-fade shows two clips).
 AxisSphere mergeAxisSpheres(const AxisSphere& a, const AxisSphere& b);
 
-// True when the agent at `placement` whose clip has the axis sphere `local` may be visible.
-inline bool axisSphereInFrustum(const Frustum& frustum, const AxisSphere& local,
+// The frustum's planes as lanes (planes 0-3, then 4, 5 and 5 again twice) for testing one sphere
+// against all six in a few vector operations.
+struct FrustumLanes {
+  simd::F4 x[2], y[2], z[2], w[2];
+};
+FrustumLanes frustumLanes(const Frustum& frustum);
+
+// True when the agent at `placement` whose clip has the axis sphere `local` may be visible:
+// its sphere is not wholly outside any plane (the same float operations per plane as a scalar
+// dot product, so the same answer). Allocates nothing.
+inline bool axisSphereInFrustum(const FrustumLanes& frustum, const AxisSphere& local,
                                 const Placement& placement) {
-  const glm::vec3 center(placement.position.x, placement.position.y + placement.scale * local.y,
-                         placement.position.z);
-  const float radius = std::abs(placement.scale) * local.radius;
-  for (const glm::vec4& plane : frustum.planes) {
-    if (plane.x * center.x + plane.y * center.y + plane.z * center.z + plane.w < -radius)
-      return false;
+  using namespace simd;
+  const F4 x = splat(placement.position.x);
+  const F4 y = splat(placement.position.y + placement.scale * local.y);
+  const F4 z = splat(placement.position.z);
+  const F4 outside = splat(-std::abs(placement.scale) * local.radius);
+  for (int g = 0; g < 2; ++g) {
+    const F4 d = frustum.x[g] * x + frustum.y[g] * y + frustum.z[g] * z + frustum.w[g];
+    if (laneBits(greater(outside, d)) != 0) return false;
   }
   return true;
 }
