@@ -2,10 +2,15 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <glm/glm.hpp>
 
@@ -77,30 +82,53 @@ inline uint16_t encodeHeading(float radians) {
   const int64_t rounded = static_cast<int64_t>(units + (units >= 0.0f ? 0.5f : -0.5f));
   return static_cast<uint16_t>(static_cast<uint64_t>(rounded) & 0xffffu);
 }
+static_assert(std::endian::native == std::endian::little,
+              "the record's words are laid out little-endian, as the shaders read them");
+static_assert(offsetof(InstanceRecord, heading) == 12 && offsetof(InstanceRecord, frames) == 16 &&
+                  offsetof(InstanceRecord, blends) == 24 && offsetof(InstanceRecord, tint) == 28,
+              "the record's words: position, heading | scale, frames, bytes, tint");
+
+// (Non-temporal stores were tried here: no faster on the 2-core machine, see benchmarks.md.)
+inline void storeRecordWords(const uint32_t (&words)[8], InstanceRecord& out) {
+#if defined(__SSE2__)
+  auto* to = reinterpret_cast<__m128i*>(&out);
+  _mm_storeu_si128(to, _mm_setr_epi32(static_cast<int>(words[0]), static_cast<int>(words[1]),
+                                      static_cast<int>(words[2]), static_cast<int>(words[3])));
+  _mm_storeu_si128(to + 1, _mm_setr_epi32(static_cast<int>(words[4]), static_cast<int>(words[5]),
+                                          static_cast<int>(words[6]), static_cast<int>(words[7])));
+#else
+  std::memcpy(&out, words, sizeof(words));
+#endif
+}
 }  // namespace detail
 
 inline void encodeInstanceRecord(const Placement& placement, const FrameSample& primary,
                                  const FrameSample& secondary, float fade, const glm::vec4& tint,
                                  uint16_t variant, uint32_t last_frame, InstanceRecord& out) {
   assert(last_frame < kMaxRecordFrames);
-  out.position[0] = placement.position.x;
-  out.position[1] = placement.position.y;
-  out.position[2] = placement.position.z;
-  out.heading = detail::encodeHeading(placement.heading);
-  out.scale = placement.scale == 1.0f ? detail::kHalfOne : floatToHalf(placement.scale);
-  out.frames[0] = static_cast<uint16_t>(std::min(primary.frame_a, last_frame));
-  out.frames[1] = static_cast<uint16_t>(std::min(primary.frame_b, last_frame));
-  out.frames[2] = static_cast<uint16_t>(std::min(secondary.frame_a, last_frame));
-  out.frames[3] = static_cast<uint16_t>(std::min(secondary.frame_b, last_frame));
-  out.blends[0] = detail::unorm8(primary.blend);
-  out.blends[1] = detail::unorm8(secondary.blend);
-  out.fade = detail::unorm8(fade);
-  out.appearance = static_cast<uint8_t>(std::min<uint32_t>(variant, kMaxRecordAppearances - 1));
-  if (tint.r == 1.0f && tint.g == 1.0f && tint.b == 1.0f && tint.a == 1.0f) {
-    std::memset(out.tint, 0xff, sizeof(out.tint));  // untinted, the common case
-  } else {
-    for (int c = 0; c < 4; ++c) out.tint[c] = detail::unorm8(tint[c]);
+  // The record's eight little-endian words, built in registers and stored as two 16-byte
+  // halves: fields stored one by one and then copied on (or streamed) as wider words stall on
+  // store forwarding.
+  const auto frame = [last_frame](uint32_t f) { return std::min(f, last_frame); };
+  const uint32_t scale = placement.scale == 1.0f ? detail::kHalfOne : floatToHalf(placement.scale);
+  uint32_t tint_word = 0xffffffffu;  // untinted, the common case
+  if (!(tint.r == 1.0f && tint.g == 1.0f && tint.b == 1.0f && tint.a == 1.0f)) {
+    tint_word = uint32_t{detail::unorm8(tint.r)} | uint32_t{detail::unorm8(tint.g)} << 8 |
+                uint32_t{detail::unorm8(tint.b)} << 16 | uint32_t{detail::unorm8(tint.a)} << 24;
   }
+  const uint32_t words[8] = {
+      std::bit_cast<uint32_t>(placement.position.x),
+      std::bit_cast<uint32_t>(placement.position.y),
+      std::bit_cast<uint32_t>(placement.position.z),
+      uint32_t{detail::encodeHeading(placement.heading)} | scale << 16,
+      frame(primary.frame_a) | frame(primary.frame_b) << 16,
+      frame(secondary.frame_a) | frame(secondary.frame_b) << 16,
+      uint32_t{detail::unorm8(primary.blend)} | uint32_t{detail::unorm8(secondary.blend)} << 8 |
+          uint32_t{detail::unorm8(fade)} << 16 |
+          std::min<uint32_t>(variant, kMaxRecordAppearances - 1) << 24,
+      tint_word,
+  };
+  detail::storeRecordWords(words, out);
 }
 
 }  // namespace throng::render
