@@ -203,9 +203,11 @@ InstancedRenderer::~InstancedRenderer() {
   }
   if (texture_ && owns_texture_) glDeleteTextures(1, &texture_);
   if (instance_buffer_) glDeleteBuffers(1, &instance_buffer_);
+#ifndef __EMSCRIPTEN__
   for (GLsync fence : ring_fences_) {
     if (fence) glDeleteSync(fence);
   }
+#endif
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
   if (palette_vertex_array_) glDeleteVertexArrays(1, &palette_vertex_array_);
   if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
@@ -67,6 +66,13 @@ inline constexpr float kTwoPi = 6.283185307179586f;
 inline constexpr float kHeadingUnitsPerTurn = 65536.0f;
 inline constexpr uint16_t kHalfOne = 0x3C00;  // 1.0 as a half float: the usual scale
 
+// A float's bits (std::bit_cast, which the web build's C++ library lacks).
+inline uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
 // 0..1 to 0..255, rounded to nearest; NaN to 0.
 inline uint8_t unorm8(float v) {
   v = v > 0.0f ? std::min(v, 1.0f) : 0.0f;
@@ -82,8 +88,10 @@ inline uint16_t encodeHeading(float radians) {
   const int64_t rounded = static_cast<int64_t>(units + (units >= 0.0f ? 0.5f : -0.5f));
   return static_cast<uint16_t>(static_cast<uint64_t>(rounded) & 0xffffu);
 }
-static_assert(std::endian::native == std::endian::little,
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the record's words are laid out little-endian, as the shaders read them");
+#endif
 static_assert(offsetof(InstanceRecord, heading) == 12 && offsetof(InstanceRecord, frames) == 16 &&
                   offsetof(InstanceRecord, blends) == 24 && offsetof(InstanceRecord, tint) == 28,
               "the record's words: position, heading | scale, frames, bytes, tint");
@@ -117,9 +125,9 @@ inline void encodeInstanceRecord(const Placement& placement, const FrameSample& 
                 uint32_t{detail::unorm8(tint.b)} << 16 | uint32_t{detail::unorm8(tint.a)} << 24;
   }
   const uint32_t words[8] = {
-      std::bit_cast<uint32_t>(placement.position.x),
-      std::bit_cast<uint32_t>(placement.position.y),
-      std::bit_cast<uint32_t>(placement.position.z),
+      detail::floatBits(placement.position.x),
+      detail::floatBits(placement.position.y),
+      detail::floatBits(placement.position.z),
       uint32_t{detail::encodeHeading(placement.heading)} | scale << 16,
       frame(primary.frame_a) | frame(primary.frame_b) << 16,
       frame(secondary.frame_a) | frame(secondary.frame_b) << 16,

@@ -198,13 +198,14 @@ class InstancedRenderer {
   GLuint indirect_commands_ = 0;  // one record per (LOD, material range), built with the program
   GLuint instance_buffer_ = 0;
   size_t ring_capacity_ = 0;   // records per ring segment
-  size_t ring_segment_ = 0;    // the segment written last
   size_t uploaded_first_ = 0;  // its first record in the buffer
   size_t uploaded_instances_ = 0;
-  size_t mapped_count_ = 0;                         // records of the open beginRecords(), else 0
-  GLsync ring_fences_[kInstanceRingSegments] = {};  // after the draws that read each segment
+  size_t mapped_count_ = 0;  // records of the open beginRecords(), else 0
 #ifdef __EMSCRIPTEN__
   std::vector<InstanceRecord> staging_;  // WebGL cannot map buffers: copied up at endRecords()
+#else
+  size_t ring_segment_ = 0;                         // the segment written last
+  GLsync ring_fences_[kInstanceRingSegments] = {};  // after the draws that read each segment
 #endif
   GLuint capture_buffer_ = 0;
   TexelFormat texture_format_ = TexelFormat::kRgba32F;

@@ -59,8 +59,8 @@ struct AnimationTextureBinding {
 // device's context current.
 class PalettePass {
  public:
-  // `attributes`: the locations of i_rotation_blend, i_frames and i_fade (the instance record's
-  // animation fields) in the caller's vertex arrays. kUnsupported when 3 texels per joint of one
+  // `attributes`: the location of i_record1 (the second half of the 32-byte instance record:
+  // frames, blends and fade; render/instance_record.h) in the caller's vertex arrays. kUnsupported when 3 texels per joint of one
   // instance do not fit one row of the device's largest texture; kGlError when the program does
   // not build (log included).
   static Result<std::unique_ptr<PalettePass>> create(const Device& device, int joint_count,
