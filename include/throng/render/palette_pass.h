@@ -60,9 +60,9 @@ struct AnimationTextureBinding {
 class PalettePass {
  public:
   // `attributes`: the location of i_record1 (the second half of the 32-byte instance record:
-  // frames, blends and fade; render/instance_record.h) in the caller's vertex arrays. kUnsupported when 3 texels per joint of one
-  // instance do not fit one row of the device's largest texture; kGlError when the program does
-  // not build (log included).
+  // frames, blends and fade; render/instance_record.h) in the caller's vertex arrays. kUnsupported
+  // when 3 texels per joint of one instance do not fit one row of the device's largest texture;
+  // kGlError when the program does not build (log included).
   static Result<std::unique_ptr<PalettePass>> create(const Device& device, int joint_count,
                                                      std::vector<AttributeBinding> attributes);
   ~PalettePass();
