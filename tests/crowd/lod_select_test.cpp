@@ -1,6 +1,9 @@
 // Tests of the crowd's LOD selection job: the one LOD rule per agent, fixed LODs, remaps, chunks.
 #include "throng/crowd/lod_select.h"
 
+#include <algorithm>
+#include <cmath>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -23,6 +26,55 @@ std::vector<Placement> row(int count) {
   std::vector<Placement> out(count);
   for (int i = 0; i < count; ++i) out[i].position = glm::vec3(5.0f + 10.0f * i, 0.0f, 0.0f);
   return out;
+}
+
+// LodRule (squared distances against limits worked out once) gives the answer of the rule written
+// out per agent (distance, nearest point, pixelsPerUnit, pickLodScreenSpace), except within float
+// rounding of a switch distance; errors out of order (a coarser LOD more exact than a finer one)
+// and an error of 0 included.
+TEST(LodSelect, LodRuleAgreesWithTheRuleWrittenOutPerAgent) {
+  std::vector<MeshLod> l(5);
+  const float errors[] = {0.0f, 0.004f, 0.02f, 0.012f, 0.08f};
+  for (size_t i = 0; i < l.size(); ++i) l[i].max_error = errors[i];
+  std::vector<MeshLod> with_zero = l;
+  with_zero[2].max_error = 0.0f;
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (const auto* lods : {&l, &with_zero}) {
+    for (const float reach : {0.0f, 0.9f}) {
+      LodView view;
+      view.eye = glm::vec3(1.0f, 2.0f, -3.0f);
+      view.fov_y = 0.9f;
+      view.viewport_height = 1080.0f;
+      view.threshold_pixels = 1.5f;
+      view.reach = reach;
+      const LodRule rule(*lods, view);
+      const LodProjection projection{view.fov_y, view.viewport_height};
+      int checked = 0;
+      for (int i = 0; i < 20000; ++i) {
+        Placement p;
+        p.position = view.eye + glm::vec3(unit(random) - 0.5f, 0.0f, unit(random) - 0.5f) *
+                                    std::pow(10.0f, 3.0f * unit(random));
+        p.scale = i % 3 == 0 ? 1.0f : 0.25f + 2.0f * unit(random);
+        const float distance = modelDistance(glm::distance(view.eye, p.position), p.scale);
+        const float nearest = std::max(0.0f, distance - reach);
+        const int expected = pickLodScreenSpace(*lods, nearest, projection, view.threshold_pixels);
+        const int got = rule.pick(p);
+        if (got == expected) {
+          ++checked;
+          continue;
+        }
+        // Only at a switch: the budget there equals a LOD's error to float rounding.
+        const float budget = view.threshold_pixels / pixelsPerUnit(nearest, projection);
+        float closest = 1e30f;
+        for (const MeshLod& lod : *lods)
+          closest = std::min(closest, std::abs(lod.max_error - budget) / std::max(budget, 1e-12f));
+        EXPECT_LT(closest, 1e-4f) << "distance " << distance << ": rule " << got << ", written out "
+                                  << expected;
+      }
+      EXPECT_GT(checked, 19900);
+    }
+  }
 }
 
 TEST(LodSelect, AgentLodIsTheLodRuleAtTheAgentsDistanceAndScale) {
