@@ -24,11 +24,9 @@ LodRule::LodRule(std::span<const MeshLod> lods, const LodView& view)
     return;
   }
   // pickLodScreenSpace at the nearest point x = max(0, distance - reach) takes the last LOD whose
-  // error is within x * per_unit pixels' worth (per_unit: the error budget per model unit of
-  // distance, threshold / pixelsPerUnit(1)). The last LOD at or past i within budget exists from
-  // the smallest of their errors on, so LOD i is picked from x = that error / per_unit.
-  const float per_unit =
-      view.threshold_pixels * 2.0f * std::tan(0.5f * view.fov_y) / view.viewport_height;
+  // error is within budget there. The last LOD at or past i within budget exists from the
+  // smallest of their errors on, so LOD i is picked from x = errorDistance of that error.
+  const LodProjection projection{view.fov_y, view.viewport_height};
   float smallest = kInfinity;
   for (int i = count_ - 1; i > 0; --i) {
     const float error = lods[i].max_error;
@@ -37,7 +35,7 @@ LodRule::LodRule(std::span<const MeshLod> lods, const LodView& view)
       limit_sq_[i] = 0.0f;  // within budget at any distance (an error of 0)
       continue;
     }
-    const float limit = smallest / per_unit + view.reach;
+    const float limit = errorDistance(smallest, projection, view.threshold_pixels) + view.reach;
     limit_sq_[i] = limit * limit;
   }
 }

@@ -665,6 +665,7 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
     growTo(frames_, n);
   }
   const uint32_t last_frame = instanced_ ? instanced_->lastFrame() : 0;
+  const std::span<const PlaybackClip> clips(playback_clips_);
   forChunks(jobs_, n, chunk, [&](size_t begin, size_t end) {
     uint32_t cursors[kMaxDrawnLods];  // on the stack, as the counts above
     std::copy_n(chunk_cursors_.data() + (begin / chunk) * lod_count, lod_count, cursors);
@@ -673,7 +674,6 @@ Status CrowdRenderer::draw(const FrameView& view, const CrowdFrame& frame) {
       if (l == kCulled) continue;
       const uint32_t i = cursors[l]++;
       order_[i] = static_cast<uint32_t>(a);
-      const std::span<const PlaybackClip> clips(playback_clips_);
       if (instanced_) {
         withAgentFrames(clips, frame.playback[a],
                         [&](const FrameSample& primary, const FrameSample& secondary, float fade) {

@@ -440,7 +440,8 @@ void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
   const GLsizei stride = sizeof(InstanceRecord);
   glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
   glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(base));
-  glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride, byteOffset(base + 16));
+  glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride,
+                         byteOffset(base + offsetof(InstanceRecord, frames)));
 }
 
 void InstancedRenderer::setUniforms(const Program& program, const FrameView& view) {
