@@ -12,8 +12,8 @@ packages=(
   gltfpack draco
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev xvfb xauth
-  # The Python module and its tests.
-  python3-dev pybind11-dev python3-numpy python3-pytest
+  # The Python module and its tests; dpkg-shlibdeps for the Debian packages (scripts/package.sh).
+  python3-dev pybind11-dev python3-numpy python3-pytest dpkg-dev
 )
 for option in "$@"; do
   case "$option" in
