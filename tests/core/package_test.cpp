@@ -403,8 +403,8 @@ TEST(Package, RejectsWrongMagicAndEndianness) {
 TEST(Package, RejectsOlderFutureAndZeroVersions) {
   // Versions before kOldestReadablePackageVersion are refused with a message that says to bake
   // again; newer ones with one that says to update throng.
-  for (uint32_t version : {kOldestReadablePackageVersion - 1, kPackageVersion + 1, 0xffffffffu,
-                           0u}) {
+  for (uint32_t version :
+       {kOldestReadablePackageVersion - 1, kPackageVersion + 1, 0xffffffffu, 0u}) {
     Bytes b = serialize(makePackage());
     put<uint32_t>(b, 8, version);
     resign(b);
