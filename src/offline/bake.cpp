@@ -13,11 +13,11 @@
 
 #include <fmt/core.h>
 
+#include "offline/package_images.h"
 #include "throng/core/excerpt.h"
 #include "throng/core/half.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
-#include "throng/offline/package_images.h"
 
 namespace throng {
 namespace {

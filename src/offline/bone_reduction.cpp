@@ -9,9 +9,9 @@
 
 #include <fmt/core.h>
 
+#include "offline/lod_error.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
-#include "throng/offline/lod_error.h"
 
 namespace throng {
 namespace {

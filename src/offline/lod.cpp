@@ -8,8 +8,8 @@
 
 #include <fmt/core.h>
 
+#include "offline/lod_error.h"
 #include "throng/offline/bone_reduction.h"
-#include "throng/offline/lod_error.h"
 #include "throng/offline/mesh_simplify.h"
 
 namespace throng {

@@ -13,7 +13,7 @@
 #include <meshoptimizer.h>
 #endif
 
-#include "throng/offline/surface_distance.h"
+#include "offline/surface_distance.h"
 
 namespace throng {
 namespace {
