@@ -8,6 +8,8 @@ install(TARGETS ${THRONG_LAYERS} throng_throng EXPORT throngTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/throng" "${PROJECT_BINARY_DIR}/include/throng"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" FILES_MATCHING PATTERN "*.h")
+# The licence (MIT) beside the documentation: share/doc/throng/LICENSE.
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 if(TARGET throng_cli)
   install(TARGETS throng_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()
