@@ -3,9 +3,10 @@
 #   scripts/check-function-length.sh [--max LINES] [--exclude PATTERN]... [PATH...]
 # Lengths are Universal Ctags' (Debian: universal-ctags) definition lines: first line to end line,
 # signature and closing brace included. Lambdas count toward the function that holds them (and
-# are listed on their own, as "lambda in F", only when they alone pass the limit). --exclude
-# takes ctags' --exclude patterns (a file or folder name, or a glob). JavaScript (web/page.js) is
-# not measured: Universal Ctags 5.9 gives its functions no end line.
+# are listed on their own, as "lambda in F", only when they alone pass the limit). PATHs are
+# relative to the repository; --exclude takes ctags' --exclude patterns (a file or folder name, or
+# a glob). JavaScript (web/page.js) is not measured: Universal Ctags 5.9 gives its functions no
+# end line.
 set -euo pipefail
 
 # A function longer than this does more than one thing: split it by meaning (STYLE.md).
@@ -29,9 +30,25 @@ if ! ctags --version 2>/dev/null | grep -q "Universal Ctags"; then
   exit 2
 fi
 
+# Universal Ctags 5.9 (Debian 12) drops a function template whose parameter list holds a comma
+# and whose return type is one of its parameters (template <typename T, typename U> T f(...)).
+# ctags therefore reads a copy of the sources with every template parameter list blanked: the
+# same lines and columns, the same paths below the copy's root.
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+find "${paths[@]}" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' \
+  -o -name '*.h' -o -name '*.hh' -o -name '*.hpp' -o -name '*.hxx' -o -name '*.inl' \) -print0 |
+  COPY="$copy" perl -MFile::Path=make_path -MFile::Basename=dirname -0 -ne '
+    chomp(my $file = $_);
+    open(my $in, "<", $file) or die "check-function-length: $file: $!\n";
+    my $text = do { local $/; <$in> };
+    $text =~ s{\btemplate\s*(<(?:[^<>]++|(?1))*>)}{$& =~ s/[^\n]/ /gr}ge;
+    make_path(dirname("$ENV{COPY}/$file"));
+    open(my $out, ">", "$ENV{COPY}/$file") or die "check-function-length: $file: $!\n";
+    print $out $text;'
 # One line per function, tab-separated: start line, end line, file, scope (may be empty), name.
-listing=$(ctags -x --_xformat=$'%{line}\t%{end}\t%F\t%{scope}\t%N' --languages=C,C++ \
-                --kinds-C++=f --kinds-C=f "${excludes[@]}" -R "${paths[@]}")
+listing=$(cd "$copy" && ctags -x --_xformat=$'%{line}\t%{end}\t%F\t%{scope}\t%N' \
+            --languages=C,C++ --kinds-C++=f --kinds-C=f "${excludes[@]}" -R "${paths[@]}")
 functions=$(printf '%s\n' "$listing" | grep -c . || true)
 if [ "$functions" -eq 0 ]; then
   echo "check-function-length: ctags found no function in ${paths[*]}" >&2

@@ -8,3 +8,6 @@ add_test(NAME Check.ArchitectureGraph
          COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/check-architecture.sh" "${PROJECT_BINARY_DIR}")
 set_tests_properties(Check.FunctionLength Check.ApiDoc Check.ArchitectureGraph
                      PROPERTIES LABELS check TIMEOUT 120)
+# cmake --graphviz re-runs the configure step on this build tree: alone, so that no other test
+# (the install test reads the tree's install scripts) runs while it does.
+set_tests_properties(Check.ArchitectureGraph PROPERTIES RUN_SERIAL TRUE)
