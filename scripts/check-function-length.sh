@@ -31,9 +31,12 @@ if ! ctags --version 2>/dev/null | grep -q "Universal Ctags"; then
 fi
 
 # Universal Ctags 5.9 (Debian 12) drops a function template whose parameter list holds a comma
-# and whose return type is one of its parameters (template <typename T, typename U> T f(...)).
-# ctags therefore reads a copy of the sources with every template parameter list blanked: the
-# same lines and columns, the same paths below the copy's root.
+# and whose return type is one of its parameters (template <typename T, typename U> T f(...)),
+# and, inside a namespace, every function of an #else branch (the Draco and meshopt decoders).
+# ctags therefore reads a copy of the sources with every template parameter list blanked and
+# every #if / #ifdef / #ifndef / #elif / #else / #endif line emptied, so that it sees all the
+# branches (ours each hold whole statements or functions): the same lines, the same paths below
+# the copy's root.
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 find "${paths[@]}" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' \
@@ -43,6 +46,7 @@ find "${paths[@]}" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.cpp' -o -n
     open(my $in, "<", $file) or die "check-function-length: $file: $!\n";
     my $text = do { local $/; <$in> };
     $text =~ s{\btemplate\s*(<(?:[^<>]++|(?1))*>)}{$& =~ s/[^\n]/ /gr}ge;
+    $text =~ s/^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*//mg;
     make_path(dirname("$ENV{COPY}/$file"));
     open(my $out, ">", "$ENV{COPY}/$file") or die "check-function-length: $file: $!\n";
     print $out $text;'
