@@ -11,6 +11,8 @@ install(TARGETS ${THRONG_LAYERS} throng_throng EXPORT throngTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT dev)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/throng" "${PROJECT_BINARY_DIR}/include/throng"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT dev FILES_MATCHING PATTERN "*.h")
+# The licence (MIT) beside the documentation: share/doc/throng/LICENSE.
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT dev)
 if(TARGET throng_cli)
   install(TARGETS throng_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT tools)
 endif()
@@ -54,12 +56,8 @@ install(FILES README.md CHANGELOG.md DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/d
         COMPONENT dev)
 install(DIRECTORY docs/ DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/libthrong-dev/docs"
         COMPONENT dev FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
-if(EXISTS "${PROJECT_SOURCE_DIR}/LICENSE")
-  while(THRONG_DOC_PACKAGES)
-    list(POP_FRONT THRONG_DOC_PACKAGES component package)
-    install(FILES LICENSE DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/${package}"
-            RENAME copyright COMPONENT ${component})
-  endwhile()
-else()
-  message(WARNING "LICENSE is missing: the packages will have no copyright file")
-endif()
+while(THRONG_DOC_PACKAGES)
+  list(POP_FRONT THRONG_DOC_PACKAGES component package)
+  install(FILES LICENSE DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/${package}"
+          RENAME copyright COMPONENT ${component})
+endwhile()

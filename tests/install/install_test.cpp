@@ -68,7 +68,8 @@ void expectInstalledTree(const fs::path& prefix, const fs::path& libdir) {
         libdir / "libthrong_core.a", libdir / "libthrong_offline.a", libdir / "libthrong_crowd.a",
         libdir / "libthrong_render.a", libdir / "cmake/throng/throngConfig.cmake",
         libdir / "cmake/throng/throngConfigVersion.cmake",
-        libdir / "cmake/throng/throngTargets.cmake", libdir / "pkgconfig/throng.pc"}) {
+        libdir / "cmake/throng/throngTargets.cmake", libdir / "pkgconfig/throng.pc",
+        prefix / "share/doc/throng/LICENSE"}) {
     EXPECT_TRUE(fs::exists(file)) << file << " was not installed";
   }
 #ifdef NDEBUG
