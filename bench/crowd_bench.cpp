@@ -25,6 +25,8 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "render/merged_path.h"
+#include "render/test_hooks.h"
 #include "throng/core/job_system.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/lod_select.h"
@@ -34,7 +36,6 @@
 #include "throng/render/camera.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
-#include "throng/render/merged_path.h"
 
 namespace throng::render {
 namespace {
@@ -119,7 +120,9 @@ Shared& shared() {
     DeviceDesc desc;
     desc.gles_major = 3;
     desc.width = desc.height = kFrameSize;
-    desc.caps.max_vertex_uniform_vectors = kPhoneUniformVectors;
+    DeviceTestHooks phone;
+    phone.caps.max_vertex_uniform_vectors = kPhoneUniformVectors;
+    desc.test_hooks = &phone;
     out->device = take(Device::createHeadless(desc), "ES 3.0 headless device");
     if (out->device->caps().gles_major < 3)
       die("asked for ES 3.0, got " + out->device->caps().version);
