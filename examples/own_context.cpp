@@ -10,10 +10,10 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
-#include "render/instanced_renderer.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
+#include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 
 namespace {

@@ -152,7 +152,7 @@ struct CrowdFrame {
 // The same code drives every path: the caller owns a Crowd, adds and removes its agents and
 // submits its commands, then calls update(crowd, dt) and draw(view, crowd) each frame. On the CPU
 // paths update() is Crowd::update and draw() plays back, culls, picks LODs and sorts on the CPU.
-// On the gpu path the crowd is mirrored into GPU storage buffers (render/gpu_crowd.h): update()
+// On the gpu path the crowd is mirrored into GPU storage buffers (src/render/gpu_crowd.h): update()
 // hands the crowd's queued commands and new or removed agents to the GPU (sparse uploads) and
 // draw() runs one compute pass that does all of the per-agent work, so the CPU's frame does not
 // grow with the crowd. The Crowd's own arrays then stop advancing: readBack() brings them up to
@@ -221,8 +221,8 @@ class CrowdRenderer {
   // path the spans are uploaded whole (O(agents)) and replace any mirrored crowd.
   Status draw(const FrameView& view, const CrowdFrame& frame);
   // The same for a Crowd's agents (tints: one per agent, or empty; Crowd::variants() are their
-  // appearances, CrowdFrame::variants). A mixed crowd is
-  // kInvalidArgument: its characters' agents are drawn each by their own renderer.
+  // appearances, CrowdFrame::variants). A mixed crowd is kInvalidArgument: MixedCrowdRenderer
+  // draws it.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
   // `wait` a copy a frame late if one has arrived, never stalling (true when it wrote; the first
@@ -255,7 +255,7 @@ class CrowdRenderer {
   float lodThresholdPixels() const;
 
  private:
-  struct Impl;  // src/render/crowd_renderer_impl.h: the chosen path and the frame's passes
+  struct Impl;  // crowd_renderer.cpp: the package's facts, the chosen path, the passes
   friend Status readInstanceRecords(const CrowdRenderer& renderer,
                                     std::vector<InstanceRecord>& out);  // test_hooks.h
   std::unique_ptr<Impl> impl_;

@@ -35,7 +35,9 @@ struct FrameInput {
 // agents: passes/playback_pass.h), the front end's scenery pass, then submit (state, uniforms and
 // draw calls). Each is one virtual call per frame; the per-agent work inside is plain loops over
 // spans. The gpu path does all of its per-agent work on the GPU in submit and leaves the lists
-// empty.
+// empty. The passes take any view: a depth pass for a light is cull and pack for the light's view
+// and a submit with the path's depth program, no scenery. A new path is a class of its own and a
+// case in paths/path_choice.cpp.
 class CrowdPath {
  public:
   virtual ~CrowdPath() = default;
