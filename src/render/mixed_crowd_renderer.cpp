@@ -143,7 +143,10 @@ Status MixedCrowdRenderer::drawCharacter(size_t c, const FrameView& view, const 
 
 const CrowdFrameStats& MixedCrowdRenderer::stats() const {
   if (renderers_.size() == 1) return renderers_[0]->stats();
+  std::vector<uint32_t> per_lod = std::move(stats_.agents_per_lod);  // kept: no allocation
+  std::fill(per_lod.begin(), per_lod.end(), 0u);
   stats_ = {};
+  stats_.agents_per_lod = std::move(per_lod);
   for (const auto& r : renderers_) addStats(r->stats(), stats_);
   return stats_;
 }

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "state_tint.h"
+#include "throng/crowd/character_gather.h"
 #include "throng/offline/sample_character.h"
 
 namespace throng::viewer {
@@ -151,13 +152,25 @@ int CrowdScene::lodCount() const {
 void CrowdScene::gatherCharacter(uint16_t c, std::vector<Placement>& placements,
                                  std::vector<AgentPlayback>& playback,
                                  std::vector<uint32_t>& agents) const {
-  const std::span<const uint16_t> of = crowd_.agentCharacters();
-  for (uint32_t a = 0; a < crowd_.agentCount(); ++a) {
-    if (of[a] != c) continue;
-    placements.push_back(crowd_.placements()[a]);
-    playback.push_back(crowd_.playback()[a]);
-    agents.push_back(a);
-  }
+  const uint32_t n = crowd_.agentCount();
+  placements.resize(n);
+  playback.resize(n);
+  agents.resize(n);
+  uint32_t count = 0;
+  const CharacterGatherJob gather{c,
+                                  crowd_.agentCharacters(),
+                                  crowd_.placements(),
+                                  crowd_.playback(),
+                                  {},
+                                  placements,
+                                  playback,
+                                  {},
+                                  agents,
+                                  &count};
+  gather.run();
+  placements.resize(count);
+  playback.resize(count);
+  agents.resize(count);
 }
 
 int64_t CrowdScene::pick(const Ray& ray) const {
