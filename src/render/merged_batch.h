@@ -26,8 +26,9 @@ inline constexpr size_t kMaxBatchVertices = 65535;
 inline constexpr int kMinEs2VertexUniformVectors = 128;
 
 // Uniform vectors a character of a batch takes besides its palette: its tint (RGBA), so every
-// path colours characters alike.
-inline constexpr int kVec4PerCharacter = 1;
+// path colours characters alike, and its agent index, state and appearance (what a user's shader
+// reads of it: ThrongSurface::agent, state; the batch's LOD rides in the spare component).
+inline constexpr int kVec4PerCharacter = 2;
 
 // How many characters one merged batch holds, and why.
 struct BatchCapacity {
@@ -47,19 +48,19 @@ Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_un
                                            int joints_per_character, size_t vertices_per_character,
                                            JointEncoding encoding = JointEncoding::kRows);
 
-// The batch's interleaved vertex: 92 bytes. Joint indices are floats because GLSL ES 1.00 has no
-// integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).
+// The batch's interleaved vertex: 108 bytes in 7 attributes (ES 2.0 guarantees 8). Joint indices
+// are floats because GLSL ES 1.00 has no integer attributes; they are palette entries of the
+// whole batch (copy k: k*x .. k*x+x-1).
 struct BatchVertex {
-  glm::vec3 position;
+  glm::vec4 position;  // xyz; w the look row (MaterialLooks; 0 without material variants)
   glm::vec3 normal;
-  glm::vec2 uv;     // texture coordinate set 0 (0 when the mesh has none)
-  glm::vec2 uv1;    // set 1
-  glm::vec4 color;  // linear RGBA vertex colour (white when the mesh has none)
+  glm::vec4 tangent;  // xyz, handedness w; 0 when the mesh has none
+  glm::vec4 uv;       // texture coordinate sets 0 and 1 (0 when the mesh has none)
+  glm::vec4 color;    // linear RGBA vertex colour (white when the mesh has none)
   glm::vec4 joints;
   glm::vec4 weights;
-  float look = 0.0f;  // look row (MaterialLooks; 0 without material variants)
 };
-static_assert(sizeof(BatchVertex) == 92, "BatchVertex is tightly packed");
+static_assert(sizeof(BatchVertex) == 108, "BatchVertex is tightly packed");
 
 // K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy).
 // The indices are grouped by material (groupIndicesByMaterial): for each range r of `ranges`,

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstddef>
 
+#include "render/frame_shading.h"
 #include "render/gl_check.h"
 #include "render/material_draws.h"
 #include "render/program.h"
+#include "render/shader_assembly.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 #include "throng/render/frame_view.h"
@@ -18,18 +20,16 @@ Result<render::Image> drawCpuReference(render::Device& device,
                                        std::span<const ReferenceCharacter> characters,
                                        const glm::mat4& view_projection,
                                        const glm::vec4& clear_color) {
-  Result<std::string> vs = render::embeddedShader("gles2/static.vert");
-  Result<std::string> fs = render::embeddedShader("gles2/lambert.frag");
-  if (!vs.ok()) return vs.status();
-  if (!fs.ok()) return fs.status();
-  render::ProgramDesc desc;
-  desc.name = "gles2/static";
-  desc.vertex_source = *vs;
-  desc.fragment_source = *fs;
-  desc.attributes = {
-      {"a_position", 0}, {"a_normal", 1}, {"a_uv0", 2}, {"a_uv1", 3}, {"a_color", 4}};
-  Result<render::Program> program = render::buildProgram(desc);
+  render::CrowdProgramSource source;
+  source.name = "gles2/static";
+  source.vertex_path = "gles2/static.vert";
+  Result<render::ProgramDesc> desc = render::assembleCrowdProgram(source);
+  if (!desc.ok()) return desc.status();
+  desc->attributes = {
+      {"a_position", 0}, {"a_normal", 1}, {"a_tangent", 2}, {"a_uv", 3}, {"a_color", 4}};
+  Result<render::Program> program = render::buildProgram(*desc);
   if (!program.ok()) return program.status();
+  render::bindCrowdSamplers(*program);
 
   // Unindexed triangle soup: position, normal, colour (material factor x vertex colour) per
   // corner.
@@ -67,17 +67,21 @@ Result<render::Image> drawCpuReference(render::Device& device,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(Corner)), soup.data(),
                GL_STATIC_DRAW);
   glUseProgram(program->id());
-  glUniformMatrix4fv(program->uniform("u_view_projection"), 1, GL_FALSE, &view_projection[0][0]);
-  const render::FrameView light;  // the default light every path draws with
-  const glm::vec3 direction = glm::normalize(light.light_direction);
-  glUniform3f(program->uniform("u_light_direction"), direction.x, direction.y, direction.z);
-  glUniform1f(program->uniform("u_ambient"), light.ambient);
+  render::FrameView light;  // the default light every path draws with
+  light.view_projection = view_projection;
+  // A perspective projection sends the eye to clip (0, 0, c, 0): it is where (0, 0, 1, 0) comes
+  // from (the view direction matters for specular light).
+  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  light.eye = glm::vec3(eye) / eye.w;
+  render::applyShading(render::ShadingUniforms::of(*program), light, {});
+  glUniform4f(program->uniform("u_static_tint"), 1.0f, 1.0f, 1.0f, 1.0f);
+  glUniform3f(program->uniform("u_static_agent"), 0.0f, 0.0f, 0.0f);
   // The default material (white, untextured); the colours come per corner, no uvs.
   Result<render::GpuMaterials> material = render::GpuMaterials::create(device, render::Looks{});
   if (!material.ok()) return material.status();
   material->apply(render::MaterialUniforms::of(*program), 0, true);
-  glVertexAttrib2f(2, 0.0f, 0.0f);
-  glVertexAttrib2f(3, 0.0f, 0.0f);
+  glVertexAttrib4f(2, 0.0f, 0.0f, 0.0f, 0.0f);
+  glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 0.0f);
   const GLsizei stride = sizeof(Corner);
   glEnableVertexAttribArray(0);
   glEnableVertexAttribArray(1);

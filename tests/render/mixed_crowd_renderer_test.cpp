@@ -255,20 +255,21 @@ TEST(MixedCrowdRenderer, SettingsReachEveryCharacterAndTheGridOnlyTheFirst) {
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
   desc.ground.grid = true;
-  desc.ground.shadows = true;
+  desc.shadows = ShadowMode::kBlob;
   Result<std::unique_ptr<MixedCrowdRenderer>> mixed =
       MixedCrowdRenderer::create(*device, packagePointers(), desc);
   ASSERT_TRUE(mixed.ok()) << mixed.status().toString();
   MixedCrowdRenderer& m = **mixed;
   EXPECT_TRUE(m.renderer(0).ground().grid);
   EXPECT_FALSE(m.renderer(1).ground().grid);
-  EXPECT_TRUE(m.renderer(1).ground().shadows);
+  EXPECT_EQ(m.renderer(1).shadows(), ShadowMode::kBlob);
   GroundDesc ground;
   ground.grid = true;
   m.setGround(ground);
   EXPECT_TRUE(m.ground().grid);
   EXPECT_FALSE(m.renderer(1).ground().grid);
-  EXPECT_FALSE(m.renderer(1).ground().shadows);
+  m.setShadows(ShadowMode::kOff);
+  EXPECT_EQ(m.renderer(1).shadows(), ShadowMode::kOff);
   m.setLodTint(true);
   m.setLodThresholdPixels(3.0f);
   for (size_t c = 0; c < m.characterCount(); ++c) {

@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "scenery.h"
+#include "shading_options.h"
 #include "throng/render/capture.h"
 
 namespace throng::cli {
@@ -72,6 +73,13 @@ int setUpDrawing(const FrontendArgs& args, const FrontendChoice& choice,
   out.view = crowdView(choice.street, low, high, size,
                        static_cast<float>(args.width) / static_cast<float>(args.height));
   addScenery(out.view, desc, low, high, size);
+  desc.shadows = choice.shadows;
+  if (choice.light) out.view.light_direction = *choice.light;
+  if (!args.shader.empty()) {
+    Result<std::shared_ptr<const render::ShaderSource>> shader = loadShader(args.shader);
+    if (!shader.ok()) return fail(shader.status().message());
+    desc.shader = std::move(shader).value();
+  }
   std::vector<const Package*> packages;
   std::vector<std::string> names;
   for (const CrowdInput& in : inputs) {

@@ -130,8 +130,8 @@ PathChoice chooseCrowdPath(Device& device, const Package& package, const CrowdRe
                        caps.max_compute_shader_storage_blocks >= kGpuCrowdStorageBlocks &&
                        caps.max_compute_image_uniforms >= 1;
   // The gpu path draws no blob shadows yet (they need the visible agents on the CPU), nor
-  // material variants (its compute pass carries no appearances).
-  const bool shadows = desc.ground.shadows;
+  // material variants (its compute pass carries no appearances); it draws mapped shadows.
+  const bool shadows = desc.shadows == ShadowMode::kBlob;
   const bool variants = !package.variants.empty();
   const bool instancing = es3 && caps.instancing && float_textures && vertex_textures;
   if (instancing && compute && !shadows && !variants) {
