@@ -7,6 +7,12 @@
 
 namespace throng::render {
 
+glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent) {
+  const glm::vec4 bytes = glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f);
+  return {agent.x, bytes.r + 256.0f * bytes.g + 65536.0f * bytes.b, bytes.a + 256.0f * agent.y,
+          agent.z};
+}
+
 Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
                                            int joints_per_character, size_t vertices_per_character,
                                            JointEncoding encoding) {

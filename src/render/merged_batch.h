@@ -25,10 +25,15 @@ inline constexpr size_t kMaxBatchVertices = 65535;
 // GL_MAX_VERTEX_UNIFORM_VECTORS is at least this on every ES 2.0 device.
 inline constexpr int kMinEs2VertexUniformVectors = 128;
 
-// Uniform vectors a character of a batch takes besides its palette: its tint (RGBA), so every
-// path colours characters alike, and its agent index, state and appearance (what a user's shader
-// reads of it: ThrongSurface::agent, state; the batch's LOD rides in the spare component).
-inline constexpr int kVec4PerCharacter = 2;
+// Uniform vectors a character of a batch takes besides its palette: its tint (RGBA bytes, as the
+// instanced record's), agent index, state and appearance packed in one (packMergedAgent).
+inline constexpr int kVec4PerCharacter = 1;
+
+// A character's vector of shaders/gles2/merged.vert's u_agent: (agent index, tint RGB bytes as
+// r + 256 g + 65536 b, tint alpha byte + 256 * state, appearance), whole numbers below 2^24 so
+// that highp floats hold them exactly. `tint` is RGBA 0..1 (rounded to bytes); `agent` is (index,
+// state, appearance, LOD) as the path gathers it (the LOD is the batch's uniform).
+glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent);
 
 // How many characters one merged batch holds, and why.
 struct BatchCapacity {

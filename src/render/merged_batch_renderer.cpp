@@ -48,9 +48,9 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
                                    bool looks, CrowdPass pass, const ShaderSource* user,
                                    const GlFaults& faults) {
   CrowdProgramSource source;
-  source.name = fmt::format("gles2/merged ({} characters of {} joints, {}{})", copies,
-                            joints_per_copy, jointEncodingName(encoding),
-                            pass == CrowdPass::kDepth ? ", depth" : "");
+  source.name =
+      fmt::format("gles2/merged ({} characters of {} joints, {}{})", copies, joints_per_copy,
+                  jointEncodingName(encoding), pass == CrowdPass::kDepth ? ", depth" : "");
   source.version = GlslVersion::kEs100;
   source.vertex_path = "gles2/merged.vert";
   source.defines = {fmt::format("COPIES {}", copies),
@@ -162,11 +162,11 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   renderer->faults_ = &deviceFaults(device);
   // The vertex stage's own uniforms, read from a program linked for one character of one joint
   // with a fragment stage that takes none (the budget is the vertex stage's).
-  Result<Program> probe = buildMergedProgram(1, 1, desc.joint_encoding, *has_looks,
-                                             CrowdPass::kVertexProbe, desc.shader.get(),
-                                             deviceFaults(device));
+  Result<Program> probe =
+      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, CrowdPass::kVertexProbe,
+                         desc.shader.get(), deviceFaults(device));
   if (!probe.ok()) return probe.status();
-  const std::string_view per_character[] = {kPaletteUniform, kTintUniform, kAgentUniform};
+  const std::string_view per_character[] = {kPaletteUniform, kAgentUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
 
   const int count = static_cast<int>(lods.size());
@@ -220,13 +220,14 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   lod.ranges = mesh->ranges;
   lod.looks = mesh->looks;
   lod.has_looks = build.has_looks;
-  Result<Program> program = buildMergedProgram(k, x, desc.joint_encoding, build.has_looks,
-                                               CrowdPass::kColor, desc.shader.get(),
-                                               deviceFaults(device));
+  Result<Program> program =
+      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, CrowdPass::kColor,
+                         desc.shader.get(), deviceFaults(device));
   if (!program.ok()) return program.status();
   lod.color = LodProgram::of(std::move(*program));
   if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
   if (agents_.size() < static_cast<size_t>(k)) agents_.resize(k);
+  if (packed_.size() < static_cast<size_t>(k)) packed_.resize(k);
 
   glGenBuffers(1, &lod.vertex_buffer);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
@@ -317,10 +318,9 @@ MergedBatchRenderer::LodProgram MergedBatchRenderer::LodProgram::of(Program prog
   p.program = std::move(program);
   p.palette_location = p.program.uniform("u_palette[0]");
   if (p.palette_location < 0) p.palette_location = p.program.uniform("u_palette");
-  p.tint_location = p.program.uniform("u_tint[0]");
-  if (p.tint_location < 0) p.tint_location = p.program.uniform("u_tint");
   p.agent_location = p.program.uniform("u_agent[0]");
   if (p.agent_location < 0) p.agent_location = p.program.uniform("u_agent");
+  p.lod_location = p.program.uniform("u_lod");
   p.material_uniforms = MaterialUniforms::of(p.program);
   p.shading = ShadingUniforms::of(p.program);
   return p;
@@ -396,7 +396,8 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
     if (agents.empty()) {
       // No agent facts given: each character its place in the call, its own materials.
       for (int c = 0; c < count; ++c) {
-        agents_[c] = glm::vec4(static_cast<float>(first + c), 0.0f, 0.0f, static_cast<float>(drawn));
+        agents_[c] =
+            glm::vec4(static_cast<float>(first + c), 0.0f, 0.0f, static_cast<float>(drawn));
       }
       batch_agents = agents_.data();
     }
@@ -443,8 +444,9 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
     glUniform4fv(program.palette_location, static_cast<GLsizei>(entries) * kVec4PerJoint,
                  &palettes[0].rows[0].x);
   }
-  glUniform4fv(program.tint_location, count, &tints[0].x);
-  glUniform4fv(program.agent_location, count, &agents[0].x);
+  for (int c = 0; c < count; ++c) packed_[c] = packMergedAgent(tints[c], agents[c]);
+  glUniform4fv(program.agent_location, count, &packed_[0].x);
+  glUniform1f(program.lod_location, agents[0].w);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   const GLsizei stride = sizeof(BatchVertex);

@@ -29,7 +29,6 @@ namespace throng::render {
 // Names of the per-character arrays in shaders/gles2/merged.vert (palettes and tints); every other
 // active uniform of the program counts against the budget left for them.
 inline constexpr std::string_view kPaletteUniform = "u_palette";
-inline constexpr std::string_view kTintUniform = "u_tint";
 inline constexpr std::string_view kAgentUniform = "u_agent";
 
 // Vertex uniform vectors every other active uniform of `program` takes (each uniform costs
@@ -160,8 +159,8 @@ class MergedBatchRenderer {
   struct LodProgram {
     Program program;
     int palette_location = -1;
-    int tint_location = -1;
     int agent_location = -1;
+    int lod_location = -1;
     MaterialUniforms material_uniforms;
     ShadingUniforms shading;
     bool frame_set = false;  // the frame's uniforms are set (beginFrame clears it)
@@ -177,9 +176,9 @@ class MergedBatchRenderer {
     uint32_t triangles_per_character = 0;
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;
-    std::vector<JointRows> staging;        // K * x entries
-    std::vector<QuatJoint> encoded;        // K * x entries when the encoding is kQuatScale
-    std::vector<glm::vec3> pivots;         // x entries when the encoding is kQuatScale
+    std::vector<JointRows> staging;         // K * x entries
+    std::vector<QuatJoint> encoded;         // K * x entries when the encoding is kQuatScale
+    std::vector<glm::vec3> pivots;          // x entries when the encoding is kQuatScale
     std::vector<glm::vec4> staging_tints;   // K entries
     std::vector<glm::vec4> staging_agents;  // K entries
     int pending = 0;                        // characters in staging
@@ -220,8 +219,9 @@ class MergedBatchRenderer {
   DrawPass pass_ = DrawPass::kColor;
   std::shared_ptr<const ShaderSource> shader_;
   const GlFaults* faults_ = nullptr;  // the device's (it outlives the renderer)
-  std::vector<glm::vec4> white_;   // K of the largest batch: the tints of untinted characters
-  std::vector<glm::vec4> agents_;  // K of the largest batch: agent facts when none are given
+  std::vector<glm::vec4> white_;      // K of the largest batch: the tints of untinted characters
+  std::vector<glm::vec4> agents_;     // K of the largest batch: agent facts when none are given
+  std::vector<glm::vec4> packed_;     // K of the largest batch: u_agent's vectors (packMergedAgent)
   MergedFrameStats stats_;
   Status status_;
 };
