@@ -6,6 +6,8 @@
 // strength; [2] emissive factor x strength (linear RGB), alpha cutoff (-1: none); [3] x: 1 writes
 // alpha 1 (OPAQUE, MASK), 0 the alpha (BLEND).
 uniform vec4 u_material[4];
+uniform vec4 u_fog_eye;     // the eye (world), the fog's start distance
+uniform float u_fog_scale;  // 1 / (fog end - start); 0: no fog
 // Per texture (base colour, metallic-roughness, normal, occlusion, emissive): the two rows of its
 // KHR_texture_transform (uv' = (dot(row0.xyz, (uv, 1)), dot(row1.xyz, (uv, 1)))); row0.w is its
 // uv set (0 or 1).
@@ -65,7 +67,7 @@ ThrongSurface throngSurface() {
   s.normal = n;
   s.shading_normal = throngUnitOrZero(t * bent.x + b * bent.y + n * bent.z);
   s.tangent = vec4(t, v_tangent.w);
-  s.view = throngUnitOrZero(v_view.xyz);
+  s.view = throngUnitOrZero(u_fog_eye.xyz - v_world);
   s.agent = floor(v_agent.x + 0.5);
   s.state = floor(v_agent.y + 0.5);
   s.lod = floor(v_agent.z + 0.5);

@@ -9,10 +9,9 @@
 // w) and its translation with its uniform scale in w (core/joint_encoding.h, QuatJoint).
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * JOINT_VECTORS];
 // Per character, one vector (render/merged_batch.h, packMergedAgent): its agent index; its tint's
-// RGB bytes as r + 256 g + 65536 b; its tint's alpha byte + 256 * its state; its appearance
-// (material variant). Whole numbers below 2^24: exact in the vertex stage's highp floats.
+// RGB bytes as r + 256 g + 65536 b; its tint's alpha byte + 256 state + 2048 appearance (material
+// variant); its LOD. Whole numbers below 2^24: exact in the vertex stage's highp floats.
 uniform vec4 u_agent[COPIES];
-uniform float u_lod;  // the batch's LOD
 
 attribute vec4 a_position;  // xyz bind position; w the vertex's look row (material variants)
 attribute vec3 a_normal;
@@ -70,7 +69,11 @@ void main() {
   // Every joint of a vertex lies in its own copy's palette range.
   int character = int(a_joints.x + 0.5) / JOINTS_PER_COPY;
   vec4 agent = u_agent[character];
-  if (lookHidden(a_position.w, agent.w)) {
+  // Divisions by powers of two: exact.
+  float appearance = floor(agent.z / 2048.0);
+  float alpha_state = agent.z - appearance * 2048.0;
+  float state = floor(alpha_state / 256.0);
+  if (lookHidden(a_position.w, appearance)) {
     gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
     return;
   }
@@ -81,14 +84,12 @@ void main() {
   v.uv0 = a_uv.xy;
   v.uv1 = a_uv.zw;
   v.color = a_color;
-  // Divisions by powers of two: exact.
   float blue = floor(agent.y / 65536.0);
   float green = floor((agent.y - blue * 65536.0) / 256.0);
   float red = agent.y - blue * 65536.0 - green * 256.0;
-  float state = floor(agent.z / 256.0);
-  v.tint = vec4(red, green, blue, agent.z - state * 256.0) / 255.0;
+  v.tint = vec4(red, green, blue, alpha_state - state * 256.0) / 255.0;
   v.agent = agent.x;
   v.state = state;
-  v.lod = u_lod;
+  v.lod = agent.w;
   throngEmit(v);
 }

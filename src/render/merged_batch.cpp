@@ -9,8 +9,9 @@ namespace throng::render {
 
 glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent) {
   const glm::vec4 bytes = glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f);
-  return {agent.x, bytes.r + 256.0f * bytes.g + 65536.0f * bytes.b, bytes.a + 256.0f * agent.y,
-          agent.z};
+  const float appearance = std::min(agent.z, kMaxPackedAppearance);
+  return {agent.x, bytes.r + 256.0f * bytes.g + 65536.0f * bytes.b,
+          bytes.a + 256.0f * agent.y + 2048.0f * appearance, agent.w};
 }
 
 Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,

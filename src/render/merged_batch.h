@@ -30,10 +30,13 @@ inline constexpr int kMinEs2VertexUniformVectors = 128;
 inline constexpr int kVec4PerCharacter = 1;
 
 // A character's vector of shaders/gles2/merged.vert's u_agent: (agent index, tint RGB bytes as
-// r + 256 g + 65536 b, tint alpha byte + 256 * state, appearance), whole numbers below 2^24 so
-// that highp floats hold them exactly. `tint` is RGBA 0..1 (rounded to bytes); `agent` is (index,
-// state, appearance, LOD) as the path gathers it (the LOD is the batch's uniform).
+// r + 256 g + 65536 b, tint alpha byte + 256 state + 2048 appearance, LOD), whole numbers below
+// 2^24 so that highp floats hold them exactly. `tint` is RGBA 0..1 (rounded to bytes); `agent` is
+// (index, state 0..7, appearance, LOD) as the path gathers it; appearances past
+// kMaxPackedAppearance (which no look table reaches: every one draws the own materials) are
+// clamped to it.
 glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent);
+inline constexpr float kMaxPackedAppearance = 4095.0f;  // 2048 * 4096 + 2047 < 2^24
 
 // How many characters one merged batch holds, and why.
 struct BatchCapacity {

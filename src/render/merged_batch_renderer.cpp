@@ -320,7 +320,6 @@ MergedBatchRenderer::LodProgram MergedBatchRenderer::LodProgram::of(Program prog
   if (p.palette_location < 0) p.palette_location = p.program.uniform("u_palette");
   p.agent_location = p.program.uniform("u_agent[0]");
   if (p.agent_location < 0) p.agent_location = p.program.uniform("u_agent");
-  p.lod_location = p.program.uniform("u_lod");
   p.material_uniforms = MaterialUniforms::of(p.program);
   p.shading = ShadingUniforms::of(p.program);
   return p;
@@ -446,7 +445,6 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   }
   for (int c = 0; c < count; ++c) packed_[c] = packMergedAgent(tints[c], agents[c]);
   glUniform4fv(program.agent_location, count, &packed_[0].x);
-  glUniform1f(program.lod_location, agents[0].w);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   const GLsizei stride = sizeof(BatchVertex);

@@ -160,7 +160,6 @@ class MergedBatchRenderer {
     Program program;
     int palette_location = -1;
     int agent_location = -1;
-    int lod_location = -1;
     MaterialUniforms material_uniforms;
     ShadingUniforms shading;
     bool frame_set = false;  // the frame's uniforms are set (beginFrame clears it)

@@ -87,6 +87,9 @@ struct CrowdRendererDesc {
   // measured in docs/benchmarks.md). Frames whose palettes do not fit the device are drawn by
   // direct fetching (CrowdFrameStats::palette_pass says which was used); the other paths ignore it.
   PalettePassMode palette_pass = PalettePassMode::kAuto;
+  // The caller reads Crowd::events() after each update: kAuto then keeps the crowd on the CPU
+  // (the gpu path advances it on the GPU and gathers no events yet).
+  bool events_on_cpu = false;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.

@@ -9,8 +9,8 @@
 namespace throng::render {
 
 // Distance fog: past `start` world units from the eye, surfaces blend linearly into `color`,
-// reaching it at `end`. Every render path and the ground apply the same term (per vertex for
-// characters, per pixel for the ground). FrameView's default has none.
+// reaching it at `end`. Every render path and the ground apply the same term, per pixel.
+// FrameView's default has none.
 struct Fog {
   glm::vec3 color{0.62f, 0.66f, 0.72f};  // linear RGB 0..1
   float start = 0.0f;                    // world units from the eye
