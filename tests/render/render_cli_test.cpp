@@ -22,8 +22,7 @@ namespace {
 // crowd_bench's agreement rule (see tests/render/crowd_renderer_test.cpp).
 constexpr int kTolerance = 4;
 constexpr double kMaxBadPixelShare = 0.001;
-// (The gpu path draws no blob shadows yet, which the CLI's scenery has: gpu_crowd_test compares
-// its pictures with the instanced path's.)
+// (auto is the gpu path on Mesa's ES 3.2: the tests compare it with these.)
 const char* const kPaths[] = {"instanced", "merged", "per-character"};
 
 std::string quoted(const std::filesystem::path& path) {
@@ -315,6 +314,57 @@ TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
     const glm::vec4 tint = render::lodDebugColor(lods[i]);
     EXPECT_EQ(red_minus_green[i] > 0, tint.r > tint.g) << "LOD " << lods[i];
   }
+  std::filesystem::remove_all(dir);
+}
+
+// --shader: one file draws the same picture on every path and changes it from the built-in look;
+// a broken one exits 1 naming its line; --shadows and --light change the picture and are said.
+TEST(RenderCli, ShaderShadowsAndLightOptions) {
+  const auto dir = test::makeTempDir("render-cli-shader");
+  test::writeFile(dir / "toon.glsl",
+                  "vec4 throngShade(ThrongSurface s) {\n"
+                  "  float lit = max(dot(s.normal, -throng_light_direction), 0.0) * "
+                  "throngShadow(s);\n"
+                  "  return vec4(s.base_color.rgb * (lit > 0.4 ? 1.0 : 0.35), 1.0);\n}\n");
+  test::writeFile(dir / "broken.glsl",
+                  "vec4 throngShade(ThrongSurface s) {\n  return vec4(nope, 1.0);\n}\n");
+  const std::string common =
+      " --agents 9 --clip walk --seed 2 --view street --width 120 "
+      "--height 90";
+  const auto draw = [&](const std::string& name, const std::string& options) {
+    const auto png = dir / (name + ".png");
+    const test::CliResult r =
+        test::runCli("render " + bakedSampleFile() + common + options + " -o " + quoted(png));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return std::make_pair(readImage(png), r.output);
+  };
+  const auto toon = draw("toon-auto", " --shader " + quoted(dir / "toon.glsl"));
+  for (const char* path : kPaths) {
+    const auto other = draw(std::string("toon-") + path,
+                            " --shader " + quoted(dir / "toon.glsl") + " --path " + path);
+    EXPECT_LE(badShare(toon.first, other.first), kMaxBadPixelShare) << path;
+  }
+  const auto builtin = draw("builtin", "");
+  EXPECT_NE(builtin.second.find("shadows: map"), std::string::npos) << builtin.second;
+  EXPECT_GT(badShare(toon.first, builtin.first), 0.01);
+  const auto blob = draw("blob", " --shadows blob");
+  EXPECT_NE(blob.second.find("shadows: blob"), std::string::npos) << blob.second;
+  const auto off = draw("off", " --shadows off");
+  EXPECT_NE(off.second.find("shadows: off"), std::string::npos) << off.second;
+  EXPECT_GT(badShare(off.first, blob.first), 0.005);
+  EXPECT_GT(badShare(off.first, builtin.first), 0.005);
+  const auto overhead = draw("overhead", " --light 0,-1,0");
+  EXPECT_GT(badShare(overhead.first, builtin.first), 0.005);
+
+  const test::CliResult broken =
+      test::runCli("render " + bakedSampleFile() + " --shader " + quoted(dir / "broken.glsl") +
+                   " -o " + quoted(dir / "broken.png"));
+  EXPECT_EQ(broken.exit_code, 1) << broken.output;
+  EXPECT_NE(broken.output.find("broken.glsl:2"), std::string::npos) << broken.output;
+  EXPECT_EQ(
+      test::runCli("render " + bakedSampleFile() + " --shadows soft -o " + quoted(dir / "x.png"))
+          .exit_code,
+      2);
   std::filesystem::remove_all(dir);
 }
 
