@@ -10,15 +10,15 @@
 
 #include "render/crowd_facts.h"
 #include "render/crowd_renderer_access.h"
-#include "render/passes/shadow_pass.h"
-#include "render/user_uniforms.h"
 #include "render/frame_settings.h"
 #include "render/passes/cull_lod_pass.h"
 #include "render/passes/pass_support.h"
 #include "render/passes/scenery_pass.h"
+#include "render/passes/shadow_pass.h"
 #include "render/paths/crowd_path.h"
 #include "render/paths/path_choice.h"
 #include "render/test_hooks.h"
+#include "render/user_uniforms.h"
 
 namespace throng::render {
 namespace {
@@ -115,7 +115,7 @@ struct CrowdRenderer::Impl {
   FrameSettings settings;
   std::unique_ptr<CrowdPath> path;
   std::unique_ptr<SceneryPass> scenery;
-  AgentLists lists;  // the last frame's visible agents by LOD (empty on the gpu path)
+  AgentLists lists;        // the last frame's visible agents by LOD (empty on the gpu path)
   AgentLists depth_lists;  // the depth pass's
   FrameSettings depth_settings;
   UserUniforms user;
@@ -123,7 +123,7 @@ struct CrowdRenderer::Impl {
   std::string shadow_reason;
   float shadow_distance = 0.0f;
   int shadow_map_size = kDefaultShadowMapSize;
-  std::unique_ptr<ShadowMapPass> own_shadow_map;  // made at the first frame that needs it
+  std::unique_ptr<ShadowMapPass> own_shadow_map;     // made at the first frame that needs it
   const ShadowMapPass* shared_shadow_map = nullptr;  // MixedCrowdRenderer's
   FrameView shadow_view;
   double pending_update_ms = 0.0;
@@ -168,6 +168,12 @@ void CrowdRenderer::Impl::chooseShadows() {
       shadow_reason = "off: asked for";
       return;
     case ShadowMode::kBlob:
+      if (kind == RenderPath::kGpu) {
+        // Blobs are drawn from the visible agents, which stay on the GPU on this path.
+        settings.shadows = ShadowMode::kOff;
+        shadow_reason = "off: blob shadows asked for, which the gpu path does not draw yet";
+        return;
+      }
       shadow_reason = "blob: asked for";
       return;
     case ShadowMode::kMap:
@@ -186,10 +192,11 @@ void CrowdRenderer::Impl::chooseShadows() {
       shadow_distance > 0.0f
           ? fmt::format("map: {}x{} depth texture, up to {:.4g} world units from the eye", size,
                         size, shadow_distance)
-          : fmt::format("map: {}x{} depth texture, up to the fog's end or {:.4g} world units "
-                        "({:.0f} character heights) from the eye",
-                        size, size, kDefaultShadowDistanceHeights * facts.character_height,
-                        kDefaultShadowDistanceHeights);
+          : fmt::format(
+                "map: {}x{} depth texture, up to the fog's end or {:.4g} world units "
+                "({:.0f} character heights) from the eye",
+                size, size, kDefaultShadowDistanceHeights * facts.character_height,
+                kDefaultShadowDistanceHeights);
 }
 
 float CrowdRenderer::Impl::shadowDistanceFor(const FrameView& view) const {
@@ -341,8 +348,8 @@ const FrameSettings& CrowdRenderer::Impl::depthSettings(const FrameView& view) {
   depth_settings = settings;
   depth_settings.lod_tint = false;
   if (!settings.fixed_lod && orthographic(view.view_projection)) {
-    depth_settings.fixed_lod = orthographicLod(facts.lods, view, device->height(),
-                                               settings.lod_threshold_pixels);
+    depth_settings.fixed_lod =
+        orthographicLod(facts.lods, view, device->height(), settings.lod_threshold_pixels);
   }
   return depth_settings;
 }
@@ -372,8 +379,9 @@ Result<const ShadowMapPass*> CrowdRenderer::Impl::shadowMap(const FrameInput& in
   ShadowMapPass& map = *own_shadow_map;
   map.fit(in.view, shadowDistanceFor(in.view));
   shadow_view = map.lightView();
-  FrameInput depth{map.lightView(), in.frame,       in.crowd,         depthSettings(map.lightView()),
-                   in.jobs,         {nullptr, &user}, DrawPass::kDepth};
+  FrameInput depth{
+      map.lightView(), in.frame,         in.crowd,        depthSettings(map.lightView()),
+      in.jobs,         {nullptr, &user}, DrawPass::kDepth};
   map.begin();
   Status s = drawDepthPass(depth);
   map.end();
@@ -435,8 +443,8 @@ Status CrowdRenderer::drawDepth(const FrameView& view, const Crowd& crowd) {
                   "(MixedCrowdRenderer)");
   }
   if (!ok()) return impl_->status;
-  const CrowdFrame frame{crowd.placements(), crowd.playback(), {}, crowd.states(),
-                         crowd.variants()};
+  const CrowdFrame frame{
+      crowd.placements(), crowd.playback(), {}, crowd.states(), crowd.variants()};
   if (Status s = checkFrame(frame); !s.ok()) return s;
   Impl& m = *impl_;
   return m.drawDepthPass(FrameInput{view, frame, &crowd, m.depthSettings(view), m.jobs,
