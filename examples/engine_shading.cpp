@@ -4,17 +4,14 @@
 // the pixels back and checks them. Exit 0 when they pass.
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GLES3/gl3.h>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "surfaceless_context.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/crowd_renderer.h"
@@ -74,30 +71,6 @@ int fail(const std::string& message) {
   return 1;
 }
 
-bool createContext(Engine& engine) {
-  auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
-      eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  engine.display =
-      get_platform_display != nullptr
-          ? get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr)
-          : eglGetDisplay(EGL_DEFAULT_DISPLAY);
-  if (engine.display == EGL_NO_DISPLAY || !eglInitialize(engine.display, nullptr, nullptr) ||
-      !eglBindAPI(EGL_OPENGL_ES_API))
-    return false;
-  EGLConfig config = EGL_NO_CONFIG_KHR;
-  const char* extensions = eglQueryString(engine.display, EGL_EXTENSIONS);
-  if (extensions == nullptr || std::strstr(extensions, "EGL_KHR_no_config_context") == nullptr) {
-    const EGLint attributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE};
-    EGLint configs = 0;
-    if (!eglChooseConfig(engine.display, attributes, &config, 1, &configs) || configs == 0)
-      return false;
-  }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
-  engine.context = eglCreateContext(engine.display, config, EGL_NO_CONTEXT, context_attributes);
-  return engine.context != EGL_NO_CONTEXT &&
-         eglMakeCurrent(engine.display, EGL_NO_SURFACE, EGL_NO_SURFACE, engine.context);
-}
-
 GLuint compile(GLenum stage, const char* text) {
   const GLuint shader = glCreateShader(stage);
   glShaderSource(shader, 1, &text, nullptr);
@@ -107,17 +80,8 @@ GLuint compile(GLenum stage, const char* text) {
 
 // The frame's and the shadow map's framebuffers, the ground's program and quad.
 bool createTargets(Engine& engine) {
-  glGenFramebuffers(1, &engine.framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, engine.framebuffer);
-  glGenRenderbuffers(1, &engine.color);
-  glBindRenderbuffer(GL_RENDERBUFFER, engine.color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kWidth, kHeight);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, engine.color);
-  glGenRenderbuffers(1, &engine.depth);
-  glBindRenderbuffer(GL_RENDERBUFFER, engine.depth);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, kWidth, kHeight);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, engine.depth);
-  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) return false;
+  if (!createFrameTarget(kWidth, kHeight, engine.framebuffer, engine.color, engine.depth))
+    return false;
 
   glGenTextures(1, &engine.shadow_map);
   glBindTexture(GL_TEXTURE_2D, engine.shadow_map);
@@ -285,7 +249,7 @@ int drawAndCheck(const Engine& engine) {
 
 int main() {
   Engine engine;
-  if (!createContext(engine) || !createTargets(engine)) {
+  if (!createSurfacelessContext(engine.display, engine.context) || !createTargets(engine)) {
     std::fprintf(stderr, "engine_shading: cannot set up an OpenGL ES 3 context (EGL 0x%04x)\n",
                  eglGetError());
     destroyEngine(engine);

@@ -10,6 +10,7 @@
 
 #include "render/gl_check.h"
 #include "render/shader_assembly.h"
+#include "render/user_uniforms.h"
 
 namespace throng::render {
 namespace {
@@ -93,24 +94,12 @@ std::vector<glm::vec3> pivotsOfSlots(const SkinnedMesh& mesh, int slots) {
 }  // namespace
 
 int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character) {
-  GLint count = 0, max_length = 0;
-  glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
-  glGetProgramiv(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &max_length);
-  std::string name(static_cast<size_t>(std::max(max_length, 1)), '\0');
   int vectors = 0;
-  for (GLint i = 0; i < count; ++i) {
-    GLsizei length = 0;
-    GLint size = 0;
-    GLenum type = 0;
-    glGetActiveUniform(program, static_cast<GLuint>(i), static_cast<GLsizei>(name.size()), &length,
-                       &size, &type, name.data());
-    const std::string_view active(name.data(), static_cast<size_t>(length));
-    // Arrays are reported as "name[0]".
-    const std::string_view base = active.substr(0, active.find('['));
-    if (std::find(per_character.begin(), per_character.end(), base) != per_character.end()) {
+  for (const ActiveUniform& u : activeUniformsOf(program)) {
+    if (std::find(per_character.begin(), per_character.end(), u.name) != per_character.end()) {
       continue;
     }
-    vectors += vectorsOfType(type) * size;
+    vectors += vectorsOfType(u.type) * u.size;
   }
   return vectors;
 }

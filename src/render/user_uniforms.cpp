@@ -54,16 +54,17 @@ TypeShape shapeOf(GLenum type) {
 std::string typeText(const ActiveUniform& u) {
   const TypeShape shape = shapeOf(u.type);
   const std::string element =
-      shape.sampler          ? "a sampler2D"
-      : shape.components == 0 ? "a type setShaderUniform cannot set (mat2, mat3, unsigned, ...)"
-      : fmt::format("{} {}{}", shape.components, shape.ints ? "int" : "float",
-                    shape.components > 1 ? "s" : "");
+      shape.sampler ? "a sampler2D"
+      : shape.components == 0
+          ? "a type setShaderUniform cannot set (mat2, mat3, unsigned, ...)"
+          : fmt::format("{} {}{}", shape.components, shape.ints ? "int" : "float",
+                        shape.components > 1 ? "s" : "");
   return u.size > 1 ? fmt::format("{} per element, {} elements", element, u.size) : element;
 }
 
 }  // namespace
 
-std::vector<ActiveUniform> userUniformsOf(GLuint program) {
+std::vector<ActiveUniform> activeUniformsOf(GLuint program) {
   GLint count = 0, max_length = 0;
   glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
   glGetProgramiv(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &max_length);
@@ -75,11 +76,15 @@ std::vector<ActiveUniform> userUniformsOf(GLuint program) {
     GLenum type = 0;
     glGetActiveUniform(program, static_cast<GLuint>(i), static_cast<GLsizei>(name.size()), &length,
                        &size, &type, name.data());
-    std::string_view active(name.data(), static_cast<size_t>(length));
-    active = active.substr(0, active.find('['));
-    if (throngsName(active)) continue;
-    out.push_back({std::string(active), type, size});
+    const std::string_view active(name.data(), static_cast<size_t>(length));
+    out.push_back({std::string(active.substr(0, active.find('['))), type, size});
   }
+  return out;
+}
+
+std::vector<ActiveUniform> userUniformsOf(GLuint program) {
+  std::vector<ActiveUniform> out = activeUniformsOf(program);
+  std::erase_if(out, [](const ActiveUniform& u) { return throngsName(u.name); });
   return out;
 }
 
@@ -116,8 +121,8 @@ Status UserUniforms::setFloats(std::string_view name, std::span<const float> val
       values.size() % static_cast<size_t>(shape.components) != 0 ||
       values.size() / static_cast<size_t>(shape.components) > static_cast<size_t>(u->size)) {
     return Status(ErrorCode::kInvalidArgument,
-                  u ? fmt::format("shader '{}': uniform '{}' takes {}; {} floats given", file_, name,
-                                  typeText(*u), values.size())
+                  u ? fmt::format("shader '{}': uniform '{}' takes {}; {} floats given", file_,
+                                  name, typeText(*u), values.size())
                     : fmt::format("shader '{}' has no active uniform '{}' (unused uniforms are "
                                   "removed by the compiler)",
                                   file_.empty() ? "(none)" : file_, name));

@@ -20,6 +20,9 @@ struct ActiveUniform {
   int size = 1;
 };
 
+// Every active uniform of `program`, arrays under their base names ("name", not "name[0]").
+std::vector<ActiveUniform> activeUniformsOf(GLuint program);
+
 // The active uniforms of `program` that are the user's: not throng's (u_*, throng_*, gl_*).
 std::vector<ActiveUniform> userUniformsOf(GLuint program);
 
@@ -51,7 +54,7 @@ class UserUniforms {
     std::vector<float> floats;
     std::vector<int> int_values;
     GLenum type = 0;
-    int count = 1;   // array elements set
+    int count = 1;  // array elements set
     GLuint texture = 0;
     int unit = -1;  // samplers
   };

@@ -173,14 +173,8 @@ TEST_P(DepthPaths, DrawDepthMatchesACpuRasterOfTheSkinnedMesh) {
   EXPECT_LE(far, both / 100) << "pixels beyond " << kDepthTolerance;
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, DepthPaths,
-                         ::testing::Values(RenderPath::kInstanced, RenderPath::kMerged,
-                                           RenderPath::kPerCharacter, RenderPath::kGpu),
-                         [](const ::testing::TestParamInfo<RenderPath>& param) {
-                           std::string name = renderPathName(param.param);
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, DepthPaths, ::testing::ValuesIn(test::kEveryPath),
+                         test::pathParamName);
 
 }  // namespace
 }  // namespace throng::render

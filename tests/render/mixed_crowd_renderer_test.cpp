@@ -208,14 +208,8 @@ TEST_P(MixedCrowdPaths, OneCharacterIsDrawnAsItsRendererDrawsTheCrowd) {
   EXPECT_EQ((*mixed)->agentsOf(0), 9u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, MixedCrowdPaths,
-                         ::testing::Values(RenderPath::kInstanced, RenderPath::kMerged,
-                                           RenderPath::kPerCharacter, RenderPath::kGpu),
-                         [](const ::testing::TestParamInfo<RenderPath>& param) {
-                           std::string name = renderPathName(param.param);
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, MixedCrowdPaths, ::testing::ValuesIn(test::kEveryPath),
+                         test::pathParamName);
 
 TEST(MixedCrowdRenderer, BadInputIsAnErrorNamingTheCharacter) {
   auto device = test::makeTestDevice();

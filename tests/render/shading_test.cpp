@@ -139,14 +139,8 @@ TEST_P(ShadingPaths, ABrokenFileFailsTheRendererNamingItsLine) {
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, ShadingPaths,
-                         ::testing::Values(RenderPath::kInstanced, RenderPath::kMerged,
-                                           RenderPath::kPerCharacter, RenderPath::kGpu),
-                         [](const ::testing::TestParamInfo<RenderPath>& param) {
-                           std::string name = renderPathName(param.param);
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, ShadingPaths, ::testing::ValuesIn(test::kEveryPath),
+                         test::pathParamName);
 
 TEST(Shading, AVersionLineAndAnUnreadableFileAreRefused) {
   auto device = test::makeTestDevice();
