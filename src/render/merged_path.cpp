@@ -1,5 +1,5 @@
 // The merged-batch path: LOD pick + palette source + batched draws for a whole crowd.
-#include "throng/render/merged_path.h"
+#include "render/merged_path.h"
 
 #include <cassert>
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cstddef>
 
+#include "render/gl_check.h"
+#include "render/material_draws.h"
+#include "render/program.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/gl_check.h"
-#include "throng/render/material_draws.h"
-#include "throng/render/program.h"
 
 namespace throng::test {
 

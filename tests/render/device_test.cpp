@@ -5,10 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include "render/gl_check.h"
+#include "render/program.h"
+#include "render/test_hooks.h"
 #include "support/test_support.h"
 #include "throng/render/capture.h"
-#include "throng/render/gl_check.h"
-#include "throng/render/program.h"
 
 namespace throng::render {
 namespace {
@@ -44,6 +45,8 @@ TEST(Device, Es2RequestGivesARealEs2Context) {
   if (const char* user = std::getenv("MESA_GLES_VERSION_OVERRIDE"); user && user[0] != '2')
     GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE=" << user << " decides the version";
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   auto device = makeDevice(desc);
   ASSERT_NE(device, nullptr);
@@ -62,6 +65,8 @@ TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
   if (std::getenv("MESA_GLES_VERSION_OVERRIDE"))
     GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE is set";
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   ASSERT_TRUE(device.ok()) << device.status().toString();
@@ -72,6 +77,8 @@ TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
 TEST(Device, Es3AfterEs2DevicesAreGoneIsEs3Again) {
   {
     DeviceDesc desc;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
     desc.gles_major = 2;
     auto es2 = makeDevice(desc);
     ASSERT_NE(es2, nullptr);
@@ -83,10 +90,12 @@ TEST(Device, Es3AfterEs2DevicesAreGoneIsEs3Again) {
 
 TEST(Device, OverridesOnlyLowerLimits) {
   DeviceDesc desc;
-  desc.caps.max_vertex_uniform_vectors = 128;
-  desc.caps.max_texture_size = 1 << 30;  // larger than the device: ignored
-  desc.caps.max_vertex_texture_image_units = 0;
-  desc.caps.disable_half_float_textures = true;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.max_vertex_uniform_vectors = 128;
+  hooks.caps.max_texture_size = 1 << 30;  // larger than the device: ignored
+  hooks.caps.max_vertex_texture_image_units = 0;
+  hooks.caps.disable_half_float_textures = true;
   auto device = makeDevice(desc);
   ASSERT_NE(device, nullptr);
   EXPECT_EQ(device->caps().max_vertex_uniform_vectors, 128);
@@ -99,16 +108,22 @@ TEST(Device, OverridesOnlyLowerLimits) {
 TEST(Device, BadDescriptionsAreRefused) {
   test::useGlesVersion(3);
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 4;
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), ErrorCode::kInvalidArgument);
   desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
   desc.width = 0;
   device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), ErrorCode::kInvalidArgument);
   desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
   desc.width = 1 << 20;  // far over any GL_MAX_RENDERBUFFER_SIZE
   device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
@@ -118,6 +133,8 @@ TEST(Device, BadDescriptionsAreRefused) {
 
 TEST(Device, ReadPixelsReturnsTopRowFirst) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = 8;
   desc.height = 4;
   auto device = makeDevice(desc);
@@ -183,6 +200,8 @@ TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {
   ASSERT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
 
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = 6;
   desc.height = 5;
   desc.framebuffer = framebuffer;
@@ -224,6 +243,8 @@ TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {
 
 TEST(Device, TwoDevicesSwitchContexts) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = desc.height = 4;
   auto a = makeDevice(desc);
   auto b = makeDevice(desc);

@@ -1,6 +1,7 @@
 // Tests of the GPU-driven crowd (ES 3.1 compute on llvmpipe) against the CPU reference: the same
 // command script gives the same agents, frames, culling, LODs and pictures as the CPU Crowd.
-#include "throng/render/gpu_crowd.h"
+#include "render/gpu_crowd.h"
+#include "render/test_hooks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,10 +57,12 @@ GpuDrawOptions lodRule(const FrameView& view) {
 // context or no compute (those tests skip; Mesa's llvmpipe has both).
 std::unique_ptr<Device> makeEs31Device(std::string* skip, CapsOverride caps = {}) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 3;
   desc.gles_minor = 1;
   desc.width = desc.height = kFrameSize;
-  desc.caps = caps;
+  hooks.caps = caps;
   test::useGlesVersion(3);
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   if (!device.ok()) {

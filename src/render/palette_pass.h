@@ -12,21 +12,13 @@
 
 #include <GLES3/gl3.h>
 
+#include "render/program.h"
 #include "throng/core/math.h"
 #include "throng/core/status.h"
 #include "throng/render/device.h"
-#include "throng/render/program.h"
+#include "throng/render/render_path.h"
 
 namespace throng::render {
-
-// Whether the instanced path blends palettes in a pass of their own (kOn), blends them in the
-// vertex shader for every vertex (kOff: "direct fetching"), or picks per frame (kAuto: on from
-// kPalettePassMinVertexInstances skinned vertices).
-enum class PalettePassMode { kAuto, kOn, kOff };
-
-const char* palettePassModeName(PalettePassMode mode);  // "auto", "on", "off"
-// The mode named `name` (a palettePassModeName), or nothing.
-std::optional<PalettePassMode> palettePassModeFromName(std::string_view name);
 
 // kAuto turns the pass on when a frame skins at least this many vertices (sum over LODs of
 // vertices x instances drawn). Measured on llvmpipe (crowd_bench --palette, docs/benchmarks.md,

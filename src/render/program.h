@@ -8,8 +8,8 @@
 
 #include <GLES3/gl3.h>
 
+#include "render/test_hooks.h"
 #include "throng/core/status.h"
-#include "throng/render/gl_faults.h"
 
 namespace throng::render {
 
@@ -52,7 +52,7 @@ class Program {
 
 // Compiles and links. A shader that fails to compile or a program that fails to link returns
 // kGlError with the program name, the stage and the GL info log. Needs a current context.
-// `faults` (a device's, see gl_faults.h) can break the vertex shader so that GL refuses it.
+// `faults` (a device's, see test_hooks.h) can break the vertex shader so that GL refuses it.
 Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults = {});
 
 // `source` with "#define NAME\n" (or "#define NAME VALUE" when given as "NAME VALUE") inserted

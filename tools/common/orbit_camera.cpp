@@ -4,17 +4,12 @@
 #include <algorithm>
 #include <cmath>
 
-namespace throng::viewer {
+namespace throng::cli {
 namespace {
 
-constexpr float kRadiansPerPixel = 0.006f;
 constexpr float kMinPitch = 0.03f;  // just above the ground
 constexpr float kMaxPitch = 1.50f;  // just short of straight down (lookAt needs a horizon)
-constexpr float kZoomPerStep = 0.88f;
-constexpr float kMinDistance = 0.05f;
-constexpr float kMaxDistance = 1.0e5f;
-// Near plane as a share of the distance to the target: near enough to see what is looked at.
-constexpr float kNearShare = 0.01f;
+constexpr float kTurn = 6.2831853f;
 
 }  // namespace
 
@@ -23,9 +18,9 @@ glm::vec3 OrbitCamera::eye() const {
   return target + distance * glm::vec3(c * std::sin(yaw), std::sin(pitch), c * std::cos(yaw));
 }
 
-void OrbitCamera::orbit(const glm::vec2& pixels) {
-  yaw -= pixels.x * kRadiansPerPixel;
-  pitch = std::clamp(pitch + pixels.y * kRadiansPerPixel, kMinPitch, kMaxPitch);
+void OrbitCamera::orbit(const glm::vec2& pixels, float radians_per_pixel) {
+  yaw = std::remainder(yaw - pixels.x * radians_per_pixel, kTurn);
+  pitch = std::clamp(pitch + pixels.y * radians_per_pixel, kMinPitch, kMaxPitch);
 }
 
 void OrbitCamera::pan(const glm::vec2& pixels, float viewport_height) {
@@ -38,22 +33,31 @@ void OrbitCamera::pan(const glm::vec2& pixels, float viewport_height) {
   target += scale * (-pixels.x * right + pixels.y * forward / std::max(std::sin(pitch), 0.2f));
 }
 
-void OrbitCamera::zoom(float steps) {
-  distance = std::clamp(distance * std::pow(kZoomPerStep, steps), kMinDistance, kMaxDistance);
+void OrbitCamera::zoom(float factor, float min_distance, float max_distance) {
+  if (!(factor > 0.0f)) return;
+  distance = std::clamp(distance * factor, min_distance, max_distance);
+}
+
+float OrbitCamera::framingDistance(float radius, float height, float aspect) const {
+  const float half = 0.5f * fov_y;
+  const float half_x = std::atan(std::tan(half) * std::max(aspect, 0.1f));
+  return std::max(radius, height) / std::sin(std::min(half, half_x));
 }
 
 void OrbitCamera::frame(const glm::vec2& center, float radius, float height, float aspect) {
   target = glm::vec3(center.x, 0.4f * height, center.y);
-  const float half = 0.5f * fov_y;
-  const float half_x = std::atan(std::tan(half) * std::max(aspect, 0.1f));
-  const float fit = std::max(radius, height) / std::sin(std::min(half, half_x));
-  distance = std::clamp(fit, kMinDistance, kMaxDistance);
+  distance =
+      std::clamp(framingDistance(radius, height, aspect), kMinOrbitDistance, kMaxOrbitDistance);
+}
+
+float OrbitCamera::nearPlane() const {
+  return std::max(near_share * distance, 1e-3f);
 }
 
 render::FrameView OrbitCamera::view(float aspect, float far_plane) const {
-  const float near_plane = std::max(kNearShare * distance, 1e-3f);
+  const float near_plane = nearPlane();
   return render::lookAtView(eye(), target, fov_y, aspect, near_plane,
                             std::max(far_plane, 2.0f * near_plane));
 }
 
-}  // namespace throng::viewer
+}  // namespace throng::cli

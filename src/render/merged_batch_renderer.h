@@ -13,14 +13,14 @@
 
 #include <glm/glm.hpp>
 
+#include "render/material_draws.h"
+#include "render/merged_batch.h"
+#include "render/program.h"
 #include "throng/core/math.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/material_draws.h"
-#include "throng/render/merged_batch.h"
-#include "throng/render/program.h"
 
 namespace throng::render {
 
@@ -163,7 +163,20 @@ class MergedBatchRenderer {
     MaterialLooks looks;                   // material variants' table (appearances 0: none)
     MaterialUniforms material_uniforms;
   };
+  // What building one LOD's batch reads.
+  struct LodBuild {
+    const MeshLod& source;
+    int index = 0;
+    int skeleton_joints = 0;
+    uint32_t vertex_count = 0;      // per character, with the looks' copies
+    int other_uniform_vectors = 0;  // the program's uniforms besides palettes and tints
+    bool has_looks = false;
+  };
   MergedBatchRenderer() = default;
+  Status buildLod(Device& device, const LodBuild& build, const MergedBatchDesc& desc,
+                  const Looks& looks, Status& does_not_fit);
+  Status resolveFallbacks(std::span<const MeshLod> lods, const MergedBatchDesc& desc,
+                          std::span<const Status> does_not_fit);
   void flush(Lod& lod);
   // One draw call of `count` characters (<= K) of `lod` from caller memory.
   // `pass`: only that pass's materials; none: both, opaque first.

@@ -5,13 +5,13 @@
 #include <span>
 #include <vector>
 
+#include "render/merged_batch_renderer.h"
 #include "throng/core/animation_texture.h"
 #include "throng/core/clip.h"
 #include "throng/core/package.h"
 #include "throng/core/pose.h"
 #include "throng/core/skeleton.h"
 #include "throng/crowd/playback.h"
-#include "throng/render/merged_batch_renderer.h"
 
 namespace throng::render {
 

@@ -12,6 +12,7 @@
 #include <GLES3/gl3.h>
 #include <glm/glm.hpp>
 
+#include "render/instanced_renderer.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
@@ -19,7 +20,6 @@
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace throng::render {
 

@@ -8,12 +8,12 @@
 
 #include <glm/glm.hpp>
 
+#include "render/material_draws.h"
 #include "throng/core/joint_encoding.h"
 #include "throng/core/material.h"
 #include "throng/core/math.h"
 #include "throng/core/mesh.h"
 #include "throng/core/status.h"
-#include "throng/render/material_draws.h"
 
 namespace throng::render {
 

@@ -8,12 +8,12 @@
 
 #include <GLES3/gl3.h>
 
+#include "render/program.h"
 #include "throng/core/image.h"
 #include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/core/status.h"
 #include "throng/render/device.h"
-#include "throng/render/program.h"
 
 namespace throng::render {
 

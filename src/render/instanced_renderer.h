@@ -9,6 +9,10 @@
 #include <GLES3/gl3.h>
 #include <glm/glm.hpp>
 
+#include "render/instance_record.h"
+#include "render/material_draws.h"
+#include "render/palette_pass.h"
+#include "render/program.h"
 #include "throng/core/job_system.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
@@ -16,10 +20,6 @@
 #include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/instance_record.h"
-#include "throng/render/material_draws.h"
-#include "throng/render/palette_pass.h"
-#include "throng/render/program.h"
 
 namespace throng::render {
 
@@ -186,7 +186,7 @@ class InstancedRenderer {
   Status runPalettePass();  // over the uploaded records
 
   InstancedRendererOptions options_;
-  const Device* device_ = nullptr;  // for its injected faults (gl_faults.h)
+  const Device* device_ = nullptr;  // for its injected faults (test_hooks.h)
   Program program_;
   Program capture_program_;
   Program indirect_program_;  // built on the first drawIndirect

@@ -5,8 +5,8 @@
 
 #include <GLES3/gl3.h>
 
+#include "render/test_hooks.h"
 #include "throng/core/status.h"
-#include "throng/render/gl_faults.h"
 
 namespace throng::render {
 
