@@ -566,6 +566,53 @@ TEST_F(GltfPbr, TangentsWithoutHandednessAreGeneratedInsteadWithAWarning) {
   EXPECT_NE(importError(ErrorCode::kInvalidData).message().find("TANGENT"), std::string::npos);
 }
 
+// Bad references and accessors in the new slots: one error naming the file, the material (or
+// primitive) and the slot.
+TEST_F(GltfPbr, BadPbrTexturesAndTangentAccessorsAreErrorsNamingTheFileAndPlace) {
+  // The message after the file's name (importError checks that it starts the message).
+  auto error = [&](ErrorCode code) {
+    const std::string message = importError(code).message();
+    return message.substr(std::min(message.size(), path_.size()));
+  };
+  const int texture = addTexture(2, 2);
+  primitive()["material"] = addMaterial({{"name", "skin"}, {"normalTexture", {{"index", 7}}}});
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') normal texture: texture 7 does not exist (1 textures)");
+  gltf()["materials"][0] = {
+      {"name", "skin"},
+      {"pbrMetallicRoughness", {{"metallicRoughnessTexture", {{"index", texture + 1}}}}}};
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') metallic-roughness texture: texture 1 does not exist (1 "
+            "textures)");
+  gltf()["materials"][0] = {{"name", "skin"}, {"occlusionTexture", {{"index", texture + 2}}}};
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') occlusion texture: texture 2 does not exist (1 textures)");
+  gltf()["materials"][0] = {{"name", "skin"}, {"emissiveTexture", {{"index", texture}}}};
+  gltf()["textures"][0]["source"] = 5;
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') emissive texture 0: image 5 does not exist (1 images)");
+  gltf()["textures"][0]["source"] = 0;
+  gltf()["materials"][0] = {{"name", "skin"}, {"normalTexture", {{"index", texture}}}};
+  ASSERT_TRUE(tryImport().ok());
+
+  // TANGENT of the wrong type, count or component type.
+  const int vec3 = file_.gltf.addFloats({1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, "VEC3");
+  primitive()["attributes"]["TANGENT"] = vec3;
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": accessor " + std::to_string(vec3) +
+                " (mesh 0 primitive 0 TANGENT): type VEC3, expected VEC4");
+  primitive()["attributes"]["TANGENT"] = addTangents({1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1});
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": mesh 0 primitive 0: TANGENT has 3 elements, POSITION 4");
+  const int bytes = file_.gltf.addFloats({1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, "VEC4");
+  gltf()["accessors"][bytes]["componentType"] = 5121;  // UNSIGNED_BYTE, not quantised
+  gltf()["accessors"][bytes]["normalized"] = true;
+  primitive()["attributes"]["TANGENT"] = bytes;
+  EXPECT_NE(error(ErrorCode::kInvalidData)
+                .find("(mesh 0 primitive 0 TANGENT): components are normalized UNSIGNED_BYTE"),
+            std::string::npos);
+}
+
 TEST_F(GltfPbr, ImagesReadAsColourAndAsDataAreStoredTwice) {
   const int shared = addTexture(2, 2);
   primitive()["material"] =
