@@ -12,6 +12,7 @@
 #include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
 #include "offline/gltf_read_skeleton.h"
+#include "offline/gltf_read_tangents.h"
 
 namespace throng {
 
@@ -28,6 +29,11 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   if (!variants.ok()) return variants.status();
   Result<gltf::Looks> looks = gltf::readLooks(*doc, *mesh, std::move(variants).value());
   if (!looks.ok()) return looks.status();
+  if (Status s = gltf::finishTangents(*doc, *mesh, looks->materials,
+                                      options.tangents == TangentPolicy::kAlways);
+      !s.ok()) {
+    return s;
+  }
   Result<std::vector<Clip>> clips =
       gltf::readClips(*doc, skeleton->node_to_joint, skeleton->skeleton.jointCount());
   if (!clips.ok()) return clips.status();

@@ -95,7 +95,11 @@ struct PrimitiveStreams {
   std::vector<float> uvs;        // TEXCOORD_0, uv per vertex
   std::vector<float> uvs1;       // TEXCOORD_1, uv per vertex
   std::vector<float> colors;     // COLOR_0, RGBA per vertex
+  std::vector<float> tangents;   // TANGENT, xyzw per vertex
 };
+
+// A TANGENT's w is +1 or -1; quantised files may store it within this of either.
+constexpr float kHandednessTolerance = 1e-3f;
 
 // What a primitive draws with: its glTF material (kNoGltfMaterial: none) and variant mapping.
 struct PrimitiveLook {
@@ -138,7 +142,7 @@ class PrimitiveReader {
     // TEXCOORD_1 is worth its memory only when some material samples it; then every primitive
     // keeps it, so vertex sets shared by several materials stay shared.
     for (size_t m = 0; m < doc.model.materials.size(); ++m) {
-      reads_uvs1_ = reads_uvs1_ || baseColorUvSet(doc, static_cast<int>(m)) == 1;
+      reads_uvs1_ = reads_uvs1_ || samplesUvSet1(doc, static_cast<int>(m));
     }
   }
 
@@ -148,7 +152,7 @@ class PrimitiveReader {
   bool skipped_non_triangles = false;
 
  private:
-  // POSITION (within kMaxVertices), NORMAL and TEXCOORD_0.
+  // POSITION (within kMaxVertices), NORMAL, TEXCOORD_0 and TANGENT.
   Status readGeometry(const tinygltf::Primitive& primitive, const std::string& what,
                       PrimitiveStreams& streams);
   // The material (kept as a glTF index until readLooks), its variants, and the streams they
@@ -168,6 +172,13 @@ class PrimitiveReader {
   Status appendVertices(const tinygltf::Primitive& primitive, const std::string& what,
                         const Binding& binding, const PrimitiveStreams& streams,
                         const std::vector<uint32_t>& indices);
+  // The primitive's TANGENT in model space: xyz through each vertex's transform, w flipped where
+  // it mirrors; empty when the primitive has none, or unusable ones (zero length, w not +-1:
+  // warned, and generated later).
+  std::vector<glm::vec4> modelTangents(const std::string& what, const PrimitiveStreams& streams,
+                                       const Binding& binding,
+                                       const std::vector<glm::u16vec4>& joints,
+                                       const std::vector<glm::mat4>& corrections);
   Status readInfluences(const tinygltf::Primitive& primitive, const std::string& what,
                         size_t vertex_count, const Binding& binding,
                         std::vector<glm::u16vec4>& joints, std::vector<glm::vec4>& weights);
@@ -275,6 +286,13 @@ Status PrimitiveReader::readGeometry(const tinygltf::Primitive& primitive, const
                     streams.vertex_count, what);
   if (!uvs.ok()) return uvs.status();
   streams.uvs = std::move(uvs).value();
+  Result<std::vector<float>> tangents = readAttribute(
+      primitive, "TANGENT", TINYGLTF_TYPE_VEC4,
+      doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
+                     : std::vector<ComponentForm>{kFloatForm},
+      streams.vertex_count, what);
+  if (!tangents.ok()) return tangents.status();
+  streams.tangents = std::move(tangents).value();
   return {};
 }
 
@@ -367,6 +385,33 @@ Result<std::vector<uint32_t>> PrimitiveReader::readTriangles(const tinygltf::Pri
     }
   }
   return list;
+}
+
+std::vector<glm::vec4> PrimitiveReader::modelTangents(const std::string& what,
+                                                      const PrimitiveStreams& streams,
+                                                      const Binding& binding,
+                                                      const std::vector<glm::u16vec4>& joints,
+                                                      const std::vector<glm::mat4>& corrections) {
+  const std::vector<float>& in = streams.tangents;
+  std::vector<glm::vec4> out(in.size() / 4);
+  for (size_t v = 0; v < out.size(); ++v) {
+    const glm::vec4 t(in[4 * v], in[4 * v + 1], in[4 * v + 2], in[4 * v + 3]);
+    const glm::mat3 m = glm::mat3(
+        corrections.empty() ? binding.to_model : corrections[joints[v][0]] * binding.to_model);
+    const glm::vec3 xyz = m * glm::vec3(t);
+    const float length = glm::length(xyz);
+    if (!(length > 1e-12f) || !(std::abs(std::abs(t.w) - 1.0f) <= kHandednessTolerance)) {
+      doc_.warnings.push_back(place(
+          doc_, fmt::format("{}: TANGENT of vertex {} is ({}, {}, {}, {}): not a direction with w "
+                            "+1 or -1; the primitive's tangents are generated instead",
+                            what, v, t.x, t.y, t.z, t.w)));
+      return {};
+    }
+    // A mirroring transform turns cross(N, T) around: the handedness follows it.
+    const float w = (t.w > 0.0f ? 1.0f : -1.0f) * (glm::determinant(m) < 0.0f ? -1.0f : 1.0f);
+    out[v] = glm::vec4(xyz / length, w);
+  }
+  return out;
 }
 
 std::vector<glm::mat4> PrimitiveReader::skinCorrections(const Binding& binding,
@@ -464,6 +509,12 @@ Status PrimitiveReader::appendVertices(const tinygltf::Primitive& primitive,
   appendStream(mesh_.uvs, streams.uvs, base, vertex_count, glm::vec2(0.0f));
   appendStream(mesh_.uvs1, streams.uvs1, base, vertex_count, glm::vec2(0.0f));
   appendStream(mesh_.colors, streams.colors, base, vertex_count, glm::vec4(1.0f));
+  // Vertices without a usable TANGENT get (0, 0, 0, 0): importGltf generates theirs.
+  const std::vector<glm::vec4> tangents =
+      modelTangents(what, streams, binding, joints, corrections);
+  std::vector<float> flat;
+  for (const glm::vec4& t : tangents) flat.insert(flat.end(), {t.x, t.y, t.z, t.w});
+  appendStream(mesh_.tangents, flat, base, vertex_count, glm::vec4(0.0f));
   return {};
 }
 

@@ -104,7 +104,8 @@ bool patchDracoAccessors(json& root) {
 bool isSupportedExtension(std::string_view name) {
   return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" ||
          name == "KHR_materials_variants" || name == "KHR_materials_pbrSpecularGlossiness" ||
-         name == kMeshoptExtension || name == kDracoExtension;
+         name == "KHR_materials_emissive_strength" || name == kMeshoptExtension ||
+         name == kDracoExtension;
 }
 
 bool isIgnorableExtension(std::string_view name) {

@@ -206,12 +206,15 @@ TEST(SimplifyMesh, FallsBackToSloppyWhenCollapsesStopShort) {
   EXPECT_TRUE(validateMesh(sloppy->mesh, 200, "sloppy").ok());
 }
 
-TEST(SimplifyMesh, KeepsMaterialsVariantsColoursAndSecondUvs) {
+TEST(SimplifyMesh, KeepsMaterialsVariantsColoursSecondUvsAndTangents) {
   Character c = test::makeTubeCharacter(8, 8);
   for (size_t v = 0; v < c.mesh.vertexCount(); ++v) {
     c.mesh.colors.emplace_back(static_cast<float>(v % 7) / 7.0f, 0.5f, 0.25f, 1.0f);
     c.mesh.uvs1.emplace_back(static_cast<float>(v), -static_cast<float>(v));
+    const float a = static_cast<float>(v) * 0.1f;
+    c.mesh.tangents.emplace_back(std::cos(a), 0.0f, std::sin(a), v % 2 == 0 ? 1.0f : -1.0f);
   }
+  c.mesh.tangent_source = TangentSource::kGenerated;
   const uint32_t half = static_cast<uint32_t>(c.mesh.indices.size() / 6) * 3;
   c.mesh.submeshes = {{"lower", 0, half, 1, {0}},
                       {"upper", half, static_cast<uint32_t>(c.mesh.indices.size()) - half, 0, {1}}};
@@ -230,7 +233,9 @@ TEST(SimplifyMesh, KeepsMaterialsVariantsColoursAndSecondUvs) {
     ASSERT_LT(source, c.mesh.vertexCount());
     EXPECT_TRUE(sameVertex(m, v, c.mesh, source)) << v;
     EXPECT_EQ(m.colors[v], c.mesh.colors[source]) << v;
+    EXPECT_EQ(m.tangents[v], c.mesh.tangents[source]) << v;
   }
+  EXPECT_EQ(m.tangent_source, TangentSource::kGenerated);
 }
 
 TEST(ChooseJoints, KeepsTheRootAndPrefersJointsThatMoveWeight) {

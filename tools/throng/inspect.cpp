@@ -2,12 +2,14 @@
 // a .throng package; a package's LOD table as JSON for scripts.
 #include <cmath>
 #include <filesystem>
+#include <span>
 #include <string>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "throng/core/file_io.h"
 #include "throng/core/lod_projection.h"
 #include "throng/core/package.h"
 #include "throng/core/package_format.h"
@@ -46,6 +48,7 @@ int inspectGltf(const std::string& path, const ImportOptions& options) {
                sm.index_count / 3, sm.material);
   }
   if (!m.colors.empty()) fmt::print("vertex colours: yes\n");
+  if (!m.tangents.empty()) fmt::print("tangents: {}\n", tangentSourceName(m.tangent_source));
   fmt::print("materials: {}{}\n", c.materials.size(),
              c.materials.empty() ? " (the default material)" : "");
   for (size_t i = 0; i < c.materials.size(); ++i) {
@@ -90,6 +93,12 @@ nlohmann::ordered_json finiteOrNull(double value) {
 int inspectPackageJson(const std::string& path) {
   Result<Package> package = readPackage(path);
   if (!package.ok()) return fail(package.status().message());
+  // The version the file was written in (readPackage takes every readable one), not this
+  // library's: the file was read, so its header reads again.
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes.ok()) return fail(bytes.status().message());
+  Result<PackageLayout> layout = readPackageLayout(std::as_bytes(std::span(*bytes)), path);
+  if (!layout.ok()) return fail(layout.status().message());
   const Package& p = *package;
   const float height = computeBounds(p.lods[0].mesh.positions).largestExtent();
   auto fraction = [&](float v) { return height > 0.0f ? v / height : 0.0f; };
@@ -97,7 +106,7 @@ int inspectPackageJson(const std::string& path) {
   nlohmann::ordered_json out;
   out["file"] = path;
   out["source"] = p.source;
-  out["format_version"] = kPackageVersion;
+  out["format_version"] = layout->version;
   out["joints"] = p.skeleton.jointCount();
   out["height"] = height;
   out["pick_camera"] = {{"viewport_height_px", camera.viewport_height_px},

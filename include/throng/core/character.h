@@ -31,14 +31,16 @@ struct Character {
 };
 
 // Validates skeleton-mesh-clip consistency (see validateMesh and validateClip) and the looks:
-// materials (validateMaterial), images (validateImageLevel) and every sub-mesh's material and
-// variant indices (see validateLooks).
+// materials (validateMaterial), images (validateImageLevel, one colour space each:
+// validateImageColorSpaces) and every sub-mesh's material and variant indices
+// (validateSubMeshLooks).
 Status validateCharacter(const Character& character, std::string_view source);
 
 // The part of validateCharacter and validatePackage about sub-mesh looks: each sub-mesh's
 // material is below materials.size() (0 when there are none), its variant_materials are empty or
-// one per variant, each in range, and the mesh has the uv sets that those materials' textures
-// read. Errors (kInvalidData) name `source`.
+// one per variant, each in range, the mesh has the uv sets that those materials' textures read,
+// and it has tangents when one of them has a normal texture. Errors (kInvalidData) name
+// `source`.
 Status validateSubMeshLooks(const SkinnedMesh& mesh, std::span<const Material> materials,
                             size_t variant_count, std::string_view source);
 
