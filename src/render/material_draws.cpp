@@ -140,17 +140,23 @@ GLint arrayUniform(const Program& program, const char* name) {
 }
 
 glm::vec4 meshTangent(const SkinnedMesh& mesh, size_t v) {
-  (void)mesh;  // PRE-PBR: core's meshes have no tangents yet
-  (void)v;
-  return glm::vec4(0.0f);
+  return mesh.tangents.empty() ? glm::vec4(0.0f) : mesh.tangents[v];
 }
 
 ShadedMaterial shadedMaterial(const Material& m, bool plain) {
   ShadedMaterial out;
   if (plain) return out;
-  // PRE-PBR (until core's Material has metallic-roughness): a rough dielectric.
   out.base_color = m.base_color;
-  if (m.base_color_texture.present()) out.textures[0] = &m.base_color_texture;
+  out.metallic = m.metallic_factor;
+  out.roughness = m.roughness_factor;
+  // Without a normal texture the default (flat) one is bound: scale 0 keeps the vertex normal.
+  out.normal_scale = m.normal_texture.present() ? m.normal_scale : 0.0f;
+  out.occlusion_strength = m.occlusion_strength;
+  out.emissive = m.emissive_factor * m.emissive_strength;
+  for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+    const TextureRef& texture = m.texture(static_cast<TextureSlot>(slot));
+    if (texture.present()) out.textures[slot] = &texture;
+  }
   return out;
 }
 
