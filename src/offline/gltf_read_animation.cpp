@@ -151,9 +151,14 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       }
       const size_t slot = static_cast<size_t>(joint) * 3 + static_cast<size_t>(path);
       if (filled[slot]) {
-        doc.warnings.push_back(
-            place(doc, fmt::format("{}: node {} {} is animated twice; the first channel is kept",
-                                   what, channel.target_node, channel.target_path)));
+        warn(doc, WarningKind::kChannelAnimatedTwice,
+             fmt::format("{}: node {} {} is animated twice; the first channel is kept", what,
+                         channel.target_node, channel.target_path),
+             fmt::format("node {} {}", channel.target_node, channel.target_path))
+            .with("animation", a)
+            .with("channel", c)
+            .with("node", channel.target_node)
+            .with("path", channel.target_path);
         continue;
       }
       filled[slot] = true;
@@ -170,19 +175,33 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       if (!status.ok()) return status;
       ++read_channels;
     }
+    // Grouped lines name the animation (its index when unnamed) and how many channels.
+    const std::string animation_name =
+        animation.name.empty() ? fmt::format("animation {}", a) : "'" + animation.name + "'";
     if (weights_channels > 0) {
-      doc.warnings.push_back(
-          place(doc, fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a,
-                                 animation.name, weights_channels)));
+      warn(doc, WarningKind::kWeightsChannelsSkipped,
+           fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a,
+                       animation.name, weights_channels),
+           fmt::format("{} ({})", animation_name, weights_channels))
+          .with("animation", a)
+          .with("animation_name", animation.name)
+          .with("channels", weights_channels);
     }
     if (other_channels > 0) {
-      doc.warnings.push_back(place(
-          doc, fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a,
-                           animation.name, other_channels)));
+      warn(doc, WarningKind::kUnsupportedChannelsSkipped,
+           fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a,
+                       animation.name, other_channels),
+           fmt::format("{} ({})", animation_name, other_channels))
+          .with("animation", a)
+          .with("animation_name", animation.name)
+          .with("channels", other_channels);
     }
     if (read_channels == 0) {
-      doc.warnings.push_back(place(
-          doc, fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name)));
+      warn(doc, WarningKind::kAnimationSkipped,
+           fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name),
+           animation_name)
+          .with("animation", a)
+          .with("animation_name", animation.name);
       continue;
     }
     updateClipRange(clip);
@@ -196,9 +215,12 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       if (!list.empty()) list += ", ";
       list += nodeName(doc, node);
     }
-    doc.warnings.push_back(
-        place(doc, fmt::format("channels on {} nodes outside the skeleton are ignored: {}",
-                               outside_nodes.size(), list)));
+    warn(doc, WarningKind::kChannelsOutsideSkeleton,
+         fmt::format("channels on {} nodes outside the skeleton are ignored: {}",
+                     outside_nodes.size(), list),
+         list)
+        .with("nodes", outside_nodes.size())
+        .with("names", list);
   }
   return clips;
 }

@@ -125,8 +125,10 @@ class LooksReader {
  private:
   Status texture(const TextureInfoView& info, const std::string& where, TextureRef& out);
   void drop(const std::string& where, const std::string& why) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: {}; drawn without its texture", where, why)));
+    warn(doc_, WarningKind::kTextureDropped,
+         fmt::format("{}: {}; drawn without its texture", where, why), where)
+        .with("where", where)
+        .with("reason", why);
   }
 
   Document& doc_;
@@ -243,7 +245,15 @@ Status LooksReader::texture(const TextureInfoView& info, const std::string& wher
     } else if (decoded.status().code() == ErrorCode::kLimitExceeded) {
       return decoded.status();
     } else {
-      doc_.warnings.push_back(decoded.status().message() + "; textures using it are dropped");
+      // The decoder's message already names the file and the image.
+      doc_.warnings.push_back(makeWarning(WarningKind::kImageUnusable,
+                                          decoded.status().message() +
+                                              "; textures using it are dropped",
+                                          fmt::format("image {}", source)));
+      doc_.warnings.back()
+          .with("file", doc_.path)
+          .with("image", source)
+          .with("reason", decoded.status().message());
     }
     cached = image_of_source_.emplace(source, slot).first;
   }
@@ -286,8 +296,9 @@ Result<Material> LooksReader::material(int index) {
     out.base_color[c] = static_cast<float>(v);
   }
   if (clamped) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: baseColorFactor outside [0, 1]; clamped", where)));
+    warn(doc_, WarningKind::kBaseColorClamped,
+         fmt::format("{}: baseColorFactor outside [0, 1]; clamped", where), where)
+        .with("where", where);
   }
 
   if (source.alphaMode == "OPAQUE" || source.alphaMode.empty()) {

@@ -197,9 +197,12 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
                   place(doc_, fmt::format("{}: mode {} is not a glTF primitive mode", what, mode)));
   }
   if (mode < TINYGLTF_MODE_TRIANGLES) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: mode {} (points or lines) is not supported; primitive skipped",
-                                what, mode)));
+    warn(doc_, WarningKind::kPrimitiveSkipped,
+         fmt::format("{}: mode {} (points or lines) is not supported; primitive skipped", what,
+                     mode),
+         what)
+        .with("primitive", what)
+        .with("mode", mode);
     skipped_non_triangles = true;
     return {};
   }
@@ -320,8 +323,9 @@ Status PrimitiveReader::readLook(const tinygltf::Primitive& primitive, const std
     }
   }
   if (clamped) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what)));
+    warn(doc_, WarningKind::kColorsClamped,
+         fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what), what)
+        .with("primitive", what);
   }
   return {};
 }
@@ -390,10 +394,13 @@ std::vector<glm::mat4> PrimitiveReader::skinCorrections(const Binding& binding,
     }
   }
   if (!differs) return {};
-  doc_.warnings.push_back(
-      place(doc_, fmt::format("{}: skin {} has other inverse bind matrices than the skin that "
-                              "first lists its joints; vertices re-expressed per dominant joint",
-                              what, binding.skin)));
+  warn(doc_, WarningKind::kSkinBindsDiffer,
+       fmt::format("{}: skin {} has other inverse bind matrices than the skin that first lists "
+                   "its joints; vertices re-expressed per dominant joint",
+                   what, binding.skin),
+       fmt::format("skin {}", binding.skin))
+      .with("primitive", what)
+      .with("skin", binding.skin);
   return corrections;
 }
 
@@ -450,8 +457,9 @@ Status PrimitiveReader::appendVertices(const tinygltf::Primitive& primitive,
       new_normals[v] = n / length;
     }
     if (compute) {
-      doc_.warnings.push_back(
-          place(doc_, fmt::format("{}: zero-length normals; normals recomputed", what)));
+      warn(doc_, WarningKind::kNormalsRecomputed,
+           fmt::format("{}: zero-length normals; normals recomputed", what), what)
+          .with("primitive", what);
     }
   }
   if (compute) computeNormals(new_positions, indices, new_normals);
@@ -498,8 +506,10 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
                                             set, set)));
     }
     if (set == kMaxInfluenceSets) {
-      doc_.warnings.push_back(
-          place(doc_, fmt::format("{}: influence sets beyond JOINTS_{} ignored", what, set - 1)));
+      warn(doc_, WarningKind::kInfluenceSetsIgnored,
+           fmt::format("{}: influence sets beyond JOINTS_{} ignored", what, set - 1), what)
+          .with("primitive", what)
+          .with("sets_read", set);
       break;
     }
     Result<std::vector<uint32_t>> j = readUints(doc_, {joints_it->second,
@@ -573,22 +583,33 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
     }
   }
   if (too_many > 0) {
-    doc_.warnings.push_back(place(
-        doc_, fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
-                          "renormalised",
-                          what, too_many, kMaxInfluences, kMaxInfluences)));
+    warn(doc_, WarningKind::kInfluencesTrimmed,
+         fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
+                     "renormalised",
+                     what, too_many, kMaxInfluences, kMaxInfluences),
+         fmt::format("{} ({})", what, too_many))
+        .with("primitive", what)
+        .with("vertices", too_many);
   }
   if (unnormalised > 0) {
-    doc_.warnings.push_back(place(
-        doc_, fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
-                          "renormalised",
-                          what, unnormalised, worst_deviation)));
+    warn(doc_, WarningKind::kWeightsRenormalised,
+         fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
+                     "renormalised",
+                     what, unnormalised, worst_deviation),
+         fmt::format("{} ({})", what, unnormalised))
+        .with("primitive", what)
+        .with("vertices", unnormalised)
+        .with("largest_deviation", static_cast<double>(worst_deviation));
   }
   if (unweighted > 0) {
-    doc_.warnings.push_back(place(
-        doc_,
-        fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
-                    unweighted, skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])])));
+    const std::string& joint = skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])];
+    warn(doc_, WarningKind::kUnweightedVertices,
+         fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
+                     unweighted, joint),
+         fmt::format("{} ({})", what, unweighted))
+        .with("primitive", what)
+        .with("vertices", unweighted)
+        .with("joint", joint);
   }
   return {};
 }
@@ -616,17 +637,25 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
       // palette = world * inverse_bind must carry the vertex to world * local.
       const glm::mat4& inverse_bind = inverse_binds[static_cast<size_t>(binding.rigid_joint)];
       if (!isInvertible(inverse_bind)) {
-        doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): degenerate transform; "
-                                                      "mesh {} skipped",
-                                                      n, node.name, node.mesh)));
+        warn(doc, WarningKind::kDegenerateMeshNode,
+             fmt::format("node {} ('{}'): degenerate transform; mesh {} skipped", n, node.name,
+                         node.mesh),
+             fmt::format("mesh {} on node {} ('{}')", node.mesh, n, node.name))
+            .with("node", n)
+            .with("name", node.name)
+            .with("mesh", node.mesh);
         continue;
       }
       binding.to_model = glm::inverse(inverse_bind);
     } else {
-      doc.warnings.push_back(
-          place(doc, fmt::format("node {} ('{}'): mesh {} has no skin and is not under a skeleton "
-                                 "node; skipped",
-                                 n, node.name, node.mesh)));
+      warn(doc, WarningKind::kUnskinnedMeshSkipped,
+           fmt::format("node {} ('{}'): mesh {} has no skin and is not under a skeleton node; "
+                       "skipped",
+                       n, node.name, node.mesh),
+           fmt::format("mesh {} on node {} ('{}')", node.mesh, n, node.name))
+          .with("node", n)
+          .with("name", node.name)
+          .with("mesh", node.mesh);
       continue;
     }
     bool morph_warned = false;
@@ -634,9 +663,14 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
       ++primitives;
       if (!gltf_mesh.primitives[p].targets.empty() && !morph_warned) {
         morph_warned = true;
-        doc.warnings.push_back(place(
-            doc, fmt::format("mesh {} ('{}'): {} morph targets ignored (base shape imported)",
-                             node.mesh, gltf_mesh.name, gltf_mesh.primitives[p].targets.size())));
+        const size_t targets = gltf_mesh.primitives[p].targets.size();
+        warn(doc, WarningKind::kMorphTargetsIgnored,
+             fmt::format("mesh {} ('{}'): {} morph targets ignored (base shape imported)",
+                         node.mesh, gltf_mesh.name, targets),
+             fmt::format("mesh {} ('{}', {})", node.mesh, gltf_mesh.name, targets))
+            .with("mesh", node.mesh)
+            .with("name", gltf_mesh.name)
+            .with("targets", targets);
       }
       std::string name = !gltf_mesh.name.empty() ? gltf_mesh.name
                          : !node.name.empty()    ? node.name

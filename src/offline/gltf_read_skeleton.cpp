@@ -97,9 +97,13 @@ Result<NodeTree> readNodeTree(Document& doc) {
       float largest = 1.0f;
       for (int i = 0; i < 16; ++i) largest = std::max(largest, std::fabs(glm::value_ptr(m)[i]));
       if (maxAbsDifference(toMatrix(local), m) > kDecomposeTolerance * largest) {
-        doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): matrix has shear or a "
-                                                      "projective part; approximated by TRS",
-                                                      n, excerpt(node.name))));
+        warn(doc, WarningKind::kMatrixApproximated,
+             fmt::format("node {} ('{}'): matrix has shear or a projective part; approximated "
+                         "by TRS",
+                         n, excerpt(node.name)),
+             fmt::format("node {} ('{}')", n, excerpt(node.name)))
+            .with("node", n)
+            .with("name", excerpt(node.name));
       }
       continue;
     }
@@ -382,9 +386,13 @@ std::vector<std::string> jointNames(Document& doc, const SkeletonNodes& nodes) {
     std::string name = nodeName(doc, n);
     if (!used.insert(name).second) {
       const std::string unique = fmt::format("{}#{}", name, n);
-      doc.warnings.push_back(place(doc, fmt::format("node {}: name '{}' is used by another joint; "
-                                                    "the joint is called '{}'",
-                                                    n, name, unique)));
+      warn(doc, WarningKind::kJointRenamed,
+           fmt::format("node {}: name '{}' is used by another joint; the joint is called '{}'", n,
+                       name, unique),
+           fmt::format("{} -> {}", name, unique))
+          .with("node", n)
+          .with("joint", name)
+          .with("renamed", unique);
       name = unique;
       used.insert(name);
     }
