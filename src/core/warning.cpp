@@ -28,6 +28,8 @@ KindText kindText(WarningKind kind) {
       return {"joint_renamed", "joints renamed (duplicate names)"};
     case WarningKind::kChannelAnimatedTwice:
       return {"channel_animated_twice", "channels animating a node twice ignored"};
+    case WarningKind::kKeyTimesRepeated:
+      return {"key_times_repeated", "channels with repeated key times kept as steps"};
     case WarningKind::kWeightsChannelsSkipped:
       return {"weights_channels_skipped", "animations with morph-target weights channels skipped"};
     case WarningKind::kUnsupportedChannelsSkipped:

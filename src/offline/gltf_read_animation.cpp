@@ -74,10 +74,14 @@ Status readTrack(Document& doc, const tinygltf::AnimationSampler& sampler, const
   Result<KeyTimeSteps> steps = stepKeyTimes(track.times, track.values, per_key, what);
   if (!steps.ok()) return Status(steps.status().code(), place(doc, steps.status().message()));
   if (steps->steps > 0) {
-    doc.warnings.push_back(
-        place(doc, fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step",
-                               what, steps->steps, steps->steps == 1 ? "" : "s", steps->first_key,
-                               steps->first_time)));
+    warn(doc, WarningKind::kKeyTimesRepeated,
+         fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step", what,
+                     steps->steps, steps->steps == 1 ? "" : "s", steps->first_key,
+                     steps->first_time),
+         fmt::format("{} ({})", what, steps->steps))
+        .with("steps", steps->steps)
+        .with("first_key", steps->first_key)
+        .with("first_time", static_cast<double>(steps->first_time));
   }
   return {};
 }

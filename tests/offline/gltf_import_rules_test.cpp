@@ -119,13 +119,16 @@ TEST_F(GltfRules, RepeatedKeyTimesAreKeptAsAStepWithOneWarningPerChannel) {
   Character c = import(file.gltf);
   ASSERT_EQ(c.clips.size(), 1u);
   int warnings = 0;
-  for (const std::string& w : c.warnings) {
-    if (w.find("repeated key time") != std::string::npos) {
+  for (const Warning& w : c.warnings) {
+    if (w.message.find("repeated key time") != std::string::npos) {
       ++warnings;
-      EXPECT_NE(w.find("animation 0 channel 0: 2 repeated key times (first at key 2, 1 s) kept as "
-                       "a step"),
+      EXPECT_EQ(w.kind, WarningKind::kKeyTimesRepeated);
+      EXPECT_NE(w.message.find("animation 0 channel 0: 2 repeated key times (first at key 2, 1 s) "
+                               "kept as a step"),
                 std::string::npos)
-          << w;
+          << w.message;
+      ASSERT_NE(w.find("steps"), nullptr);
+      EXPECT_EQ(std::get<int64_t>(*w.find("steps")), 2);
     }
   }
   EXPECT_EQ(warnings, 1);
@@ -385,7 +388,8 @@ TEST_F(GltfRules, WarningsCarryTheirKindSubjectAndDetails) {
   const int turns = file.gltf.addFloats({0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f}, "VEC4");
   json animation = animationJson(1, "rotation", times, turns, "LINEAR", "Wave");
   for (int i = 0; i < 2; ++i) {  // two morph-target weights channels on the body
-    animation["channels"].push_back(json{{"sampler", 0}, {"target", {{"node", 3}, {"path", "weights"}}}});
+    animation["channels"].push_back(
+        json{{"sampler", 0}, {"target", {{"node", 3}, {"path", "weights"}}}});
   }
   file.gltf.json["animations"] = json::array({animation});
   const Character c = import(file.gltf);
@@ -397,8 +401,9 @@ TEST_F(GltfRules, WarningsCarryTheirKindSubjectAndDetails) {
   }
   ASSERT_NE(renamed, nullptr);
   EXPECT_EQ(renamed->message,
-            last_path_ + ": node 2: name 'root' is used by another joint; the joint is called "
-                         "'root#2'");
+            last_path_ +
+                ": node 2: name 'root' is used by another joint; the joint is called "
+                "'root#2'");
   EXPECT_EQ(renamed->subject, "root -> root#2");
   EXPECT_EQ(std::get<std::string>(*renamed->find("file")), last_path_);
   EXPECT_EQ(std::get<int64_t>(*renamed->find("node")), 2);

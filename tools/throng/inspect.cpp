@@ -5,9 +5,11 @@
 #include <string>
 
 #include <fmt/core.h>
+#include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "crowd_frame.h"
 #include "throng/core/file_io.h"
 #include "throng/core/package.h"
 #include "throng/core/package_format.h"
@@ -70,8 +72,8 @@ int inspectGltf(const std::string& path, const ImportOptions& options) {
   }
   // The report's own section: grouped like stderr's warnings (-v: each in full), even with -q.
   fmt::print("warnings: {}\n", c.warnings.size());
-  const Verbosity shown = verbosity() == Verbosity::kVerbose ? Verbosity::kVerbose
-                                                             : Verbosity::kNormal;
+  const Verbosity shown =
+      verbosity() == Verbosity::kVerbose ? Verbosity::kVerbose : Verbosity::kNormal;
   for (const std::string& line : warningLines(c.warnings, path, shown)) {
     fmt::print("  {}\n", line);
   }
@@ -111,9 +113,8 @@ int inspectGltfJson(const std::string& path, const ImportOptions& options) {
   out["variants"] = c.variants;
   nlohmann::ordered_json images = nlohmann::ordered_json::array();
   for (const SourceImage& image : c.images) {
-    images.push_back({{"name", image.name},
-                      {"width", image.pixels.width},
-                      {"height", image.pixels.height}});
+    images.push_back(
+        {{"name", image.name}, {"width", image.pixels.width}, {"height", image.pixels.height}});
   }
   out["images"] = std::move(images);
   nlohmann::ordered_json clips = nlohmann::ordered_json::array();
@@ -134,10 +135,54 @@ int inspectGltfJson(const std::string& path, const ImportOptions& options) {
   return 0;
 }
 
+// A package file read whole: the package and the format version its file was written with.
+struct PackageFile {
+  Package package;
+  uint32_t format_version = 0;
+};
+
+Result<PackageFile> readPackageFile(const std::string& path) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  const std::span<const std::byte> data = std::as_bytes(std::span<const char>(*bytes));
+  Result<Package> package = parsePackage(data, path);
+  if (!package.ok()) return package.status();
+  // A package that parses has a readable layout.
+  return PackageFile{std::move(package).value(), readPackageLayout(data, path)->version};
+}
+
+// "12.5" or "never": a pick distance.
+std::string distanceText(float distance) {
+  return std::isfinite(distance) ? fmt::format("{:.4g}", distance) : "never";
+}
+
+// The package's description, then its LOD table (lodTable) as text: errors as percentages of
+// the height, where each LOD is picked at the reference camera.
 int inspectPackage(const std::string& path) {
-  Result<Package> package = readPackage(path);
-  if (!package.ok()) return fail(package.status().message());
-  fmt::print("{}\n{}", path, describePackage(*package));
+  Result<PackageFile> file = readPackageFile(path);
+  if (!file.ok()) return fail(file.status().message());
+  const Package& p = file->package;
+  fmt::print("{}\nformat version: {} (this build reads {} to {})\n{}", path, file->format_version,
+             kOldestReadablePackageVersion, kPackageVersion, describePackage(p));
+  const LodTable table = lodTable(p);
+  fmt::print(
+      "LOD table (errors in % of the height {:.4g}; picked at {} px, {:.0f} degrees, {} px "
+      "threshold):\n",
+      table.height, table.camera.viewport_height_px, glm::degrees(table.camera.fov_y),
+      table.threshold_px);
+  TextColumn lod{"  LOD", true, {}}, triangles{"triangles", true, {}}, joints{"joints", true, {}},
+      max_error{"max error", true, {}}, p99{"p99 error", true, {}}, picked{"picked from", true, {}},
+      heights{"(heights)", true, {}};
+  for (const LodTableRow& row : table.rows) {
+    lod.cells.push_back(fmt::format("{}", row.lod));
+    triangles.cells.push_back(fmt::format("{}", row.triangles));
+    joints.cells.push_back(fmt::format("{}", row.joints));
+    max_error.cells.push_back(fmt::format("{:.3f}%", 100.0 * row.max_error));
+    p99.cells.push_back(fmt::format("{:.3f}%", 100.0 * row.p99_error));
+    picked.cells.push_back(distanceText(row.pick_distance));
+    heights.cells.push_back(distanceText(row.pick_distance_heights));
+  }
+  printTable({lod, triangles, joints, max_error, p99, picked, heights});
   return 0;
 }
 
@@ -150,14 +195,10 @@ nlohmann::ordered_json finiteOrNull(double value) {
 // errors as fractions of the character's height, the largest extent of LOD 0's bind mesh; pick
 // distances in model units and in heights at the reference camera), its clips and texture.
 int inspectPackageJson(const std::string& path) {
-  Result<std::string> bytes = readFileBytes(path);
-  if (!bytes.ok()) return fail(bytes.status().message());
-  const std::span<const std::byte> data = std::as_bytes(std::span<const char>(*bytes));
-  Result<Package> package = parsePackage(data, path);
-  if (!package.ok()) return fail(package.status().message());
-  // A package that parses has a readable layout: the version its file was written with.
-  const uint32_t version = readPackageLayout(data, path)->version;
-  const Package& p = *package;
+  Result<PackageFile> file = readPackageFile(path);
+  if (!file.ok()) return fail(file.status().message());
+  const Package& p = file->package;
+  const uint32_t version = file->format_version;
   const LodTable table = lodTable(p);
   nlohmann::ordered_json out;
   out["file"] = path;
@@ -166,7 +207,7 @@ int inspectPackageJson(const std::string& path) {
   out["joints"] = p.skeleton.jointCount();
   out["height"] = table.height;
   out["pick_camera"] = {{"viewport_height_px", table.camera.viewport_height_px},
-                        {"fov_y_degrees", table.camera.fov_y * 180.0 / 3.14159265358979},
+                        {"fov_y_degrees", glm::degrees(table.camera.fov_y)},
                         {"threshold_px", table.threshold_px}};
   nlohmann::ordered_json lods = nlohmann::ordered_json::array();
   for (const LodTableRow& row : table.rows) {

@@ -16,39 +16,40 @@ namespace throng {
 enum class WarningKind : uint16_t {
   kOther,
   // glTF import (docs/import.md)
-  kLoaderNote,                 // tinygltf's own warning text
-  kExtensionIgnored,           // a used extension throng ignores
-  kImageExtensionUnsupported,  // a used image extension throng cannot decode
-  kMatrixApproximated,         // a node matrix with shear or a projective part, read as TRS
-  kJointRenamed,               // a joint name used twice; the repeat gets "#<node>"
-  kChannelAnimatedTwice,       // two channels on one node and path; the first is kept
-  kWeightsChannelsSkipped,     // morph-target "weights" channels of an animation
-  kUnsupportedChannelsSkipped, // channels with other targets (KHR_animation_pointer, ...)
-  kAnimationSkipped,           // an animation that drives no joint
-  kChannelsOutsideSkeleton,    // channels on nodes that are not joints
-  kClipRenamed,                // a clip of a --clips-from file whose name was taken
-  kTextureDropped,             // a material texture that cannot be used
-  kImageUnusable,              // an image that cannot be decoded
-  kBaseColorClamped,           // baseColorFactor outside [0, 1]
-  kPrimitiveSkipped,           // points or lines
-  kColorsClamped,              // COLOR_0 outside [0, 1]
-  kSkinBindsDiffer,            // a second skin's inverse bind matrices differ from the first's
-  kNormalsRecomputed,          // zero-length normals
-  kInfluenceSetsIgnored,       // JOINTS_n / WEIGHTS_n beyond what is read
-  kInfluencesTrimmed,          // more than 4 influences per vertex
-  kWeightsRenormalised,        // weights that do not sum to 1
-  kUnweightedVertices,         // vertices without weight, bound to the skin's first joint
-  kDegenerateMeshNode,         // a rigid mesh on a joint with a degenerate transform: skipped
-  kUnskinnedMeshSkipped,       // a mesh with no skin and no skeleton node above it
-  kMorphTargetsIgnored,        // a mesh's morph targets (its base shape is imported)
+  kLoaderNote,                  // tinygltf's own warning text
+  kExtensionIgnored,            // a used extension throng ignores
+  kImageExtensionUnsupported,   // a used image extension throng cannot decode
+  kMatrixApproximated,          // a node matrix with shear or a projective part, read as TRS
+  kJointRenamed,                // a joint name used twice; the repeat gets "#<node>"
+  kChannelAnimatedTwice,        // two channels on one node and path; the first is kept
+  kKeyTimesRepeated,            // a channel's repeated key times, kept as steps
+  kWeightsChannelsSkipped,      // morph-target "weights" channels of an animation
+  kUnsupportedChannelsSkipped,  // channels with other targets (KHR_animation_pointer, ...)
+  kAnimationSkipped,            // an animation that drives no joint
+  kChannelsOutsideSkeleton,     // channels on nodes that are not joints
+  kClipRenamed,                 // a clip of a --clips-from file whose name was taken
+  kTextureDropped,              // a material texture that cannot be used
+  kImageUnusable,               // an image that cannot be decoded
+  kBaseColorClamped,            // baseColorFactor outside [0, 1]
+  kPrimitiveSkipped,            // points or lines
+  kColorsClamped,               // COLOR_0 outside [0, 1]
+  kSkinBindsDiffer,             // a second skin's inverse bind matrices differ from the first's
+  kNormalsRecomputed,           // zero-length normals
+  kInfluenceSetsIgnored,        // JOINTS_n / WEIGHTS_n beyond what is read
+  kInfluencesTrimmed,           // more than 4 influences per vertex
+  kWeightsRenormalised,         // weights that do not sum to 1
+  kUnweightedVertices,          // vertices without weight, bound to the skin's first joint
+  kDegenerateMeshNode,          // a rigid mesh on a joint with a degenerate transform: skipped
+  kUnskinnedMeshSkipped,        // a mesh with no skin and no skeleton node above it
+  kMorphTargetsIgnored,         // a mesh's morph targets (its base shape is imported)
   // Bake
   kTextureTallerThanWide,  // the animation texture is higher than its maximum width
   // LOD chain (docs/lods.md)
-  kLodClustered,        // the simplifier fell back to vertex clustering
-  kLodTrianglesKept,    // the error cap kept more triangles than the level's target
-  kLodTrianglesShort,   // simplification stopped short of the target
-  kLodJointsKept,       // the error cap kept more joints than the level's target
-  kLodLevelDropped,     // a level too close to the previous one, or never picked
+  kLodClustered,       // the simplifier fell back to vertex clustering
+  kLodTrianglesKept,   // the error cap kept more triangles than the level's target
+  kLodTrianglesShort,  // simplification stopped short of the target
+  kLodJointsKept,      // the error cap kept more joints than the level's target
+  kLodLevelDropped,    // a level too close to the previous one, or never picked
   // Crowd
   kStateClipFallback,  // a state without a clip of its own plays another (makeClipSet)
   // Render
