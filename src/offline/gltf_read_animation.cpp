@@ -99,6 +99,35 @@ std::string clipName(const Document& doc, const tinygltf::Animation& animation, 
   return animation.name;
 }
 
+// What lines that group an animation's warnings show of it: its name, its index when unnamed.
+std::string animationSubject(size_t a, const std::string& name) {
+  return name.empty() ? fmt::format("animation {}", a) : "'" + name + "'";
+}
+
+// The warnings for animation `a`'s skipped channels: morph-target weights, unsupported targets.
+void warnSkippedChannels(Document& doc, size_t a, const std::string& name, int weights_channels,
+                         int other_channels) {
+  const std::string subject = animationSubject(a, name);
+  if (weights_channels > 0) {
+    warn(doc, WarningKind::kWeightsChannelsSkipped,
+         fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a, name,
+                     weights_channels),
+         fmt::format("{} ({})", subject, weights_channels))
+        .with("animation", a)
+        .with("animation_name", name)
+        .with("channels", weights_channels);
+  }
+  if (other_channels > 0) {
+    warn(doc, WarningKind::kUnsupportedChannelsSkipped,
+         fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a, name,
+                     other_channels),
+         fmt::format("{} ({})", subject, other_channels))
+        .with("animation", a)
+        .with("animation_name", name)
+        .with("channels", other_channels);
+  }
+}
+
 }  // namespace
 
 Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_joint,
@@ -181,31 +210,11 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       if (!status.ok()) return status;
       ++read_channels;
     }
-    // Grouped lines name the animation (its index when unnamed) and how many channels.
-    const std::string animation_name =
-        animation.name.empty() ? fmt::format("animation {}", a) : "'" + animation.name + "'";
-    if (weights_channels > 0) {
-      warn(doc, WarningKind::kWeightsChannelsSkipped,
-           fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a,
-                       animation.name, weights_channels),
-           fmt::format("{} ({})", animation_name, weights_channels))
-          .with("animation", a)
-          .with("animation_name", animation.name)
-          .with("channels", weights_channels);
-    }
-    if (other_channels > 0) {
-      warn(doc, WarningKind::kUnsupportedChannelsSkipped,
-           fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a,
-                       animation.name, other_channels),
-           fmt::format("{} ({})", animation_name, other_channels))
-          .with("animation", a)
-          .with("animation_name", animation.name)
-          .with("channels", other_channels);
-    }
+    warnSkippedChannels(doc, a, animation.name, weights_channels, other_channels);
     if (read_channels == 0) {
       warn(doc, WarningKind::kAnimationSkipped,
            fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name),
-           animation_name)
+           animationSubject(a, animation.name))
           .with("animation", a)
           .with("animation_name", animation.name);
       continue;

@@ -115,6 +115,36 @@ Result<TextureWrap> wrap(int value, const char* name, const std::string& where) 
   return w;
 }
 
+// A KHR_texture_transform object `t`; errors name `t_where`.
+Result<TextureTransform> textureTransform(const tinygltf::Value& t, const std::string& t_where) {
+  TextureTransform transform;
+  if (!t.IsObject()) {
+    return Status(ErrorCode::kInvalidData, t_where + ": not an object");
+  }
+  if (t.Has("offset")) {
+    Result<std::vector<double>> v = numbers(t.Get("offset"), 2, t_where + " offset");
+    if (!v.ok()) return v.status();
+    transform.offset = glm::vec2((*v)[0], (*v)[1]);
+  }
+  if (t.Has("scale")) {
+    Result<std::vector<double>> v = numbers(t.Get("scale"), 2, t_where + " scale");
+    if (!v.ok()) return v.status();
+    transform.scale = glm::vec2((*v)[0], (*v)[1]);
+  }
+  if (t.Has("rotation")) {
+    if (!t.Get("rotation").IsNumber()) {
+      return Status(ErrorCode::kInvalidData, t_where + ": rotation is not a number");
+    }
+    transform.rotation = static_cast<float>(t.Get("rotation").GetNumberAsDouble());
+  }
+  if (!std::isfinite(transform.offset.x) || !std::isfinite(transform.offset.y) ||
+      !std::isfinite(transform.scale.x) || !std::isfinite(transform.scale.y) ||
+      !std::isfinite(transform.rotation)) {
+    return Status(ErrorCode::kInvalidData, t_where + ": values overflow a float");
+  }
+  return transform;
+}
+
 class LooksReader {
  public:
   LooksReader(Document& doc, const SkinnedMesh& mesh) : doc_(doc), mesh_(mesh) {}
@@ -175,32 +205,10 @@ Status LooksReader::texture(const TextureInfoView& info, const std::string& wher
   // KHR_texture_transform.
   TextureTransform transform;
   if (info.transform != nullptr) {
-    const std::string t_where = place(doc_, fmt::format("{}: {}", where, kTransformExtension));
-    const tinygltf::Value& t = *info.transform;
-    if (!t.IsObject()) {
-      return Status(ErrorCode::kInvalidData, t_where + ": not an object");
-    }
-    if (t.Has("offset")) {
-      Result<std::vector<double>> v = numbers(t.Get("offset"), 2, t_where + " offset");
-      if (!v.ok()) return v.status();
-      transform.offset = glm::vec2((*v)[0], (*v)[1]);
-    }
-    if (t.Has("scale")) {
-      Result<std::vector<double>> v = numbers(t.Get("scale"), 2, t_where + " scale");
-      if (!v.ok()) return v.status();
-      transform.scale = glm::vec2((*v)[0], (*v)[1]);
-    }
-    if (t.Has("rotation")) {
-      if (!t.Get("rotation").IsNumber()) {
-        return Status(ErrorCode::kInvalidData, t_where + ": rotation is not a number");
-      }
-      transform.rotation = static_cast<float>(t.Get("rotation").GetNumberAsDouble());
-    }
-    if (!std::isfinite(transform.offset.x) || !std::isfinite(transform.offset.y) ||
-        !std::isfinite(transform.scale.x) || !std::isfinite(transform.scale.y) ||
-        !std::isfinite(transform.rotation)) {
-      return Status(ErrorCode::kInvalidData, t_where + ": values overflow a float");
-    }
+    Result<TextureTransform> read = textureTransform(
+        *info.transform, place(doc_, fmt::format("{}: {}", where, kTransformExtension)));
+    if (!read.ok()) return read.status();
+    transform = *read;
   }
 
   const int uv_set = effectiveUvSet(info);
@@ -246,10 +254,10 @@ Status LooksReader::texture(const TextureInfoView& info, const std::string& wher
       return decoded.status();
     } else {
       // The decoder's message already names the file and the image.
-      doc_.warnings.push_back(makeWarning(WarningKind::kImageUnusable,
-                                          decoded.status().message() +
-                                              "; textures using it are dropped",
-                                          fmt::format("image {}", source)));
+      doc_.warnings.push_back(
+          makeWarning(WarningKind::kImageUnusable,
+                      decoded.status().message() + "; textures using it are dropped",
+                      fmt::format("image {}", source)));
       doc_.warnings.back()
           .with("file", doc_.path)
           .with("image", source)

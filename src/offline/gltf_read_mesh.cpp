@@ -487,6 +487,47 @@ void PrimitiveReader::appendSubMesh(const std::string& name, const PrimitiveLook
   mesh_.submeshes.push_back(std::move(submesh));
 }
 
+// What readInfluences found across a primitive's vertices.
+struct InfluenceCounts {
+  size_t too_many = 0;      // vertices with more than kMaxInfluences non-zero weights
+  size_t unnormalised = 0;  // vertices whose weights do not sum to 1
+  size_t unweighted = 0;    // vertices without weight, bound to the skin's first joint `joint`
+  float worst_deviation = 0.0f;
+};
+
+// One warning per kind of influence trouble in primitive `what`.
+void warnInfluences(Document& doc, const std::string& what, const InfluenceCounts& counts,
+                    const std::string& joint) {
+  if (counts.too_many > 0) {
+    warn(doc, WarningKind::kInfluencesTrimmed,
+         fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
+                     "renormalised",
+                     what, counts.too_many, kMaxInfluences, kMaxInfluences),
+         fmt::format("{} ({})", what, counts.too_many))
+        .with("primitive", what)
+        .with("vertices", counts.too_many);
+  }
+  if (counts.unnormalised > 0) {
+    warn(doc, WarningKind::kWeightsRenormalised,
+         fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
+                     "renormalised",
+                     what, counts.unnormalised, counts.worst_deviation),
+         fmt::format("{} ({})", what, counts.unnormalised))
+        .with("primitive", what)
+        .with("vertices", counts.unnormalised)
+        .with("largest_deviation", static_cast<double>(counts.worst_deviation));
+  }
+  if (counts.unweighted > 0) {
+    warn(doc, WarningKind::kUnweightedVertices,
+         fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
+                     counts.unweighted, joint),
+         fmt::format("{} ({})", what, counts.unweighted))
+        .with("primitive", what)
+        .with("vertices", counts.unweighted)
+        .with("joint", joint);
+  }
+}
+
 Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
                                        const std::string& what, size_t vertex_count,
                                        const Binding& binding, std::vector<glm::u16vec4>& joints,
@@ -582,35 +623,8 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
       worst_deviation = std::max(worst_deviation, deviation);
     }
   }
-  if (too_many > 0) {
-    warn(doc_, WarningKind::kInfluencesTrimmed,
-         fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
-                     "renormalised",
-                     what, too_many, kMaxInfluences, kMaxInfluences),
-         fmt::format("{} ({})", what, too_many))
-        .with("primitive", what)
-        .with("vertices", too_many);
-  }
-  if (unnormalised > 0) {
-    warn(doc_, WarningKind::kWeightsRenormalised,
-         fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
-                     "renormalised",
-                     what, unnormalised, worst_deviation),
-         fmt::format("{} ({})", what, unnormalised))
-        .with("primitive", what)
-        .with("vertices", unnormalised)
-        .with("largest_deviation", static_cast<double>(worst_deviation));
-  }
-  if (unweighted > 0) {
-    const std::string& joint = skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])];
-    warn(doc_, WarningKind::kUnweightedVertices,
-         fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
-                     unweighted, joint),
-         fmt::format("{} ({})", what, unweighted))
-        .with("primitive", what)
-        .with("vertices", unweighted)
-        .with("joint", joint);
-  }
+  const std::string& first_joint = skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])];
+  warnInfluences(doc_, what, {too_many, unnormalised, unweighted, worst_deviation}, first_joint);
   return {};
 }
 
