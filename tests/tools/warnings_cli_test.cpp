@@ -35,8 +35,8 @@ int linesWith(const std::string& text, const std::string& needle) {
 
 constexpr int kRobotJoints = 16;
 constexpr int kRobotAnimations = 14;
-const char* const kRobotNames[] = {"Hips", "Spine", "Chest", "Neck",
-                                   "Head", "Shoulder", "Arm", "Hand"};
+const char* const kRobotNames[] = {"Hips", "Spine",    "Chest", "Neck",
+                                   "Head", "Shoulder", "Arm",   "Hand"};
 
 // A noisy robot like the held-out one of issue 28: a chain of 16 joints whose 8 names come twice
 // (8 joints renamed), a skinned quad, and 14 animations that each turn a joint and carry a
@@ -97,8 +97,8 @@ class WarningsCli : public ::testing::Test {
 };
 
 TEST_F(WarningsCli, OneLinePerKindWithTheCountAndTheFirstExamples) {
-  const test::CliResult r = test::runCli("bake " + quoted(robot_) + " -o " +
-                                         quoted(dir_ / "robot.throng"));
+  const test::CliResult r =
+      test::runCli("bake " + quoted(robot_) + " -o " + quoted(dir_ / "robot.throng"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(linesWith(r.output, "throng: warning: "), 2) << r.output;
   EXPECT_NE(r.output.find("throng: warning: " + robot_.string() +
@@ -112,8 +112,8 @@ TEST_F(WarningsCli, OneLinePerKindWithTheCountAndTheFirstExamples) {
             std::string::npos)
       << r.output;
   // A kind that occurs once keeps its own message.
-  const test::CliResult lods = test::runCli("bake " + quoted(robot_) + " --lods -o " +
-                                            quoted(dir_ / "robot-lods.throng"));
+  const test::CliResult lods =
+      test::runCli("bake " + quoted(robot_) + " --lods -o " + quoted(dir_ / "robot-lods.throng"));
   ASSERT_EQ(lods.exit_code, 0) << lods.output;
   EXPECT_EQ(linesWith(lods.output, "joints renamed"), 1) << lods.output;
 }
@@ -138,15 +138,15 @@ TEST_F(WarningsCli, VerboseListsEveryWarningAndQuietNoneButErrorsStillPrint) {
               std::string::npos)
         << r.output;
   }
-  for (const std::string& flag : {"-q", "--quiet"}) {
-    const test::CliResult quiet = test::runCli("bake " + flag + " " + quoted(robot_) + " -o " +
-                                               quoted(dir_ / "q.throng"));
+  for (const std::string flag : {"-q", "--quiet"}) {
+    const test::CliResult quiet =
+        test::runCli("bake " + flag + " " + quoted(robot_) + " -o " + quoted(dir_ / "q.throng"));
     ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
-    EXPECT_EQ(quiet.output.find("warning"), std::string::npos) << quiet.output;
+    EXPECT_EQ(quiet.output.find("throng: warning"), std::string::npos) << quiet.output;
     EXPECT_NE(quiet.output.find("baked " + robot_.string()), std::string::npos) << quiet.output;
   }
-  const test::CliResult error = test::runCli("bake -q " + quoted(dir_ / "missing.glb") + " -o " +
-                                             quoted(dir_ / "q.throng"));
+  const test::CliResult error =
+      test::runCli("bake -q " + quoted(dir_ / "missing.glb") + " -o " + quoted(dir_ / "q.throng"));
   EXPECT_EQ(error.exit_code, 1);
   EXPECT_NE(error.output.find("throng: io error: "), std::string::npos) << error.output;
   const test::CliResult both = test::runCli("-q -v bake sample -o " + quoted(dir_ / "q.throng"));
@@ -163,7 +163,7 @@ TEST_F(WarningsCli, TheOtherCommandsGroupTheirsToo) {
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_EQ(linesWith(r.output, "throng: warning: "), 2) << r.output;
     EXPECT_EQ(linesWith(r.output, ": 8 joints renamed (duplicate names): "), 1) << r.output;
-    EXPECT_EQ(linesWith(test::runCli("-q " + command).output, "warning"), 0);
+    EXPECT_EQ(linesWith(test::runCli("-q " + command).output, "throng: warning"), 0);
   }
   // inspect's own section: the count, then the same grouping (-v: every message).
   const test::CliResult inspect = test::runCli("inspect " + robot);
@@ -225,9 +225,9 @@ TEST_F(WarningsCli, EveryCommandsJsonCarriesItsWarningsAsData) {
   EXPECT_EQ(commands[4]["joints"][9]["name"], "Hips#9");
   EXPECT_EQ(commands[4]["clips"].size(), static_cast<size_t>(kRobotAnimations));
   // -q leaves the data alone: it silences stderr only.
-  EXPECT_EQ(runJson("-q skeleton " + robot + " --json -o " + quoted(dir_ / "j.skel"))["warnings"]
-                .size(),
-            22u);
+  EXPECT_EQ(
+      runJson("-q skeleton " + robot + " --json -o " + quoted(dir_ / "j.skel"))["warnings"].size(),
+      22u);
   const json sample = runJson("sample --json -o " + quoted(dir_ / "s.glb"));
   EXPECT_EQ(sample["output"], (dir_ / "s.glb").string());
   EXPECT_TRUE(sample["warnings"].empty());
