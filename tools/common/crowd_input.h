@@ -8,6 +8,7 @@
 
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/crowd/clip_set.h"
 
 namespace throng::cli {
@@ -18,7 +19,7 @@ struct CrowdInput {
   bool sample = false;  // the built-in character (whose locomotion speeds are known)
   float size = 1.0f;    // largest extent of LOD 0's mesh (model units)
   std::string how;      // "package", "baked in memory from glTF", ...
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;  // messages name the file
 };
 
 // Reports how far loading has come: 0..1 and what is being done ("importing", "baking", ...).
