@@ -269,8 +269,7 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
   return set;
 }
 
-Result<ClipSet> clipSetByName(std::span<const BakedClip> clips,
-                              std::vector<Warning>* warnings) {
+Result<ClipSet> clipSetByName(std::span<const BakedClip> clips, std::vector<Warning>* warnings) {
   return makeClipSet(clips, ClipMap{}, warnings);
 }
 

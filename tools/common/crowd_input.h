@@ -15,10 +15,10 @@ namespace throng::cli {
 
 struct CrowdInput {
   Package package;
-  std::string name;     // as given: a path, or "sample"
-  bool sample = false;  // the built-in character (whose locomotion speeds are known)
-  float size = 1.0f;    // largest extent of LOD 0's mesh (model units)
-  std::string how;      // "package", "baked in memory from glTF", ...
+  std::string name;               // as given: a path, or "sample"
+  bool sample = false;            // the built-in character (whose locomotion speeds are known)
+  float size = 1.0f;              // largest extent of LOD 0's mesh (model units)
+  std::string how;                // "package", "baked in memory from glTF", ...
   std::vector<Warning> warnings;  // messages name the file
 };
 

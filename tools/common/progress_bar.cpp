@@ -11,8 +11,7 @@ namespace throng::cli {
 namespace {
 
 double steadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -48,11 +47,9 @@ void ProgressBar::update(const std::string& step, double fraction, const std::st
   drawn_ = true;
 }
 
-void ProgressBar::update(const std::string& step, uint64_t done, uint64_t total,
-                         const char* unit) {
+void ProgressBar::update(const std::string& step, uint64_t done, uint64_t total, const char* unit) {
   if (!terminal_) return;
-  const double fraction =
-      total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+  const double fraction = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
   update(step, fraction, fmt::format("{}/{} {}", done, total, unit));
 }
 

@@ -35,10 +35,12 @@ int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
   out.clip_maps = std::move(clip_maps).value();
   ProgressBar bar;
   for (const std::string& name : names) {
-    Result<CrowdInput> input =
-        loadCrowdInput(name, [&](float done, const char* step) {
+    Result<CrowdInput> input = loadCrowdInput(
+        name,
+        [&](float done, const char* step) {
           bar.update(fmt::format("loading {}: {}", name, step), done);
-        }, clips.clips_from);
+        },
+        clips.clips_from);
     bar.finish();
     if (!input.ok()) return fail(input.status().message());
     if (const std::string m = checkLod(lod, *input); !m.empty()) return usageError(m);
@@ -47,7 +49,6 @@ int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
   }
   return 0;
 }
-
 
 render::CrowdRendererDesc rendererDesc(const FrontendArgs& args, const FrontendChoice& choice) {
   render::CrowdRendererDesc desc;
@@ -116,7 +117,8 @@ void addMixedJson(nlohmann::json& json, const render::MixedCrowdRenderer& render
   json["animation_texture_shared"] = renderer.sharedTexture() != nullptr;
 }
 
-std::vector<Warning> crowdWarnings(const CrowdDrawing& drawing, std::span<const CrowdInput> inputs) {
+std::vector<Warning> crowdWarnings(const CrowdDrawing& drawing,
+                                   std::span<const CrowdInput> inputs) {
   std::vector<Warning> warnings;
   for (const CrowdInput& in : inputs) {
     warnings.insert(warnings.end(), in.warnings.begin(), in.warnings.end());
@@ -136,13 +138,12 @@ void printMixedReport(const CrowdDrawing& drawing, std::span<const CrowdInput> i
                       const std::vector<double>& frame_ms, const std::string& out) {
   const render::MixedCrowdRenderer& mixed = *drawing.renderer;
   printDeviceAndPath(*drawing.device, mixed.renderer(0));
-  const bool merged =
-      mixed.path() == render::RenderPath::kMerged || mixed.path() == render::RenderPath::kPerCharacter;
-  std::vector<TextColumn> columns = {{"#", true, {}},       {"input", false, {}},
-                                     {"clips", true, {}},   {"LODs", true, {}},
-                                     {"agents", true, {}},  {"visible", true, {}},
-                                     {"draws", true, {}},   {"triangles", true, {}},
-                                     {"per LOD", false, {}}};
+  const bool merged = mixed.path() == render::RenderPath::kMerged ||
+                      mixed.path() == render::RenderPath::kPerCharacter;
+  std::vector<TextColumn> columns = {
+      {"#", true, {}},     {"input", false, {}},    {"clips", true, {}},
+      {"LODs", true, {}},  {"agents", true, {}},    {"visible", true, {}},
+      {"draws", true, {}}, {"triangles", true, {}}, {"per LOD", false, {}}};
   TextColumn encoding{"joint encoding", false, {}};
   for (size_t c = 0; c < inputs.size(); ++c) {
     const render::CrowdRenderer& r = mixed.renderer(c);
@@ -164,8 +165,8 @@ void printMixedReport(const CrowdDrawing& drawing, std::span<const CrowdInput> i
   printTable(columns);
   const size_t characters = mixed.characterCount();
   const render::CrowdFrameStats& stats = mixed.stats();
-  fmt::print("mixed crowd: {} agents of {} characters{}; draw calls: {} in all", agents,
-             characters, what, stats.draw_calls);
+  fmt::print("mixed crowd: {} agents of {} characters{}; draw calls: {} in all", agents, characters,
+             what, stats.draw_calls);
   if (stats.ground_draw_calls > 0) {
     fmt::print(" (and {} for the ground and shadows)", stats.ground_draw_calls);
   }

@@ -8,8 +8,8 @@
 #include <fmt/core.h>
 
 #include "command.h"
-#include "warning_output.h"
 #include "throng/version.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 
@@ -97,9 +97,7 @@ int main(int argc, char** argv) {
     return usageError(message + (parsed ? fmt::format(" (see throng {} --help)", parsed->get_name())
                                         : std::string(" (see throng --help)")));
   }
-  setVerbosity(quiet     ? Verbosity::kQuiet
-               : verbose ? Verbosity::kVerbose
-                         : Verbosity::kNormal);
+  setVerbosity(quiet ? Verbosity::kQuiet : verbose ? Verbosity::kVerbose : Verbosity::kNormal);
   for (auto& [sub, action] : actions) {
     if (sub->parsed()) return action();
   }

@@ -79,7 +79,7 @@ int runPose(const PoseArgs& args) {
   if (Status s = writeObj(*p.mesh, p.positions, p.normals, args.output); !s.ok()) {
     return fail(s.message());
   }
-  const std::string clip_name = p.clip < 0 ? "(rest pose)"
+  const std::string clip_name = p.clip < 0   ? "(rest pose)"
                                 : is_package ? package.clips[static_cast<size_t>(p.clip)].name
                                              : character.clips[static_cast<size_t>(p.clip)].name;
   if (args.json) {

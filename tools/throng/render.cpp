@@ -247,7 +247,8 @@ void printRenderText(const RenderArgs& args, const LoadedInputs& loaded,
     for (size_t c = 0; c < count; ++c) {
       const Package& package = loaded.inputs[c].package;
       variants.cells.push_back(std::to_string(package.variants.size()));
-      playing.cells.push_back(fmt::format("'{}' (clip {})", package.clips[clips[c]].name, clips[c]));
+      playing.cells.push_back(
+          fmt::format("'{}' (clip {})", package.clips[clips[c]].name, clips[c]));
     }
     const TextColumn extra[] = {variants, playing};
     printMixedReport(drawing, loaded.inputs, static_cast<uint32_t>(args.agents),
