@@ -142,6 +142,36 @@ float unitFactor(double value, bool& clamped) {
   return static_cast<float>(v);
 }
 
+// A KHR_texture_transform object `t`; errors name `t_where`.
+Result<TextureTransform> textureTransform(const tinygltf::Value& t, const std::string& t_where) {
+  TextureTransform transform;
+  if (!t.IsObject()) {
+    return Status(ErrorCode::kInvalidData, t_where + ": not an object");
+  }
+  if (t.Has("offset")) {
+    Result<std::vector<double>> v = numbers(t.Get("offset"), 2, t_where + " offset");
+    if (!v.ok()) return v.status();
+    transform.offset = glm::vec2((*v)[0], (*v)[1]);
+  }
+  if (t.Has("scale")) {
+    Result<std::vector<double>> v = numbers(t.Get("scale"), 2, t_where + " scale");
+    if (!v.ok()) return v.status();
+    transform.scale = glm::vec2((*v)[0], (*v)[1]);
+  }
+  if (t.Has("rotation")) {
+    if (!t.Get("rotation").IsNumber()) {
+      return Status(ErrorCode::kInvalidData, t_where + ": rotation is not a number");
+    }
+    transform.rotation = static_cast<float>(t.Get("rotation").GetNumberAsDouble());
+  }
+  if (!std::isfinite(transform.offset.x) || !std::isfinite(transform.offset.y) ||
+      !std::isfinite(transform.scale.x) || !std::isfinite(transform.scale.y) ||
+      !std::isfinite(transform.rotation)) {
+    return Status(ErrorCode::kInvalidData, t_where + ": values overflow a float");
+  }
+  return transform;
+}
+
 class LooksReader {
  public:
   LooksReader(Document& doc, const SkinnedMesh& mesh) : doc_(doc), mesh_(mesh) {}
@@ -163,8 +193,10 @@ class LooksReader {
   // The image slot of glTF image `source` in `space`, decoded (or copied) once; -1: unusable.
   Result<int> image(int source, ColorSpace space);
   void drop(const std::string& where, const std::string& why) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: {}; drawn without its texture", where, why)));
+    warn(doc_, WarningKind::kTextureDropped,
+         fmt::format("{}: {}; drawn without its texture", where, why), where)
+        .with("where", where)
+        .with("reason", why);
   }
 
   Document& doc_;
@@ -194,10 +226,12 @@ Result<int> LooksReader::image(int source, ColorSpace space) {
                                               source, kMaxImageBytes)));
       }
       budget_ -= bytes;
-      doc_.warnings.push_back(place(
-          doc_, fmt::format("image {} is read as sRGB colour and as linear data; stored twice, "
-                            "once for each",
-                            source)));
+      warn(doc_, WarningKind::kImageStoredTwice,
+           fmt::format("image {} is read as sRGB colour and as linear data; stored twice, "
+                       "once for each",
+                       source),
+           fmt::format("image {}", source))
+          .with("image", source);
       slot = static_cast<int>(images_.size());
       images_.push_back(copy);
     }
@@ -209,7 +243,15 @@ Result<int> LooksReader::image(int source, ColorSpace space) {
     } else if (decoded.status().code() == ErrorCode::kLimitExceeded) {
       return decoded.status();
     } else {
-      doc_.warnings.push_back(decoded.status().message() + "; textures using it are dropped");
+      // The decoder's message already names the file and the image.
+      doc_.warnings.push_back(
+          makeWarning(WarningKind::kImageUnusable,
+                      decoded.status().message() + "; textures using it are dropped",
+                      fmt::format("image {}", source)));
+      doc_.warnings.back()
+          .with("file", doc_.path)
+          .with("image", source)
+          .with("reason", decoded.status().message());
     }
   }
   image_of_source_.emplace(std::make_pair(source, space), slot);
@@ -245,32 +287,10 @@ Result<TextureTransform> LooksReader::readTransform(const TextureInfoView& info,
                                                     const std::string& where) {
   TextureTransform transform;
   if (info.transform != nullptr) {
-    const std::string t_where = place(doc_, fmt::format("{}: {}", where, kTransformExtension));
-    const tinygltf::Value& t = *info.transform;
-    if (!t.IsObject()) {
-      return Status(ErrorCode::kInvalidData, t_where + ": not an object");
-    }
-    if (t.Has("offset")) {
-      Result<std::vector<double>> v = numbers(t.Get("offset"), 2, t_where + " offset");
-      if (!v.ok()) return v.status();
-      transform.offset = glm::vec2((*v)[0], (*v)[1]);
-    }
-    if (t.Has("scale")) {
-      Result<std::vector<double>> v = numbers(t.Get("scale"), 2, t_where + " scale");
-      if (!v.ok()) return v.status();
-      transform.scale = glm::vec2((*v)[0], (*v)[1]);
-    }
-    if (t.Has("rotation")) {
-      if (!t.Get("rotation").IsNumber()) {
-        return Status(ErrorCode::kInvalidData, t_where + ": rotation is not a number");
-      }
-      transform.rotation = static_cast<float>(t.Get("rotation").GetNumberAsDouble());
-    }
-    if (!std::isfinite(transform.offset.x) || !std::isfinite(transform.offset.y) ||
-        !std::isfinite(transform.scale.x) || !std::isfinite(transform.scale.y) ||
-        !std::isfinite(transform.rotation)) {
-      return Status(ErrorCode::kInvalidData, t_where + ": values overflow a float");
-    }
+    Result<TextureTransform> read = textureTransform(
+        *info.transform, place(doc_, fmt::format("{}: {}", where, kTransformExtension)));
+    if (!read.ok()) return read.status();
+    transform = *read;
   }
   return transform;
 }
@@ -358,8 +378,9 @@ Status LooksReader::readBase(const tinygltf::Material& source, const std::string
   for (int c = 0; c < 4; ++c)
     out.base_color[c] = unitFactor(factor[static_cast<size_t>(c)], clamped);
   if (clamped) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: baseColorFactor outside [0, 1]; clamped", where)));
+    warn(doc_, WarningKind::kBaseColorClamped,
+         fmt::format("{}: baseColorFactor outside [0, 1]; clamped", where), where)
+        .with("where", where);
   }
 
   if (source.alphaMode == "OPAQUE" || source.alphaMode.empty()) {
@@ -410,10 +431,12 @@ Status LooksReader::readFactors(const tinygltf::Material& source, const std::str
     out.emissive_factor[c] = unitFactor(source.emissiveFactor[static_cast<size_t>(c)], clamped);
   }
   if (clamped) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: metallicFactor, roughnessFactor, occlusion strength or "
-                                "emissiveFactor outside [0, 1]; clamped",
-                                where)));
+    warn(doc_, WarningKind::kMaterialFactorsClamped,
+         fmt::format("{}: metallicFactor, roughnessFactor, occlusion strength or "
+                     "emissiveFactor outside [0, 1]; clamped",
+                     where),
+         where)
+        .with("where", where);
   }
   out.normal_scale = static_cast<float>(source.normalTexture.scale);
   if (!std::isfinite(out.normal_scale)) {

@@ -144,12 +144,16 @@ void noteUsedExtensions(Document& doc) {
       continue;
     }
     if (const char* what = undecodableImageExtension(name)) {
-      doc.warnings.push_back(place(doc, fmt::format("extension {} ({}) is not supported; "
-                                                    "textures use their fallback images, or none",
-                                                    name, what)));
+      warn(doc, WarningKind::kImageExtensionUnsupported,
+           fmt::format("extension {} ({}) is not supported; textures use their fallback images, "
+                       "or none",
+                       name, what),
+           name)
+          .with("extension", name);
       continue;
     }
-    doc.warnings.push_back(place(doc, fmt::format("extension {} is ignored", name)));
+    warn(doc, WarningKind::kExtensionIgnored, fmt::format("extension {} is ignored", name), name)
+        .with("extension", name);
   }
 }
 

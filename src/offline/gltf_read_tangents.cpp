@@ -43,7 +43,10 @@ Status finishTangents(Document& doc, SkinnedMesh& mesh, const std::vector<Materi
     note += fmt::format("; {} vertices without uv area took a direction orthogonal to their normal",
                         report->fallback);
   }
-  doc.warnings.push_back(place(doc, note));
+  warn(doc, WarningKind::kTangentsGenerated, note, fmt::format("{} vertices", report->generated))
+      .with("vertices", report->generated)
+      .with("added", report->split)
+      .with("without_uv_area", report->fallback);
   return {};
 }
 

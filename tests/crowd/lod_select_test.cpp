@@ -119,6 +119,16 @@ TEST(LodSelect, PerspectiveViewsUseTheScreenSpaceRuleToTheNearestPoint) {
   EXPECT_EQ(agentLod(l, view, p), pickLodScreenSpace(l, 24.0f, projection, 2.0f));
 }
 
+TEST(LodSelect, ReachIsTheFarthestVertexOfLodZero) {
+  EXPECT_EQ(lodReach({}), 0.0f);
+  std::vector<MeshLod> lods(2);
+  lods[0].mesh.positions = {{0.0f, 1.0f, 0.0f}, {3.0f, 0.0f, 4.0f}, {-1.0f, -2.0f, 2.0f}};
+  lods[1].mesh.positions = {{0.0f, 10.0f, 0.0f}};  // only LOD 0 counts
+  EXPECT_FLOAT_EQ(lodReach(lods), 5.0f);
+  lods[0].mesh.positions.clear();
+  EXPECT_EQ(lodReach(lods), 0.0f);
+}
+
 TEST(LodSelect, CountsEveryPickedAgentAndSkipsTheOthers) {
   const auto l = lods();
   const auto placements = row(6);  // 5, 15, 25, 35, 45, 55

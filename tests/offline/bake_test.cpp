@@ -454,6 +454,25 @@ TEST(Bake, ProgressCountsEveryFrame) {
   EXPECT_EQ(most, p.animation.frame_count);
 }
 
+TEST(Bake, ProgressRisesByOneFromOneToTheTotalWhateverTheThreads) {
+  const Character c = makeCharacter();
+  for (int threads : {1, 4}) {
+    SCOPED_TRACE(threads);
+    BakeOptions o;
+    o.threads = threads;
+    std::vector<uint32_t> done;  // the calls are serialised
+    uint32_t total = 0;
+    o.progress = [&](uint32_t d, uint32_t t) {
+      done.push_back(d);
+      total = t;
+    };
+    const Package p = bake(c, o);
+    ASSERT_EQ(done.size(), p.animation.frame_count);
+    EXPECT_EQ(total, p.animation.frame_count);
+    for (size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i + 1);
+  }
+}
+
 TEST(Bake, PackageRoundTripsAndDescribes) {
   const Character c = makeCharacter();
   BakeOptions o;

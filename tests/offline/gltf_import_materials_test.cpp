@@ -41,15 +41,15 @@ std::string png(int w, int h) {
 }
 
 bool hasWarning(const Character& c, const std::string& text) {
-  for (const std::string& w : c.warnings) {
-    if (w.find(text) != std::string::npos) return true;
+  for (const Warning& w : c.warnings) {
+    if (w.message.find(text) != std::string::npos) return true;
   }
   return false;
 }
 
 std::string allWarnings(const Character& c) {
   std::string s;
-  for (const std::string& w : c.warnings) s += w + "\n";
+  for (const Warning& w : c.warnings) s += w.message + "\n";
   return s;
 }
 

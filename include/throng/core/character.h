@@ -11,6 +11,7 @@
 #include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/core/skeleton.h"
+#include "throng/core/warning.h"
 
 namespace throng {
 
@@ -21,7 +22,7 @@ struct Character {
   std::vector<Material> materials;    // SubMesh::material indexes it; empty: defaultMaterial()
   std::vector<SourceImage> images;    // TextureRef::image indexes it
   std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
-  std::vector<std::string> warnings;  // non-fatal findings of whoever built it (importer, ...)
+  std::vector<Warning> warnings;      // non-fatal findings of whoever built it (importer, ...)
 
   // Index of the clip named `name`, or of clip number `name` when it is a decimal index; -1 if
   // none.

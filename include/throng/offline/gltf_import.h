@@ -50,7 +50,7 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
 // warning; joints without channels keep `target`'s rest values (the file's rest pose is not used).
 // Appends non-fatal findings to `warnings`. `options.allowed_roots` applies; errors as importGltf.
 Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
-                                            std::vector<std::string>& warnings,
+                                            std::vector<Warning>& warnings,
                                             const ImportOptions& options = {});
 
 }  // namespace throng
