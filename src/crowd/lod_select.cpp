@@ -40,6 +40,13 @@ LodRule::LodRule(std::span<const MeshLod> lods, const LodView& view)
   }
 }
 
+float lodReach(std::span<const MeshLod> lods) {
+  float reach = 0.0f;
+  if (lods.empty()) return reach;
+  for (const glm::vec3& p : lods[0].mesh.positions) reach = std::max(reach, glm::length(p));
+  return reach;
+}
+
 int agentLod(std::span<const MeshLod> lods, const LodView& view, const Placement& placement) {
   return LodRule(lods, view).pick(placement);
 }

@@ -155,8 +155,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     limits.mesh = {};
     lods_.push_back(std::move(limits));
   }
-  for (const glm::vec3& p : package.lods[0].mesh.positions)
-    reach_ = std::max(reach_, glm::length(p));
+  reach_ = lodReach(package.lods);
   choosePath(package, desc);
   if (!status_.ok()) {
     gpu_.reset();

@@ -3,6 +3,8 @@
 
 #include <cassert>
 
+#include <GLES3/gl3.h>
+
 #include "throng/crowd/batch_palette.h"
 #include "throng/crowd/lod_select.h"
 
@@ -21,7 +23,12 @@ MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScen
          (scene.skeleton != nullptr && scene.clips.size() == scene.baked_clips.size()));
   assert(static_cast<int>(scene.lods.size()) == renderer.lodCount());
   renderer.beginFrame(view);
-  const LodView lod_view = lodViewOf(view, 0);
+  // The front end's LOD rule (CrowdRenderer): FrameView's viewport_height 0 means the frame's
+  // height (the viewport beginFrame set), measured to the agent's nearest point (lodReach).
+  GLint viewport[4] = {};
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  LodView lod_view = lodViewOf(view, viewport[3]);
+  lod_view.reach = lodReach(scene.lods);
   for (size_t i = 0; i < agents.size(); ++i) {
     const Placement& placement = placements[i];
     const int lod = agentLod(scene.lods, lod_view, placement);

@@ -119,6 +119,18 @@ TEST(LodSelect, PerspectiveViewsUseTheScreenSpaceRuleToTheNearestPoint) {
   EXPECT_EQ(agentLod(l, view, p), pickLodScreenSpace(l, 24.0f, projection, 2.0f));
 }
 
+// The reach every front end measures with: LOD 0's farthest bind vertex from the origin; coarser
+// LODs do not count.
+TEST(LodSelect, ReachIsTheFarthestVertexOfLodZero) {
+  std::vector<MeshLod> chain = lods();
+  EXPECT_EQ(lodReach(chain), 0.0f);  // no vertices
+  chain[0].mesh.positions = {glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(3.0f, 0.0f, 4.0f),
+                             glm::vec3(-1.0f, 2.0f, 0.0f)};
+  chain[1].mesh.positions = {glm::vec3(0.0f, 9.0f, 0.0f)};
+  EXPECT_FLOAT_EQ(lodReach(chain), 5.0f);
+  EXPECT_EQ(lodReach({}), 0.0f);
+}
+
 TEST(LodSelect, CountsEveryPickedAgentAndSkipsTheOthers) {
   const auto l = lods();
   const auto placements = row(6);  // 5, 15, 25, 35, 45, 55

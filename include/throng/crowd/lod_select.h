@@ -25,6 +25,11 @@ struct LodView {
   float reach = 0.0f;
 };
 
+// LodView::reach of a character whose LOD chain is `lods`: the distance (model units) from its
+// origin to the farthest vertex of LOD 0's bind mesh (0 for an empty chain). Every front end
+// measures the LOD rule with it (CrowdRenderer, drawMergedCrowd).
+float lodReach(std::span<const MeshLod> lods);
+
 // The LOD of a character standing at `placement`, seen from `view`: the single place every render
 // path applies the LOD rule (crowd/lod_pick.h). A perspective view (fov_y, viewport_height and
 // threshold_pixels > 0) uses pickLodScreenSpace at the distance to the agent's nearest point
