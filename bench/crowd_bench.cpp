@@ -25,7 +25,10 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "render/merged_path.h"
+#include "render/test_hooks.h"
 #include "throng/core/job_system.h"
+#include "throng/crowd/agent_grid.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/lod_select.h"
 #include "throng/offline/bake.h"
@@ -34,7 +37,6 @@
 #include "throng/render/camera.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
-#include "throng/render/merged_path.h"
 
 namespace throng::render {
 namespace {
@@ -119,7 +121,9 @@ Shared& shared() {
     DeviceDesc desc;
     desc.gles_major = 3;
     desc.width = desc.height = kFrameSize;
-    desc.caps.max_vertex_uniform_vectors = kPhoneUniformVectors;
+    DeviceTestHooks phone;
+    phone.caps.max_vertex_uniform_vectors = kPhoneUniformVectors;
+    desc.test_hooks = &phone;
     out->device = take(Device::createHeadless(desc), "ES 3.0 headless device");
     if (out->device->caps().gles_major < 3)
       die("asked for ES 3.0, got " + out->device->caps().version);
@@ -179,14 +183,12 @@ Scene makeScene(int agents, CameraKind camera) {
   scene.camera = camera;
   const float size = s.character.size();
   const float spacing = kGridSpacing * size;
-  int columns = 1;
-  while (columns * columns < agents) ++columns;
-  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
+  const AgentGrid grid = squareGrid(static_cast<uint32_t>(agents), spacing);
+  const float half = -grid.origin.x;
   for (int i = 0; i < agents; ++i) {
     const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
     Placement p;
-    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
-                           spacing * static_cast<float>(i / columns) - half);
+    p.position = grid.position(static_cast<uint32_t>(i));
     p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
     scene.placements.push_back(p);
     AgentPlayback a;
@@ -590,15 +592,13 @@ void runPathCpuFrame(benchmark::State& state, CpuFrameKind kind) {
   CrowdRenderer& renderer = gpu_driven ? *s.gpu : *s.instanced;
   const int agents = static_cast<int>(state.range(0));
   Crowd crowd(s.package.clips, s.clip_set);
-  int columns = 1;
-  while (columns * columns < agents) ++columns;
   const float spacing = kGridSpacing * 1.8f;
-  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
+  const AgentGrid grid = squareGrid(static_cast<uint32_t>(agents), spacing);
+  const float half = -grid.origin.x;
   for (int i = 0; i < agents; ++i) {
     const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
     Placement p;
-    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
-                           spacing * static_cast<float>(i / columns) - half);
+    p.position = grid.position(static_cast<uint32_t>(i));
     p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
     crowd.addAgent(p, static_cast<float>(hash % 1000) * 0.001f);
   }
@@ -782,16 +782,14 @@ struct PaletteScene {
 PaletteScene makePaletteScene(int agents) {
   const Package& package = paletteShared().package;
   PaletteScene scene;
-  int columns = 1;
-  while (columns * columns < agents) ++columns;
   const float spacing = kGridSpacing * 1.8f;
-  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
+  const AgentGrid grid = squareGrid(static_cast<uint32_t>(agents), spacing);
+  const float half = -grid.origin.x;
   const uint32_t clips = static_cast<uint32_t>(package.clips.size());
   for (int i = 0; i < agents; ++i) {
     const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
     Placement p;
-    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
-                           spacing * static_cast<float>(i / columns) - half);
+    p.position = grid.position(static_cast<uint32_t>(i));
     p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
     scene.placements.push_back(p);
     AgentPlayback a;

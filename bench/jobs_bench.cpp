@@ -13,6 +13,7 @@
 
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/crowd/agent_grid.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/frame_palette.h"
 #include "throng/crowd/playback.h"
@@ -133,18 +134,17 @@ void BM_CrowdUpdate(benchmark::State& state) {
   clip_set->walk_speed = kSampleWalkSpeed;
   clip_set->run_speed = kSampleRunSpeed;
   Crowd crowd(f.package.clips, *clip_set);
-  int columns = 1;
-  while (columns * columns < kCrowdAgents) ++columns;
-  const float spacing = 1.5f * f.character.size();
+  // The square grid, its first agent at the origin.
+  AgentGrid grid = squareGrid(kCrowdAgents, 1.5f * f.character.size());
+  grid.origin = glm::vec2(0.0f);
   for (int i = 0; i < kCrowdAgents; ++i) {
     Placement p;
-    p.position = glm::vec3(spacing * static_cast<float>(i % columns), 0.0f,
-                           spacing * static_cast<float>(i / columns));
+    p.position = grid.position(static_cast<uint32_t>(i));
     crowd.addAgent(p, 0.013f * static_cast<float>(i));
   }
   constexpr CommandType kTypes[] = {CommandType::kWalkTo, CommandType::kRunTo, CommandType::kAttack,
                                     CommandType::kIdle};
-  const float extent = spacing * static_cast<float>(columns);
+  const float extent = grid.spacing * static_cast<float>(grid.columns);
   uint32_t next = 0;
   for (auto _ : state) {
     for (int c = 0; c < kCommandsPerTick; ++c, ++next) {

@@ -9,6 +9,8 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "render/merged_path.h"
+#include "render/test_hooks.h"
 #include "throng/core/joint_encoding.h"
 #include "throng/core/pose.h"
 #include "throng/crowd/batch_palette.h"
@@ -16,7 +18,6 @@
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/crowd_renderer.h"
-#include "throng/render/merged_path.h"
 
 namespace throng::render {
 namespace {
@@ -57,7 +58,9 @@ Fixture& fixture() {
     desc.gles_major = 2;
     desc.width = 512;
     desc.height = 512;
-    desc.caps.max_vertex_uniform_vectors = 256;  // a common ES2 phone
+    DeviceTestHooks phone;
+    phone.caps.max_vertex_uniform_vectors = 256;  // a common ES2 phone
+    desc.test_hooks = &phone;
     // Mesa gives a real ES 2.0 context only with this in the environment when the EGL display is
     // initialised; the library never sets it, the program that wants ES 2.0 does.
     setenv("MESA_GLES_VERSION_OVERRIDE", "2.0", 0);

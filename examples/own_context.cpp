@@ -13,8 +13,8 @@
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
+#include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace {
 
@@ -102,20 +102,23 @@ int drawAndCheck(const Engine& engine) {
   auto device = throng::render::Device::createForCurrentContext(
       {.width = kWidth, .height = kHeight, .framebuffer = engine.framebuffer});
   if (!device.ok()) return fail(device.status().toString());
-  auto renderer = throng::render::InstancedRenderer::create(**device, *package);
+  // Every character at LOD 0, as the first clip's first frame poses it.
+  throng::render::CrowdRenderer renderer(**device, *package, {.fixed_lod = 0});
   if (!renderer.ok()) return fail(renderer.status().toString());
 
   const float size = hero.size();
-  std::vector<throng::render::Instance> instances;
-  for (int i = -1; i <= 1; ++i)  // frame 0: the first clip's first pose
-    instances.push_back({{glm::vec3(1.2f * size * i, 0.0f, 0.0f), 0.0f, 1.0f}, {}});
+  std::vector<throng::Placement> placements;
+  for (int i = -1; i <= 1; ++i) placements.push_back({glm::vec3(1.2f * size * i, 0.0f, 0.0f)});
+  const std::vector<throng::AgentPlayback> playback(placements.size());
   throng::render::FrameView view;
   const throng::Bounds crowd{glm::vec3(-2.0f * size, 0.0f, -0.5f * size),
                              glm::vec3(2.0f * size, size, 0.5f * size)};
   view.view_projection =
       throng::render::framingViewProjection(crowd, float(kWidth) / kHeight, {.fit_corners = true});
   (*device)->beginFrame(glm::vec4(kClear[0], kClear[1], kClear[2], kClear[3]) / 255.0f);
-  if (throng::Status s = (*renderer)->draw(view, instances); !s.ok()) return fail(s.toString());
+  if (throng::Status s = renderer.draw(view, throng::render::CrowdFrame{placements, playback});
+      !s.ok())
+    return fail(s.toString());
 
   // The engine reads its own framebuffer (rows bottom first, as GL stores them).
   std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 4);
@@ -133,10 +136,9 @@ int drawAndCheck(const Engine& engine) {
                        ") is not the background");
     }
   }
-  for (const throng::render::Instance& instance : instances) {
+  for (const throng::Placement& placement : placements) {
     const glm::vec4 chest =
-        view.view_projection *
-        glm::vec4(instance.placement.position + glm::vec3(0, 0.6f * size, 0), 1);
+        view.view_projection * glm::vec4(placement.position + glm::vec3(0, 0.6f * size, 0), 1);
     const int x = int((chest.x / chest.w * 0.5f + 0.5f) * kWidth);
     const int y = int((chest.y / chest.w * 0.5f + 0.5f) * kHeight);
     if (x < 0 || x >= kWidth || y < 0 || y >= kHeight || isClear(at(x, y))) {
@@ -148,7 +150,7 @@ int drawAndCheck(const Engine& engine) {
   for (size_t p = 0; p < pixels.size(); p += 4) drawn += isClear(&pixels[p]) ? 0 : 1;
   std::printf("own_context: %s, %zu of %d pixels drawn, %u draw calls, %d failed checks\n",
               (*device)->caps().version.c_str(), drawn, kWidth * kHeight,
-              (*renderer)->stats().draw_calls, failures);
+              renderer.stats().draw_calls, failures);
   return failures == 0 ? 0 : 1;
 }
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs throng's build, test and runtime dependencies from Debian 12 packages (as root):
 # the viewer's GLFW and Dear ImGui, and Xvfb (with xauth, which xvfb-run needs) to run it in CI;
+# pybind11 and Python's headers for the Python module, NumPy and pytest for its tests;
+# Universal Ctags for the function-length check (ctest -L check) and Graphviz to render the
+# diagrams of docs/architecture.md (scripts/render-architecture.sh);
 # with --web also what the web page needs (emscripten, and Chromium for scripts/web-check.sh);
 # with --fuzz Debian's clang and compiler-rt, which holds libFuzzer (scripts/fuzz.sh).
 set -euo pipefail
@@ -11,6 +14,9 @@ packages=(
   gltfpack draco
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev xvfb xauth
+  # The Python module and its tests; dpkg-shlibdeps for the Debian packages (scripts/package.sh).
+  python3-dev pybind11-dev python3-numpy python3-pytest dpkg-dev
+  universal-ctags graphviz
 )
 for option in "$@"; do
   case "$option" in

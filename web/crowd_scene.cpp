@@ -1,4 +1,4 @@
-// The page's scene: random commands, state tints, and the front end's renderer of each path.
+// The page's scene: random commands, state tints, and the mixed-crowd renderer of each path.
 #include "crowd_scene.h"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include "scenery.h"
 #include "state_tint.h"
+#include "throng/crowd/agent_grid.h"
 
 namespace throng::web {
 namespace {
@@ -17,26 +18,40 @@ constexpr uint32_t kCommandShare = 12;
 constexpr float kGridSpacing = 1.1f;
 constexpr uint32_t kSeed = 1;
 
+// The page's renderer settings for `path`: ground, blob shadows and agents coloured by state.
+render::CrowdRendererDesc sceneDesc(render::RenderPath path) {
+  render::CrowdRendererDesc desc;
+  desc.path = path;
+  cli::addGround(desc);
+  desc.state_tints = cli::kStateTints;
+  return desc;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
-                                                       const Package& package,
-                                                       const ClipSet& clip_set) {
+                                                       std::span<const SceneCharacter> characters) {
   std::unique_ptr<CrowdScene> scene(new CrowdScene());
-  scene->package_ = &package;
-  scene->clip_set_ = clip_set;
-  if (!package.lods.empty()) {
-    scene->character_size_ =
-        std::max(computeBounds(package.lods[0].mesh.positions).largestExtent(), 1e-3f);
+  scene->characters_.assign(characters.begin(), characters.end());
+  std::vector<const Package*> packages;
+  std::vector<float> sizes;
+  for (const SceneCharacter& c : characters) {
+    packages.push_back(c.package);
+    scene->crowd_characters_.push_back({c.package->clips, c.clip_set});
+    const float size = c.package->lods.empty()
+                           ? 1.0f
+                           : computeBounds(c.package->lods[0].mesh.positions).largestExtent();
+    sizes.push_back(std::max(size, 1e-3f));
   }
-  render::CrowdRendererDesc automatic_desc;
-  cli::addGround(automatic_desc);
-  render::CrowdRenderer automatic(device, package, automatic_desc);
+  scene->character_size_ = *std::max_element(sizes.begin(), sizes.end());
+  for (const float size : sizes) scene->scales_.push_back(scene->character_size_ / size);
+  Result<std::unique_ptr<render::MixedCrowdRenderer>> automatic =
+      render::MixedCrowdRenderer::create(device, packages, sceneDesc(render::RenderPath::kAuto));
   if (!automatic.ok()) return automatic.status();
-  scene->auto_path_ = automatic.path();
-  scene->auto_reason_ = automatic.pathReason();
+  scene->auto_path_ = (*automatic)->path();
+  scene->auto_reason_ = (*automatic)->renderer(0).pathReason();
   scene->path_ = scene->auto_path_;
-  scene->renderers_[static_cast<int>(scene->auto_path_)].emplace(std::move(automatic));
+  scene->renderers_[static_cast<int>(scene->auto_path_)] = std::move(automatic).value();
   for (int p = 0; p < kPaths; ++p) {
     const auto path = static_cast<render::RenderPath>(p);
     if (path == render::RenderPath::kAuto) {
@@ -44,12 +59,10 @@ Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
       continue;
     }
     if (scene->renderers_[p]) continue;
-    render::CrowdRendererDesc desc;
-    desc.path = path;
-    cli::addGround(desc);
-    render::CrowdRenderer renderer(device, package, desc);
+    Result<std::unique_ptr<render::MixedCrowdRenderer>> renderer =
+        render::MixedCrowdRenderer::create(device, packages, sceneDesc(path));
     if (renderer.ok()) {
-      scene->renderers_[p].emplace(std::move(renderer));
+      scene->renderers_[p] = std::move(renderer).value();
     } else {
       scene->why_not_[p] = renderer.status().message();
     }
@@ -59,7 +72,7 @@ Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
 }
 
 bool CrowdScene::supports(render::RenderPath path) const {
-  return renderers_[static_cast<int>(path)].has_value();
+  return renderers_[static_cast<int>(path)] != nullptr;
 }
 
 const std::string& CrowdScene::whyNot(render::RenderPath path) const {
@@ -78,22 +91,22 @@ Status CrowdScene::setPath(render::RenderPath path) {
 
 void CrowdScene::setAgentCount(uint32_t count) {
   count = std::clamp<uint32_t>(count, 1, kMaxAgents);
-  crowd_ = std::make_unique<Crowd>(package_->clips, clip_set_);
+  crowd_ = std::make_unique<Crowd>(crowd_characters_);
   rng_.seed(kSeed);
   command_clock_ = 0.0f;
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  const float spacing = kGridSpacing * character_size_;
-  const uint32_t columns = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<float>(count))));
-  half_extent_ = 0.5f * spacing * static_cast<float>(columns - 1);
+  const AgentGrid grid = squareGrid(count, kGridSpacing * character_size_);
+  half_extent_ = -grid.origin.x;
+  const uint32_t characters = static_cast<uint32_t>(characters_.size());
   for (uint32_t i = 0; i < count; ++i) {
+    const uint16_t character = static_cast<uint16_t>(i % characters);
     Placement p;
-    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half_extent_, 0.0f,
-                           spacing * static_cast<float>(i / columns) - half_extent_);
+    p.position = grid.position(i);
     p.heading = unit(rng_) * 6.2831853f;
-    crowd_->addAgent(p, unit(rng_) * 2.0f);
+    p.scale = scales_[character];
+    crowd_->addAgent(p, unit(rng_) * 2.0f, character);
   }
-  tints_.resize(count);
-  nobody_ = std::make_unique<Crowd>(package_->clips, clip_set_);
+  nobody_ = std::make_unique<Crowd>(crowd_characters_);
 }
 
 float CrowdScene::radius() const {
@@ -125,9 +138,7 @@ Status CrowdScene::frame(float seconds, const render::FrameView& view) {
     issueCommands();
   }
   renderer().update(*crowd_, seconds);
-  const std::span<const AgentState> states = crowd_->states();
-  for (size_t a = 0; a < states.size(); ++a) tints_[a] = cli::stateTint(states[a]);
-  return renderer().draw(view, *crowd_, tints_);
+  return renderer().draw(view, *crowd_);
 }
 
 Status CrowdScene::drawScenery(const render::FrameView& view) {

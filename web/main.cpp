@@ -48,6 +48,30 @@ constexpr uint64_t kCoveragePeriod = 240;
 constexpr int kCoverageTolerance = 3;
 // The camera starts framing the crowd this much closer than its bounding sphere.
 constexpr float kStartZoom = 0.6f;
+// Mouse-drag radians per CSS pixel (a canvas is smaller than the viewer's window).
+constexpr float kRadiansPerPixel = 0.008f;
+// A crowd's characters: each is a renderer per path, and agents name theirs in 16 bits.
+constexpr size_t kMaxCharacters = 16;
+
+// The page's camera: a little nearer the horizon than the viewer's, and a near plane twice as
+// far for a 16-bit WebGL 1 depth buffer.
+cli::OrbitCamera startCamera() {
+  cli::OrbitCamera camera;
+  camera.yaw = 0.6f;
+  camera.pitch = 0.55f;
+  camera.distance = 10.0f;
+  camera.fov_y = 0.7853982f;  // 45 degrees
+  camera.near_share = 0.02f;
+  return camera;
+}
+
+// One character the page shows, as loaded.
+struct PageCharacter {
+  std::unique_ptr<Package> package;
+  ClipSet clip_set;
+  std::string name;
+  std::string clip_note;  // how the clips were assigned to states, when not by name
+};
 
 struct Page {
   EMSCRIPTEN_WEBGL_CONTEXT_HANDLE context = 0;
@@ -55,12 +79,9 @@ struct Page {
   int width = 0;
   int height = 0;
   std::unique_ptr<render::Device> device;
-  std::unique_ptr<Package> package;
-  ClipSet clip_set;
-  std::string character;
-  std::string clip_note;  // how the clips were assigned to states, when not by name
+  std::vector<PageCharacter> characters;  // the crowd's, in the order shown
   std::unique_ptr<CrowdScene> scene;
-  OrbitCamera camera;
+  cli::OrbitCamera camera = startCamera();
   uint32_t agents = 1;
   // The path asked for (kAuto: the renderer's choice); a scene that cannot use it takes its own.
   render::RenderPath path = render::RenderPath::kAuto;
@@ -106,6 +127,13 @@ double median(const std::array<double, kTimingWindow>& values, int count) {
   return sorted[n / 2];
 }
 
+// "a.glb, b.glb": the crowd's characters.
+std::string crowdNames() {
+  std::string names;
+  for (const PageCharacter& c : page().characters) names += (names.empty() ? "" : ", ") + c.name;
+  return names;
+}
+
 void report() {
   const Page& p = page();
   const char* state = !p.error.empty() ? "error" : p.frames > 0 ? "ready" : "loading";
@@ -129,13 +157,16 @@ void report() {
       "\"agents\":{},\"visible\":{},\"drawCalls\":{},\"triangles\":{},\"lods\":\"{}\","
       "\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},\"cpuMs\":{{\"update\":{:.2f},"
       "\"playback\":{:.2f},\"cull\":{:.2f},\"lod\":{:.2f},\"pack\":{:.2f},\"submit\":{:.2f}}},"
-      "\"covered\":{:.4f},\"character\":{},\"clipNote\":{},\"renderer\":{},\"width\":{},"
+      "\"covered\":{:.4f},\"character\":{},\"crowd\":{},\"clipNote\":{},\"renderer\":{},"
+      "\"width\":{},"
       "\"height\":{},\"error\":{},\"loadError\":{}}}",
       state, p.webgl, p.scene ? render::renderPathName(p.scene->path()) : "", jsonString(paths),
       jsonString(p.scene ? p.scene->autoReason() : ""), p.stats.agents, p.stats.visible,
       p.stats.draw_calls, p.stats.triangles, lods, p.frames, median(p.intervals, p.timing_samples),
       median(p.callback, p.timing_samples), cpu.update, cpu.playback, cpu.cull, cpu.lod,
-      cpu.pack_upload, cpu.submit, p.covered, jsonString(p.character), jsonString(p.clip_note),
+      cpu.pack_upload, cpu.submit, p.covered,
+      jsonString(p.characters.empty() ? "" : p.characters.back().name), jsonString(crowdNames()),
+      jsonString(p.characters.empty() ? "" : p.characters.back().clip_note),
       jsonString(p.device ? p.device->caps().renderer + " / " + p.device->caps().version : ""),
       p.width, p.height, jsonString(p.error), jsonString(p.load_error));
   throngReportJs(json.c_str());
@@ -147,19 +178,25 @@ void fail(std::string message) {
   report();
 }
 
-void frameCamera() {
-  Page& p = page();
-  const float size = p.scene->characterSize();
-  p.camera.target = glm::vec3(0.0f, 0.4f * size, 0.0f);
-  p.camera.distance = kStartZoom * p.camera.framingDistance(p.scene->radius());
+float aspect() {
+  const Page& p = page();
+  return static_cast<float>(p.width) / static_cast<float>(p.height);
 }
 
-// Builds the scene for the current device and package, keeping the agent count and, where it
-// can, the path.
+void frameCamera() {
+  Page& p = page();
+  p.camera.frame(glm::vec2(0.0f), p.scene->radius(), p.scene->characterSize(), aspect());
+  p.camera.distance *= kStartZoom;
+}
+
+// Builds the scene of every character for the current device, keeping the agent count and,
+// where it can, the path.
 Status rebuildScene() {
   Page& p = page();
   p.scene.reset();
-  Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(*p.device, *p.package, p.clip_set);
+  std::vector<SceneCharacter> characters;
+  for (const PageCharacter& c : p.characters) characters.push_back({c.package.get(), c.clip_set});
+  Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(*p.device, characters);
   if (!scene.ok()) return scene.status();
   p.scene = std::move(*scene);
   (void)p.scene->setPath(p.path);  // a path this scene cannot use leaves the automatic one
@@ -182,25 +219,25 @@ ClipSet clipSetFor(const Package& package, std::string& note) {
   return ClipSet{};
 }
 
-Status showPackage(std::unique_ptr<Package> package, std::string character, const ClipSet& clips,
-                   std::string clip_note) {
+// Adds a character to the crowd. The old scene stays on screen until the new one is ready; a
+// character the scene cannot draw is dropped again.
+Status addCharacter(std::unique_ptr<Package> package, std::string name, const ClipSet& clips,
+                    std::string clip_note) {
   Page& p = page();
-  // The old scene and package stay on screen until the new ones are ready.
+  if (p.characters.size() >= kMaxCharacters) {
+    return Status(
+        ErrorCode::kLimitExceeded,
+        fmt::format("page: {} characters in the crowd already, the most it shows", kMaxCharacters));
+  }
   std::unique_ptr<CrowdScene> old_scene = std::move(p.scene);
-  std::unique_ptr<Package> old_package = std::move(p.package);
-  const ClipSet old_clips = p.clip_set;
-  p.package = std::move(package);
-  p.clip_set = clips;
+  p.characters.push_back({std::move(package), clips, std::move(name), std::move(clip_note)});
   Status status = rebuildScene();
   if (!status.ok()) {
+    p.characters.pop_back();
     p.scene = std::move(old_scene);
-    p.package = std::move(old_package);
-    p.clip_set = old_clips;
     return status;
   }
   old_scene.reset();
-  p.character = std::move(character);
-  p.clip_note = std::move(clip_note);
   frameCamera();
   return Status::okStatus();
 }
@@ -214,7 +251,8 @@ Result<std::unique_ptr<Package>> bake(const Character& character, const std::str
   return std::make_unique<Package>(std::move(*package));
 }
 
-// Shows the character in `file`: a .throng package as it is, a .glb or .gltf imported and baked.
+// Adds the character in `file` to the crowd: a .throng package as it is, a .glb or .gltf imported
+// and baked.
 Status showFile(const std::string& file) {
   const std::string name = file.substr(file.find_last_of('/') + 1);
   auto load = [&]() -> Result<std::unique_ptr<Package>> {
@@ -231,7 +269,7 @@ Status showFile(const std::string& file) {
   if (!package.ok()) return package.status();
   std::string note;
   const ClipSet clips = clipSetFor(**package, note);
-  return showPackage(std::move(*package), name, clips, note);
+  return addCharacter(std::move(*package), name, clips, note);
 }
 
 // Bakes and shows the built-in sample character.
@@ -243,7 +281,7 @@ Status showSample() {
   // The sample's walk and run are in place; these speeds keep its planted feet from sliding.
   clips.walk_speed = kSampleWalkSpeed;
   clips.run_speed = kSampleRunSpeed;
-  return showPackage(std::move(*package), "built-in sample", clips, "");
+  return addCharacter(std::move(*package), "built-in sample", clips, "");
 }
 
 EM_BOOL onFrame(double now_ms, void*) {
@@ -253,8 +291,9 @@ EM_BOOL onFrame(double now_ms, void*) {
   p.last_frame_ms = now_ms;
   const double start = emscripten_get_now();
 
-  const float aspect = static_cast<float>(p.width) / static_cast<float>(p.height);
-  render::FrameView view = p.camera.frameView(aspect, p.scene->radius());
+  const float radius = p.scene->radius();
+  render::FrameView view =
+      p.camera.view(aspect(), p.camera.distance + 2.0f * radius + p.camera.nearPlane());
   cli::addFog(view, glm::vec2(0.0f), p.scene->radius(), p.scene->characterSize());
   const bool count_coverage = std::find(kCoverageFrames.begin(), kCoverageFrames.end(),
                                         p.scene_frames + 1) != kCoverageFrames.end() ||
@@ -403,19 +442,19 @@ EMSCRIPTEN_KEEPALIVE int throng_set_path(const char* name) {
 
 // A mouse drag of (dx, dy) CSS pixels turns the camera; a wheel step of `factor` zooms.
 EMSCRIPTEN_KEEPALIVE void throng_orbit(float dx, float dy) {
-  constexpr float kRadiansPerPixel = 0.008f;
-  page().camera.orbit(-dx * kRadiansPerPixel, dy * kRadiansPerPixel);
+  page().camera.orbit(glm::vec2(dx, dy), throng::web::kRadiansPerPixel);
 }
 EMSCRIPTEN_KEEPALIVE void throng_zoom(float factor) {
   throng::web::Page& p = page();
   if (!p.scene) return;
   const float size = p.scene->characterSize();
-  p.camera.zoom(factor, 0.5f * size, 4.0f * p.camera.framingDistance(p.scene->radius()));
+  p.camera.zoom(factor, 0.5f * size,
+                4.0f * p.camera.framingDistance(p.scene->radius(), size, throng::web::aspect()));
 }
 
-// Shows the character in `path` (in the page's in-memory file system): a .glb or .gltf is
-// imported and baked, a .throng package is read as is. 0 on success; otherwise the current
-// crowd stays and loadError says why.
+// Adds the character in `path` (in the page's in-memory file system) to the crowd: a .glb or
+// .gltf is imported and baked, a .throng package is read as is. 0 on success; otherwise the
+// current crowd stays and loadError says why.
 EMSCRIPTEN_KEEPALIVE int throng_load(const char* path) {
   using namespace throng::web;
   Page& p = page();

@@ -64,7 +64,7 @@
         `WebGL ${s.webgl === 2 ? "2" : "1"} · ${s.path} path · ${s.agents} agents ` +
         `(${s.visible} visible, LODs ${s.lods}) · ${s.drawCalls} draw calls · ` +
         `${s.triangles.toLocaleString("en")} triangles · frame ${s.frameMs.toFixed(1)} ms ` +
-        `(callback ${s.callbackMs.toFixed(1)} ms) · ${s.character}` +
+        `(callback ${s.callbackMs.toFixed(1)} ms) · ${s.crowd}` +
         (s.clipNote ? ` · ${s.clipNote}` : "") +
         `\nCPU ms: update ${cpu.update.toFixed(2)}, playback ${cpu.playback.toFixed(2)}, ` +
         `cull ${cpu.cull.toFixed(2)}, LOD ${cpu.lod.toFixed(2)}, pack ${cpu.pack.toFixed(2)}, ` +

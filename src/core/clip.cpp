@@ -239,6 +239,152 @@ bool isConstant(const Track<T>& track) {
   return true;
 }
 
+// Each joint's values where no group writes (`base`: the rest, or the constant of a folded
+// track) and which of its channels groups write (`sampled`, by PackedClip::Channel).
+struct Unsampled {
+  std::vector<Transform> base;
+  std::vector<std::array<bool, 3>> sampled;
+};
+
+Unsampled foldTracks(const Clip& clip, std::span<const Transform> rest,
+                     const PackOptions& options) {
+  Unsampled out{std::vector<Transform>(rest.begin(), rest.end()),
+                std::vector<std::array<bool, 3>>(rest.size(), {false, false, false})};
+  for (size_t j = 0; j < rest.size(); ++j) {
+    const JointTracks& t = clip.joints[j];
+    Transform& base = out.base[j];
+    auto fold = [&](const auto& track, auto& value, int channel) {
+      if (track.empty()) return;
+      if (options.fold_constant_tracks && isConstant(track)) {
+        value = track.values.front();
+      } else {
+        out.sampled[j][channel] = true;
+      }
+    };
+    fold(t.translation, base.translation, 0);
+    fold(t.rotation, base.rotation, 1);
+    fold(t.scale, base.scale, 2);
+    // Sampled rotations are normalised, as sampleTrack's are.
+    if (!t.rotation.empty() && !out.sampled[j][1]) base.rotation = glm::normalize(base.rotation);
+  }
+  return out;
+}
+
+// The rest blocks of `blocks` joint blocks (padding lanes identity), and the channels the
+// sampler copies from each.
+void packRest(const Unsampled& unsampled, int blocks, std::vector<SoaTransform>& rest,
+              std::vector<PackedClip::RestBlock>& rest_blocks) {
+  const int joint_count = static_cast<int>(unsampled.base.size());
+  rest.resize(static_cast<size_t>(blocks));
+  for (int j = 0; j < blocks * kSoaWidth; ++j) {
+    soaSet(rest.data(), j, j < joint_count ? unsampled.base[j] : Transform{});
+  }
+  for (int b = 0; b < blocks; ++b) {
+    uint8_t channels = 0;
+    for (int j = b * kSoaWidth; j < std::min(joint_count, (b + 1) * kSoaWidth); ++j) {
+      for (int c = 0; c < 3; ++c) {
+        if (!unsampled.sampled[j][c]) channels |= static_cast<uint8_t>(1u << c);
+      }
+    }
+    if (channels != 0) rest_blocks.push_back({static_cast<uint16_t>(b), channels});
+  }
+}
+
+// A group's identity: tracks with the same timeline, channel and interpolation.
+struct GroupKey {
+  uint32_t timeline;
+  PackedClip::Channel channel;
+  Interpolation interpolation;
+  auto operator<=>(const GroupKey&) const = default;
+};
+
+// The sampled tracks sorted into groups, in first-seen order, each with its joints (ascending);
+// identical key-time arrays are stored once, as timelines.
+struct Grouping {
+  std::vector<float> times;
+  std::vector<PackedClip::Timeline> timelines;
+  std::vector<GroupKey> order;
+  std::map<GroupKey, std::vector<int>> members;
+};
+
+Grouping groupTracks(const Clip& clip, const Unsampled& unsampled) {
+  Grouping out;
+  std::map<std::vector<float>, uint32_t> timeline_of;
+  auto timeline = [&](const std::vector<float>& times) {
+    const auto [it, inserted] =
+        timeline_of.emplace(times, static_cast<uint32_t>(out.timelines.size()));
+    if (inserted) {
+      out.timelines.push_back(
+          {static_cast<uint32_t>(out.times.size()), static_cast<uint32_t>(times.size())});
+      out.times.insert(out.times.end(), times.begin(), times.end());
+    }
+    return it->second;
+  };
+  auto add = [&](int joint, PackedClip::Channel channel, const auto& track) {
+    if (!unsampled.sampled[joint][static_cast<int>(channel)]) return;
+    const GroupKey key{timeline(track.times), channel, track.interpolation};
+    auto [it, inserted] = out.members.try_emplace(key);
+    if (inserted) out.order.push_back(key);
+    it->second.push_back(joint);
+  };
+  for (int j = 0; j < static_cast<int>(unsampled.base.size()); ++j) {
+    add(j, PackedClip::Channel::kTranslation, clip.joints[j].translation);
+    add(j, PackedClip::Channel::kRotation, clip.joints[j].rotation);
+    add(j, PackedClip::Channel::kScale, clip.joints[j].scale);
+  }
+  return out;
+}
+
+// Appends the joint blocks of a group's `joints` (ascending, so each block appears once, in
+// order) to `blocks`, with their track and store lanes.
+void appendGroupBlocks(const std::vector<int>& joints, int joint_count, uint32_t first_block,
+                       std::vector<PackedClip::Block>& blocks) {
+  for (const int j : joints) {
+    const uint16_t jb = static_cast<uint16_t>(j / kSoaWidth);
+    if (blocks.size() == first_block || blocks.back().joint_block != jb) {
+      PackedClip::Block block;
+      block.joint_block = jb;
+      for (int l = 0; l < kSoaWidth; ++l) {
+        if (jb * kSoaWidth + l >= joint_count) block.store_lanes |= 1u << l;
+      }
+      blocks.push_back(block);
+    }
+    blocks.back().track_lanes |= static_cast<uint8_t>(1u << (j % kSoaWidth));
+    blocks.back().store_lanes |= static_cast<uint8_t>(1u << (j % kSoaWidth));
+  }
+}
+
+// Writes key k of `block` in `group`'s layout to dst: per slot, component and lane, the track's
+// value, or in lanes without a track the identity (0 for cubic-spline tangents).
+void writeKey(const Clip& clip, const PackedClip::Group& group, const PackedClip::Block& block,
+              uint32_t k, float* dst) {
+  const int components = group.channel == PackedClip::Channel::kRotation ? 4 : 3;
+  const int slots = group.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+  for (int slot = 0; slot < slots; ++slot) {
+    for (int c = 0; c < components; ++c) {
+      for (int l = 0; l < kSoaWidth; ++l) {
+        float v = slot == 1 || slots == 1 ? identityComponent(group.channel, c) : 0.0f;
+        if (block.track_lanes & (1u << l)) {
+          const JointTracks& t = clip.joints[block.joint_block * kSoaWidth + l];
+          const size_t index = size_t{k} * slots + slot;
+          switch (group.channel) {
+            case PackedClip::Channel::kTranslation:
+              v = component(t.translation.values[index], c);
+              break;
+            case PackedClip::Channel::kRotation:
+              v = component(t.rotation.values[index], c);
+              break;
+            case PackedClip::Channel::kScale:
+              v = component(t.scale.values[index], c);
+              break;
+          }
+        }
+        dst[(slot * components + c) * kSoaWidth + l] = v;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 size_t PackedClip::byteSize() const {
@@ -255,98 +401,18 @@ PackedClip packClip(const Clip& clip, std::span<const Transform> rest, const Pac
   out.joint_count_ = static_cast<int>(rest.size());
   out.start_time_ = clip.start_time;
   out.end_time_ = clip.end_time;
-  const int blocks = out.blockCount();
-
-  // The values no group writes: rest, or the constant of a folded track (padding lanes
-  // identity). `sampled` marks the channels groups write.
-  std::vector<Transform> base(rest.begin(), rest.end());
-  std::vector<std::array<bool, 3>> sampled(rest.size(), {false, false, false});
-  for (int j = 0; j < out.joint_count_; ++j) {
-    const JointTracks& t = clip.joints[j];
-    auto fold = [&](const auto& track, auto& value, int channel) {
-      if (track.empty()) return;
-      if (options.fold_constant_tracks && isConstant(track)) {
-        value = track.values.front();
-      } else {
-        sampled[j][channel] = true;
-      }
-    };
-    fold(t.translation, base[j].translation, 0);
-    fold(t.rotation, base[j].rotation, 1);
-    fold(t.scale, base[j].scale, 2);
-    // Sampled rotations are normalised, as sampleTrack's are.
-    if (!t.rotation.empty() && !sampled[j][1]) base[j].rotation = glm::normalize(base[j].rotation);
-  }
-  out.rest_.resize(static_cast<size_t>(blocks));
-  for (int j = 0; j < blocks * kSoaWidth; ++j) {
-    soaSet(out.rest_.data(), j, j < out.joint_count_ ? base[j] : Transform{});
-  }
-  for (int b = 0; b < blocks; ++b) {
-    uint8_t channels = 0;
-    for (int j = b * kSoaWidth; j < std::min(out.joint_count_, (b + 1) * kSoaWidth); ++j) {
-      for (int c = 0; c < 3; ++c) {
-        if (!sampled[j][c]) channels |= static_cast<uint8_t>(1u << c);
-      }
-    }
-    if (channels != 0) out.rest_blocks_.push_back({static_cast<uint16_t>(b), channels});
-  }
-
-  // Timelines: identical key-time arrays are stored once.
-  std::map<std::vector<float>, uint32_t> timeline_of;
-  auto timeline = [&](const std::vector<float>& times) {
-    const auto [it, inserted] =
-        timeline_of.emplace(times, static_cast<uint32_t>(out.timelines_.size()));
-    if (inserted) {
-      out.timelines_.push_back(
-          {static_cast<uint32_t>(out.times_.size()), static_cast<uint32_t>(times.size())});
-      out.times_.insert(out.times_.end(), times.begin(), times.end());
-    }
-    return it->second;
-  };
-
-  // Groups: (timeline, channel, interpolation) -> joints, in first-seen order.
-  struct Key {
-    uint32_t timeline;
-    PackedClip::Channel channel;
-    Interpolation interpolation;
-    auto operator<=>(const Key&) const = default;
-  };
-  std::map<Key, std::vector<int>> members;
-  std::vector<Key> order;
-  auto add = [&](int joint, PackedClip::Channel channel, const auto& track) {
-    if (!sampled[joint][static_cast<int>(channel)]) return;
-    const Key key{timeline(track.times), channel, track.interpolation};
-    auto [it, inserted] = members.try_emplace(key);
-    if (inserted) order.push_back(key);
-    it->second.push_back(joint);
-  };
-  for (int j = 0; j < out.joint_count_; ++j) {
-    add(j, PackedClip::Channel::kTranslation, clip.joints[j].translation);
-    add(j, PackedClip::Channel::kRotation, clip.joints[j].rotation);
-    add(j, PackedClip::Channel::kScale, clip.joints[j].scale);
-  }
-
-  for (const Key& key : order) {
-    const std::vector<int>& joints = members[key];
+  const Unsampled unsampled = foldTracks(clip, rest, options);
+  packRest(unsampled, out.blockCount(), out.rest_, out.rest_blocks_);
+  Grouping grouping = groupTracks(clip, unsampled);
+  out.times_ = std::move(grouping.times);
+  out.timelines_ = std::move(grouping.timelines);
+  for (const GroupKey& key : grouping.order) {
     PackedClip::Group group;
     group.timeline = key.timeline;
     group.channel = key.channel;
     group.interpolation = key.interpolation;
     group.first_block = static_cast<uint32_t>(out.blocks_.size());
-    // Joints are in increasing order, so each joint block appears once, in order.
-    for (const int j : joints) {
-      const uint16_t jb = static_cast<uint16_t>(j / kSoaWidth);
-      if (out.blocks_.size() == group.first_block || out.blocks_.back().joint_block != jb) {
-        PackedClip::Block block;
-        block.joint_block = jb;
-        for (int l = 0; l < kSoaWidth; ++l) {
-          if (jb * kSoaWidth + l >= out.joint_count_) block.store_lanes |= 1u << l;
-        }
-        out.blocks_.push_back(block);
-      }
-      out.blocks_.back().track_lanes |= static_cast<uint8_t>(1u << (j % kSoaWidth));
-      out.blocks_.back().store_lanes |= static_cast<uint8_t>(1u << (j % kSoaWidth));
-    }
+    appendGroupBlocks(grouping.members[key], out.joint_count_, group.first_block, out.blocks_);
     group.block_count = static_cast<uint32_t>(out.blocks_.size()) - group.first_block;
     const int components = key.channel == PackedClip::Channel::kRotation ? 4 : 3;
     const int slots = key.interpolation == Interpolation::kCubicSpline ? 3 : 1;
@@ -356,32 +422,9 @@ PackedClip packClip(const Clip& clip, std::span<const Transform> rest, const Pac
     out.values_.resize(out.values_.size() + size_t{keys} * group.block_count * group.stride);
     for (uint32_t k = 0; k < keys; ++k) {
       for (uint32_t b = 0; b < group.block_count; ++b) {
-        const PackedClip::Block& block = out.blocks_[group.first_block + b];
-        float* dst =
-            out.values_.data() + group.first_value + (k * group.block_count + b) * group.stride;
-        for (int slot = 0; slot < slots; ++slot) {
-          for (int c = 0; c < components; ++c) {
-            for (int l = 0; l < kSoaWidth; ++l) {
-              float v = slot == 1 || slots == 1 ? identityComponent(key.channel, c) : 0.0f;
-              if (block.track_lanes & (1u << l)) {
-                const JointTracks& t = clip.joints[block.joint_block * kSoaWidth + l];
-                const size_t index = size_t{k} * slots + slot;
-                switch (key.channel) {
-                  case PackedClip::Channel::kTranslation:
-                    v = component(t.translation.values[index], c);
-                    break;
-                  case PackedClip::Channel::kRotation:
-                    v = component(t.rotation.values[index], c);
-                    break;
-                  case PackedClip::Channel::kScale:
-                    v = component(t.scale.values[index], c);
-                    break;
-                }
-              }
-              dst[(slot * components + c) * kSoaWidth + l] = v;
-            }
-          }
-        }
+        writeKey(
+            clip, group, out.blocks_[group.first_block + b], k,
+            out.values_.data() + group.first_value + (k * group.block_count + b) * group.stride);
       }
     }
     out.groups_.push_back(group);

@@ -1,6 +1,6 @@
 // Numbers as text: std::from_chars / std::to_chars where the library has them for floats, else
 // strtof / strtod and fmt.
-#include "throng/core/number_text.h"
+#include "core/number_text.h"
 
 #include <cerrno>
 #include <charconv>

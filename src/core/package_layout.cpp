@@ -51,11 +51,20 @@ Result<PackageLayout> readPackageLayout(std::span<const std::byte> bytes, std::s
     return parseError(fmt::format("endianness marker is {:#010x}, expected {:#010x}", endian,
                                   kPackageEndianMarker));
   }
-  if (layout.version != kPackageVersion) {
-    return Status(ErrorCode::kVersionMismatch,
-                  fmt::format("{}: package format version {}, this reader reads version {} only "
-                              "(bake the package again)",
-                              source, layout.version, kPackageVersion));
+  if (layout.version < kOldestReadablePackageVersion) {
+    return Status(
+        ErrorCode::kVersionMismatch,
+        fmt::format("{}: package format version {} is no longer read (this throng "
+                    "reads versions {} to {}): bake the package again",
+                    source, layout.version, kOldestReadablePackageVersion, kPackageVersion));
+  }
+  if (layout.version > kPackageVersion) {
+    return Status(
+        ErrorCode::kVersionMismatch,
+        fmt::format("{}: package format version {} was written by a newer throng (this "
+                    "one reads versions {} to {}): update throng, or bake the package "
+                    "again with this one",
+                    source, layout.version, kOldestReadablePackageVersion, kPackageVersion));
   }
   if (layout.file_size != bytes.size()) {
     return parseError(fmt::format("header says the file has {} bytes, it has {} (truncated?)",

@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
+#include "core/number_text.h"
 #include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"
-#include "throng/core/number_text.h"
 
 namespace throng {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <fmt/core.h>
 
-#include "throng/core/number_text.h"
+#include "core/number_text.h"
 
 namespace throng {
 namespace {

@@ -13,11 +13,11 @@
 
 #include <fmt/core.h>
 
+#include "offline/package_images.h"
 #include "throng/core/excerpt.h"
 #include "throng/core/half.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
-#include "throng/offline/package_images.h"
 
 namespace throng {
 namespace {
@@ -227,27 +227,27 @@ LoopReason detectLoop(const Character& character, const Clip& clip) {
   return LoopReason::kPosesDiffer;
 }
 
-Result<Package> bakeCharacter(const Character& character, const BakeOptions& options,
-                              BakeReport* report) {
-  const auto start = std::chrono::steady_clock::now();
-  if (Status s = checkOptions(options); !s.ok()) return s;
-  const std::string source = options.source.empty() ? "character" : options.source;
+namespace {
+
+// The character can be baked at all: valid, with joints and clips.
+Status checkBakeable(const Character& character, const std::string& source) {
   if (Status s = validateCharacter(character, source); !s.ok()) return s;
-  const Skeleton& skeleton = character.skeleton;
-  const SkinnedMesh& mesh = character.mesh;
-  const uint32_t joints = static_cast<uint32_t>(skeleton.jointCount());
-  if (joints == 0) {
+  if (character.skeleton.jointCount() == 0) {
     return Status(ErrorCode::kInvalidData, fmt::format("{}: the skeleton has no joints", source));
   }
   if (character.clips.empty()) {
     return badOption(fmt::format("{}: the character has no clips to bake", source));
   }
-  // Which clips, in which order, and whether each loops.
-  Result<std::vector<int>> selected = resolveClips(character, options.clips, "clips to bake");
-  if (!selected.ok()) return selected.status();
-  if (selected->empty()) {
-    for (size_t i = 0; i < character.clips.size(); ++i) selected->push_back(static_cast<int>(i));
-  }
+  return {};
+}
+
+// The clips the options force to loop and to clamp (never both).
+struct LoopOverrides {
+  std::vector<int> loop;
+  std::vector<int> clamp;
+};
+
+Result<LoopOverrides> resolveLoopOverrides(const Character& character, const BakeOptions& options) {
   Result<std::vector<int>> forced_loop =
       resolveClips(character, options.loop, "clips forced to loop");
   if (!forced_loop.ok()) return forced_loop.status();
@@ -260,43 +260,68 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
                                    character.clips[c].name));
     }
   }
+  return LoopOverrides{std::move(forced_loop).value(), std::move(forced_clamp).value()};
+}
+
+// Clip `c`'s plan: whether it loops (and why), and its frames from `first_frame` on.
+ClipPlan planClip(const Character& character, int c, const LoopOverrides& overrides, float fps,
+                  uint64_t first_frame) {
+  const Clip& clip = character.clips[c];
+  ClipPlan plan;
+  plan.clip = &clip;
+  plan.motion_joint = motionJoint(character.skeleton, clip);
+  auto contains = [](const std::vector<int>& v, int x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  plan.reason = detectLoop(character, clip);
+  if (plan.reason != LoopReason::kZeroDuration) {
+    if (contains(overrides.loop, c)) plan.reason = LoopReason::kForcedLoop;
+    if (contains(overrides.clamp, c)) plan.reason = LoopReason::kForcedClamp;
+  }
+  const bool loop = plan.reason == LoopReason::kPosesMatch || plan.reason == LoopReason::kName ||
+                    plan.reason == LoopReason::kForcedLoop;
+  const float duration = clip.duration();
+  BakedClip& b = plan.baked;
+  b.name = clip.name;
+  b.events = clip.events;
+  b.loop = loop;
+  b.duration = duration;
+  b.first_frame = static_cast<uint32_t>(first_frame);
+  b.frame_count = bakedFrameCount(duration, fps, loop);
+  b.fps = bakedFrameRate(duration, b.frame_count, loop, fps);
+  return plan;
+}
+
+// Which clips, in which order, and whether each loops; `total_frames` gets their frame count.
+Result<std::vector<ClipPlan>> planClips(const Character& character, const BakeOptions& options,
+                                        const std::string& source, uint64_t& total_frames) {
+  Result<std::vector<int>> selected = resolveClips(character, options.clips, "clips to bake");
+  if (!selected.ok()) return selected.status();
+  if (selected->empty()) {
+    for (size_t i = 0; i < character.clips.size(); ++i) selected->push_back(static_cast<int>(i));
+  }
+  Result<LoopOverrides> overrides = resolveLoopOverrides(character, options);
+  if (!overrides.ok()) return overrides.status();
   std::vector<ClipPlan> plans;
-  uint64_t total_frames = 0;
+  total_frames = 0;
   for (int c : *selected) {
     const Clip& clip = character.clips[c];
-    ClipPlan plan;
-    plan.clip = &clip;
-    plan.motion_joint = motionJoint(skeleton, clip);
     const float duration = clip.duration();
     if (static_cast<double>(duration) * options.fps >= kMaxClipFrames) {
       return Status(ErrorCode::kLimitExceeded,
                     fmt::format("{}: clip '{}' lasts {} s: too many frames at {} fps", source,
                                 clip.name, duration, options.fps));
     }
-    auto contains = [](const std::vector<int>& v, int x) {
-      return std::find(v.begin(), v.end(), x) != v.end();
-    };
-    plan.reason = detectLoop(character, clip);
-    if (plan.reason != LoopReason::kZeroDuration) {
-      if (contains(*forced_loop, c)) plan.reason = LoopReason::kForcedLoop;
-      if (contains(*forced_clamp, c)) plan.reason = LoopReason::kForcedClamp;
-    }
-    const bool loop = plan.reason == LoopReason::kPosesMatch || plan.reason == LoopReason::kName ||
-                      plan.reason == LoopReason::kForcedLoop;
-    BakedClip& b = plan.baked;
-    b.name = clip.name;
-    b.events = clip.events;
-    b.loop = loop;
-    b.duration = duration;
-    b.first_frame = static_cast<uint32_t>(total_frames);
-    b.frame_count = bakedFrameCount(duration, options.fps, loop);
-    b.fps = bakedFrameRate(duration, b.frame_count, loop, options.fps);
-    total_frames += b.frame_count;
-    plans.push_back(std::move(plan));
+    plans.push_back(planClip(character, c, *overrides, options.fps, total_frames));
+    total_frames += plans.back().baked.frame_count;
   }
+  return plans;
+}
 
-  // Texture layout (animation_texture.h): whole frames per row, rows as needed; a frame wider
-  // than max_width spans several rows.
+// The texture, zeroed, in its layout (animation_texture.h): whole frames per row, rows as needed;
+// a frame wider than max_width spans several rows.
+Result<AnimationTexture> allocateTexture(uint32_t joints, uint64_t total_frames,
+                                         const BakeOptions& options, const std::string& source) {
   AnimationTexture texture;
   texture.format = options.format;
   texture.joint_count = joints;
@@ -318,158 +343,185 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   } else {
     texture.texels16.assign(channels, 0);
   }
+  return texture;
+}
 
-  // Frame f of the texture -> its clip.
-  std::vector<uint32_t> clip_of_frame(total_frames);
-  for (uint32_t c = 0; c < plans.size(); ++c) {
-    const BakedClip& b = plans[c].baked;
-    std::fill_n(clip_of_frame.begin() + b.first_frame, b.frame_count, c);
+// Bakes frames into the texture on a pool of threads, each frame measured into its FrameResult.
+class FrameBaker {
+ public:
+  FrameBaker(const Character& character, const BakeOptions& options,
+             const std::vector<ClipPlan>& plans, AnimationTexture& texture,
+             std::vector<FrameResult>& results)
+      : character_(character),
+        options_(options),
+        plans_(plans),
+        texture_(texture),
+        results_(results),
+        clip_of_frame_(results.size()) {
+    for (uint32_t c = 0; c < plans.size(); ++c) {
+      const BakedClip& b = plans[c].baked;
+      std::fill_n(clip_of_frame_.begin() + b.first_frame, b.frame_count, c);
+    }
   }
 
-  std::vector<FrameResult> results(total_frames);
-  std::atomic<uint32_t> next_frame{0};
-  std::atomic<uint32_t> done{0};
-  std::mutex progress_mutex;
-  auto work = [&]() {
-    Worker w;
-    w.resize(joints, mesh.vertexCount());
-    for (;;) {
-      const uint32_t f = next_frame.fetch_add(1);
-      if (f >= total_frames) break;
-      const ClipPlan& plan = plans[clip_of_frame[f]];
-      const Clip& clip = *plan.clip;
-      const BakedClip& b = plan.baked;
-      const uint32_t i = f - b.first_frame;
-      FrameResult& out = results[f];
-
-      evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, i), w.scratch, w.reference);
-      if (plan.motion_joint >= 0) out.root = glm::vec3(w.scratch.models[plan.motion_joint][3]);
-      // Overflow is caught here, where the clip and frame are known, not by the package check.
-      for (uint32_t j = 0; j < joints && out.non_finite_joint < 0; ++j) {
-        const JointRows& rows = w.reference[j];
-        if (!isFinite(rows.rows[0]) || !isFinite(rows.rows[1]) || !isFinite(rows.rows[2])) {
-          out.non_finite_joint = static_cast<int>(j);
-        }
-      }
-      if (out.non_finite_joint < 0 && !isFinite(out.root)) out.non_finite_joint = plan.motion_joint;
-      for (uint32_t j = 0; j < joints; ++j) {
-        storeJointRows(texture, f, j, w.reference[j]);
-        w.stored[j] = loadJointRows(texture, f, j);
-        out.representable = out.representable && isFinite(w.stored[j].rows[0]) &&
-                            isFinite(w.stored[j].rows[1]) && isFinite(w.stored[j].rows[2]);
-      }
-      skin(mesh, w.reference, w.ref_positions);
-      skin(mesh, w.stored, w.stored_positions);
-      out.error = maxDistance(w.ref_positions, w.stored_positions);
-      Bounds a = computeBounds(w.stored_positions), r = computeBounds(w.ref_positions);
-      out.bounds = {glm::min(a.min, r.min), glm::max(a.max, r.max)};
-      out.finite_positions = isFinite(r.min) && isFinite(r.max) && std::isfinite(r.largestExtent());
-
-      // Mid-frame: the runtime blends the stored frames i and i+1 (frame 0 after a looping
-      // clip's last); compare with the clip sampled halfway between their times.
-      const bool has_next = b.loop ? b.duration > 0.0f : i + 1 < b.frame_count;
-      if (has_next) {
-        const uint32_t n = i + 1 == b.frame_count ? 0 : i + 1;  // only loops wrap
-        const float t0 = bakedFrameTime(clip, b, i);
-        const float t1 = n == 0 ? clip.end_time : bakedFrameTime(clip, b, n);
-        // The played next frame is the stored one: frame 0 itself after a wrap.
-        evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, n), w.scratch, w.next);
-        evaluatePalette(skeleton, &clip, 0.5f * (t0 + t1), w.scratch, w.middle);
-        for (uint32_t j = 0; j < joints; ++j)
-          w.blended[j] = mixRows(w.stored[j], quantize(w.next[j], options.format), 0.5f);
-        skin(mesh, w.middle, w.mid_positions);
-        skin(mesh, w.blended, w.blend_positions);
-        out.interpolation_error = maxDistance(w.mid_positions, w.blend_positions);
-      }
-      const uint32_t finished = done.fetch_add(1) + 1;
-      if (options.progress) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        options.progress(finished, static_cast<uint32_t>(total_frames));
-      }
-    }
-  };
-  int threads =
-      options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::clamp(threads, 1, kMaxBakeThreads);
-  threads = static_cast<int>(std::min<uint64_t>(threads, total_frames));
-  {
+  // Bakes every frame; returns the number of threads used.
+  int run() {
+    const uint64_t total_frames = results_.size();
+    int threads = options_.threads > 0 ? options_.threads
+                                       : static_cast<int>(std::thread::hardware_concurrency());
+    threads = std::clamp(threads, 1, kMaxBakeThreads);
+    threads = static_cast<int>(std::min<uint64_t>(threads, total_frames));
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    for (int t = 1; t < threads; ++t) pool.emplace_back([this] { work(); });
     work();
     for (std::thread& t : pool) t.join();
+    return threads;
   }
 
-  // Gather per clip, in frame order (the same whatever the thread count).
-  BakeReport local;
-  BakeReport& rep = report != nullptr ? *report : local;
-  rep = BakeReport{};
-  rep.character_size = character.size();
-  rep.format = options.format;
-  rep.width = texture.width;
-  rep.height = texture.height;
-  rep.frames = texture.frame_count;
-  rep.texel_bytes = channels * (options.format == TexelFormat::kRgba32F ? 4 : 2);
-  rep.threads = threads;
-  Package package;
-  package.source = options.source;
-  package.skeleton = skeleton;
-  package.lods.push_back(MeshLod{mesh, {}, 0.0f, 0.0f, 0.0f});
-  Status failure;
-  const float root_tolerance = kRootMotionTolerance * rep.character_size;
-  for (ClipPlan& plan : plans) {
-    BakedClip& b = plan.baked;
-    ClipBakeReport cr;
-    cr.name = b.name;
-    cr.frames = b.frame_count;
-    cr.fps = b.fps;
-    cr.duration = b.duration;
-    cr.loop = b.loop;
-    cr.loop_reason = plan.reason;
-    cr.end_mismatch = loopMismatch(character, *plan.clip);
-    b.bounds = results[b.first_frame].bounds;
-    const glm::vec3 root0 = results[b.first_frame].root;
-    bool moves = false;
-    for (uint32_t i = 0; i < b.frame_count; ++i) {
-      const FrameResult& fr = results[b.first_frame + i];
-      if (fr.non_finite_joint >= 0 && failure.ok()) {
-        failure = Status(ErrorCode::kInvalidData,
-                         fmt::format("{}: clip '{}' frame {} ({} s): joint '{}' gets a non-finite "
-                                     "transform (the clip's keys or the rest pose overflow the "
-                                     "float range)",
-                                     source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i),
-                                     excerpt(skeleton.names()[fr.non_finite_joint])));
-      }
-      if (!fr.finite_positions && failure.ok()) {
-        failure = Status(ErrorCode::kInvalidData,
-                         fmt::format("{}: clip '{}' frame {} ({} s): skinned vertices leave the "
-                                     "float range (the pose moves or scales the mesh too far)",
-                                     source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i)));
-      }
-      if (!fr.representable && failure.ok()) {
-        failure = Status(ErrorCode::kLimitExceeded,
-                         fmt::format("{}: clip '{}' frame {}: a palette value is outside the "
-                                     "half-float range (+-{}); bake with rgba32f",
-                                     source, b.name, i, kMaxHalf));
-      }
-      cr.max_error = std::max(cr.max_error, fr.error);
-      cr.interpolation_error = std::max(cr.interpolation_error, fr.interpolation_error);
-      b.bounds.min = glm::min(b.bounds.min, fr.bounds.min);
-      b.bounds.max = glm::max(b.bounds.max, fr.bounds.max);
-      moves = moves || glm::distance(fr.root, root0) > root_tolerance;
-    }
-    if (moves) {
-      b.root_motion.resize(b.frame_count);
-      for (uint32_t i = 0; i < b.frame_count; ++i) {
-        b.root_motion[i] = results[b.first_frame + i].root - root0;
+ private:
+  void work() {
+    const uint32_t joints = texture_.joint_count;
+    Worker w;
+    w.resize(joints, character_.mesh.vertexCount());
+    for (;;) {
+      const uint32_t f = next_frame_.fetch_add(1);
+      if (f >= results_.size()) break;
+      bakeFrame(w, f);
+      const uint32_t finished = done_.fetch_add(1) + 1;
+      if (options_.progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex_);
+        options_.progress(finished, static_cast<uint32_t>(results_.size()));
       }
     }
-    cr.root_motion = moves;
-    rep.max_error = std::max(rep.max_error, cr.max_error);
-    rep.interpolation_error = std::max(rep.interpolation_error, cr.interpolation_error);
-    rep.clips.push_back(cr);
-    package.clips.push_back(std::move(b));
   }
-  package.animation = std::move(texture);
+
+  // Stores frame f and measures it: the stored palette against the exact one, skinned.
+  void bakeFrame(Worker& w, uint32_t f) {
+    const Skeleton& skeleton = character_.skeleton;
+    const SkinnedMesh& mesh = character_.mesh;
+    const uint32_t joints = texture_.joint_count;
+    const ClipPlan& plan = plans_[clip_of_frame_[f]];
+    const Clip& clip = *plan.clip;
+    const BakedClip& b = plan.baked;
+    const uint32_t i = f - b.first_frame;
+    FrameResult& out = results_[f];
+
+    evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, i), w.scratch, w.reference);
+    if (plan.motion_joint >= 0) out.root = glm::vec3(w.scratch.models[plan.motion_joint][3]);
+    // Overflow is caught here, where the clip and frame are known, not by the package check.
+    for (uint32_t j = 0; j < joints && out.non_finite_joint < 0; ++j) {
+      const JointRows& rows = w.reference[j];
+      if (!isFinite(rows.rows[0]) || !isFinite(rows.rows[1]) || !isFinite(rows.rows[2])) {
+        out.non_finite_joint = static_cast<int>(j);
+      }
+    }
+    if (out.non_finite_joint < 0 && !isFinite(out.root)) out.non_finite_joint = plan.motion_joint;
+    for (uint32_t j = 0; j < joints; ++j) {
+      storeJointRows(texture_, f, j, w.reference[j]);
+      w.stored[j] = loadJointRows(texture_, f, j);
+      out.representable = out.representable && isFinite(w.stored[j].rows[0]) &&
+                          isFinite(w.stored[j].rows[1]) && isFinite(w.stored[j].rows[2]);
+    }
+    skin(mesh, w.reference, w.ref_positions);
+    skin(mesh, w.stored, w.stored_positions);
+    out.error = maxDistance(w.ref_positions, w.stored_positions);
+    Bounds a = computeBounds(w.stored_positions), r = computeBounds(w.ref_positions);
+    out.bounds = {glm::min(a.min, r.min), glm::max(a.max, r.max)};
+    out.finite_positions = isFinite(r.min) && isFinite(r.max) && std::isfinite(r.largestExtent());
+    out.interpolation_error = interpolationError(w, plan, i);
+  }
+
+  // Mid-frame: the runtime blends the stored frames i and i+1 (frame 0 after a looping clip's
+  // last); compared with the clip sampled halfway between their times. 0 without a next frame.
+  // Expects w.stored to hold frame i as stored.
+  float interpolationError(Worker& w, const ClipPlan& plan, uint32_t i) const {
+    const Skeleton& skeleton = character_.skeleton;
+    const SkinnedMesh& mesh = character_.mesh;
+    const Clip& clip = *plan.clip;
+    const BakedClip& b = plan.baked;
+    const bool has_next = b.loop ? b.duration > 0.0f : i + 1 < b.frame_count;
+    if (!has_next) return 0.0f;
+    const uint32_t n = i + 1 == b.frame_count ? 0 : i + 1;  // only loops wrap
+    const float t0 = bakedFrameTime(clip, b, i);
+    const float t1 = n == 0 ? clip.end_time : bakedFrameTime(clip, b, n);
+    // The played next frame is the stored one: frame 0 itself after a wrap.
+    evaluatePalette(skeleton, &clip, bakedFrameTime(clip, b, n), w.scratch, w.next);
+    evaluatePalette(skeleton, &clip, 0.5f * (t0 + t1), w.scratch, w.middle);
+    for (uint32_t j = 0; j < texture_.joint_count; ++j)
+      w.blended[j] = mixRows(w.stored[j], quantize(w.next[j], options_.format), 0.5f);
+    skin(mesh, w.middle, w.mid_positions);
+    skin(mesh, w.blended, w.blend_positions);
+    return maxDistance(w.mid_positions, w.blend_positions);
+  }
+
+  const Character& character_;
+  const BakeOptions& options_;
+  const std::vector<ClipPlan>& plans_;
+  AnimationTexture& texture_;
+  std::vector<FrameResult>& results_;
+  std::vector<uint32_t> clip_of_frame_;  // frame f of the texture -> its clip
+  std::atomic<uint32_t> next_frame_{0};
+  std::atomic<uint32_t> done_{0};
+  std::mutex progress_mutex_;
+};
+
+// Gathers one clip's frames, in frame order (the same whatever the thread count): its bounds,
+// root motion and errors into plan.baked and its report; returns the clip's first failure.
+Status gatherClip(const Character& character, ClipPlan& plan,
+                  const std::vector<FrameResult>& results, const std::string& source,
+                  float root_tolerance, ClipBakeReport& cr) {
+  BakedClip& b = plan.baked;
+  cr.name = b.name;
+  cr.frames = b.frame_count;
+  cr.fps = b.fps;
+  cr.duration = b.duration;
+  cr.loop = b.loop;
+  cr.loop_reason = plan.reason;
+  cr.end_mismatch = loopMismatch(character, *plan.clip);
+  b.bounds = results[b.first_frame].bounds;
+  const glm::vec3 root0 = results[b.first_frame].root;
+  bool moves = false;
+  Status failure;
+  for (uint32_t i = 0; i < b.frame_count; ++i) {
+    const FrameResult& fr = results[b.first_frame + i];
+    if (fr.non_finite_joint >= 0 && failure.ok()) {
+      failure = Status(ErrorCode::kInvalidData,
+                       fmt::format("{}: clip '{}' frame {} ({} s): joint '{}' gets a non-finite "
+                                   "transform (the clip's keys or the rest pose overflow the "
+                                   "float range)",
+                                   source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i),
+                                   excerpt(character.skeleton.names()[fr.non_finite_joint])));
+    }
+    if (!fr.finite_positions && failure.ok()) {
+      failure = Status(ErrorCode::kInvalidData,
+                       fmt::format("{}: clip '{}' frame {} ({} s): skinned vertices leave the "
+                                   "float range (the pose moves or scales the mesh too far)",
+                                   source, excerpt(b.name), i, bakedFrameTime(*plan.clip, b, i)));
+    }
+    if (!fr.representable && failure.ok()) {
+      failure = Status(ErrorCode::kLimitExceeded,
+                       fmt::format("{}: clip '{}' frame {}: a palette value is outside the "
+                                   "half-float range (+-{}); bake with rgba32f",
+                                   source, b.name, i, kMaxHalf));
+    }
+    cr.max_error = std::max(cr.max_error, fr.error);
+    cr.interpolation_error = std::max(cr.interpolation_error, fr.interpolation_error);
+    b.bounds.min = glm::min(b.bounds.min, fr.bounds.min);
+    b.bounds.max = glm::max(b.bounds.max, fr.bounds.max);
+    moves = moves || glm::distance(fr.root, root0) > root_tolerance;
+  }
+  if (moves) {
+    b.root_motion.resize(b.frame_count);
+    for (uint32_t i = 0; i < b.frame_count; ++i) {
+      b.root_motion[i] = results[b.first_frame + i].root - root0;
+    }
+  }
+  cr.root_motion = moves;
+  return failure;
+}
+
+// The package's looks: the character's materials, variants and images with their mip chains.
+Status addLooks(const Character& character, Package& package, BakeReport& rep) {
   package.materials = character.materials;
   package.variants = character.variants;
   Result<std::vector<PackageImage>> images =
@@ -483,6 +535,54 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
       for (const ImageLevel& level : *chain) rep.image_bytes += level.rgba.size();
     }
   }
+  return {};
+}
+
+}  // namespace
+
+Result<Package> bakeCharacter(const Character& character, const BakeOptions& options,
+                              BakeReport* report) {
+  const auto start = std::chrono::steady_clock::now();
+  if (Status s = checkOptions(options); !s.ok()) return s;
+  const std::string source = options.source.empty() ? "character" : options.source;
+  if (Status s = checkBakeable(character, source); !s.ok()) return s;
+  const uint32_t joints = static_cast<uint32_t>(character.skeleton.jointCount());
+  uint64_t total_frames = 0;
+  Result<std::vector<ClipPlan>> plans = planClips(character, options, source, total_frames);
+  if (!plans.ok()) return plans.status();
+  Result<AnimationTexture> texture = allocateTexture(joints, total_frames, options, source);
+  if (!texture.ok()) return texture.status();
+  std::vector<FrameResult> results(total_frames);
+  const int threads = FrameBaker(character, options, *plans, *texture, results).run();
+
+  BakeReport local;
+  BakeReport& rep = report != nullptr ? *report : local;
+  rep = BakeReport{};
+  rep.character_size = character.size();
+  rep.format = options.format;
+  rep.width = texture->width;
+  rep.height = texture->height;
+  rep.frames = texture->frame_count;
+  rep.texel_bytes = static_cast<size_t>(texture->width) * texture->height * 4 *
+                    (options.format == TexelFormat::kRgba32F ? 4 : 2);
+  rep.threads = threads;
+  Package package;
+  package.source = options.source;
+  package.skeleton = character.skeleton;
+  package.lods.push_back(MeshLod{character.mesh, {}, 0.0f, 0.0f, 0.0f});
+  Status failure;
+  const float root_tolerance = kRootMotionTolerance * rep.character_size;
+  for (ClipPlan& plan : *plans) {
+    ClipBakeReport cr;
+    Status clip_failure = gatherClip(character, plan, results, source, root_tolerance, cr);
+    if (failure.ok() && !clip_failure.ok()) failure = std::move(clip_failure);
+    rep.max_error = std::max(rep.max_error, cr.max_error);
+    rep.interpolation_error = std::max(rep.interpolation_error, cr.interpolation_error);
+    rep.clips.push_back(cr);
+    package.clips.push_back(std::move(plan.baked));
+  }
+  package.animation = std::move(texture).value();
+  if (Status s = addLooks(character, package, rep); !s.ok()) return s;
   if (rep.character_size > 0.0f) {
     rep.max_error_fraction = rep.max_error / rep.character_size;
     rep.interpolation_error_fraction = rep.interpolation_error / rep.character_size;

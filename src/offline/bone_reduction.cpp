@@ -9,9 +9,9 @@
 
 #include <fmt/core.h>
 
+#include "offline/lod_error.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
-#include "throng/offline/lod_error.h"
 
 namespace throng {
 namespace {
@@ -95,14 +95,7 @@ float percentile(std::vector<float> values, double q) {
   return values[k];
 }
 
-}  // namespace
-
-Result<std::vector<uint16_t>> chooseJoints(const Character& character, const SkinnedMesh& mesh,
-                                           int joint_count, float max_error,
-                                           std::vector<uint16_t>* removal_order) {
-  const Skeleton& skeleton = character.skeleton;
-  const int joints = skeleton.jointCount();
-  const std::span<const int16_t> parents = skeleton.parents();
+Status checkChooseJoints(const Skeleton& skeleton, int joint_count, float max_error) {
   if (joint_count < 1) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("bone reduction: cannot keep {} joints", joint_count));
@@ -113,17 +106,27 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
         fmt::format("bone reduction: error cap {} is not a non-negative number", max_error));
   }
   int roots = 0;
-  for (int j = 0; j < joints; ++j) roots += parents[j] == kNoParent ? 1 : 0;
+  for (int j = 0; j < skeleton.jointCount(); ++j) roots += skeleton.parents()[j] == kNoParent;
   if (roots > joint_count) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("bone reduction: the skeleton has {} roots, more than the {} joints "
                               "to keep",
                               roots, joint_count));
   }
-  // Vertices each joint influences; the influences of a removed joint's vertices are all that a
-  // removal changes.
-  std::vector<std::vector<uint32_t>> vertices_of(joints);
-  std::vector<double> weight_of(joints, 0.0);
+  return {};
+}
+
+// Vertices each joint influences, and the skin weight it carries; the influences of a removed
+// joint's vertices are all that a removal changes.
+struct JointInfluence {
+  std::vector<std::vector<uint32_t>> vertices_of;
+  std::vector<double> weight_of;
+};
+
+Result<JointInfluence> jointInfluence(const SkinnedMesh& mesh, int joints) {
+  JointInfluence influence;
+  influence.vertices_of.resize(joints);
+  influence.weight_of.assign(joints, 0.0);
   for (size_t v = 0; v < mesh.vertexCount(); ++v) {
     for (int i = 0; i < kMaxInfluences; ++i) {
       const float w = mesh.weights[v][i];
@@ -134,12 +137,195 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
                       fmt::format("bone reduction: vertex {} uses joint {}, the skeleton has {}", v,
                                   j, joints));
       }
-      if (vertices_of[j].empty() || vertices_of[j].back() != v) {
-        vertices_of[j].push_back(static_cast<uint32_t>(v));
-      }
-      weight_of[j] += w;
+      std::vector<uint32_t>& vertices = influence.vertices_of[j];
+      if (vertices.empty() || vertices.back() != v) vertices.push_back(static_cast<uint32_t>(v));
+      influence.weight_of[j] += w;
     }
   }
+  return influence;
+}
+
+// The greedy search of chooseJoints: joints removed one at a time, each time the one whose
+// removal keeps the largest displacement smallest (then the smallest increase, then the least
+// weight moved), scored on the search frames.
+class GreedyJointSearch {
+ public:
+  GreedyJointSearch(const SkinnedMesh& mesh, std::span<const int16_t> parents,
+                    JointInfluence influence, const std::vector<JointRows>& search,
+                    size_t search_frames)
+      : mesh_(mesh),
+        parents_(parents),
+        joints_(static_cast<int>(parents.size())),
+        influence_(std::move(influence)),
+        displacement_(mesh, joints_),
+        search_(search),
+        search_frames_(search_frames),
+        map_(joints_),
+        members_(joints_),
+        error_(mesh.vertexCount(), 0.0f),
+        candidates_(joints_),
+        stamp_(mesh.vertexCount(), 0) {
+    for (int j = 0; j < joints_; ++j) {
+      map_[j] = j;
+      members_[j] = {j};
+    }
+  }
+
+  // Removes joints until `target` are kept or the next removal would pass `max_error`.
+  void run(int target, float max_error) {
+    int kept = joints_;
+    while (kept > target) {
+      std::tuple<float, double, double> best_key;
+      const int best = bestCandidate(best_key);
+      if (best < 0 || std::get<0>(best_key) > max_error) break;
+      remove(best);
+      --kept;
+    }
+  }
+
+  // The cap holds on the search frames; checks it on every frame (`all_frames` palettes,
+  // frame-major), undoing the last removals until it holds there too.
+  void holdOnEveryFrame(const std::vector<JointRows>& palettes, size_t all_frames,
+                        float max_error) {
+    for (;;) {
+      float exact = 0.0f;
+      for (size_t v = 0; v < mesh_.vertexCount() && exact <= max_error; ++v) {
+        exact = std::max(exact, displacement_.vertex(v, map_, palettes.data(), all_frames));
+      }
+      if (exact <= max_error || removed_.empty()) break;
+      const int back = removed_.back();
+      removed_.pop_back();
+      for (int j = 0; j < joints_; ++j) {
+        // Joints that mapped past `back` through it map to it again.
+        int a = j;
+        while (a != kNoParent && a != back && map_[a] != a) a = parents_[a];
+        if (a == back) map_[j] = back;
+      }
+    }
+  }
+
+  // The kept joints, ascending.
+  std::vector<uint16_t> kept() const {
+    std::vector<uint16_t> result;
+    for (int j = 0; j < joints_; ++j) {
+      if (map_[j] == j) result.push_back(static_cast<uint16_t>(j));
+    }
+    return result;
+  }
+  // The removed joints, in removal order.
+  const std::vector<int>& removed() const { return removed_; }
+
+ private:
+  // A candidate removal, scored once and re-scored only when a removal touched its vertices.
+  struct Candidate {
+    bool dirty = true;
+    float local_max = 0.0f;  // largest new displacement among the vertices it touches
+    double increase = 0.0;   // summed increase of those vertices' displacements
+    double weight = 0.0;     // skin weight it moves
+    std::vector<uint32_t> touched;
+    std::vector<float> new_error;
+  };
+
+  // The vertices kept joint `c` and the joints mapped to it influence, each once.
+  void touchedBy(int c, std::vector<uint32_t>& out) {
+    ++stamp_value_;
+    out.clear();
+    for (int j : members_[c]) {
+      for (uint32_t v : influence_.vertices_of[j]) {
+        if (stamp_[v] == stamp_value_) continue;
+        stamp_[v] = stamp_value_;
+        out.push_back(v);
+      }
+    }
+  }
+
+  void score(int c) {
+    Candidate& cand = candidates_[c];
+    const int ancestor = map_[parents_[c]];
+    touchedBy(c, cand.touched);
+    for (int j : members_[c]) map_[j] = ancestor;
+    cand.new_error.resize(cand.touched.size());
+    cand.local_max = 0.0f;
+    cand.increase = 0.0;
+    cand.weight = 0.0;
+    for (int j : members_[c]) cand.weight += influence_.weight_of[j];
+    for (size_t i = 0; i < cand.touched.size(); ++i) {
+      const uint32_t v = cand.touched[i];
+      cand.new_error[i] = displacement_.vertex(v, map_, search_.data(), search_frames_);
+      cand.local_max = std::max(cand.local_max, cand.new_error[i]);
+      cand.increase += static_cast<double>(cand.new_error[i]) - error_[v];
+    }
+    for (int j : members_[c]) map_[j] = c;
+    cand.dirty = false;
+  }
+
+  // The kept non-root joint whose removal scores best, -1 when none is left; `best_key` gets
+  // its score.
+  int bestCandidate(std::tuple<float, double, double>& best_key) {
+    int best = -1;
+    for (int c = 0; c < joints_; ++c) {
+      if (map_[c] != c || parents_[c] == kNoParent) continue;
+      if (candidates_[c].dirty) score(c);
+      const Candidate& cand = candidates_[c];
+      const std::tuple<float, double, double> key{std::max(worst_, cand.local_max), cand.increase,
+                                                  cand.weight};
+      if (best < 0 || key < best_key) {
+        best = c;
+        best_key = key;
+      }
+    }
+    return best;
+  }
+
+  // Removes `best`: its members move to its nearest kept ancestor.
+  void remove(int best) {
+    Candidate& chosen = candidates_[best];
+    const int ancestor = map_[parents_[best]];
+    for (int j : members_[best]) {
+      map_[j] = ancestor;
+      members_[ancestor].push_back(j);
+    }
+    members_[best].clear();
+    for (size_t i = 0; i < chosen.touched.size(); ++i)
+      error_[chosen.touched[i]] = chosen.new_error[i];
+    worst_ = error_.empty() ? 0.0f : *std::max_element(error_.begin(), error_.end());
+    // Every kept joint that influences a changed vertex scores differently now.
+    for (uint32_t v : chosen.touched) {
+      for (int i = 0; i < kMaxInfluences; ++i) {
+        if (mesh_.weights[v][i] > 0.0f) candidates_[map_[mesh_.joints[v][i]]].dirty = true;
+      }
+    }
+    candidates_[ancestor].dirty = true;
+    removed_.push_back(best);
+  }
+
+  const SkinnedMesh& mesh_;
+  std::span<const int16_t> parents_;
+  int joints_;
+  JointInfluence influence_;
+  Displacements displacement_;
+  const std::vector<JointRows>& search_;  // search palettes, frame-major
+  size_t search_frames_;
+  std::vector<int> map_;                   // joint -> its nearest kept ancestor (itself when kept)
+  std::vector<std::vector<int>> members_;  // kept joint -> joints mapped to it
+  std::vector<float> error_;               // per vertex, over the search frames
+  float worst_ = 0.0f;
+  std::vector<Candidate> candidates_;
+  std::vector<uint32_t> stamp_;  // touchedBy's marks
+  uint32_t stamp_value_ = 0;
+  std::vector<int> removed_;  // in removal order
+};
+
+}  // namespace
+
+Result<std::vector<uint16_t>> chooseJoints(const Character& character, const SkinnedMesh& mesh,
+                                           int joint_count, float max_error,
+                                           std::vector<uint16_t>* removal_order) {
+  const Skeleton& skeleton = character.skeleton;
+  const int joints = skeleton.jointCount();
+  if (Status s = checkChooseJoints(skeleton, joint_count, max_error); !s.ok()) return s;
+  Result<JointInfluence> influence = jointInfluence(mesh, joints);
+  if (!influence.ok()) return influence.status();
   const int target = std::min(joint_count, joints);
 
   size_t all_frames = 0;
@@ -154,124 +340,16 @@ Result<std::vector<uint16_t>> chooseJoints(const Character& character, const Ski
   }
   const size_t search_frames = search.size() / static_cast<size_t>(std::max(joints, 1));
 
-  const Displacements displacement(mesh, joints);
-  std::vector<int> map(joints);  // joint -> its nearest kept ancestor (itself when kept)
-  std::vector<std::vector<int>> members(joints);  // kept joint -> joints mapped to it
-  for (int j = 0; j < joints; ++j) {
-    map[j] = j;
-    members[j] = {j};
-  }
-  std::vector<float> error(mesh.vertexCount(), 0.0f);  // per vertex, over the search frames
-  float worst = 0.0f;
-
-  // A candidate removal, scored once and re-scored only when a removal touched its vertices.
-  struct Candidate {
-    bool dirty = true;
-    float local_max = 0.0f;  // largest new displacement among the vertices it touches
-    double increase = 0.0;   // summed increase of those vertices' displacements
-    double weight = 0.0;     // skin weight it moves
-    std::vector<uint32_t> touched;
-    std::vector<float> new_error;
-  };
-  std::vector<Candidate> candidates(joints);
-  std::vector<uint32_t> stamp(mesh.vertexCount(), 0);
-  uint32_t stamp_value = 0;
-  auto touchedBy = [&](int c, std::vector<uint32_t>& out) {
-    ++stamp_value;
-    out.clear();
-    for (int j : members[c]) {
-      for (uint32_t v : vertices_of[j]) {
-        if (stamp[v] == stamp_value) continue;
-        stamp[v] = stamp_value;
-        out.push_back(v);
-      }
-    }
-  };
-  auto score = [&](int c) {
-    Candidate& cand = candidates[c];
-    const int ancestor = map[parents[c]];
-    touchedBy(c, cand.touched);
-    for (int j : members[c]) map[j] = ancestor;
-    cand.new_error.resize(cand.touched.size());
-    cand.local_max = 0.0f;
-    cand.increase = 0.0;
-    cand.weight = 0.0;
-    for (int j : members[c]) cand.weight += weight_of[j];
-    for (size_t i = 0; i < cand.touched.size(); ++i) {
-      const uint32_t v = cand.touched[i];
-      cand.new_error[i] = displacement.vertex(v, map, search.data(), search_frames);
-      cand.local_max = std::max(cand.local_max, cand.new_error[i]);
-      cand.increase += static_cast<double>(cand.new_error[i]) - error[v];
-    }
-    for (int j : members[c]) map[j] = c;
-    cand.dirty = false;
-  };
-
-  std::vector<int> removed;  // in removal order
-  int kept = joints;
-  while (kept > target) {
-    int best = -1;
-    std::tuple<float, double, double> best_key;
-    for (int c = 0; c < joints; ++c) {
-      if (map[c] != c || parents[c] == kNoParent) continue;
-      if (candidates[c].dirty) score(c);
-      const Candidate& cand = candidates[c];
-      const std::tuple<float, double, double> key{std::max(worst, cand.local_max), cand.increase,
-                                                  cand.weight};
-      if (best < 0 || key < best_key) {
-        best = c;
-        best_key = key;
-      }
-    }
-    if (best < 0 || std::get<0>(best_key) > max_error) break;
-    // Remove `best`: its members move to its nearest kept ancestor.
-    Candidate& chosen = candidates[best];
-    const int ancestor = map[parents[best]];
-    for (int j : members[best]) {
-      map[j] = ancestor;
-      members[ancestor].push_back(j);
-    }
-    members[best].clear();
-    for (size_t i = 0; i < chosen.touched.size(); ++i)
-      error[chosen.touched[i]] = chosen.new_error[i];
-    worst = error.empty() ? 0.0f : *std::max_element(error.begin(), error.end());
-    // Every kept joint that influences a changed vertex scores differently now.
-    for (uint32_t v : chosen.touched) {
-      for (int i = 0; i < kMaxInfluences; ++i) {
-        if (mesh.weights[v][i] > 0.0f) candidates[map[mesh.joints[v][i]]].dirty = true;
-      }
-    }
-    candidates[ancestor].dirty = true;
-    removed.push_back(best);
-    --kept;
-  }
-
-  // The cap holds on the search frames; check it on every frame, undoing the last removals
-  // until it holds there too.
+  GreedyJointSearch greedy(mesh, skeleton.parents(), std::move(influence).value(), search,
+                           search_frames);
+  greedy.run(target, max_error);
   if (search_frames < all_frames && std::isfinite(max_error)) {
-    for (;;) {
-      float exact = 0.0f;
-      for (size_t v = 0; v < mesh.vertexCount() && exact <= max_error; ++v) {
-        exact = std::max(exact, displacement.vertex(v, map, palettes.data(), all_frames));
-      }
-      if (exact <= max_error || removed.empty()) break;
-      const int back = removed.back();
-      removed.pop_back();
-      for (int j = 0; j < joints; ++j) {
-        // Joints that mapped past `back` through it map to it again.
-        int a = j;
-        while (a != kNoParent && a != back && map[a] != a) a = parents[a];
-        if (a == back) map[j] = back;
-      }
-    }
+    greedy.holdOnEveryFrame(palettes, all_frames, max_error);
   }
-
-  std::vector<uint16_t> result;
-  for (int j = 0; j < joints; ++j) {
-    if (map[j] == j) result.push_back(static_cast<uint16_t>(j));
+  if (removal_order != nullptr) {
+    removal_order->assign(greedy.removed().begin(), greedy.removed().end());
   }
-  if (removal_order != nullptr) removal_order->assign(removed.begin(), removed.end());
-  return result;
+  return greedy.kept();
 }
 
 Result<SkinnedMesh> remapToPalette(const Character& character, const SkinnedMesh& mesh,

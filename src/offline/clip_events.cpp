@@ -1,5 +1,5 @@
 // Animation events from a sidecar JSON: parse, match to clips by name, sort.
-#include "throng/offline/clip_events.h"
+#include "offline/clip_events.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "offline/clip_events.h"
 #include "offline/gltf_read_animation.h"
 #include "offline/gltf_read_document.h"
 #include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
 #include "offline/gltf_read_skeleton.h"
-#include "throng/offline/clip_events.h"
 
 namespace throng {
 

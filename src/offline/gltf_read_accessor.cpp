@@ -155,6 +155,104 @@ Result<ByteRange> viewRange(const Document& doc, const std::string& where, int v
   return ByteRange{buffer.data.data() + view_offset + offset, static_cast<size_t>(stride)};
 }
 
+// The accessor's type and component form are among those `request` accepts.
+Status checkForm(const tinygltf::Accessor& accessor, const AccessorRequest& request,
+                 const std::string& where) {
+  if (accessor.type != request.type) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: type {}, expected {}", where, typeName(accessor.type),
+                              typeName(request.type)));
+  }
+  const bool is_float = accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT;
+  for (const ComponentForm& form : request.forms) {
+    if (form.component_type == accessor.componentType &&
+        (is_float || form.normalized == accessor.normalized)) {
+      return {};
+    }
+  }
+  std::string forms;
+  for (const ComponentForm& form : request.forms) {
+    if (!forms.empty()) forms += ", ";
+    forms += fmt::format("{}{}", form.normalized ? "normalized " : "",
+                         componentName(form.component_type));
+  }
+  return Status(ErrorCode::kInvalidData,
+                fmt::format("{}: components are {}{}; expected one of: {}", where,
+                            accessor.normalized ? "normalized " : "",
+                            componentName(accessor.componentType), forms));
+}
+
+// Decodes `count` elements of the accessor's form from `range`, element e to target_of(e).
+template <typename TargetOf>
+void decodeRun(const tinygltf::Accessor& accessor, const ByteRange& range, uint64_t count,
+               TargetOf&& target_of) {
+  const int components = componentCount(accessor.type);
+  const int bytes = componentBytes(accessor.componentType);
+  for (uint64_t e = 0; e < count; ++e) {
+    const unsigned char* element = range.bytes + e * range.stride;
+    double* out = target_of(e);
+    for (int c = 0; c < components; ++c) {
+      out[c] = decodeComponent(element + c * bytes, accessor.componentType, accessor.normalized);
+    }
+  }
+}
+
+// Substitutes the accessor's sparse elements into `values` (componentCount(type) per element),
+// after checking their count, index type, ranges and strictly increasing indices.
+Status applySparse(const Document& doc, const tinygltf::Accessor& accessor,
+                   const std::string& where, std::vector<double>& values) {
+  const auto& sparse = accessor.sparse;
+  if (sparse.count <= 0 || static_cast<size_t>(sparse.count) > accessor.count) {
+    return Status(ErrorCode::kInvalidData, fmt::format("{}: sparse count {} is not in 1..{}", where,
+                                                       sparse.count, accessor.count));
+  }
+  const int index_bytes = componentBytes(sparse.indices.componentType);
+  const bool index_type_ok =
+      sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
+      sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ||
+      sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
+  if (!index_type_ok) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: sparse indices are {}, expected an unsigned integer type", where,
+                              componentName(sparse.indices.componentType)));
+  }
+  if (sparse.indices.byteOffset < 0 || sparse.values.byteOffset < 0) {
+    return Status(ErrorCode::kInvalidData, fmt::format("{}: negative sparse byteOffset", where));
+  }
+  const uint64_t components = static_cast<uint64_t>(componentCount(accessor.type));
+  const uint64_t element_bytes =
+      components * static_cast<uint64_t>(componentBytes(accessor.componentType));
+  const std::string sparse_where = where + " sparse";
+  Result<ByteRange> index_range =
+      viewRange(doc, sparse_where + " indices", sparse.indices.bufferView,
+                static_cast<uint64_t>(sparse.indices.byteOffset),
+                static_cast<uint64_t>(sparse.count), static_cast<uint64_t>(index_bytes),
+                /*allow_stride=*/false);
+  if (!index_range.ok()) return index_range.status();
+  Result<ByteRange> value_range =
+      viewRange(doc, sparse_where + " values", sparse.values.bufferView,
+                static_cast<uint64_t>(sparse.values.byteOffset),
+                static_cast<uint64_t>(sparse.count), element_bytes, /*allow_stride=*/false);
+  if (!value_range.ok()) return value_range.status();
+  std::vector<uint64_t> targets(static_cast<size_t>(sparse.count));
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const double index = decodeComponent(index_range->bytes + i * static_cast<size_t>(index_bytes),
+                                         sparse.indices.componentType, false);
+    if (index >= static_cast<double>(accessor.count)) {
+      return Status(ErrorCode::kInvalidData, fmt::format("{}: sparse index {} is {}, outside 0..{}",
+                                                         where, i, index, accessor.count - 1));
+    }
+    targets[i] = static_cast<uint64_t>(index);
+    if (i > 0 && targets[i] <= targets[i - 1]) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: sparse indices are not strictly increasing at {}", where, i));
+    }
+  }
+  decodeRun(accessor, *value_range, targets.size(),
+            [&](uint64_t e) { return values.data() + targets[e] * components; });
+  return {};
+}
+
 // Reads the accessor into doubles (one per component), validated and sparse-applied.
 Result<std::vector<double>> readComponents(const Document& doc, const AccessorRequest& request) {
   const tinygltf::Model& model = doc.model;
@@ -166,32 +264,7 @@ Result<std::vector<double>> readComponents(const Document& doc, const AccessorRe
   const tinygltf::Accessor& accessor = model.accessors[static_cast<size_t>(request.index)];
   const std::string where =
       place(doc, fmt::format("accessor {} ({})", request.index, request.what));
-
-  if (accessor.type != request.type) {
-    return Status(ErrorCode::kInvalidData,
-                  fmt::format("{}: type {}, expected {}", where, typeName(accessor.type),
-                              typeName(request.type)));
-  }
-  const bool is_float = accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT;
-  bool accepted = false;
-  for (const ComponentForm& form : request.forms) {
-    if (form.component_type == accessor.componentType &&
-        (is_float || form.normalized == accessor.normalized)) {
-      accepted = true;
-    }
-  }
-  if (!accepted) {
-    std::string forms;
-    for (const ComponentForm& form : request.forms) {
-      if (!forms.empty()) forms += ", ";
-      forms += fmt::format("{}{}", form.normalized ? "normalized " : "",
-                           componentName(form.component_type));
-    }
-    return Status(ErrorCode::kInvalidData,
-                  fmt::format("{}: components are {}{}; expected one of: {}", where,
-                              accessor.normalized ? "normalized " : "",
-                              componentName(accessor.componentType), forms));
-  }
+  if (Status s = checkForm(accessor, request, where); !s.ok()) return s;
   if (accessor.count == 0) {
     return Status(ErrorCode::kInvalidData, fmt::format("{}: count is 0", where));
   }
@@ -220,79 +293,16 @@ Result<std::vector<double>> readComponents(const Document& doc, const AccessorRe
                               where, accessor.count, value_count, kDecodeBudgetPerByte));
   }
   doc.decode_budget -= value_count;
+  // glTF: an accessor without a buffer view reads as zeros (then the sparse elements).
   std::vector<double> values(static_cast<size_t>(value_count), 0.0);
-
-  auto decodeRun = [&](const ByteRange& range, uint64_t count, auto&& target_of) {
-    for (uint64_t e = 0; e < count; ++e) {
-      const unsigned char* element = range.bytes + e * range.stride;
-      double* out = target_of(e);
-      for (int c = 0; c < components; ++c) {
-        out[c] = decodeComponent(element + c * bytes, accessor.componentType, accessor.normalized);
-      }
-    }
-  };
-
   if (accessor.bufferView >= 0) {
-    decodeRun(dense, accessor.count,
+    decodeRun(accessor, dense, accessor.count,
               [&](uint64_t e) { return values.data() + e * static_cast<uint64_t>(components); });
-  } else if (!accessor.sparse.isSparse) {
-    // glTF: an accessor without a buffer view reads as zeros; nothing to do.
   }
-
   if (accessor.sparse.isSparse) {
-    const auto& sparse = accessor.sparse;
-    if (sparse.count <= 0 || static_cast<size_t>(sparse.count) > accessor.count) {
-      return Status(ErrorCode::kInvalidData, fmt::format("{}: sparse count {} is not in 1..{}",
-                                                         where, sparse.count, accessor.count));
-    }
-    const int index_bytes = componentBytes(sparse.indices.componentType);
-    const bool index_type_ok =
-        sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
-        sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ||
-        sparse.indices.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
-    if (!index_type_ok) {
-      return Status(ErrorCode::kInvalidData,
-                    fmt::format("{}: sparse indices are {}, expected an unsigned integer type",
-                                where, componentName(sparse.indices.componentType)));
-    }
-    if (sparse.indices.byteOffset < 0 || sparse.values.byteOffset < 0) {
-      return Status(ErrorCode::kInvalidData, fmt::format("{}: negative sparse byteOffset", where));
-    }
-    const std::string sparse_where = where + " sparse";
-    Result<ByteRange> index_range =
-        viewRange(doc, sparse_where + " indices", sparse.indices.bufferView,
-                  static_cast<uint64_t>(sparse.indices.byteOffset),
-                  static_cast<uint64_t>(sparse.count), static_cast<uint64_t>(index_bytes),
-                  /*allow_stride=*/false);
-    if (!index_range.ok()) return index_range.status();
-    Result<ByteRange> value_range =
-        viewRange(doc, sparse_where + " values", sparse.values.bufferView,
-                  static_cast<uint64_t>(sparse.values.byteOffset),
-                  static_cast<uint64_t>(sparse.count), element_bytes, /*allow_stride=*/false);
-    if (!value_range.ok()) return value_range.status();
-    std::vector<uint64_t> targets(static_cast<size_t>(sparse.count));
-    for (size_t i = 0; i < targets.size(); ++i) {
-      const double index =
-          decodeComponent(index_range->bytes + i * static_cast<size_t>(index_bytes),
-                          sparse.indices.componentType, false);
-      if (index >= static_cast<double>(accessor.count)) {
-        return Status(ErrorCode::kInvalidData,
-                      fmt::format("{}: sparse index {} is {}, outside 0..{}", where, i, index,
-                                  accessor.count - 1));
-      }
-      targets[i] = static_cast<uint64_t>(index);
-      if (i > 0 && targets[i] <= targets[i - 1]) {
-        return Status(
-            ErrorCode::kInvalidData,
-            fmt::format("{}: sparse indices are not strictly increasing at {}", where, i));
-      }
-    }
-    decodeRun(*value_range, targets.size(), [&](uint64_t e) {
-      return values.data() + targets[e] * static_cast<uint64_t>(components);
-    });
+    if (Status s = applySparse(doc, accessor, where, values); !s.ok()) return s;
   }
-
-  if (is_float) {
+  if (accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) {
     for (size_t i = 0; i < values.size(); ++i) {
       if (!std::isfinite(values[i])) {
         return Status(

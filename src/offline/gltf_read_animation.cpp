@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "offline/gltf_key_times.h"
 #include "offline/gltf_read_accessor.h"
 #include "offline/gltf_read_skeleton.h"
 
@@ -14,10 +15,11 @@ namespace {
 
 enum class Path { kTranslation, kRotation, kScale };
 
-// Reads one sampler into a track: times strictly increasing, values matching the key count.
+// Reads one sampler into a track: times never going backwards (repeats become steps: stepKeyTimes),
+// values matching the key count.
 template <typename T>
-Status readTrack(const Document& doc, const tinygltf::AnimationSampler& sampler,
-                 const std::string& what, Path path, Track<T>& track) {
+Status readTrack(Document& doc, const tinygltf::AnimationSampler& sampler, const std::string& what,
+                 Path path, Track<T>& track) {
   if (sampler.interpolation == "LINEAR" || sampler.interpolation.empty()) {
     track.interpolation = Interpolation::kLinear;
   } else if (sampler.interpolation == "STEP") {
@@ -31,14 +33,6 @@ Status readTrack(const Document& doc, const tinygltf::AnimationSampler& sampler,
   Result<std::vector<float>> times =
       readFloats(doc, {sampler.input, TINYGLTF_TYPE_SCALAR, {kFloatForm}, what + " input"});
   if (!times.ok()) return times.status();
-  for (size_t k = 1; k < times->size(); ++k) {
-    if (!((*times)[k] > (*times)[k - 1])) {
-      return Status(ErrorCode::kInvalidData,
-                    place(doc, fmt::format("{}: key times not strictly increasing at key {} ({} "
-                                           "after {})",
-                                           what, k, (*times)[k], (*times)[k - 1])));
-    }
-  }
   const bool rotation = path == Path::kRotation;
   std::vector<ComponentForm> forms =
       rotation ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormUByteForm,
@@ -76,6 +70,14 @@ Status readTrack(const Document& doc, const tinygltf::AnimationSampler& sampler,
     } else {
       track.values[i] = glm::vec3(v[0], v[1], v[2]);
     }
+  }
+  Result<KeyTimeSteps> steps = stepKeyTimes(track.times, track.values, per_key, what);
+  if (!steps.ok()) return Status(steps.status().code(), place(doc, steps.status().message()));
+  if (steps->steps > 0) {
+    doc.warnings.push_back(
+        place(doc, fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step",
+                               what, steps->steps, steps->steps == 1 ? "" : "s", steps->first_key,
+                               steps->first_time)));
   }
   return {};
 }

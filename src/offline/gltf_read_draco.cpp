@@ -79,6 +79,17 @@ double normalizedMax(const tinygltf::Accessor& accessor) {
   }
 }
 
+// The error of a malformed Draco primitive at `where`.
+Status invalidDraco(const std::string& where, const std::string& what) {
+  return Status(ErrorCode::kInvalidData, fmt::format("{}: {}", where, what));
+}
+
+// A decoded Draco stream: its points, with faces when it is a mesh.
+struct DracoGeometry {
+  std::unique_ptr<draco::PointCloud> cloud;
+  const draco::Mesh* mesh = nullptr;  // `cloud` as a mesh; null for a point cloud
+};
+
 class PrimitiveDecoder {
  public:
   PrimitiveDecoder(Document& doc, uint64_t& budget) : doc_(doc), budget_(budget) {}
@@ -94,156 +105,210 @@ class PrimitiveDecoder {
     budget_ -= bytes;
     return {};
   }
+  // The extension's buffer view, checked to lie inside its buffer.
+  Result<int> dracoView(const tinygltf::Value& ext, const std::string& where) const;
+  // Decodes the Draco data of buffer view `view_index`.
+  Result<DracoGeometry> decodeGeometry(int view_index, const std::string& where) const;
+  // Rebinds the primitive's indices accessor (unless done for an earlier primitive) to the
+  // decoded faces, as UNSIGNED_INT.
+  Status rebindIndices(const tinygltf::Primitive& primitive, const DracoGeometry& geometry,
+                       size_t m, const std::string& where);
+  // Rebinds attribute `name` (Draco id `id`) of the primitive (unless done for an earlier one)
+  // to its decoded values: UNSIGNED_SHORT joints, FLOAT anything else.
+  Status rebindAttribute(const tinygltf::Primitive& primitive, const std::string& name,
+                         const tinygltf::Value& id, const DracoGeometry& geometry, size_t m,
+                         const std::string& where);
 
   Document& doc_;
   uint64_t& budget_;
   std::set<int> decoded_;  // accessors already rebound (shared by several primitives)
 };
 
-Status PrimitiveDecoder::decode(size_t m, size_t p) {
-  tinygltf::Model& model = doc_.model;
-  const std::string where =
-      place(doc_, fmt::format("mesh {} primitive {} ({})", m, p, kDracoExtension));
-  auto invalid = [&](const std::string& what) {
-    return Status(ErrorCode::kInvalidData, fmt::format("{}: {}", where, what));
-  };
-  // Copies: rebinding appends to the model's vectors.
-  const tinygltf::Primitive primitive = model.meshes[m].primitives[p];
-  const tinygltf::Value& ext = primitive.extensions.at(kDracoExtension);
+Result<int> PrimitiveDecoder::dracoView(const tinygltf::Value& ext,
+                                        const std::string& where) const {
+  const tinygltf::Model& model = doc_.model;
   if (!ext.IsObject() || !ext.Has("bufferView") || !ext.Get("bufferView").IsInt() ||
       !ext.Has("attributes") || !ext.Get("attributes").IsObject()) {
-    return invalid("needs an integer bufferView and an attributes object");
+    return invalidDraco(where, "needs an integer bufferView and an attributes object");
   }
   const int view_index = ext.Get("bufferView").GetNumberAsInt();
   if (view_index < 0 || static_cast<size_t>(view_index) >= model.bufferViews.size()) {
-    return invalid(fmt::format("buffer view {} does not exist", view_index));
+    return invalidDraco(where, fmt::format("buffer view {} does not exist", view_index));
   }
   const tinygltf::BufferView& view = model.bufferViews[static_cast<size_t>(view_index)];
   if (view.buffer < 0 || static_cast<size_t>(view.buffer) >= model.buffers.size()) {
-    return invalid(fmt::format("buffer view {} uses buffer {}, which does not exist", view_index,
-                               view.buffer));
+    return invalidDraco(where, fmt::format("buffer view {} uses buffer {}, which does not exist",
+                                           view_index, view.buffer));
   }
   const std::vector<unsigned char>& data = model.buffers[static_cast<size_t>(view.buffer)].data;
   if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset) {
-    return invalid(fmt::format("buffer view {} is outside its buffer", view_index));
+    return invalidDraco(where, fmt::format("buffer view {} is outside its buffer", view_index));
   }
+  return view_index;
+}
 
+Result<DracoGeometry> PrimitiveDecoder::decodeGeometry(int view_index,
+                                                       const std::string& where) const {
+  const tinygltf::BufferView& view = doc_.model.bufferViews[static_cast<size_t>(view_index)];
+  const std::vector<unsigned char>& data =
+      doc_.model.buffers[static_cast<size_t>(view.buffer)].data;
   draco::DecoderBuffer buffer;
   buffer.Init(reinterpret_cast<const char*>(data.data() + view.byteOffset), view.byteLength);
   auto type = draco::Decoder::GetEncodedGeometryType(&buffer);
-  if (!type.ok()) return invalid("not Draco data: " + type.status().error_msg_string());
+  if (!type.ok()) return invalidDraco(where, "not Draco data: " + type.status().error_msg_string());
   draco::Decoder decoder;
-  std::unique_ptr<draco::PointCloud> cloud;
-  const draco::Mesh* mesh = nullptr;
+  DracoGeometry geometry;
   if (type.value() == draco::TRIANGULAR_MESH) {
     auto decoded = decoder.DecodeMeshFromBuffer(&buffer);
-    if (!decoded.ok()) return invalid("cannot decode: " + decoded.status().error_msg_string());
-    mesh = decoded.value().get();
-    cloud = std::move(decoded).value();
+    if (!decoded.ok()) {
+      return invalidDraco(where, "cannot decode: " + decoded.status().error_msg_string());
+    }
+    geometry.mesh = decoded.value().get();
+    geometry.cloud = std::move(decoded).value();
   } else if (type.value() == draco::POINT_CLOUD) {
     auto decoded = decoder.DecodePointCloudFromBuffer(&buffer);
-    if (!decoded.ok()) return invalid("cannot decode: " + decoded.status().error_msg_string());
-    cloud = std::move(decoded).value();
+    if (!decoded.ok()) {
+      return invalidDraco(where, "cannot decode: " + decoded.status().error_msg_string());
+    }
+    geometry.cloud = std::move(decoded).value();
   } else {
-    return invalid("unknown Draco geometry type");
+    return invalidDraco(where, "unknown Draco geometry type");
   }
-  const uint64_t points = cloud->num_points();
+  return geometry;
+}
 
-  if (primitive.indices >= 0 && decoded_.insert(primitive.indices).second) {
-    if (static_cast<size_t>(primitive.indices) >= model.accessors.size()) {
-      return invalid(fmt::format("indices accessor {} does not exist", primitive.indices));
+Status PrimitiveDecoder::rebindIndices(const tinygltf::Primitive& primitive,
+                                       const DracoGeometry& geometry, size_t m,
+                                       const std::string& where) {
+  tinygltf::Model& model = doc_.model;
+  if (primitive.indices < 0 || !decoded_.insert(primitive.indices).second) return {};
+  if (static_cast<size_t>(primitive.indices) >= model.accessors.size()) {
+    return invalidDraco(where,
+                        fmt::format("indices accessor {} does not exist", primitive.indices));
+  }
+  const draco::Mesh* mesh = geometry.mesh;
+  if (mesh == nullptr) return invalidDraco(where, "a point cloud cannot feed the indices accessor");
+  const uint64_t count = uint64_t{3} * mesh->num_faces();
+  tinygltf::Accessor& accessor = model.accessors[static_cast<size_t>(primitive.indices)];
+  if (accessor.count != count) {
+    return invalidDraco(where, fmt::format("indices accessor {} has {} elements, Draco decoded {}",
+                                           primitive.indices, accessor.count, count));
+  }
+  if (Status s = charge(count * 4, where); !s.ok()) return s;
+  std::vector<unsigned char> bytes(count * 4);
+  for (draco::FaceIndex f(0); f < mesh->num_faces(); ++f) {
+    const draco::Mesh::Face& face = mesh->face(f);
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t index = face[k].value();
+      std::memcpy(bytes.data() + (3 * static_cast<size_t>(f.value()) + k) * 4, &index, 4);
     }
-    if (mesh == nullptr) return invalid("a point cloud cannot feed the indices accessor");
-    const uint64_t count = uint64_t{3} * mesh->num_faces();
-    tinygltf::Accessor& accessor = model.accessors[static_cast<size_t>(primitive.indices)];
-    if (accessor.count != count) {
-      return invalid(fmt::format("indices accessor {} has {} elements, Draco decoded {}",
-                                 primitive.indices, accessor.count, count));
-    }
-    if (Status s = charge(count * 4, where); !s.ok()) return s;
-    std::vector<unsigned char> bytes(count * 4);
-    for (draco::FaceIndex f(0); f < mesh->num_faces(); ++f) {
-      const draco::Mesh::Face& face = mesh->face(f);
-      for (int k = 0; k < 3; ++k) {
-        const uint32_t index = face[k].value();
-        std::memcpy(bytes.data() + (3 * static_cast<size_t>(f.value()) + k) * 4, &index, 4);
+  }
+  rebind(model, model.accessors[static_cast<size_t>(primitive.indices)], std::move(bytes),
+         TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, fmt::format("draco mesh {} indices", m));
+  return {};
+}
+
+Status PrimitiveDecoder::rebindAttribute(const tinygltf::Primitive& primitive,
+                                         const std::string& name, const tinygltf::Value& id,
+                                         const DracoGeometry& geometry, size_t m,
+                                         const std::string& where) {
+  tinygltf::Model& model = doc_.model;
+  const draco::PointCloud& cloud = *geometry.cloud;
+  const uint64_t points = cloud.num_points();
+  auto it = primitive.attributes.find(name);
+  if (it == primitive.attributes.end()) {
+    return invalidDraco(where,
+                        fmt::format("attribute {} is not an attribute of the primitive", name));
+  }
+  const int accessor_index = it->second;
+  if (accessor_index < 0 || static_cast<size_t>(accessor_index) >= model.accessors.size()) {
+    return invalidDraco(
+        where, fmt::format("attribute {} accessor {} does not exist", name, accessor_index));
+  }
+  if (!decoded_.insert(accessor_index).second) return {};
+  if (!id.IsInt())
+    return invalidDraco(where, fmt::format("attribute {} id is not an integer", name));
+  const draco::PointAttribute* attribute =
+      cloud.GetAttributeByUniqueId(static_cast<uint32_t>(id.GetNumberAsInt()));
+  if (attribute == nullptr) {
+    return invalidDraco(where, fmt::format("attribute {} (Draco id {}) is not in the Draco data",
+                                           name, id.GetNumberAsInt()));
+  }
+  tinygltf::Accessor& accessor = model.accessors[static_cast<size_t>(accessor_index)];
+  const int components = componentCount(accessor.type);
+  if (components == 0 || components > 4) {
+    return invalidDraco(where,
+                        fmt::format("attribute {} accessor type is not SCALAR or VEC2..4", name));
+  }
+  if (accessor.count != points) {
+    return invalidDraco(
+        where, fmt::format("attribute {} accessor {} has {} elements, Draco decoded {}", name,
+                           accessor_index, accessor.count, points));
+  }
+  const bool joints = name.starts_with("JOINTS_");
+  // The accessor's componentType and `normalized` say what the decoded integers mean; Draco
+  // streams do not always carry the flag themselves.
+  const double scale = normalizedMax(accessor);
+  const bool normalize = scale > 0.0 && !attribute->normalized() &&
+                         attribute->data_type() != draco::DT_FLOAT32 &&
+                         attribute->data_type() != draco::DT_FLOAT64;
+  const size_t element = static_cast<size_t>(components) * (joints ? 2 : 4);
+  if (Status s = charge(points * element, where); !s.ok()) return s;
+  std::vector<unsigned char> bytes(points * element);
+  const auto n = static_cast<int8_t>(components);
+  for (draco::PointIndex i(0); i < cloud.num_points(); ++i) {
+    unsigned char* out = bytes.data() + static_cast<size_t>(i.value()) * element;
+    bool converted = false;
+    if (joints) {
+      uint16_t values[4] = {0, 0, 0, 0};
+      converted = attribute->ConvertValue<uint16_t>(attribute->mapped_index(i), n, values);
+      std::memcpy(out, values, element);
+    } else {
+      float values[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      converted = attribute->ConvertValue<float>(attribute->mapped_index(i), n, values);
+      if (normalize) {
+        for (float& v : values) v = static_cast<float>(std::max(v / scale, -1.0));
       }
+      std::memcpy(out, values, element);
     }
-    rebind(model, model.accessors[static_cast<size_t>(primitive.indices)], std::move(bytes),
-           TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, fmt::format("draco mesh {} indices", m));
+    if (!converted) {
+      return invalidDraco(where, fmt::format("attribute {} value {} does not convert to {}", name,
+                                             i.value(), joints ? "UNSIGNED_SHORT" : "FLOAT"));
+    }
   }
+  rebind(model, accessor, std::move(bytes),
+         joints ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT : TINYGLTF_COMPONENT_TYPE_FLOAT,
+         fmt::format("draco mesh {} {}", m, name));
+  return {};
+}
 
+Status PrimitiveDecoder::decode(size_t m, size_t p) {
+  const tinygltf::Model& model = doc_.model;
+  const std::string where =
+      place(doc_, fmt::format("mesh {} primitive {} ({})", m, p, kDracoExtension));
+  // Copies: rebinding appends to the model's vectors.
+  const tinygltf::Primitive primitive = model.meshes[m].primitives[p];
+  const tinygltf::Value& ext = primitive.extensions.at(kDracoExtension);
+  Result<int> view_index = dracoView(ext, where);
+  if (!view_index.ok()) return view_index.status();
+  Result<DracoGeometry> geometry = decodeGeometry(*view_index, where);
+  if (!geometry.ok()) return geometry.status();
+  if (Status s = rebindIndices(primitive, *geometry, m, where); !s.ok()) return s;
   const tinygltf::Value& attributes = ext.Get("attributes");
   for (const std::string& name : attributes.Keys()) {
-    const tinygltf::Value& id = attributes.Get(name);
-    auto it = primitive.attributes.find(name);
-    if (it == primitive.attributes.end()) {
-      return invalid(fmt::format("attribute {} is not an attribute of the primitive", name));
+    if (Status s = rebindAttribute(primitive, name, attributes.Get(name), *geometry, m, where);
+        !s.ok()) {
+      return s;
     }
-    const int accessor_index = it->second;
-    if (accessor_index < 0 || static_cast<size_t>(accessor_index) >= model.accessors.size()) {
-      return invalid(fmt::format("attribute {} accessor {} does not exist", name, accessor_index));
-    }
-    if (!decoded_.insert(accessor_index).second) continue;
-    if (!id.IsInt()) return invalid(fmt::format("attribute {} id is not an integer", name));
-    const draco::PointAttribute* attribute =
-        cloud->GetAttributeByUniqueId(static_cast<uint32_t>(id.GetNumberAsInt()));
-    if (attribute == nullptr) {
-      return invalid(fmt::format("attribute {} (Draco id {}) is not in the Draco data", name,
-                                 id.GetNumberAsInt()));
-    }
-    tinygltf::Accessor& accessor = model.accessors[static_cast<size_t>(accessor_index)];
-    const int components = componentCount(accessor.type);
-    if (components == 0 || components > 4) {
-      return invalid(fmt::format("attribute {} accessor type is not SCALAR or VEC2..4", name));
-    }
-    if (accessor.count != points) {
-      return invalid(fmt::format("attribute {} accessor {} has {} elements, Draco decoded {}", name,
-                                 accessor_index, accessor.count, points));
-    }
-    const bool joints = name.starts_with("JOINTS_");
-    // The accessor's componentType and `normalized` say what the decoded integers mean; Draco
-    // streams do not always carry the flag themselves.
-    const double scale = normalizedMax(accessor);
-    const bool normalize = scale > 0.0 && !attribute->normalized() &&
-                           attribute->data_type() != draco::DT_FLOAT32 &&
-                           attribute->data_type() != draco::DT_FLOAT64;
-    const size_t element = static_cast<size_t>(components) * (joints ? 2 : 4);
-    if (Status s = charge(points * element, where); !s.ok()) return s;
-    std::vector<unsigned char> bytes(points * element);
-    const auto n = static_cast<int8_t>(components);
-    for (draco::PointIndex i(0); i < cloud->num_points(); ++i) {
-      unsigned char* out = bytes.data() + static_cast<size_t>(i.value()) * element;
-      bool converted = false;
-      if (joints) {
-        uint16_t values[4] = {0, 0, 0, 0};
-        converted = attribute->ConvertValue<uint16_t>(attribute->mapped_index(i), n, values);
-        std::memcpy(out, values, element);
-      } else {
-        float values[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        converted = attribute->ConvertValue<float>(attribute->mapped_index(i), n, values);
-        if (normalize) {
-          for (float& v : values) v = static_cast<float>(std::max(v / scale, -1.0));
-        }
-        std::memcpy(out, values, element);
-      }
-      if (!converted) {
-        return invalid(fmt::format("attribute {} value {} does not convert to {}", name, i.value(),
-                                   joints ? "UNSIGNED_SHORT" : "FLOAT"));
-      }
-    }
-    rebind(model, accessor, std::move(bytes),
-           joints ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT : TINYGLTF_COMPONENT_TYPE_FLOAT,
-           fmt::format("draco mesh {} {}", m, name));
   }
   // An attribute left on the Draco view (prepareForTinygltf gave it the view because it had
   // none) is not in the extension's map: it has no data at all.
   for (const auto& [name, index] : primitive.attributes) {
     if (index >= 0 && static_cast<size_t>(index) < model.accessors.size() &&
-        model.accessors[static_cast<size_t>(index)].bufferView == view_index &&
+        model.accessors[static_cast<size_t>(index)].bufferView == *view_index &&
         decoded_.count(index) == 0) {
-      return invalid(
-          fmt::format("attribute {} has no buffer view and is not in the Draco data", name));
+      return invalidDraco(
+          where, fmt::format("attribute {} has no buffer view and is not in the Draco data", name));
     }
   }
   return {};

@@ -87,6 +87,49 @@ void groupByMaterial(SkinnedMesh& mesh) {
   mesh.submeshes = std::move(groups);
 }
 
+// A primitive's vertex streams as read, in primitive space; a stream the primitive lacks is empty.
+struct PrimitiveStreams {
+  size_t vertex_count = 0;
+  std::vector<float> positions;  // xyz per vertex
+  std::vector<float> normals;    // xyz per vertex
+  std::vector<float> uvs;        // TEXCOORD_0, uv per vertex
+  std::vector<float> uvs1;       // TEXCOORD_1, uv per vertex
+  std::vector<float> colors;     // COLOR_0, RGBA per vertex
+};
+
+// What a primitive draws with: its glTF material (kNoGltfMaterial: none) and variant mapping.
+struct PrimitiveLook {
+  uint32_t material = kNoGltfMaterial;
+  std::vector<uint32_t> variant_materials;
+};
+
+// The accessor of vertex attribute `name`; negative when the primitive has none.
+int attributeAccessor(const tinygltf::Primitive& primitive, const char* name) {
+  auto it = primitive.attributes.find(name);
+  return it == primitive.attributes.end() ? -1 : it->second;
+}
+
+// The accepted forms of a texture coordinate set (quantised files store any integer form).
+std::vector<ComponentForm> texCoordForms(bool quantized) {
+  return quantized ? std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
+                                                kByteForm,  kNormByteForm,  kUByteForm,
+                                                kShortForm, kNormShortForm, kUShortForm}
+                   : std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
+}
+
+// Primitives that share every vertex accessor (and binding) share their vertices: exporters
+// write one primitive per material over one vertex set, and copies would multiply the mesh.
+std::string vertexSetKey(const tinygltf::Primitive& primitive, const Binding& binding) {
+  std::string key = fmt::format("{}|{}|", binding.skin, binding.rigid_joint);
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) key += fmt::format("{},", binding.to_model[c][r]);
+  }
+  for (const auto& [name, accessor] : primitive.attributes) {
+    key += fmt::format("|{}={}", name, accessor);
+  }
+  return key;
+}
+
 class PrimitiveReader {
  public:
   PrimitiveReader(Document& doc, const SkeletonImport& skeleton, SkinnedMesh& mesh,
@@ -105,9 +148,35 @@ class PrimitiveReader {
   bool skipped_non_triangles = false;
 
  private:
+  // POSITION (within kMaxVertices), NORMAL and TEXCOORD_0.
+  Status readGeometry(const tinygltf::Primitive& primitive, const std::string& what,
+                      PrimitiveStreams& streams);
+  // The material (kept as a glTF index until readLooks), its variants, and the streams they
+  // need: TEXCOORD_1 and COLOR_0.
+  Status readLook(const tinygltf::Primitive& primitive, const std::string& what,
+                  PrimitiveLook& look, PrimitiveStreams& streams);
+  // Vertex attribute `name` as `componentCount(type)` floats per vertex, `vertex_count` of them;
+  // empty when the primitive has no such attribute.
+  Result<std::vector<float>> readAttribute(const tinygltf::Primitive& primitive, const char* name,
+                                           int type, const std::vector<ComponentForm>& forms,
+                                           size_t vertex_count, const std::string& what);
+  // Indices given or 0..n-1, then strips and fans turned into a triangle list.
+  Result<std::vector<uint32_t>> readTriangles(const tinygltf::Primitive& primitive, int mode,
+                                              size_t vertex_count, const std::string& what);
+  // The primitive's vertices carried into model space and appended to the mesh, with their
+  // joints and weights; normals computed where the primitive has none (or degenerate ones).
+  Status appendVertices(const tinygltf::Primitive& primitive, const std::string& what,
+                        const Binding& binding, const PrimitiveStreams& streams,
+                        const std::vector<uint32_t>& indices);
   Status readInfluences(const tinygltf::Primitive& primitive, const std::string& what,
                         size_t vertex_count, const Binding& binding,
                         std::vector<glm::u16vec4>& joints, std::vector<glm::vec4>& weights);
+  // Per skeleton joint, the correction of a skin whose inverse binds differ from the skeleton's
+  // (another skin listed the joint first); empty when none differs.
+  std::vector<glm::mat4> skinCorrections(const Binding& binding, const std::string& what);
+  // A sub-mesh of `indices`, relative to the vertex set starting at `first_vertex`.
+  void appendSubMesh(const std::string& name, const PrimitiveLook& look,
+                     const std::vector<uint32_t>& indices, uint32_t first_vertex);
 
   Document& doc_;
   const SkeletonImport& skeleton_;
@@ -134,12 +203,48 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
     skipped_non_triangles = true;
     return {};
   }
+  PrimitiveStreams streams;
+  if (Status s = readGeometry(primitive, what, streams); !s.ok()) return s;
+  PrimitiveLook look;
+  if (Status s = readLook(primitive, what, look, streams); !s.ok()) return s;
+  Result<std::vector<uint32_t>> indices =
+      readTriangles(primitive, mode, streams.vertex_count, what);
+  if (!indices.ok()) return indices.status();
 
-  auto attribute = [&](const char* name) {
-    auto it = primitive.attributes.find(name);
-    return it == primitive.attributes.end() ? -1 : it->second;
-  };
-  const int position_accessor = attribute("POSITION");
+  const std::string key = vertexSetKey(primitive, binding);
+  if (auto shared = shared_vertices_.find(key); shared != shared_vertices_.end()) {
+    appendSubMesh(submesh_name, look, *indices, shared->second);
+    return {};
+  }
+  const auto first_vertex = static_cast<uint32_t>(mesh_.positions.size());
+  shared_vertices_.emplace(key, first_vertex);
+  if (Status s = appendVertices(primitive, what, binding, streams, *indices); !s.ok()) return s;
+  appendSubMesh(submesh_name, look, *indices, first_vertex);
+  return {};
+}
+
+Result<std::vector<float>> PrimitiveReader::readAttribute(const tinygltf::Primitive& primitive,
+                                                          const char* name, int type,
+                                                          const std::vector<ComponentForm>& forms,
+                                                          size_t vertex_count,
+                                                          const std::string& what) {
+  const int accessor = attributeAccessor(primitive, name);
+  if (accessor < 0) return std::vector<float>{};
+  Result<std::vector<float>> read =
+      readFloats(doc_, {accessor, type, forms, fmt::format("{} {}", what, name)});
+  if (!read.ok()) return read.status();
+  const size_t components = static_cast<size_t>(componentCount(type));
+  if (read->size() / components != vertex_count) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: {} has {} elements, POSITION {}", what, name,
+                                          read->size() / components, vertex_count)));
+  }
+  return read;
+}
+
+Status PrimitiveReader::readGeometry(const tinygltf::Primitive& primitive, const std::string& what,
+                                     PrimitiveStreams& streams) {
+  const int position_accessor = attributeAccessor(primitive, "POSITION");
   if (position_accessor < 0) {
     return Status(ErrorCode::kInvalidData, place(doc_, fmt::format("{}: no POSITION", what)));
   }
@@ -151,48 +256,30 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
   Result<std::vector<float>> positions =
       readFloats(doc_, {position_accessor, TINYGLTF_TYPE_VEC3, position_forms, what + " POSITION"});
   if (!positions.ok()) return positions.status();
-  const size_t vertex_count = positions->size() / 3;
-  if (mesh_.positions.size() + vertex_count > kMaxVertices) {
+  streams.vertex_count = positions->size() / 3;
+  streams.positions = std::move(positions).value();
+  if (mesh_.positions.size() + streams.vertex_count > kMaxVertices) {
     return Status(
         ErrorCode::kLimitExceeded,
         place(doc_, fmt::format("{}: more than {} vertices in the character", what, kMaxVertices)));
   }
+  Result<std::vector<float>> normals = readAttribute(
+      primitive, "NORMAL", TINYGLTF_TYPE_VEC3,
+      doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
+                     : std::vector<ComponentForm>{kFloatForm},
+      streams.vertex_count, what);
+  if (!normals.ok()) return normals.status();
+  streams.normals = std::move(normals).value();
+  Result<std::vector<float>> uvs =
+      readAttribute(primitive, "TEXCOORD_0", TINYGLTF_TYPE_VEC2, texCoordForms(doc_.quantized),
+                    streams.vertex_count, what);
+  if (!uvs.ok()) return uvs.status();
+  streams.uvs = std::move(uvs).value();
+  return {};
+}
 
-  std::vector<float> normals;
-  if (const int accessor = attribute("NORMAL"); accessor >= 0) {
-    std::vector<ComponentForm> forms =
-        doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
-                       : std::vector<ComponentForm>{kFloatForm};
-    Result<std::vector<float>> read =
-        readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC3, forms, what + " NORMAL"});
-    if (!read.ok()) return read.status();
-    if (read->size() != positions->size()) {
-      return Status(ErrorCode::kInvalidData,
-                    place(doc_, fmt::format("{}: NORMAL has {} elements, POSITION {}", what,
-                                            read->size() / 3, vertex_count)));
-    }
-    normals = std::move(read).value();
-  }
-  std::vector<float> uvs;
-  if (const int accessor = attribute("TEXCOORD_0"); accessor >= 0) {
-    std::vector<ComponentForm> forms =
-        doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
-                                                    kByteForm,  kNormByteForm,  kUByteForm,
-                                                    kShortForm, kNormShortForm, kUShortForm}
-                       : std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
-    Result<std::vector<float>> read =
-        readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC2, forms, what + " TEXCOORD_0"});
-    if (!read.ok()) return read.status();
-    if (read->size() / 2 != vertex_count) {
-      return Status(ErrorCode::kInvalidData,
-                    place(doc_, fmt::format("{}: TEXCOORD_0 has {} elements, POSITION {}", what,
-                                            read->size() / 2, vertex_count)));
-    }
-    uvs = std::move(read).value();
-  }
-
-  // Looks: the material (kept as a glTF index until readLooks), its variants, and the streams
-  // they need.
+Status PrimitiveReader::readLook(const tinygltf::Primitive& primitive, const std::string& what,
+                                 PrimitiveLook& look, PrimitiveStreams& streams) {
   if (primitive.material < -1 ||
       (primitive.material >= 0 &&
        static_cast<size_t>(primitive.material) >= doc_.model.materials.size())) {
@@ -203,57 +290,45 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
   Result<std::vector<uint32_t>> variant_materials =
       readVariantMapping(doc_, primitive, variant_count_, what);
   if (!variant_materials.ok()) return variant_materials.status();
-  std::vector<float> uvs1;
-  if (const int accessor = attribute("TEXCOORD_1"); accessor >= 0 && reads_uvs1_) {
-    std::vector<ComponentForm> forms =
-        doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm,
-                                                    kByteForm,  kNormByteForm,  kUByteForm,
-                                                    kShortForm, kNormShortForm, kUShortForm}
-                       : std::vector<ComponentForm>{kFloatForm, kNormUByteForm, kNormUShortForm};
-    Result<std::vector<float>> read =
-        readFloats(doc_, {accessor, TINYGLTF_TYPE_VEC2, forms, what + " TEXCOORD_1"});
-    if (!read.ok()) return read.status();
-    if (read->size() / 2 != vertex_count) {
-      return Status(ErrorCode::kInvalidData,
-                    place(doc_, fmt::format("{}: TEXCOORD_1 has {} elements, POSITION {}", what,
-                                            read->size() / 2, vertex_count)));
-    }
-    uvs1 = std::move(read).value();
-  }
-  std::vector<float> colors;  // RGBA per vertex
-  if (const int accessor = attribute("COLOR_0"); accessor >= 0) {
-    const bool rgb = static_cast<size_t>(accessor) < doc_.model.accessors.size() &&
-                     doc_.model.accessors[static_cast<size_t>(accessor)].type == TINYGLTF_TYPE_VEC3;
-    Result<std::vector<float>> read =
-        readFloats(doc_, {accessor,
-                          rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4,
-                          {kFloatForm, kNormUByteForm, kNormUShortForm},
-                          what + " COLOR_0"});
-    if (!read.ok()) return read.status();
-    const size_t components = rgb ? 3 : 4;
-    if (read->size() / components != vertex_count) {
-      return Status(ErrorCode::kInvalidData,
-                    place(doc_, fmt::format("{}: COLOR_0 has {} elements, POSITION {}", what,
-                                            read->size() / components, vertex_count)));
-    }
-    colors.resize(vertex_count * 4);
-    bool clamped = false;
-    for (size_t v = 0; v < vertex_count; ++v) {
-      for (size_t c = 0; c < 4; ++c) {
-        const float value = c < components ? (*read)[components * v + c] : 1.0f;
-        colors[4 * v + c] = std::clamp(value, 0.0f, 1.0f);
-        clamped = clamped || colors[4 * v + c] != value;
-      }
-    }
-    if (clamped) {
-      doc_.warnings.push_back(
-          place(doc_, fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what)));
-    }
-  }
-  const uint32_t material =
+  look.variant_materials = std::move(variant_materials).value();
+  look.material =
       primitive.material < 0 ? kNoGltfMaterial : static_cast<uint32_t>(primitive.material);
+  if (reads_uvs1_) {
+    Result<std::vector<float>> uvs1 =
+        readAttribute(primitive, "TEXCOORD_1", TINYGLTF_TYPE_VEC2, texCoordForms(doc_.quantized),
+                      streams.vertex_count, what);
+    if (!uvs1.ok()) return uvs1.status();
+    streams.uvs1 = std::move(uvs1).value();
+  }
+  const int color_accessor = attributeAccessor(primitive, "COLOR_0");
+  if (color_accessor < 0) return {};
+  const auto accessor = static_cast<size_t>(color_accessor);
+  const bool rgb = accessor < doc_.model.accessors.size() &&
+                   doc_.model.accessors[accessor].type == TINYGLTF_TYPE_VEC3;
+  Result<std::vector<float>> read =
+      readAttribute(primitive, "COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4,
+                    {kFloatForm, kNormUByteForm, kNormUShortForm}, streams.vertex_count, what);
+  if (!read.ok()) return read.status();
+  const size_t components = rgb ? 3 : 4;
+  streams.colors.resize(streams.vertex_count * 4);
+  bool clamped = false;
+  for (size_t v = 0; v < streams.vertex_count; ++v) {
+    for (size_t c = 0; c < 4; ++c) {
+      const float value = c < components ? (*read)[components * v + c] : 1.0f;
+      streams.colors[4 * v + c] = std::clamp(value, 0.0f, 1.0f);
+      clamped = clamped || streams.colors[4 * v + c] != value;
+    }
+  }
+  if (clamped) {
+    doc_.warnings.push_back(
+        place(doc_, fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what)));
+  }
+  return {};
+}
 
-  // Indices: given or 0..n-1, then strips and fans turned into a triangle list.
+Result<std::vector<uint32_t>> PrimitiveReader::readTriangles(const tinygltf::Primitive& primitive,
+                                                             int mode, size_t vertex_count,
+                                                             const std::string& what) {
   std::vector<uint32_t> indices;
   if (primitive.indices >= 0) {
     Result<std::vector<uint32_t>> read = readUints(doc_, {primitive.indices,
@@ -279,45 +354,57 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
                     place(doc_, fmt::format("{}: {} indices is not a whole number of triangles",
                                             what, indices.size())));
     }
-  } else {
-    std::vector<uint32_t> list;
-    for (size_t i = 0; i + 2 < indices.size(); ++i) {
-      if (mode == TINYGLTF_MODE_TRIANGLE_FAN) {
-        list.insert(list.end(), {indices[0], indices[i + 1], indices[i + 2]});
-      } else if (i % 2 == 0) {
-        list.insert(list.end(), {indices[i], indices[i + 1], indices[i + 2]});
-      } else {  // odd strip triangles swap their first two vertices to keep the winding
-        list.insert(list.end(), {indices[i + 1], indices[i], indices[i + 2]});
-      }
+    return indices;
+  }
+  std::vector<uint32_t> list;
+  for (size_t i = 0; i + 2 < indices.size(); ++i) {
+    if (mode == TINYGLTF_MODE_TRIANGLE_FAN) {
+      list.insert(list.end(), {indices[0], indices[i + 1], indices[i + 2]});
+    } else if (i % 2 == 0) {
+      list.insert(list.end(), {indices[i], indices[i + 1], indices[i + 2]});
+    } else {  // odd strip triangles swap their first two vertices to keep the winding
+      list.insert(list.end(), {indices[i + 1], indices[i], indices[i + 2]});
     }
-    indices = std::move(list);
   }
+  return list;
+}
 
-  // Primitives that share every vertex accessor (and binding) share their vertices: exporters
-  // write one primitive per material over one vertex set, and copies would multiply the mesh.
-  std::string share_key = fmt::format("{}|{}|", binding.skin, binding.rigid_joint);
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) share_key += fmt::format("{},", binding.to_model[c][r]);
+std::vector<glm::mat4> PrimitiveReader::skinCorrections(const Binding& binding,
+                                                        const std::string& what) {
+  if (binding.skin < 0) return {};
+  const SkinBinding& skin = skeleton_.skins[static_cast<size_t>(binding.skin)];
+  const auto skeleton_binds = skeleton_.skeleton.inverseBinds();
+  std::vector<glm::mat4> corrections(static_cast<size_t>(skeleton_.skeleton.jointCount()),
+                                     glm::mat4(1.0f));
+  bool differs = false;
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    const glm::mat4& reference = skeleton_binds[static_cast<size_t>(skin.joints[j])];
+    float largest = 1.0f;
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(reference[c][r]));
+    }
+    if (maxAbsDifference(reference, skin.inverse_binds[j]) > 1e-6f * largest) {
+      corrections[static_cast<size_t>(skin.joints[j])] =
+          glm::inverse(reference) * skin.inverse_binds[j];
+      differs = true;
+    }
   }
-  for (const auto& [name, accessor] : primitive.attributes) {
-    share_key += fmt::format("|{}={}", name, accessor);
-  }
-  if (auto shared = shared_vertices_.find(share_key); shared != shared_vertices_.end()) {
-    SubMesh submesh;
-    submesh.name = submesh_name;
-    submesh.first_index = static_cast<uint32_t>(mesh_.indices.size());
-    submesh.index_count = static_cast<uint32_t>(indices.size());
-    submesh.material = material;
-    submesh.variant_materials = *variant_materials;
-    for (uint32_t index : indices) mesh_.indices.push_back(shared->second + index);
-    mesh_.submeshes.push_back(std::move(submesh));
-    return {};
-  }
-  shared_vertices_.emplace(share_key, static_cast<uint32_t>(mesh_.positions.size()));
+  if (!differs) return {};
+  doc_.warnings.push_back(
+      place(doc_, fmt::format("{}: skin {} has other inverse bind matrices than the skin that "
+                              "first lists its joints; vertices re-expressed per dominant joint",
+                              what, binding.skin)));
+  return corrections;
+}
 
+Status PrimitiveReader::appendVertices(const tinygltf::Primitive& primitive,
+                                       const std::string& what, const Binding& binding,
+                                       const PrimitiveStreams& streams,
+                                       const std::vector<uint32_t>& indices) {
+  const size_t vertex_count = streams.vertex_count;
   std::vector<glm::u16vec4> joints(vertex_count);
   std::vector<glm::vec4> weights(vertex_count);
-  glm::mat4 to_model = binding.to_model;
+  const glm::mat4 to_model = binding.to_model;
   if (binding.skin >= 0) {
     if (Status s = readInfluences(primitive, what, vertex_count, binding, joints, weights);
         !s.ok()) {
@@ -329,46 +416,21 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
       weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
     }
   }
-
-  // A skin whose inverse binds differ from the skeleton's (another skin listed the joint first):
-  // re-express each vertex for the skeleton's matrix of its dominant joint.
-  std::vector<glm::mat4> corrections;
-  if (binding.skin >= 0) {
-    const SkinBinding& skin = skeleton_.skins[static_cast<size_t>(binding.skin)];
-    const auto skeleton_binds = skeleton_.skeleton.inverseBinds();
-    corrections.assign(static_cast<size_t>(skeleton_.skeleton.jointCount()), glm::mat4(1.0f));
-    bool differs = false;
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      const glm::mat4& reference = skeleton_binds[static_cast<size_t>(skin.joints[j])];
-      float largest = 1.0f;
-      for (int c = 0; c < 4; ++c) {
-        for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(reference[c][r]));
-      }
-      if (maxAbsDifference(reference, skin.inverse_binds[j]) > 1e-6f * largest) {
-        corrections[static_cast<size_t>(skin.joints[j])] =
-            glm::inverse(reference) * skin.inverse_binds[j];
-        differs = true;
-      }
-    }
-    if (differs) {
-      doc_.warnings.push_back(place(
-          doc_, fmt::format("{}: skin {} has other inverse bind matrices than the skin that "
-                            "first lists its joints; vertices re-expressed per dominant joint",
-                            what, binding.skin)));
-    } else {
-      corrections.clear();
-    }
-  }
+  // A skin whose inverse binds differ from the skeleton's: each vertex re-expressed for the
+  // skeleton's matrix of its dominant joint.
+  const std::vector<glm::mat4> corrections = skinCorrections(binding, what);
 
   const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(to_model)));
   const size_t base = mesh_.positions.size();
+  const std::vector<float>& positions = streams.positions;
   std::vector<glm::vec3> new_positions(vertex_count);
   for (size_t v = 0; v < vertex_count; ++v) {
-    glm::vec3 position((*positions)[3 * v], (*positions)[3 * v + 1], (*positions)[3 * v + 2]);
+    glm::vec3 position(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
     glm::mat4 transform = to_model;
     if (!corrections.empty()) transform = corrections[joints[v][0]] * to_model;
     new_positions[v] = glm::vec3(transform * glm::vec4(position, 1.0f));
   }
+  const std::vector<float>& normals = streams.normals;
   std::vector<glm::vec3> new_normals;
   bool compute = normals.empty();
   if (!compute) {
@@ -399,18 +461,22 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
   mesh_.joints.insert(mesh_.joints.end(), joints.begin(), joints.end());
   mesh_.weights.insert(mesh_.weights.end(), weights.begin(), weights.end());
   // Streams some primitives lack: uvs read (0, 0), colours white (no change to the material).
-  appendStream(mesh_.uvs, uvs, base, vertex_count, glm::vec2(0.0f));
-  appendStream(mesh_.uvs1, uvs1, base, vertex_count, glm::vec2(0.0f));
-  appendStream(mesh_.colors, colors, base, vertex_count, glm::vec4(1.0f));
+  appendStream(mesh_.uvs, streams.uvs, base, vertex_count, glm::vec2(0.0f));
+  appendStream(mesh_.uvs1, streams.uvs1, base, vertex_count, glm::vec2(0.0f));
+  appendStream(mesh_.colors, streams.colors, base, vertex_count, glm::vec4(1.0f));
+  return {};
+}
+
+void PrimitiveReader::appendSubMesh(const std::string& name, const PrimitiveLook& look,
+                                    const std::vector<uint32_t>& indices, uint32_t first_vertex) {
   SubMesh submesh;
-  submesh.name = submesh_name;
+  submesh.name = name;
   submesh.first_index = static_cast<uint32_t>(mesh_.indices.size());
   submesh.index_count = static_cast<uint32_t>(indices.size());
-  submesh.material = material;
-  submesh.variant_materials = *variant_materials;
-  for (uint32_t index : indices) mesh_.indices.push_back(static_cast<uint32_t>(base) + index);
+  submesh.material = look.material;
+  submesh.variant_materials = look.variant_materials;
+  for (uint32_t index : indices) mesh_.indices.push_back(first_vertex + index);
   mesh_.submeshes.push_back(std::move(submesh));
-  return {};
 }
 
 Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,

@@ -169,141 +169,175 @@ Result<NodeTree> readNodeTree(Document& doc) {
   return tree;
 }
 
-Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
-  const tinygltf::Model& model = doc.model;
-  const int count = static_cast<int>(model.nodes.size());
-  std::vector<bool> in_skeleton(static_cast<size_t>(count), false);
-  int marked = 0;
-  auto markWithAncestors = [&](int node) {
-    while (node >= 0 && !in_skeleton[static_cast<size_t>(node)]) {
-      in_skeleton[static_cast<size_t>(node)] = true;
-      ++marked;
-      node = tree.parents[static_cast<size_t>(node)];
-    }
-  };
-  // Refused as soon as the skeleton outgrows the limit: the work below (ancestor depths, names,
-  // the builder) is then bounded by kMaxJoints, whatever the file claims.
-  auto tooManyJoints = [&](const std::string& what) {
-    return Status(ErrorCode::kLimitExceeded,
-                  place(doc, fmt::format("{}: the skeleton would have more than the limit of {} "
-                                         "joints ({} so far)",
-                                         what, kMaxJoints, marked)));
-  };
+namespace {
 
-  SkeletonImport out;
-  out.skins.resize(model.skins.size());
-  for (size_t s = 0; s < model.skins.size(); ++s) {
-    const tinygltf::Skin& skin = model.skins[s];
-    if (skin.joints.empty()) {
-      return Status(ErrorCode::kInvalidData, place(doc, fmt::format("skin {}: no joints", s)));
+// The nodes the skeleton takes, each marked with its ancestors; refused as soon as the skeleton
+// outgrows the limit, so that the work after (ancestor depths, names, the builder) is bounded by
+// kMaxJoints, whatever the file claims.
+class SkeletonNodes {
+ public:
+  SkeletonNodes(const Document& doc, const NodeTree& tree)
+      : doc_(doc),
+        tree_(tree),
+        in_skeleton_(tree.parents.size(), false),
+        below_(tree.parents.size(), kUnknown) {}
+
+  bool contains(int node) const { return in_skeleton_[static_cast<size_t>(node)]; }
+
+  // Adds `node` and its ancestors; false once there are more than kMaxJoints.
+  bool mark(int node) {
+    while (node >= 0 && !in_skeleton_[static_cast<size_t>(node)]) {
+      in_skeleton_[static_cast<size_t>(node)] = true;
+      ++marked_;
+      node = tree_.parents[static_cast<size_t>(node)];
     }
-    std::set<int> seen;
-    for (int joint : skin.joints) {
-      if (joint < 0 || joint >= count) {
-        return Status(ErrorCode::kInvalidData,
-                      place(doc, fmt::format("skin {}: joint node {} does not exist ({} nodes)", s,
-                                             joint, count)));
-      }
-      if (!seen.insert(joint).second) {
-        return Status(ErrorCode::kInvalidData,
-                      place(doc, fmt::format("skin {}: node {} is listed twice", s, joint)));
-      }
-      markWithAncestors(joint);
-      if (marked > kMaxJoints) {
-        return tooManyJoints(fmt::format("skin {} ({} joints listed)", s, skin.joints.size()));
-      }
-    }
-    SkinBinding& binding = out.skins[s];
-    binding.inverse_binds.assign(skin.joints.size(), glm::mat4(1.0f));
-    if (skin.inverseBindMatrices >= 0) {
-      Result<std::vector<float>> matrices =
-          readFloats(doc, {skin.inverseBindMatrices,
-                           TINYGLTF_TYPE_MAT4,
-                           {kFloatForm},
-                           fmt::format("skin {} inverseBindMatrices", s)});
-      if (!matrices.ok()) return matrices.status();
-      if (matrices->size() < skin.joints.size() * 16) {
-        return Status(ErrorCode::kInvalidData,
-                      place(doc, fmt::format("skin {}: {} inverse bind matrices for {} joints", s,
-                                             matrices->size() / 16, skin.joints.size())));
-      }
-      for (size_t j = 0; j < skin.joints.size(); ++j) {
-        glm::mat4 m = glm::make_mat4(matrices->data() + j * 16);
-        if (!isInvertible(m)) {
-          return Status(ErrorCode::kInvalidData,
-                        place(doc, fmt::format("skin {} joint {} (node {}): inverse bind matrix "
-                                               "is not invertible",
-                                               s, j, skin.joints[j])));
-        }
-        binding.inverse_binds[j] = m;
-      }
-    }
+    return marked_ <= kMaxJoints;
+  }
+  // The error of a mark() that failed, naming what was being added.
+  Status tooManyJoints(const std::string& what) const {
+    return Status(ErrorCode::kLimitExceeded,
+                  place(doc_, fmt::format("{}: the skeleton would have more than the limit of {} "
+                                          "joints ({} so far)",
+                                          what, kMaxJoints, marked_)));
   }
 
-  // Without skins, the file is a node animation: animated nodes and mesh nodes become joints.
+  // Whether a node has a skeleton ancestor, settled once per node (a walk up to the first
+  // settled node, then recorded along the path), so long chains cost linear time.
+  bool belowSkeleton(int n) {
+    path_.clear();
+    int a = tree_.parents[static_cast<size_t>(n)];
+    uint8_t answer = kNotBelow;
+    for (; a >= 0; a = tree_.parents[static_cast<size_t>(a)]) {
+      if (in_skeleton_[static_cast<size_t>(a)]) {
+        answer = kBelow;
+        break;
+      }
+      if (below_[static_cast<size_t>(a)] != kUnknown) {
+        answer = below_[static_cast<size_t>(a)];
+        break;
+      }
+      path_.push_back(a);
+    }
+    for (int p : path_) below_[static_cast<size_t>(p)] = answer;
+    return answer == kBelow;
+  }
+
+ private:
+  enum : uint8_t { kUnknown, kBelow, kNotBelow };
+  const Document& doc_;
+  const NodeTree& tree_;
+  std::vector<bool> in_skeleton_;
+  int marked_ = 0;
+  std::vector<uint8_t> below_;  // belowSkeleton's answers so far
+  std::vector<int> path_;       // belowSkeleton's walk
+};
+
+// Skin `s`: its joints (existing, listed once) marked, and its inverse bind matrices.
+Status readSkin(Document& doc, size_t s, SkeletonNodes& nodes, SkinBinding& binding) {
+  const tinygltf::Skin& skin = doc.model.skins[s];
+  const int count = static_cast<int>(doc.model.nodes.size());
+  if (skin.joints.empty()) {
+    return Status(ErrorCode::kInvalidData, place(doc, fmt::format("skin {}: no joints", s)));
+  }
+  std::set<int> seen;
+  for (int joint : skin.joints) {
+    if (joint < 0 || joint >= count) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc, fmt::format("skin {}: joint node {} does not exist ({} nodes)", s,
+                                           joint, count)));
+    }
+    if (!seen.insert(joint).second) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc, fmt::format("skin {}: node {} is listed twice", s, joint)));
+    }
+    if (!nodes.mark(joint)) {
+      return nodes.tooManyJoints(fmt::format("skin {} ({} joints listed)", s, skin.joints.size()));
+    }
+  }
+  binding.inverse_binds.assign(skin.joints.size(), glm::mat4(1.0f));
+  if (skin.inverseBindMatrices < 0) return {};
+  Result<std::vector<float>> matrices =
+      readFloats(doc, {skin.inverseBindMatrices,
+                       TINYGLTF_TYPE_MAT4,
+                       {kFloatForm},
+                       fmt::format("skin {} inverseBindMatrices", s)});
+  if (!matrices.ok()) return matrices.status();
+  if (matrices->size() < skin.joints.size() * 16) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc, fmt::format("skin {}: {} inverse bind matrices for {} joints", s,
+                                         matrices->size() / 16, skin.joints.size())));
+  }
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    glm::mat4 m = glm::make_mat4(matrices->data() + j * 16);
+    if (!isInvertible(m)) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc, fmt::format("skin {} joint {} (node {}): inverse bind matrix "
+                                           "is not invertible",
+                                           s, j, skin.joints[j])));
+    }
+    binding.inverse_binds[j] = m;
+  }
+  return {};
+}
+
+// The skeleton nodes no skin lists: without skins, the file is a node animation (animated nodes
+// and mesh nodes become joints); in both cases unskinned meshes under a skeleton node ride on
+// their own node (it and the path to it are added).
+Status markUnskinnedNodes(const Document& doc, SkeletonNodes& nodes) {
+  const tinygltf::Model& model = doc.model;
+  const int count = static_cast<int>(model.nodes.size());
   if (model.skins.empty()) {
     for (const tinygltf::Animation& animation : model.animations) {
       for (const tinygltf::AnimationChannel& channel : animation.channels) {
         const bool trs = channel.target_path == "translation" ||
                          channel.target_path == "rotation" || channel.target_path == "scale";
         if (trs && channel.target_node >= 0 && channel.target_node < count) {
-          markWithAncestors(channel.target_node);
-          if (marked > kMaxJoints) return tooManyJoints("animated nodes");
+          if (!nodes.mark(channel.target_node)) return nodes.tooManyJoints("animated nodes");
         }
       }
     }
     for (int n = 0; n < count; ++n) {
-      if (model.nodes[static_cast<size_t>(n)].mesh >= 0) markWithAncestors(n);
-      if (marked > kMaxJoints) return tooManyJoints("mesh nodes");
+      if (model.nodes[static_cast<size_t>(n)].mesh < 0) continue;
+      if (!nodes.mark(n)) return nodes.tooManyJoints("mesh nodes");
     }
   }
-  // Unskinned meshes under a skeleton node ride on their own node: add it and the path to it.
-  // Whether a node has a skeleton ancestor is settled once per node (a walk up to the first
-  // settled node, then recorded along the path), so long chains cost linear time.
-  enum : uint8_t { kUnknown, kBelow, kNotBelow };
-  std::vector<uint8_t> below(static_cast<size_t>(count), kUnknown);
-  std::vector<int> path;
-  auto belowSkeleton = [&](int n) {
-    path.clear();
-    int a = tree.parents[static_cast<size_t>(n)];
-    uint8_t answer = kNotBelow;
-    for (; a >= 0; a = tree.parents[static_cast<size_t>(a)]) {
-      if (in_skeleton[static_cast<size_t>(a)]) {
-        answer = kBelow;
-        break;
-      }
-      if (below[static_cast<size_t>(a)] != kUnknown) {
-        answer = below[static_cast<size_t>(a)];
-        break;
-      }
-      path.push_back(a);
-    }
-    for (int p : path) below[static_cast<size_t>(p)] = answer;
-    return answer == kBelow;
-  };
   for (int n = 0; n < count; ++n) {
     const tinygltf::Node& node = model.nodes[static_cast<size_t>(n)];
-    if (node.mesh < 0 || node.skin >= 0 || in_skeleton[static_cast<size_t>(n)]) continue;
-    if (belowSkeleton(n)) {
-      markWithAncestors(n);
-      if (marked > kMaxJoints) return tooManyJoints("unskinned meshes under the skeleton");
+    if (node.mesh < 0 || node.skin >= 0 || nodes.contains(n)) continue;
+    if (nodes.belowSkeleton(n)) {
+      if (!nodes.mark(n)) return nodes.tooManyJoints("unskinned meshes under the skeleton");
     }
   }
+  return {};
+}
 
-  // Inverse binds: the first skin that lists a node wins; other nodes get inverse(rest world).
-  std::vector<int> bind_skin(static_cast<size_t>(count), -1);
-  std::vector<glm::mat4> inverse_binds(static_cast<size_t>(count), glm::mat4(1.0f));
+// Each node's inverse bind: from the first skin that lists it (bind_skin >= 0), else identity
+// until readSkeleton gives it inverse(rest world).
+struct NodeBinds {
+  std::vector<int> bind_skin;
+  std::vector<glm::mat4> inverse_binds;
+};
+
+NodeBinds nodeBinds(const tinygltf::Model& model, const SkeletonImport& out) {
+  NodeBinds binds;
+  binds.bind_skin.assign(model.nodes.size(), -1);
+  binds.inverse_binds.assign(model.nodes.size(), glm::mat4(1.0f));
   for (size_t s = 0; s < model.skins.size(); ++s) {
     const tinygltf::Skin& skin = model.skins[s];
     for (size_t j = 0; j < skin.joints.size(); ++j) {
       const size_t node = static_cast<size_t>(skin.joints[j]);
-      if (bind_skin[node] >= 0) continue;
-      bind_skin[node] = static_cast<int>(s);
-      inverse_binds[node] = out.skins[s].inverse_binds[j];
+      if (binds.bind_skin[node] >= 0) continue;
+      binds.bind_skin[node] = static_cast<int>(s);
+      binds.inverse_binds[node] = out.skins[s].inverse_binds[j];
     }
   }
+  return binds;
+}
 
-  // Bind-space normalisation (see the header): M from the root-most skin joint.
+// Bind-space normalisation (see the header): M from the root-most skin joint, applied to the
+// skins' and the nodes' inverse binds.
+void normaliseBindSpace(const tinygltf::Model& model, const NodeTree& tree, NodeBinds& binds,
+                        SkeletonImport& out) {
   int root_joint = -1;
   int root_depth = 0;
   for (size_t s = 0; s < model.skins.size(); ++s) {
@@ -318,32 +352,33 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
       }
     }
   }
-  if (root_joint >= 0) {
-    const glm::mat4 m = tree.worlds[static_cast<size_t>(root_joint)] *
-                        inverse_binds[static_cast<size_t>(root_joint)];
-    float largest = 1.0f;
-    for (int c = 0; c < 4; ++c) {
-      for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(m[c][r]));
-    }
-    if (maxAbsDifference(m, glm::mat4(1.0f)) > kIdentityTolerance * largest && isInvertible(m)) {
-      const glm::mat4 inverse_m = glm::inverse(m);
-      out.skin_to_model = m;
-      for (SkinBinding& binding : out.skins) {
-        for (glm::mat4& ibm : binding.inverse_binds) ibm = ibm * inverse_m;
-      }
-      for (int n = 0; n < count; ++n) {
-        if (bind_skin[static_cast<size_t>(n)] >= 0) {
-          inverse_binds[static_cast<size_t>(n)] = inverse_binds[static_cast<size_t>(n)] * inverse_m;
-        }
-      }
-    }
+  if (root_joint < 0) return;
+  const glm::mat4 m = tree.worlds[static_cast<size_t>(root_joint)] *
+                      binds.inverse_binds[static_cast<size_t>(root_joint)];
+  float largest = 1.0f;
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) largest = std::max(largest, std::fabs(m[c][r]));
   }
+  if (!(maxAbsDifference(m, glm::mat4(1.0f)) > kIdentityTolerance * largest && isInvertible(m))) {
+    return;
+  }
+  const glm::mat4 inverse_m = glm::inverse(m);
+  out.skin_to_model = m;
+  for (SkinBinding& binding : out.skins) {
+    for (glm::mat4& ibm : binding.inverse_binds) ibm = ibm * inverse_m;
+  }
+  for (size_t n = 0; n < binds.bind_skin.size(); ++n) {
+    if (binds.bind_skin[n] >= 0) binds.inverse_binds[n] = binds.inverse_binds[n] * inverse_m;
+  }
+}
 
-  RawSkeleton raw;
+// Each skeleton node's joint name (empty for other nodes): its node name, made unique.
+std::vector<std::string> jointNames(Document& doc, const SkeletonNodes& nodes) {
+  const int count = static_cast<int>(doc.model.nodes.size());
   std::vector<std::string> names(static_cast<size_t>(count));
   std::set<std::string> used;
   for (int n = 0; n < count; ++n) {
-    if (!in_skeleton[static_cast<size_t>(n)]) continue;
+    if (!nodes.contains(n)) continue;
     std::string name = nodeName(doc, n);
     if (!used.insert(name).second) {
       const std::string unique = fmt::format("{}#{}", name, n);
@@ -355,21 +390,48 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
     }
     names[static_cast<size_t>(n)] = name;
   }
-  for (int n = 0; n < count; ++n) {
-    if (!in_skeleton[static_cast<size_t>(n)]) continue;
+  return names;
+}
+
+// The skeleton nodes as raw joints, in node order: rest from the node, inverse bind from its
+// skin or else inverse(rest world).
+RawSkeleton rawSkeleton(const NodeTree& tree, const SkeletonNodes& nodes,
+                        const std::vector<std::string>& names, const NodeBinds& binds) {
+  RawSkeleton raw;
+  for (size_t n = 0; n < names.size(); ++n) {
+    if (!nodes.contains(static_cast<int>(n))) continue;
     RawJoint joint;
-    joint.name = names[static_cast<size_t>(n)];
-    const int parent = tree.parents[static_cast<size_t>(n)];
+    joint.name = names[n];
+    const int parent = tree.parents[n];
     if (parent >= 0) joint.parent = names[static_cast<size_t>(parent)];  // ancestors are joints
-    joint.rest = tree.locals[static_cast<size_t>(n)];
-    if (bind_skin[static_cast<size_t>(n)] >= 0) {
-      joint.inverse_bind = inverse_binds[static_cast<size_t>(n)];
+    joint.rest = tree.locals[n];
+    if (binds.bind_skin[n] >= 0) {
+      joint.inverse_bind = binds.inverse_binds[n];
     } else {
-      const glm::mat4& world = tree.worlds[static_cast<size_t>(n)];
+      const glm::mat4& world = tree.worlds[n];
       if (isInvertible(world)) joint.inverse_bind = glm::inverse(world);
     }
     raw.joints.push_back(std::move(joint));
   }
+  return raw;
+}
+
+}  // namespace
+
+Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
+  const tinygltf::Model& model = doc.model;
+  const int count = static_cast<int>(model.nodes.size());
+  SkeletonNodes nodes(doc, tree);
+  SkeletonImport out;
+  out.skins.resize(model.skins.size());
+  for (size_t s = 0; s < model.skins.size(); ++s) {
+    if (Status st = readSkin(doc, s, nodes, out.skins[s]); !st.ok()) return st;
+  }
+  if (Status s = markUnskinnedNodes(doc, nodes); !s.ok()) return s;
+  NodeBinds binds = nodeBinds(model, out);
+  normaliseBindSpace(model, tree, binds, out);
+  const std::vector<std::string> names = jointNames(doc, nodes);
+  RawSkeleton raw = rawSkeleton(tree, nodes, names, binds);
   if (raw.joints.empty()) {
     return Status(ErrorCode::kInvalidData,
                   place(doc, "nothing to import: no skin, no mesh and no animated node"));
@@ -379,7 +441,7 @@ Result<SkeletonImport> readSkeleton(Document& doc, const NodeTree& tree) {
   out.skeleton = std::move(skeleton).value();
   out.node_to_joint.assign(static_cast<size_t>(count), -1);
   for (int n = 0; n < count; ++n) {
-    if (in_skeleton[static_cast<size_t>(n)]) {
+    if (nodes.contains(n)) {
       out.node_to_joint[static_cast<size_t>(n)] =
           out.skeleton.findJoint(names[static_cast<size_t>(n)]);
     }

@@ -1,6 +1,6 @@
 // A LOD's error: bind-pose correspondences between the two surfaces, followed through every
 // skinned frame.
-#include "throng/offline/lod_error.h"
+#include "offline/lod_error.h"
 
 #include <algorithm>
 #include <cassert>
@@ -8,9 +8,9 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "offline/surface_distance.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
-#include "throng/offline/surface_distance.h"
 
 namespace throng {
 namespace {

@@ -13,7 +13,7 @@
 #include <meshoptimizer.h>
 #endif
 
-#include "throng/offline/surface_distance.h"
+#include "offline/surface_distance.h"
 
 namespace throng {
 namespace {
@@ -153,9 +153,7 @@ class SeamRestorer {
   return best;
 }
 
-}  // namespace
-
-Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptions& options) {
+Status checkSimplify(const SkinnedMesh& mesh, const SimplifyOptions& options) {
   if (!(options.triangle_ratio > 0.0f && options.triangle_ratio <= 1.0f)) {
     return Status(
         ErrorCode::kInvalidArgument,
@@ -167,144 +165,136 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
                               options.max_relative_error));
   }
   // Joint indices are palette slots or skeleton joints depending on the caller: not checked.
-  if (Status s = validateMesh(mesh, std::numeric_limits<uint16_t>::max() + 1, "simplify");
-      !s.ok()) {
-    return s;
-  }
-#ifdef THRONG_NO_MESHOPTIMIZER
-  // Builds without meshoptimizer (the web build: Debian ships it as a native library only).
-  return Status(
-      ErrorCode::kUnsupported,
-      "simplify: this build of throng has no mesh simplifier (built without meshoptimizer)");
-#else
-  const size_t vertex_count = mesh.vertexCount();
+  return validateMesh(mesh, std::numeric_limits<uint16_t>::max() + 1, "simplify");
+}
 
-  // Weld: shadow[i] is the first vertex with index i's key (position and skin). The simplifier
-  // then sees only the welded vertices, renumbered: it classifies seams by position over every
-  // vertex it is given, so unreferenced duplicates left in its buffer would lock their positions.
+#ifndef THRONG_NO_MESHOPTIMIZER
+
+// The mesh welded by position and skin, as the simplifier sees it: only the welded vertices,
+// renumbered (it classifies seams by position over every vertex it is given, so unreferenced
+// duplicates left in its buffer would lock their positions).
+struct WeldedMesh {
+  std::vector<uint32_t> indices;         // the mesh's indices, into the welded vertices
+  std::vector<uint32_t> representative;  // welded vertex -> the first source vertex of its key
+  std::vector<glm::vec3> positions;      // welded vertex -> its position
+  std::vector<uint32_t> group_of;        // source vertex -> its representative
+};
+
+WeldedMesh weld(const SkinnedMesh& mesh) {
+  const size_t vertex_count = mesh.vertexCount();
   const std::vector<WeldKey> keys = weldKeys(mesh);
-  std::vector<uint32_t> shadow(mesh.indices.size());
+  WeldedMesh welded;
+  // shadow[i]: the first vertex with index i's key.
+  std::vector<uint32_t>& shadow = welded.indices;
+  shadow.resize(mesh.indices.size());
   if (!mesh.indices.empty()) {
     meshopt_generateShadowIndexBuffer(shadow.data(), mesh.indices.data(), mesh.indices.size(),
                                       keys.data(), vertex_count, sizeof(WeldKey), sizeof(WeldKey));
   }
-  std::vector<uint32_t> group_of(vertex_count);
-  std::iota(group_of.begin(), group_of.end(), 0u);
-  for (size_t i = 0; i < shadow.size(); ++i) group_of[mesh.indices[i]] = shadow[i];
-  SeamRestorer restorer(mesh, group_of);
+  welded.group_of.resize(vertex_count);
+  std::iota(welded.group_of.begin(), welded.group_of.end(), 0u);
+  for (size_t i = 0; i < shadow.size(); ++i) welded.group_of[mesh.indices[i]] = shadow[i];
   std::vector<uint32_t> welded_of(vertex_count, ~0u);  // representative -> welded vertex
-  std::vector<uint32_t> representative;                // welded vertex -> representative
-  std::vector<glm::vec3> welded_positions;
   for (uint32_t& index : shadow) {
     if (welded_of[index] == ~0u) {
-      welded_of[index] = static_cast<uint32_t>(representative.size());
-      representative.push_back(index);
-      welded_positions.push_back(mesh.positions[index]);
+      welded_of[index] = static_cast<uint32_t>(welded.representative.size());
+      welded.representative.push_back(index);
+      welded.positions.push_back(mesh.positions[index]);
     }
     index = welded_of[index];
   }
-  const size_t welded_count = welded_positions.size();
-  const float* positions = welded_count > 0 ? &welded_positions[0].x : nullptr;
-  const float scale =
-      welded_count > 0 ? meshopt_simplifyScale(positions, welded_count, sizeof(glm::vec3)) : 0.0f;
+  return welded;
+}
 
-  std::vector<SubMesh> ranges = mesh.submeshes;
-  if (ranges.empty()) ranges.push_back({"", 0, static_cast<uint32_t>(mesh.indices.size())});
+const float* weldedPositions(const WeldedMesh& welded) {
+  return welded.positions.empty() ? nullptr : &welded.positions[0].x;
+}
 
-  SimplifiedMesh out;
-  std::vector<uint32_t> indices;
-  std::vector<uint32_t> simplified, sloppy, whole;
-  for (const SubMesh& range : ranges) {
-    const uint32_t* source = shadow.data() + range.first_index;
-    const size_t triangles = range.index_count / 3;
-    // At least one triangle: a sub-mesh never vanishes.
-    const size_t target =
-        options.triangle_ratio < 1.0f
-            ? std::clamp<size_t>(
-                  static_cast<size_t>(static_cast<double>(triangles) * options.triangle_ratio), 1,
-                  triangles)
-            : triangles;
-    out.target_triangles += target;
-    simplified.resize(range.index_count);
-    size_t count = range.index_count;
-    float error = 0.0f;
-    if (target < triangles) {
-      count = 0;
-      if (options.keep_joint_borders) {
-        // Each joint's region alone, its border locked: no collapse crosses where the mesh
-        // bends, so joints keep the rings that let them bend.
-        std::vector<std::vector<uint32_t>> regions;
-        std::unordered_map<uint32_t, size_t> region_of_joint;
-        for (size_t t = 0; t < triangles; ++t) {
-          const uint32_t joint =
-              dominantJoint(mesh, mesh.indices.data() + range.first_index + 3 * t);
-          const auto [it, added] = region_of_joint.emplace(joint, regions.size());
-          if (added) regions.emplace_back();
-          regions[it->second].insert(regions[it->second].end(), source + 3 * t, source + 3 * t + 3);
-        }
-        for (const std::vector<uint32_t>& region : regions) {
-          const size_t region_target = std::max<size_t>(
-              1,
-              static_cast<size_t>(static_cast<double>(region.size() / 3) * options.triangle_ratio));
-          float region_error = 0.0f;
-          count += meshopt_simplify(simplified.data() + count, region.data(), region.size(),
-                                    positions, welded_count, sizeof(glm::vec3), region_target * 3,
-                                    options.max_relative_error, meshopt_SimplifyLockBorder,
-                                    &region_error);
-          error = std::max(error, region_error);
-        }
-      }
-      if (!options.keep_joint_borders ||
-          static_cast<double>(count / 3) >
-              static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
-        // Locked borders left too much: the whole sub-mesh at once.
-        whole.resize(range.index_count);
-        float whole_error = 0.0f;
-        const size_t whole_count = meshopt_simplify(
-            whole.data(), source, range.index_count, positions, welded_count, sizeof(glm::vec3),
-            target * 3, options.max_relative_error, 0, &whole_error);
-        if (count == 0 || whole_count < count) {
-          simplified.swap(whole);
-          count = whole_count;
-          error = whole_error;
-          out.crossed_joint_borders = options.keep_joint_borders;
-        }
-      }
-      if (options.allow_sloppy && static_cast<double>(count / 3) >
-                                      static_cast<double>(target) * (1.0 + kSimplifyTargetSlack)) {
-        sloppy.resize(range.index_count);
-        float sloppy_error = 0.0f;
-        const size_t sloppy_count = meshopt_simplifySloppy(
-            sloppy.data(), source, range.index_count, positions, welded_count, sizeof(glm::vec3),
-            target * 3, options.max_relative_error, &sloppy_error);
-        if (sloppy_count > 0 && sloppy_count < count) {
-          simplified.swap(sloppy);
-          count = sloppy_count;
-          error = sloppy_error;
-          out.sloppy = true;
-        }
-      }
-    } else {
-      std::copy(source, source + range.index_count, simplified.begin());
-    }
-    for (size_t i = 0; i < count; ++i) simplified[i] = representative[simplified[i]];
-    restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
-    for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
-    out.estimated_error = std::max(out.estimated_error, error * scale);
-    SubMesh sub = range;
-    sub.first_index = static_cast<uint32_t>(indices.size());
-    sub.index_count = static_cast<uint32_t>(count);
-    out.mesh.submeshes.push_back(sub);
-    indices.insert(indices.end(), simplified.begin(),
-                   simplified.begin() + static_cast<std::ptrdiff_t>(count));
+// Each joint's region of sub-mesh `range` alone, its border locked: no collapse crosses where
+// the mesh bends, so joints keep the rings that let them bend. Writes the kept indices to `dst`
+// and returns their count; `error` gets the largest region's relative error.
+size_t simplifyJointRegions(const SkinnedMesh& mesh, const WeldedMesh& welded, const SubMesh& range,
+                            const SimplifyOptions& options, uint32_t* dst, float& error) {
+  const uint32_t* source = welded.indices.data() + range.first_index;
+  const size_t triangles = range.index_count / 3;
+  std::vector<std::vector<uint32_t>> regions;
+  std::unordered_map<uint32_t, size_t> region_of_joint;
+  for (size_t t = 0; t < triangles; ++t) {
+    const uint32_t joint = dominantJoint(mesh, mesh.indices.data() + range.first_index + 3 * t);
+    const auto [it, added] = region_of_joint.emplace(joint, regions.size());
+    if (added) regions.emplace_back();
+    regions[it->second].insert(regions[it->second].end(), source + 3 * t, source + 3 * t + 3);
   }
-  if (mesh.submeshes.empty()) out.mesh.submeshes.clear();
+  size_t count = 0;
+  for (const std::vector<uint32_t>& region : regions) {
+    const size_t region_target = std::max<size_t>(
+        1, static_cast<size_t>(static_cast<double>(region.size() / 3) * options.triangle_ratio));
+    float region_error = 0.0f;
+    count +=
+        meshopt_simplify(dst + count, region.data(), region.size(), weldedPositions(welded),
+                         welded.positions.size(), sizeof(glm::vec3), region_target * 3,
+                         options.max_relative_error, meshopt_SimplifyLockBorder, &region_error);
+    error = std::max(error, region_error);
+  }
+  return count;
+}
 
-  // Keep only referenced vertices, in first-use order (also good for the vertex cache).
+// Sub-mesh `range` simplified toward `target` triangles (< its own): by joint regions when
+// asked, the whole sub-mesh at once when that leaves too much, vertex clustering when even that
+// does (when allowed); the fewest triangles win. Writes welded indices to `simplified` and
+// returns their count; `error` gets the relative error of the one kept, `out` its flags.
+size_t simplifyRange(const SkinnedMesh& mesh, const WeldedMesh& welded, const SubMesh& range,
+                     size_t target, const SimplifyOptions& options,
+                     std::vector<uint32_t>& simplified, float& error, SimplifiedMesh& out) {
+  const uint32_t* source = welded.indices.data() + range.first_index;
+  const float* positions = weldedPositions(welded);
+  const size_t welded_count = welded.positions.size();
+  auto tooMany = [&](size_t count) {
+    return static_cast<double>(count / 3) >
+           static_cast<double>(target) * (1.0 + kSimplifyTargetSlack);
+  };
+  size_t count = 0;
+  if (options.keep_joint_borders) {
+    count = simplifyJointRegions(mesh, welded, range, options, simplified.data(), error);
+  }
+  if (!options.keep_joint_borders || tooMany(count)) {
+    // Locked borders left too much: the whole sub-mesh at once.
+    std::vector<uint32_t> whole(range.index_count);
+    float whole_error = 0.0f;
+    const size_t whole_count = meshopt_simplify(whole.data(), source, range.index_count, positions,
+                                                welded_count, sizeof(glm::vec3), target * 3,
+                                                options.max_relative_error, 0, &whole_error);
+    if (count == 0 || whole_count < count) {
+      simplified.swap(whole);
+      count = whole_count;
+      error = whole_error;
+      out.crossed_joint_borders = options.keep_joint_borders;
+    }
+  }
+  if (options.allow_sloppy && tooMany(count)) {
+    std::vector<uint32_t> sloppy(range.index_count);
+    float sloppy_error = 0.0f;
+    const size_t sloppy_count = meshopt_simplifySloppy(
+        sloppy.data(), source, range.index_count, positions, welded_count, sizeof(glm::vec3),
+        target * 3, options.max_relative_error, &sloppy_error);
+    if (sloppy_count > 0 && sloppy_count < count) {
+      simplified.swap(sloppy);
+      count = sloppy_count;
+      error = sloppy_error;
+      out.sloppy = true;
+    }
+  }
+  return count;
+}
+
+// out.mesh's vertices: only those `indices` reference (into `mesh`), in first-use order (also
+// good for the vertex cache), with the indices remapped to them.
+void keepReferencedVertices(const SkinnedMesh& mesh, const std::vector<uint32_t>& indices,
+                            SkinnedMesh& m) {
+  const size_t vertex_count = mesh.vertexCount();
   std::vector<uint32_t> remap(vertex_count);
   const size_t kept =
       meshopt_optimizeVertexFetchRemap(remap.data(), indices.data(), indices.size(), vertex_count);
-  SkinnedMesh& m = out.mesh;
   m.positions.resize(kept);
   m.normals.resize(kept);
   m.uvs.resize(mesh.uvs.empty() ? 0 : kept);
@@ -325,10 +315,72 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   }
   m.indices.resize(indices.size());
   for (size_t i = 0; i < indices.size(); ++i) m.indices[i] = remap[indices[i]];
+}
+
+#endif
+
+}  // namespace
+
+Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptions& options) {
+  if (Status s = checkSimplify(mesh, options); !s.ok()) return s;
+#ifdef THRONG_NO_MESHOPTIMIZER
+  // Builds without meshoptimizer (the web build: Debian ships it as a native library only).
+  return Status(
+      ErrorCode::kUnsupported,
+      "simplify: this build of throng has no mesh simplifier (built without meshoptimizer)");
+#else
+  // Weld: the simplifier sees the vertices welded by position and skin; SeamRestorer puts the
+  // attributes back afterwards.
+  const WeldedMesh welded = weld(mesh);
+  SeamRestorer restorer(mesh, welded.group_of);
+  const float scale = welded.positions.empty()
+                          ? 0.0f
+                          : meshopt_simplifyScale(weldedPositions(welded), welded.positions.size(),
+                                                  sizeof(glm::vec3));
+
+  std::vector<SubMesh> ranges = mesh.submeshes;
+  if (ranges.empty()) ranges.push_back({"", 0, static_cast<uint32_t>(mesh.indices.size())});
+
+  SimplifiedMesh out;
+  std::vector<uint32_t> indices;
+  std::vector<uint32_t> simplified;
+  for (const SubMesh& range : ranges) {
+    const uint32_t* source = welded.indices.data() + range.first_index;
+    const size_t triangles = range.index_count / 3;
+    // At least one triangle: a sub-mesh never vanishes.
+    const size_t target =
+        options.triangle_ratio < 1.0f
+            ? std::clamp<size_t>(
+                  static_cast<size_t>(static_cast<double>(triangles) * options.triangle_ratio), 1,
+                  triangles)
+            : triangles;
+    out.target_triangles += target;
+    simplified.resize(range.index_count);
+    size_t count = range.index_count;
+    float error = 0.0f;
+    if (target < triangles) {
+      count = simplifyRange(mesh, welded, range, target, options, simplified, error, out);
+    } else {
+      std::copy(source, source + range.index_count, simplified.begin());
+    }
+    for (size_t i = 0; i < count; ++i) simplified[i] = welded.representative[simplified[i]];
+    restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
+    for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
+    out.estimated_error = std::max(out.estimated_error, error * scale);
+    SubMesh sub = range;
+    sub.first_index = static_cast<uint32_t>(indices.size());
+    sub.index_count = static_cast<uint32_t>(count);
+    out.mesh.submeshes.push_back(sub);
+    indices.insert(indices.end(), simplified.begin(),
+                   simplified.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+  if (mesh.submeshes.empty()) out.mesh.submeshes.clear();
+  keepReferencedVertices(mesh, indices, out.mesh);
   // meshoptimizer's error is an area-weighted distance to the planes around each collapse, which
   // can be several times below the real deviation: measure the real one.
-  if (options.measure_error && m.triangleCount() < mesh.triangleCount()) {
-    out.geometric_error = surfaceDistance(mesh.positions, mesh.indices, m.positions, m.indices);
+  if (options.measure_error && out.mesh.triangleCount() < mesh.triangleCount()) {
+    out.geometric_error =
+        surfaceDistance(mesh.positions, mesh.indices, out.mesh.positions, out.mesh.indices);
   }
   return out;
 #endif

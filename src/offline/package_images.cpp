@@ -1,5 +1,5 @@
 // Package images: the mip chains (and ES 2.0 power-of-two copies) of a character's textures.
-#include "throng/offline/package_images.h"
+#include "offline/package_images.h"
 
 #include <fmt/core.h>
 #include <stb_image_resize.h>

@@ -1,7 +1,7 @@
 // Nearest points on triangle surfaces through a uniform grid of triangles (point-triangle
 // distance after Ericson, Real-Time Collision Detection, 5.1.5), and the sampled Hausdorff
 // distance built on them.
-#include "throng/offline/surface_distance.h"
+#include "offline/surface_distance.h"
 
 #include <algorithm>
 #include <cassert>

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -28,11 +29,11 @@ uint8_t toByte(float v, float lo, float hi) {
 
 }  // namespace
 
-Status writeTexturePreview(const AnimationTexture& texture, const std::string& path) {
+Result<ImageLevel> texturePreviewImage(const AnimationTexture& texture, std::string_view source) {
   if (texture.width == 0 || texture.height == 0 || texture.frame_count == 0 ||
       texture.joint_count == 0) {
     return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: the animation texture is empty", path));
+                  fmt::format("{}: the animation texture is empty", source));
   }
   // Ranges per matrix row r and channel c, over every stored texel.
   float lo[3][4], hi[3][4];
@@ -53,30 +54,44 @@ Status writeTexturePreview(const AnimationTexture& texture, const std::string& p
       }
     }
   }
-  const size_t width = texture.width;
-  const size_t height = 2 * static_cast<size_t>(texture.height);
-  std::vector<uint8_t> pixels(width * height * 3, 0);
+  ImageLevel image;
+  image.width = texture.width;
+  image.height = 2 * texture.height;
+  const size_t width = image.width;
+  image.rgba.assign(width * image.height * 4, 0);
+  for (size_t p = 3; p < image.rgba.size(); p += 4) image.rgba[p] = 255;
   for (uint32_t f = 0; f < texture.frame_count; ++f) {
     for (uint32_t j = 0; j < texture.joint_count; ++j) {
       const JointRows rows = loadJointRows(texture, f, j);
       for (uint32_t r = 0; r < 3; ++r) {
         const size_t x = texture.texelX(f, j, r);
         const size_t y = 2 * static_cast<size_t>(texture.texelY(f, j));
-        uint8_t* linear = &pixels[(y * width + x) * 3];
+        uint8_t* linear = &image.rgba[(y * width + x) * 4];
         for (int c = 0; c < 3; ++c) linear[c] = toByte(rows.rows[r][c], lo[r][c], hi[r][c]);
         // Translation: dark blue (lowest) to yellow (highest).
         const uint8_t t = toByte(rows.rows[r][3], lo[r][3], hi[r][3]);
-        uint8_t* translation = &pixels[((y + 1) * width + x) * 3];
+        uint8_t* translation = &image.rgba[((y + 1) * width + x) * 4];
         translation[0] = t;
         translation[1] = t;
         translation[2] = static_cast<uint8_t>(255 - t / 2);
       }
     }
   }
+  return image;
+}
+
+Status writeTexturePreview(const AnimationTexture& texture, const std::string& path) {
+  Result<ImageLevel> image = texturePreviewImage(texture, path);
+  if (!image.ok()) return image.status();
+  // RGB: the picture is opaque.
+  std::vector<uint8_t> rgb(image->rgba.size() / 4 * 3);
+  for (size_t p = 0, q = 0; p < image->rgba.size(); p += 4, q += 3) {
+    std::copy_n(&image->rgba[p], 3, &rgb[q]);
+  }
   std::string png;
-  const int ok =
-      stbi_write_png_to_func(appendBytes, &png, static_cast<int>(width), static_cast<int>(height),
-                             3, pixels.data(), static_cast<int>(width * 3));
+  const int ok = stbi_write_png_to_func(appendBytes, &png, static_cast<int>(image->width),
+                                        static_cast<int>(image->height), 3, rgb.data(),
+                                        static_cast<int>(image->width * 3));
   if (ok == 0) {
     return Status(ErrorCode::kIoError, fmt::format("{}: PNG encoding failed", path));
   }

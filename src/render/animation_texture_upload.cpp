@@ -6,8 +6,8 @@
 
 #include <fmt/core.h>
 
+#include "render/gl_check.h"
 #include "throng/core/half.h"
-#include "throng/render/gl_check.h"
 
 namespace throng::render {
 
@@ -103,7 +103,7 @@ Result<GLuint> uploadAnimationTexels(const Device& device, TexelFormat format, u
   }
   if (Status s = checkGlUpload(
           fmt::format("{}: uploading the {}x{} animation texture", what, width, height),
-          device.faults());
+          deviceFaults(device));
       !s.ok()) {
     glDeleteTextures(1, &texture);
     return s;

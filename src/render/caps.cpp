@@ -7,6 +7,8 @@
 
 #include <GLES3/gl31.h>
 
+#include "render/test_hooks.h"
+
 namespace throng::render {
 namespace {
 

@@ -9,7 +9,8 @@
 #include <GLES3/gl3.h>
 #include <fmt/core.h>
 
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
+#include "render/test_hooks.h"
 
 namespace throng::render {
 namespace {
@@ -95,7 +96,19 @@ Status validateDesc(const DeviceDesc& desc) {
   return Status::okStatus();
 }
 
+DeviceTestHooks hooksOf(const DeviceDesc& desc) {
+  return desc.test_hooks ? *desc.test_hooks : DeviceTestHooks{};
+}
+
 }  // namespace
+
+const GlFaults& deviceFaults(const Device& device) {
+  return device.hooks_->faults;
+}
+
+void setDeviceFaults(Device& device, const GlFaults& faults) {
+  device.hooks_->faults = faults;
+}
 
 Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   if (Status status = validateDesc(desc); !status.ok()) return status;
@@ -115,7 +128,7 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   device->display_ = *display;  // from here on the destructor releases the display
   device->width_ = desc.width;
   device->height_ = desc.height;
-  device->faults_ = desc.faults;
+  device->hooks_ = std::make_unique<DeviceTestHooks>(hooksOf(desc));
 
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return eglFailure("eglBindAPI(EGL_OPENGL_ES_API)");
   EGLConfig config = EGL_NO_CONFIG_KHR;
@@ -127,7 +140,8 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
     if (!eglChooseConfig(*display, attributes, &config, 1, &count) || count == 0)
       return eglFailure(fmt::format("eglChooseConfig(OpenGL ES {})", desc.gles_major));
   }
-  const int major = desc.faults.refuse_context ? kRefusedContextVersion : desc.gles_major;
+  const int major =
+      device->hooks_->faults.refuse_context ? kRefusedContextVersion : desc.gles_major;
   const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION,
                                        desc.gles_minor, EGL_NONE};
   EGLContext context = eglCreateContext(*display, config, EGL_NO_CONTEXT, context_attributes);
@@ -137,7 +151,7 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
         desc.gles_minor > 0 ? fmt::format("{}.{}", major, desc.gles_minor) : std::to_string(major);
     Status failure =
         eglFailure(fmt::format("eglCreateContext(OpenGL ES {}{})", version,
-                               desc.faults.refuse_context ? ", an injected fault" : ""));
+                               device->hooks_->faults.refuse_context ? ", an injected fault" : ""));
     const char* override_value = std::getenv(kGlesOverrideVariable);
     if (desc.gles_major == 3 && override_value)
       return Status(ErrorCode::kGlError,
@@ -148,7 +162,7 @@ Result<std::unique_ptr<Device>> Device::createHeadless(const DeviceDesc& desc) {
   device->context_ = context;
   if (!eglMakeCurrent(*display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
     return eglFailure("eglMakeCurrent(surfaceless)");
-  device->caps_ = applyCapsOverride(probeCaps(), desc.caps);
+  device->caps_ = applyCapsOverride(probeCaps(), device->hooks_->caps);
   if (device->caps_.gles_major < 2)
     return Status(ErrorCode::kGlError,
                   fmt::format("device: unrecognised GL_VERSION '{}'", device->caps_.version));
@@ -168,8 +182,8 @@ Result<std::unique_ptr<Device>> Device::createForCurrentContext(const DeviceDesc
   std::unique_ptr<Device> device(new Device());
   device->width_ = desc.width;
   device->height_ = desc.height;
-  device->faults_ = desc.faults;
-  device->caps_ = applyCapsOverride(probeCaps(), desc.caps);
+  device->hooks_ = std::make_unique<DeviceTestHooks>(hooksOf(desc));
+  device->caps_ = applyCapsOverride(probeCaps(), device->hooks_->caps);
   if (device->caps_.gles_major < 2)
     return Status(ErrorCode::kGlError,
                   fmt::format("device: '{}' is not an OpenGL ES context", device->caps_.version));
@@ -200,7 +214,7 @@ Status Device::createFramebuffer() {
   glBindRenderbuffer(GL_RENDERBUFFER, color_renderbuffer_);
   // RGBA8 is core in ES3 and GL_OES_rgb8_rgba8 in ES2 (which Mesa has); its enum is the same.
   // The incomplete-framebuffer fault leaves the colour attachment without storage.
-  if (!faults_.incomplete_framebuffer)
+  if (!hooks_->faults.incomplete_framebuffer)
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width_, height_);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
                             color_renderbuffer_);

@@ -1,5 +1,5 @@
 // GL and EGL error names and the glGetError drain.
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 #include <EGL/egl.h>
 #include <fmt/core.h>

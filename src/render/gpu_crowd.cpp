@@ -1,5 +1,5 @@
 // GpuCrowd: the crowd mirrored into storage buffers, one compute pass per frame, indirect draws.
-#include "throng/render/gpu_crowd.h"
+#include "render/gpu_crowd.h"
 
 #ifndef __EMSCRIPTEN__
 #include <GLES3/gl31.h>
@@ -14,8 +14,8 @@
 #include <fmt/core.h>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/gl_check.h"
 #include "throng/crowd/culling.h"
-#include "throng/render/gl_check.h"
 
 namespace throng::render {
 

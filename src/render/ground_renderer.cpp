@@ -1,5 +1,5 @@
 // GroundRenderer: the ground square and the blob shadows (instanced on ES 3, expanded on ES 2).
-#include "throng/render/ground_renderer.h"
+#include "render/ground_renderer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "fog_uniforms.h"
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 namespace throng::render {
 namespace {
@@ -54,12 +54,12 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
   r->instancing_ = device.caps().instancing;
   Result<Program> ground =
       buildGroundProgram("gles2/ground", "gles2/ground.vert", "gles2/ground.frag",
-                         {{"a_corner", kCornerLocation}}, device.faults());
+                         {{"a_corner", kCornerLocation}}, deviceFaults(device));
   if (!ground.ok()) return ground.status();
   r->ground_ = std::move(ground).value();
   Result<Program> shadow = buildGroundProgram(
       "gles2/blob_shadow", "gles2/blob_shadow.vert", "gles2/blob_shadow.frag",
-      {{"a_corner", kCornerLocation}, {"a_blob", kBlobLocation}}, device.faults());
+      {{"a_corner", kCornerLocation}, {"a_blob", kBlobLocation}}, deviceFaults(device));
   if (!shadow.ok()) return shadow.status();
   r->shadow_ = std::move(shadow).value();
 
@@ -92,7 +92,7 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
   glGenBuffers(1, &r->shadow_buffer_);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
-  if (Status s = checkGlUpload("ground renderer: buffers", device.faults()); !s.ok()) return s;
+  if (Status s = checkGlUpload("ground renderer: buffers", deviceFaults(device)); !s.ok()) return s;
   return r;
 }
 

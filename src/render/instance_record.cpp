@@ -1,5 +1,5 @@
 // Packing and unpacking of the 32-byte instance record.
-#include "throng/render/instance_record.h"
+#include "render/instance_record.h"
 
 #include <algorithm>
 #include <cassert>

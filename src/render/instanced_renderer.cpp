@@ -1,7 +1,7 @@
 // InstancedRenderer: uploads a package (LOD meshes grouped by material, animation texture, images)
 // and draws every instance of a LOD with one glDrawElementsInstanced per material; a
 // transform-feedback twin captures skinned vertices.
-#include "throng/render/instanced_renderer.h"
+#include "render/instanced_renderer.h"
 
 #ifndef __EMSCRIPTEN__
 #include <GLES3/gl31.h>
@@ -17,7 +17,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "fog_uniforms.h"
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 namespace throng::render {
 namespace {
@@ -173,7 +173,7 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   renderer->options_ = options;
   renderer->device_ = &device;
   renderer->joint_count_ = package.skeleton.jointCount();
-  Result<Program> program = buildInstancedProgram("gles3/instanced", {}, device.faults());
+  Result<Program> program = buildInstancedProgram("gles3/instanced", {}, deviceFaults(device));
   if (!program.ok()) return program.status();
   renderer->program_ = std::move(program).value();
   renderer->material_uniforms_ = MaterialUniforms::of(renderer->program_);
@@ -189,7 +189,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
         !status.ok())
       return status;
   }
-  if (Status status = checkGlUpload("instanced renderer: upload", device.faults()); !status.ok())
+  if (Status status = checkGlUpload("instanced renderer: upload", deviceFaults(device));
+      !status.ok())
     return status;
   return renderer;
 }
@@ -316,7 +317,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBindVertexArray(0);
   lods_.push_back(buffers);
   return checkGlUpload(fmt::format("instanced renderer: uploading LOD {}", lods_.size() - 1),
-                       device_->faults());
+                       deviceFaults(*device_));
 }
 
 Result<std::span<InstanceRecord>> InstancedRenderer::beginRecords(size_t count) {
@@ -395,7 +396,7 @@ Status InstancedRenderer::endRecords() {
                   "instanced renderer: the instance buffer's contents were lost while mapped");
   }
 #endif
-  return checkGlUpload("instanced renderer: instance upload", device_->faults());
+  return checkGlUpload("instanced renderer: instance upload", deviceFaults(*device_));
 }
 
 Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem* jobs) {
@@ -553,8 +554,8 @@ Result<bool> InstancedRenderer::preparePalettePass() {
     return false;
   }
   const std::vector<std::string> defines = paletteDefines(**pass);
-  Result<Program> program =
-      buildInstancedProgram("gles3/instanced (palette texture)", {}, device_->faults(), defines);
+  Result<Program> program = buildInstancedProgram("gles3/instanced (palette texture)", {},
+                                                  deviceFaults(*device_), defines);
   if (!program.ok()) return program.status();
   palette_program_ = std::move(program).value();
   palette_material_uniforms_ = MaterialUniforms::of(palette_program_);
@@ -615,7 +616,7 @@ Status InstancedRenderer::prepareIndirect() {
   if (indirect_program_.valid()) return Status::okStatus();
   const std::string defines[] = {"GPU_INSTANCES"};
   Result<Program> program =
-      buildInstancedProgram("gles3/instanced (GPU instances)", {}, device_->faults(), defines);
+      buildInstancedProgram("gles3/instanced (GPU instances)", {}, deviceFaults(*device_), defines);
   if (!program.ok()) return program.status();
   indirect_program_ = std::move(program).value();
   indirect_material_uniforms_ = MaterialUniforms::of(indirect_program_);
@@ -750,9 +751,10 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   Program& program = palette ? palette_capture_program_ : capture_program_;
   if (!program.valid()) {
     Result<Program> built =
-        palette ? buildInstancedProgram("gles3/instanced (palette texture, capture)", varyings,
-                                        device_->faults(), paletteDefines(*palette_pass_))
-                : buildInstancedProgram("gles3/instanced (capture)", varyings, device_->faults());
+        palette
+            ? buildInstancedProgram("gles3/instanced (palette texture, capture)", varyings,
+                                    deviceFaults(*device_), paletteDefines(*palette_pass_))
+            : buildInstancedProgram("gles3/instanced (capture)", varyings, deviceFaults(*device_));
     if (!built.ok()) return built.status();
     program = std::move(built).value();
   }

@@ -1,5 +1,5 @@
 // Materials on the GPU: image upload, index grouping by material, per-draw material state.
-#include "throng/render/material_draws.h"
+#include "render/material_draws.h"
 
 #include <algorithm>
 #include <cassert>
@@ -7,7 +7,7 @@
 #include <fmt/core.h>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 namespace throng::render {
 

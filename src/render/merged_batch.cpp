@@ -1,5 +1,5 @@
 // Merged batches: capacity from the uniform and 16-bit index budgets, and the K-copy mesh.
-#include "throng/render/merged_batch.h"
+#include "render/merged_batch.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Merged-batch renderer: programs sized from the probed budget, K-copy buffers, one draw per batch.
-#include "throng/render/merged_batch_renderer.h"
+#include "render/merged_batch_renderer.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,7 +9,7 @@
 #include <fmt/core.h>
 
 #include "fog_uniforms.h"
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 namespace throng::render {
 namespace {
@@ -114,6 +114,32 @@ int otherUniformVectors(unsigned program, std::span<const std::string_view> per_
   return vectors;
 }
 
+namespace {
+
+// Material variants: the look table of each LOD, and the vertices each LOD's copy draws (its
+// vertices copied per look row); whether any LOD has variants.
+Result<bool> countLookVertices(std::span<const MeshLod> lods, const Looks& looks,
+                               std::vector<uint32_t>& vertex_counts) {
+  bool has_looks = false;
+  vertex_counts.resize(lods.size());
+  for (size_t i = 0; i < lods.size(); ++i) {
+    std::vector<uint32_t> indices;
+    MaterialLooks looks_of_lod;
+    Result<std::vector<MaterialRange>> ranges =
+        groupIndicesByMaterial(lods[i].mesh, looks.materials, indices, &looks_of_lod);
+    if (!ranges.ok())
+      return Status(ranges.status().code(),
+                    fmt::format("merged batch: LOD {}: {}", i, ranges.status().message()));
+    has_looks = has_looks || looks_of_lod.appearances > 0;
+    vertex_counts[i] = looks_of_lod.vertex_source.empty()
+                           ? static_cast<uint32_t>(lods[i].mesh.vertexCount())
+                           : static_cast<uint32_t>(looks_of_lod.vertex_source.size());
+  }
+  return has_looks;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     Device& device, std::span<const MeshLod> lods, int skeleton_joints, const MergedBatchDesc& desc,
     const Looks& looks) {
@@ -128,105 +154,112 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                           ? desc.max_vertex_uniform_vectors
                           : device.caps().max_vertex_uniform_vectors;
   renderer->encoding_ = desc.joint_encoding;
-
-  // Material variants: the look table (and each LOD's vertices copied per look row).
-  const int count = static_cast<int>(lods.size());
-  std::vector<uint32_t> vertex_counts(count);
-  bool has_looks = false;
-  for (int i = 0; i < count; ++i) {
-    std::vector<uint32_t> indices;
-    MaterialLooks looks_of_lod;
-    Result<std::vector<MaterialRange>> ranges =
-        groupIndicesByMaterial(lods[i].mesh, looks.materials, indices, &looks_of_lod);
-    if (!ranges.ok())
-      return Status(ranges.status().code(),
-                    fmt::format("merged batch: LOD {}: {}", i, ranges.status().message()));
-    has_looks = has_looks || looks_of_lod.appearances > 0;
-    vertex_counts[i] = looks_of_lod.vertex_source.empty()
-                           ? static_cast<uint32_t>(lods[i].mesh.vertexCount())
-                           : static_cast<uint32_t>(looks_of_lod.vertex_source.size());
-  }
+  std::vector<uint32_t> vertex_counts;
+  Result<bool> has_looks = countLookVertices(lods, looks, vertex_counts);
+  if (!has_looks.ok()) return has_looks.status();
   // The shader's own uniforms, read from a program linked for one character of one joint.
-  Result<Program> probe = buildMergedProgram(1, 1, desc.joint_encoding, has_looks, device.faults());
+  Result<Program> probe =
+      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, deviceFaults(device));
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
 
+  const int count = static_cast<int>(lods.size());
   renderer->lods_.resize(count);
-  std::vector<Status> failures(count);
+  std::vector<Status> failures(count);  // LODs that fit no batch: the fallbacks' reasons
   for (int i = 0; i < count; ++i) {
-    Lod& lod = renderer->lods_[i];
-    const MeshLod& source = lods[i];
-    const int x = source.palette_joints.empty() ? skeleton_joints
-                                                : static_cast<int>(source.palette_joints.size());
-    Result<BatchCapacity> capacity =
-        computeBatchCapacity(renderer->budget_, other, x, vertex_counts[i], desc.joint_encoding);
-    lod.info.joints = x;
-    lod.info.encoding = desc.joint_encoding;
-    lod.info.other_uniform_vectors = other;
-    lod.info.drawn_lod = i;
-    if (!capacity.ok()) {
-      failures[i] = Status(capacity.status().code(),
-                           fmt::format("LOD {}: {}", i, capacity.status().message()));
-      lod.info.drawn_lod = -1;
-      continue;
-    }
-    int k = capacity->characters;
-    if (desc.max_characters_per_batch > 0) k = std::min(k, desc.max_characters_per_batch);
-    lod.info.characters_per_batch = k;
-    if (source.palette_joints.empty()) {
-      lod.palette_joints.resize(x);
-      for (int j = 0; j < x; ++j) lod.palette_joints[j] = static_cast<uint16_t>(j);
-    } else {
-      lod.palette_joints = source.palette_joints;
-    }
-    Result<MergedBatchMesh> mesh = buildMergedBatchMesh(source.mesh, x, k, looks.materials);
-    if (!mesh.ok()) return mesh.status();
-    lod.info.vertices_per_character = mesh->vertices_per_copy;
-    lod.info.indices_per_character = mesh->indices_per_copy;
-    lod.triangles_per_character = mesh->indices_per_copy / 3;
-    lod.ranges = mesh->ranges;
-    lod.looks = mesh->looks;
-    Result<Program> program =
-        buildMergedProgram(k, x, desc.joint_encoding, has_looks, device.faults());
-    if (!program.ok()) return program.status();
-    lod.program = std::move(*program);
-    lod.palette_location = lod.program.uniform("u_palette[0]");
-    if (lod.palette_location < 0) lod.palette_location = lod.program.uniform("u_palette");
-    lod.tint_location = lod.program.uniform("u_tint[0]");
-    if (lod.tint_location < 0) lod.tint_location = lod.program.uniform("u_tint");
-    lod.view_projection_location = lod.program.uniform("u_view_projection");
-    lod.light_location = lod.program.uniform("u_light_direction");
-    lod.ambient_location = lod.program.uniform("u_ambient");
-    lod.material_uniforms = MaterialUniforms::of(lod.program);
-    lod.fog_eye_location = lod.program.uniform("u_fog_eye");
-    lod.fog_color_location = lod.program.uniform("u_fog_color");
-    if (renderer->white_.size() < static_cast<size_t>(k)) renderer->white_.resize(k, glm::vec4(1));
-    if (renderer->variant_tints_.size() < static_cast<size_t>(k))
-      renderer->variant_tints_.resize(k);
-
-    glGenBuffers(1, &lod.vertex_buffer);
-    glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
-    glBufferData(GL_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(mesh->vertices.size() * sizeof(BatchVertex)),
-                 mesh->vertices.data(), GL_STATIC_DRAW);
-    glGenBuffers(1, &lod.index_buffer);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(mesh->indices.size() * sizeof(uint16_t)),
-                 mesh->indices.data(), GL_STATIC_DRAW);
-    if (Status s =
-            checkGlUpload(fmt::format("merged batch: buffers of LOD {}", i), device.faults());
-        !s.ok())
-      return s;
-    lod.staging.resize(static_cast<size_t>(k) * x);
-    if (desc.joint_encoding == JointEncoding::kQuatScale) {
-      lod.encoded.resize(lod.staging.size());
-      lod.pivots = pivotsOfSlots(source.mesh, x);
-    }
-    lod.staging_tints.resize(k);
+    const LodBuild build{lods[i], i, skeleton_joints, vertex_counts[i], other, *has_looks};
+    if (Status s = renderer->buildLod(device, build, desc, looks, failures[i]); !s.ok()) return s;
   }
-  // Fallback: a LOD that does not fit draws with the nearest coarser one that does, said aloud.
+  if (Status s = renderer->resolveFallbacks(lods, desc, failures); !s.ok()) return s;
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+  return renderer;
+}
+
+// LOD build.index: its K from the budget, its batch mesh, program and buffers. A LOD whose joints
+// do not fit is left for a fallback (drawn_lod -1, why in *does_not_fit); other failures return.
+Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
+                                     const MergedBatchDesc& desc, const Looks& looks,
+                                     Status& does_not_fit) {
+  Lod& lod = lods_[build.index];
+  const MeshLod& source = build.source;
+  const int x = source.palette_joints.empty() ? build.skeleton_joints
+                                              : static_cast<int>(source.palette_joints.size());
+  Result<BatchCapacity> capacity = computeBatchCapacity(budget_, build.other_uniform_vectors, x,
+                                                        build.vertex_count, desc.joint_encoding);
+  lod.info.joints = x;
+  lod.info.encoding = desc.joint_encoding;
+  lod.info.other_uniform_vectors = build.other_uniform_vectors;
+  lod.info.drawn_lod = build.index;
+  if (!capacity.ok()) {
+    does_not_fit = Status(capacity.status().code(),
+                          fmt::format("LOD {}: {}", build.index, capacity.status().message()));
+    lod.info.drawn_lod = -1;
+    return Status::okStatus();
+  }
+  int k = capacity->characters;
+  if (desc.max_characters_per_batch > 0) k = std::min(k, desc.max_characters_per_batch);
+  lod.info.characters_per_batch = k;
+  if (source.palette_joints.empty()) {
+    lod.palette_joints.resize(x);
+    for (int j = 0; j < x; ++j) lod.palette_joints[j] = static_cast<uint16_t>(j);
+  } else {
+    lod.palette_joints = source.palette_joints;
+  }
+  Result<MergedBatchMesh> mesh = buildMergedBatchMesh(source.mesh, x, k, looks.materials);
+  if (!mesh.ok()) return mesh.status();
+  lod.info.vertices_per_character = mesh->vertices_per_copy;
+  lod.info.indices_per_character = mesh->indices_per_copy;
+  lod.triangles_per_character = mesh->indices_per_copy / 3;
+  lod.ranges = mesh->ranges;
+  lod.looks = mesh->looks;
+  Result<Program> program =
+      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, deviceFaults(device));
+  if (!program.ok()) return program.status();
+  lod.program = std::move(*program);
+  lod.palette_location = lod.program.uniform("u_palette[0]");
+  if (lod.palette_location < 0) lod.palette_location = lod.program.uniform("u_palette");
+  lod.tint_location = lod.program.uniform("u_tint[0]");
+  if (lod.tint_location < 0) lod.tint_location = lod.program.uniform("u_tint");
+  lod.view_projection_location = lod.program.uniform("u_view_projection");
+  lod.light_location = lod.program.uniform("u_light_direction");
+  lod.ambient_location = lod.program.uniform("u_ambient");
+  lod.material_uniforms = MaterialUniforms::of(lod.program);
+  lod.fog_eye_location = lod.program.uniform("u_fog_eye");
+  lod.fog_color_location = lod.program.uniform("u_fog_color");
+  if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
+  if (variant_tints_.size() < static_cast<size_t>(k)) variant_tints_.resize(k);
+
+  glGenBuffers(1, &lod.vertex_buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
+  glBufferData(GL_ARRAY_BUFFER,
+               static_cast<GLsizeiptr>(mesh->vertices.size() * sizeof(BatchVertex)),
+               mesh->vertices.data(), GL_STATIC_DRAW);
+  glGenBuffers(1, &lod.index_buffer);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+               static_cast<GLsizeiptr>(mesh->indices.size() * sizeof(uint16_t)),
+               mesh->indices.data(), GL_STATIC_DRAW);
+  if (Status s = checkGlUpload(fmt::format("merged batch: buffers of LOD {}", build.index),
+                               deviceFaults(device));
+      !s.ok())
+    return s;
+  lod.staging.resize(static_cast<size_t>(k) * x);
+  if (desc.joint_encoding == JointEncoding::kQuatScale) {
+    lod.encoded.resize(lod.staging.size());
+    lod.pivots = pivotsOfSlots(source.mesh, x);
+  }
+  lod.staging_tints.resize(k);
+  return Status::okStatus();
+}
+
+// Fallback: a LOD that does not fit draws with the nearest coarser one that does, said aloud;
+// kLimitExceeded when there is none, or its error passes desc.max_fallback_error.
+Status MergedBatchRenderer::resolveFallbacks(std::span<const MeshLod> lods,
+                                             const MergedBatchDesc& desc,
+                                             std::span<const Status> does_not_fit) {
+  const int count = static_cast<int>(lods.size());
   const float height = computeBounds(lods[0].mesh.positions).largestExtent();
   auto describeError = [&](float error) {
     return height > 0.0f ? fmt::format("{:.4g} model units, {:.3g}% of the height", error,
@@ -234,39 +267,36 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
                          : fmt::format("{:.4g} model units", error);
   };
   for (int i = 0; i < count; ++i) {
-    renderer->lods_[i].info.error = lods[i].max_error;
-    if (renderer->lods_[i].info.drawn_lod >= 0) continue;
+    lods_[i].info.error = lods[i].max_error;
+    if (lods_[i].info.drawn_lod >= 0) continue;
     int coarser = -1;
     for (int j = i + 1; j < count && desc.fall_back_to_fewer_joints; ++j) {
-      if (renderer->lods_[j].info.drawn_lod == j) {
+      if (lods_[j].info.drawn_lod == j) {
         coarser = j;
         break;
       }
     }
-    if (coarser < 0) return failures[i];
+    if (coarser < 0) return does_not_fit[i];
     if (lods[coarser].max_error > desc.max_fallback_error) {
-      return Status(
-          ErrorCode::kLimitExceeded,
-          fmt::format("merged batch: LOD {} ({} joints) does not fit {} uniform vectors; "
-                      "the nearest LOD that fits, LOD {} ({} joints), has an error of "
-                      "{}, over the cap of {}",
-                      i, renderer->lods_[i].info.joints, renderer->budget_, coarser,
-                      renderer->lods_[coarser].info.joints, describeError(lods[coarser].max_error),
-                      describeError(desc.max_fallback_error)));
+      return Status(ErrorCode::kLimitExceeded,
+                    fmt::format("merged batch: LOD {} ({} joints) does not fit {} uniform vectors; "
+                                "the nearest LOD that fits, LOD {} ({} joints), has an error of "
+                                "{}, over the cap of {}",
+                                i, lods_[i].info.joints, budget_, coarser,
+                                lods_[coarser].info.joints, describeError(lods[coarser].max_error),
+                                describeError(desc.max_fallback_error)));
     }
-    renderer->warnings_.push_back(fmt::format(
+    warnings_.push_back(fmt::format(
         "merged batch: LOD {} ({} joints) does not fit {} uniform vectors; drawing LOD {} ({} "
         "joints) instead, error {}",
-        i, renderer->lods_[i].info.joints, renderer->budget_, coarser,
-        renderer->lods_[coarser].info.joints, describeError(lods[coarser].max_error)));
-    const Lod& target = renderer->lods_[coarser];
-    renderer->lods_[i].info = target.info;
-    renderer->lods_[i].info.drawn_lod = coarser;
-    renderer->lods_[i].info.error = lods[coarser].max_error;
+        i, lods_[i].info.joints, budget_, coarser, lods_[coarser].info.joints,
+        describeError(lods[coarser].max_error)));
+    const Lod& target = lods_[coarser];
+    lods_[i].info = target.info;
+    lods_[i].info.drawn_lod = coarser;
+    lods_[i].info.error = lods[coarser].max_error;
   }
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
-  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
-  return renderer;
+  return Status::okStatus();
 }
 
 MergedBatchRenderer::~MergedBatchRenderer() {

@@ -1,9 +1,7 @@
 // The merged-batch path: LOD pick + palette source + batched draws for a whole crowd.
-#include "throng/render/merged_path.h"
+#include "render/merged_path.h"
 
 #include <cassert>
-
-#include <GLES3/gl3.h>
 
 #include "throng/crowd/batch_palette.h"
 #include "throng/crowd/lod_select.h"
@@ -23,12 +21,7 @@ MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScen
          (scene.skeleton != nullptr && scene.clips.size() == scene.baked_clips.size()));
   assert(static_cast<int>(scene.lods.size()) == renderer.lodCount());
   renderer.beginFrame(view);
-  // The front end's LOD rule (CrowdRenderer): FrameView's viewport_height 0 means the frame's
-  // height (the viewport beginFrame set), measured to the agent's nearest point (lodReach).
-  GLint viewport[4] = {};
-  glGetIntegerv(GL_VIEWPORT, viewport);
-  LodView lod_view = lodViewOf(view, viewport[3]);
-  lod_view.reach = lodReach(scene.lods);
+  const LodView lod_view = lodViewOf(view, 0);
   for (size_t i = 0; i < agents.size(); ++i) {
     const Placement& placement = placements[i];
     const int lod = agentLod(scene.lods, lod_view, placement);

@@ -1,5 +1,5 @@
 // PalettePass: renders every instance's blended palette (3 texels per joint) into a texture.
-#include "throng/render/palette_pass.h"
+#include "render/palette_pass.h"
 
 #include <algorithm>
 #include <cassert>
@@ -7,7 +7,7 @@
 
 #include <fmt/core.h>
 
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 namespace throng::render {
 namespace {
@@ -51,24 +51,6 @@ struct SavedState {
 
 }  // namespace
 
-const char* palettePassModeName(PalettePassMode mode) {
-  switch (mode) {
-    case PalettePassMode::kAuto:
-      return "auto";
-    case PalettePassMode::kOn:
-      return "on";
-    case PalettePassMode::kOff:
-      return "off";
-  }
-  return "auto";
-}
-
-std::optional<PalettePassMode> palettePassModeFromName(std::string_view name) {
-  for (PalettePassMode mode : {PalettePassMode::kAuto, PalettePassMode::kOn, PalettePassMode::kOff})
-    if (name == palettePassModeName(mode)) return mode;
-  return std::nullopt;
-}
-
 Result<std::unique_ptr<PalettePass>> PalettePass::create(const Device& device, int joint_count,
                                                          std::vector<AttributeBinding> attributes) {
   assert(joint_count > 0);
@@ -103,7 +85,7 @@ Result<std::unique_ptr<PalettePass>> PalettePass::create(const Device& device, i
     desc.fragment_source = injectDefines(desc.fragment_source, defines);
   }
   desc.attributes = std::move(attributes);
-  Result<Program> program = buildProgram(desc, device.faults());
+  Result<Program> program = buildProgram(desc, deviceFaults(device));
   if (!program.ok()) return program.status();
   pass->program_ = std::move(program).value();
   glGenFramebuffers(1, &pass->framebuffer_);
@@ -146,7 +128,7 @@ Status PalettePass::reserve(size_t instances) {
   rows_ = rows;
   if (Status status = checkGlUpload(
           fmt::format("palette pass: allocating the {}x{} palette texture", width, rows),
-          device_->faults());
+          deviceFaults(*device_));
       !status.ok()) {
     glDeleteTextures(1, &texture_);
     texture_ = 0;

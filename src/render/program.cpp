@@ -1,5 +1,5 @@
 // Shader compile/link with attribute bindings and transform-feedback varyings; logs in errors.
-#include "throng/render/program.h"
+#include "render/program.h"
 
 #ifndef __EMSCRIPTEN__
 #include <GLES3/gl31.h>
@@ -8,7 +8,7 @@
 #include <fmt/core.h>
 
 #include "render/embedded_shaders.h"
-#include "throng/render/gl_check.h"
+#include "render/gl_check.h"
 
 namespace throng::render {
 namespace {

@@ -1,6 +1,6 @@
 // Numbers as text: the standard and the portable implementations agree on what they accept, and
 // every float written reads back bit for bit through both.
-#include "throng/core/number_text.h"
+#include "core/number_text.h"
 
 #include <cmath>
 #include <cstdint>

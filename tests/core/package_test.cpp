@@ -401,15 +401,20 @@ TEST(Package, RejectsWrongMagicAndEndianness) {
 }
 
 TEST(Package, RejectsOlderFutureAndZeroVersions) {
-  // Version 1 had no LOD errors: it is refused with a message that says to bake again.
-  for (uint32_t version : {kPackageVersion - 1, kPackageVersion + 1, 0xffffffffu, 0u}) {
+  // Versions before kOldestReadablePackageVersion are refused with a message that says to bake
+  // again; newer ones with one that says to update throng.
+  for (uint32_t version :
+       {kOldestReadablePackageVersion - 1, kPackageVersion + 1, 0xffffffffu, 0u}) {
     Bytes b = serialize(makePackage());
     put<uint32_t>(b, 8, version);
     resign(b);
     const Result<Package> r = parse(b);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().code(), ErrorCode::kVersionMismatch) << r.status().toString();
-    EXPECT_NE(r.status().message().find("bake the package again"), std::string::npos);
+    const bool newer = version > kPackageVersion;
+    EXPECT_NE(r.status().message().find(newer ? "update throng" : "bake the package again"),
+              std::string::npos)
+        << r.status().message();
   }
   // Without re-signing too: the version is checked before the checksum.
   Bytes b = serialize(makePackage());
@@ -652,7 +657,7 @@ TEST(Package, ReadErrorsNameTheFile) {
 
 TEST(Package, OlderVersionsAskForANewBake) {
   Bytes b = serialize(makePackage());
-  put<uint32_t>(b, 8, kPackageVersion - 1);
+  put<uint32_t>(b, 8, kOldestReadablePackageVersion - 1);
   resign(b);
   const Result<Package> r = parse(b);
   ASSERT_FALSE(r.ok());

@@ -1,5 +1,5 @@
 // Tests of animation events from a sidecar JSON: parsing, matching by clip name, import and bake.
-#include "throng/offline/clip_events.h"
+#include "offline/clip_events.h"
 
 #include <gtest/gtest.h>
 

@@ -107,6 +107,55 @@ TEST_F(GltfRules, SkinWithoutInverseBindMatricesUsesIdentity) {
   EXPECT_LT(test::maxDistance(test::skinPositions(c, nullptr, 0.0f), reference(-1, 0.0f)), 1e-5f);
 }
 
+// Repeated key times (an exporter habit three.js and Blender accept) are a step: before the
+// time the track moves toward the earlier key, from it on it holds the later one; one warning
+// per channel. Checked against the glTF oracle's sampling of the same keys written as a step.
+TEST_F(GltfRules, RepeatedKeyTimesAreKeptAsAStepWithOneWarningPerChannel) {
+  TwoBoneFile file;
+  const int times = file.gltf.addFloats({0.0f, 1.0f, 1.0f, 2.0f, 2.0f, 2.0f, 3.0f}, "SCALAR");
+  const int moves = file.gltf.addFloats(
+      {0, 0, 0, 0, 2, 0, 0, 10, 0, 0, 12, 0, 0, 50, 0, 0, 20, 0, 0, 22, 0}, "VEC3");
+  file.gltf.json["animations"] = json::array({animationJson(2, "translation", times, moves)});
+  Character c = import(file.gltf);
+  ASSERT_EQ(c.clips.size(), 1u);
+  int warnings = 0;
+  for (const std::string& w : c.warnings) {
+    if (w.find("repeated key time") != std::string::npos) {
+      ++warnings;
+      EXPECT_NE(w.find("animation 0 channel 0: 2 repeated key times (first at key 2, 1 s) kept as "
+                       "a step"),
+                std::string::npos)
+          << w;
+    }
+  }
+  EXPECT_EQ(warnings, 1);
+  const Vec3Track& track = c.clips[0].joints[c.skeleton.findJoint("child")].translation;
+  const auto y = [&](float t) { return sampleTrack(track, t).y; };
+  EXPECT_FLOAT_EQ(y(0.5f), 1.0f);  // halfway toward the earlier key at 1 s (2)
+  EXPECT_NEAR(y(std::nextafter(1.0f, 0.0f)), 2.0f, 1e-5f);
+  EXPECT_FLOAT_EQ(y(1.0f), 10.0f);  // from 1 s on: the later key
+  EXPECT_FLOAT_EQ(y(1.5f), 11.0f);  // toward the key before the run at 2 s
+  EXPECT_FLOAT_EQ(y(2.0f), 20.0f);  // the run's last key (the middle one, 50, never shows)
+  EXPECT_FLOAT_EQ(y(2.5f), 21.0f);
+  EXPECT_FLOAT_EQ(y(3.0f), 22.0f);
+  EXPECT_FLOAT_EQ(c.clips[0].start_time, 0.0f);
+  EXPECT_FLOAT_EQ(c.clips[0].end_time, 3.0f);
+}
+
+TEST_F(GltfRules, ARepeatAtATracksStartStartsOnTheLaterKey) {
+  TwoBoneFile file;
+  const int times = file.gltf.addFloats({0.0f, 0.0f, 1.0f}, "SCALAR");
+  const int moves = file.gltf.addFloats({0, 5, 0, 0, 1, 0, 0, 3, 0}, "VEC3");
+  file.gltf.json["animations"] = json::array({animationJson(2, "translation", times, moves)});
+  Character c = import(file.gltf);
+  ASSERT_EQ(c.clips.size(), 1u);
+  const Vec3Track& track = c.clips[0].joints[c.skeleton.findJoint("child")].translation;
+  ASSERT_EQ(track.times.size(), 2u);
+  EXPECT_FLOAT_EQ(c.clips[0].start_time, 0.0f);
+  EXPECT_FLOAT_EQ(sampleTrack(track, 0.0f).y, 1.0f);
+  EXPECT_FLOAT_EQ(sampleTrack(track, 0.5f).y, 2.0f);
+}
+
 TEST_F(GltfRules, RigidMeshUnderANonJointNodeRidesOnIt) {
   TwoBoneFile file;
   // "holder" under joint "child" (not a joint), "prop" under it with an unskinned triangle.
@@ -503,13 +552,14 @@ const BadCase kBadCases[] = {
            f.gltf.add(std::vector<uint8_t>(16, 1), 5121, "VEC4");
      },
      ErrorCode::kInvalidData, "WEIGHTS_0): components are UNSIGNED_BYTE; expected one of"},
-    {"TimesNotIncreasing",
+    {"TimesGoBackwards",
      [](TwoBoneFile& f) {
-       const int t = f.gltf.addFloats({0.0f, 1.0f, 1.0f}, "SCALAR");
+       const int t = f.gltf.addFloats({0.0f, 1.0f, 0.5f}, "SCALAR");
        const int v = f.gltf.addFloats({0, 0, 0, 0, 1, 0, 0, 2, 0}, "VEC3");
        f.gltf.json["animations"] = json::array({animationJson(2, "translation", t, v)});
      },
-     ErrorCode::kInvalidData, "animation 0 channel 0: key times not strictly increasing at key 2"},
+     ErrorCode::kInvalidData,
+     "animation 0 channel 0: key times go backwards at key 2 (0.5 after 1)"},
     {"OutputCountMismatch",
      [](TwoBoneFile& f) {
        const int t = f.gltf.addFloats({0.0f, 1.0f}, "SCALAR");

@@ -1,5 +1,5 @@
 // Package images: sRGB-correct box mips, alpha weighting, the power-of-two rule.
-#include "throng/offline/package_images.h"
+#include "offline/package_images.h"
 
 #include <cmath>
 

@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "render/instanced_renderer.h"
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/sample_character.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace throng::render {
 namespace {

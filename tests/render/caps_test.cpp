@@ -7,10 +7,10 @@
 #include <GLES3/gl31.h>
 #include <gtest/gtest.h>
 
+#include "render/gl_check.h"
+#include "render/gpu_crowd.h"
 #include "support/gpu_support.h"
 #include "support/test_support.h"
-#include "throng/render/gl_check.h"
-#include "throng/render/gpu_crowd.h"
 
 namespace throng::render {
 namespace {

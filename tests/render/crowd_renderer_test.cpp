@@ -1,6 +1,7 @@
 // Tests of the crowd front end: the path it picks and why, its failed state, its counters, and
 // that every path draws the same picture of the same frame.
 #include "throng/render/crowd_renderer.h"
+#include "render/test_hooks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,9 +75,11 @@ struct Scene {
 
 std::unique_ptr<Device> makeDevice(int gles_major, CapsOverride caps = {}) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = gles_major;
   desc.width = desc.height = kFrameSize;
-  desc.caps = caps;
+  hooks.caps = caps;
   return test::makeTestDevice(desc);
 }
 
@@ -258,7 +261,7 @@ TEST(CrowdRenderer, RejectsFramesWhoseSpansDisagree) {
   EXPECT_EQ(refused.code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(refused.message(),
             "a mixed crowd: draw each character's agents with its own renderer "
-            "(CharacterGatherJob)");
+            "(MixedCrowdRenderer)");
 }
 
 // The frame's counters follow from the path: one draw per LOD in use (instanced), one per K
@@ -433,9 +436,9 @@ TEST(CrowdRenderer, TheSameFrameWhateverTheThreadCount) {
     std::vector<InstanceRecord> records;
     const bool instanced = path == RenderPath::kInstanced;
     if (instanced) {
-      ASSERT_TRUE(alone.readInstanceRecords(records).ok());
+      ASSERT_TRUE(readInstanceRecords(alone, records).ok());
     } else {
-      EXPECT_EQ(alone.readInstanceRecords(records).code(), ErrorCode::kUnsupported);
+      EXPECT_EQ(readInstanceRecords(alone, records).code(), ErrorCode::kUnsupported);
     }
     EXPECT_GT(alone.stats().visible, 500u);
     EXPECT_LT(alone.stats().visible, 4900u);
@@ -453,7 +456,7 @@ TEST(CrowdRenderer, TheSameFrameWhateverTheThreadCount) {
       EXPECT_EQ(image.rgba, expected.rgba);
       if (instanced) {
         std::vector<InstanceRecord> got;
-        ASSERT_TRUE(renderer.readInstanceRecords(got).ok());
+        ASSERT_TRUE(readInstanceRecords(renderer, got).ok());
         ASSERT_EQ(got.size(), records.size());
         EXPECT_EQ(std::memcmp(got.data(), records.data(), records.size() * sizeof(InstanceRecord)),
                   0);

@@ -5,10 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include "render/gl_check.h"
+#include "render/program.h"
+#include "render/test_hooks.h"
 #include "support/test_support.h"
 #include "throng/render/capture.h"
-#include "throng/render/gl_check.h"
-#include "throng/render/program.h"
 
 namespace throng::render {
 namespace {
@@ -45,6 +46,8 @@ TEST(Device, Es2RequestGivesARealEs2Context) {
   THRONG_REQUIRE(!user || user[0] == '2', std::string("the user's MESA_GLES_VERSION_OVERRIDE=") +
                                               (user ? user : "") + " decides the version");
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   auto device = makeDevice(desc);
   ASSERT_NE(device, nullptr);
@@ -63,6 +66,8 @@ TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
   THRONG_REQUIRE(!std::getenv("MESA_GLES_VERSION_OVERRIDE"),
                  "the user's MESA_GLES_VERSION_OVERRIDE is set");
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   ASSERT_TRUE(device.ok()) << device.status().toString();
@@ -73,6 +78,8 @@ TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
 TEST(Device, Es3AfterEs2DevicesAreGoneIsEs3Again) {
   {
     DeviceDesc desc;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
     desc.gles_major = 2;
     auto es2 = makeDevice(desc);
     ASSERT_NE(es2, nullptr);
@@ -84,10 +91,12 @@ TEST(Device, Es3AfterEs2DevicesAreGoneIsEs3Again) {
 
 TEST(Device, OverridesOnlyLowerLimits) {
   DeviceDesc desc;
-  desc.caps.max_vertex_uniform_vectors = 128;
-  desc.caps.max_texture_size = 1 << 30;  // larger than the device: ignored
-  desc.caps.max_vertex_texture_image_units = 0;
-  desc.caps.disable_half_float_textures = true;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.max_vertex_uniform_vectors = 128;
+  hooks.caps.max_texture_size = 1 << 30;  // larger than the device: ignored
+  hooks.caps.max_vertex_texture_image_units = 0;
+  hooks.caps.disable_half_float_textures = true;
   auto device = makeDevice(desc);
   ASSERT_NE(device, nullptr);
   EXPECT_EQ(device->caps().max_vertex_uniform_vectors, 128);
@@ -100,11 +109,15 @@ TEST(Device, OverridesOnlyLowerLimits) {
 TEST(Device, BadDescriptionsAreRefused) {
   test::useGlesVersion(3);
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 4;
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), ErrorCode::kInvalidArgument);
   desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
   desc.gles_major = 3;
   desc.gles_minor = 3;  // ES 3.3 does not exist
   device = Device::createHeadless(desc);
@@ -113,11 +126,15 @@ TEST(Device, BadDescriptionsAreRefused) {
   EXPECT_EQ(device.status().message(),
             "device: OpenGL ES 3.3 asked for; 2.0 and 3.0 to 3.2 are supported");
   desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
   desc.width = 0;
   device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), ErrorCode::kInvalidArgument);
   desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
   desc.width = 1 << 20;  // far over any GL_MAX_RENDERBUFFER_SIZE
   device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
@@ -127,6 +144,8 @@ TEST(Device, BadDescriptionsAreRefused) {
 
 TEST(Device, ReadPixelsReturnsTopRowFirst) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = 8;
   desc.height = 4;
   auto device = makeDevice(desc);
@@ -192,6 +211,8 @@ TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {
   ASSERT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
 
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = 6;
   desc.height = 5;
   desc.framebuffer = framebuffer;
@@ -233,6 +254,8 @@ TEST(Device, BorrowedContextDrawsIntoTheCallersFramebuffer) {
 
 TEST(Device, TwoDevicesSwitchContexts) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = desc.height = 4;
   auto a = makeDevice(desc);
   auto b = makeDevice(desc);

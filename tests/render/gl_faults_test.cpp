@@ -1,12 +1,13 @@
 // GL faults injected through the device seam on real EGL/llvmpipe: each ends in a failed device or
 // renderer with a clear one-line message, never a crash, and the next device or renderer works.
-#include "throng/render/gl_faults.h"
+#include "render/test_hooks.h"
 
 #include <memory>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "render/gl_check.h"
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
@@ -15,7 +16,6 @@
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/gl_check.h"
 
 namespace throng::render {
 namespace {
@@ -51,9 +51,11 @@ struct Scene {
 std::unique_ptr<Device> device(int gles_major, const GlFaults& faults = {}) {
   test::useGlesVersion(gles_major);
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = gles_major;
   desc.width = desc.height = kFrameSize;
-  desc.faults = faults;
+  hooks.faults = faults;
   return test::makeTestDevice(desc);
 }
 
@@ -85,7 +87,7 @@ void expectFailedThenRecovered(RenderPath path, const GlFaults& faults, const st
   SCOPED_TRACE(renderPathName(path));
   auto d = device(glesOf(path));
   ASSERT_NE(d, nullptr);
-  d->setFaults(faults);
+  setDeviceFaults(*d, faults);
   CrowdRendererDesc desc;
   desc.path = path;
   CrowdRenderer failed(*d, samplePackage(), desc);
@@ -99,7 +101,7 @@ void expectFailedThenRecovered(RenderPath path, const GlFaults& faults, const st
   EXPECT_EQ(failed.lodInfo(0).joints, 0);
   EXPECT_TRUE(checkGl("after the failed renderer").ok());
 
-  d->setFaults({});
+  setDeviceFaults(*d, GlFaults{});
   CrowdRenderer working(*d, samplePackage(), desc);
   ASSERT_TRUE(working.ok()) << working.status().toString();
   EXPECT_TRUE(drawsSomething(*d, working, scene));
@@ -109,8 +111,10 @@ TEST(GlFaults, ARefusedContextIsAGlErrorAndTheNextDeviceWorks) {
   for (int gles : {3, 2}) {
     test::useGlesVersion(gles);
     DeviceDesc desc;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
     desc.gles_major = gles;
-    desc.faults.refuse_context = true;
+    hooks.faults.refuse_context = true;
     Result<std::unique_ptr<Device>> refused = Device::createHeadless(desc);
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.status().code(), ErrorCode::kGlError);
@@ -135,8 +139,10 @@ TEST(GlFaults, AnIncompleteFramebufferIsAGlErrorNamingItsStatus) {
   for (int gles : {3, 2}) {
     test::useGlesVersion(gles);
     DeviceDesc desc;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
     desc.gles_major = gles;
-    desc.faults.incomplete_framebuffer = true;
+    hooks.faults.incomplete_framebuffer = true;
     Result<std::unique_ptr<Device>> refused = Device::createHeadless(desc);
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.status().code(), ErrorCode::kGlError);
@@ -184,7 +190,7 @@ TEST(GlFaults, OutOfMemoryWhileDrawingStopsTheRendererForGood) {
 
   GlFaults faults;
   faults.out_of_memory_on_upload = true;  // the instance records of the next frame
-  d->setFaults(faults);
+  setDeviceFaults(*d, faults);
   d->beginFrame(glm::vec4(0.0f));
   const Status failed = renderer.draw(scene.view, scene.frame());
   EXPECT_EQ(failed.code(), ErrorCode::kGlError);
@@ -194,7 +200,7 @@ TEST(GlFaults, OutOfMemoryWhileDrawingStopsTheRendererForGood) {
   EXPECT_EQ(renderer.status().message(), failed.message());
 
   // Failed for good: even with the driver well again it draws nothing and says why.
-  d->setFaults({});
+  setDeviceFaults(*d, GlFaults{});
   d->beginFrame(glm::vec4(0.0f));
   EXPECT_EQ(renderer.draw(scene.view, scene.frame()).message(), failed.message());
   EXPECT_EQ(renderer.stats().draw_calls, 0u);
@@ -207,9 +213,11 @@ TEST(GlFaults, AUniformBudgetTooSmallForOneCharacterIsALimitNamingTheBudget) {
   // Through the device seam: an ES 2.0 device that has only 16 vertex uniform vectors.
   test::useGlesVersion(2);
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   desc.width = desc.height = kFrameSize;
-  desc.caps.max_vertex_uniform_vectors = 16;  // not even the 10-joint LOD fits
+  hooks.caps.max_vertex_uniform_vectors = 16;  // not even the 10-joint LOD fits
   auto small = test::makeTestDevice(desc);
   ASSERT_NE(small, nullptr);
   for (RenderPath path : {RenderPath::kAuto, RenderPath::kMerged, RenderPath::kPerCharacter}) {
@@ -231,8 +239,10 @@ TEST(GlFaults, ATextureLargerThanTheDeviceAllowsIsRefusedBeforeUpload) {
   // Through the device seam: GL_MAX_TEXTURE_SIZE 16, too small for one frame of the sample.
   test::useGlesVersion(3);
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.width = desc.height = kFrameSize;
-  desc.caps.max_texture_size = 16;
+  hooks.caps.max_texture_size = 16;
   auto small = test::makeTestDevice(desc);
   ASSERT_NE(small, nullptr);
   CrowdRendererDesc instanced;

@@ -1,6 +1,7 @@
 // Tests of the GPU-driven crowd (ES 3.1 compute on llvmpipe) against the CPU reference: the same
 // command script gives the same agents, frames, culling, LODs and pictures as the CPU Crowd.
-#include "throng/render/gpu_crowd.h"
+#include "render/gpu_crowd.h"
+#include "render/test_hooks.h"
 
 #include <algorithm>
 #include <cmath>

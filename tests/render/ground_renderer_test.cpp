@@ -1,7 +1,8 @@
 // Tests of the ground and blob shadows: every pixel against the CPU formula (lighting, fog,
 // shadow falloff), the grid's lines, the two shadow paths (instanced, expanded) agreeing, and
 // GroundDesc{} drawing nothing.
-#include "throng/render/ground_renderer.h"
+#include "render/ground_renderer.h"
+#include "render/test_hooks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,9 +24,11 @@ constexpr int kTolerance = 3;
 
 std::unique_ptr<Device> makeDevice(int gles_major, CapsOverride caps = {}) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = gles_major;
   desc.width = desc.height = kSize;
-  desc.caps = caps;
+  hooks.caps = caps;
   return test::makeTestDevice(desc);
 }
 

@@ -4,13 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "render/instanced_renderer.h"
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
 #include "throng/render/capture.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace throng::render {
 namespace {

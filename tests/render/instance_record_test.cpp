@@ -1,5 +1,5 @@
 // The 32-byte instance record: what it keeps of an instance, and how much it rounds.
-#include "throng/render/instance_record.h"
+#include "render/instance_record.h"
 
 #include <cmath>
 #include <limits>

@@ -1,6 +1,7 @@
 // Tests of the instanced baked-texture renderer: GPU skinning vs the CPU oracle (transform
 // feedback), draw-call counts, texture limits, unsupported devices and bad packages.
-#include "throng/render/instanced_renderer.h"
+#include "render/instanced_renderer.h"
+#include "render/test_hooks.h"
 
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
@@ -62,7 +63,9 @@ TEST(InstancedRenderer, TransformFeedbackMatchesCpuSkinnerHalf) {
 
 TEST(InstancedRenderer, FloatBakeOnAHalfOnlyDeviceIsConverted) {
   DeviceDesc desc;
-  desc.caps.disable_float_textures = true;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.disable_float_textures = true;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   const Package package = test::bakeForTest(chainWithTwoClips());
@@ -122,7 +125,9 @@ TEST(InstancedRenderer, TooWideTextureIsLaidOutAgainToFit) {
   const Package package = test::bakeForTest(chainWithTwoClips());  // 9 texels per frame
   ASSERT_EQ(package.animation.height, 1u);
   DeviceDesc desc;
-  desc.caps.max_texture_size = 64;  // 7 frames per row instead of all 54 in one
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.max_texture_size = 64;  // 7 frames per row instead of all 54 in one
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   auto renderer = makeRenderer(*device, package);
@@ -138,7 +143,9 @@ TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
   const Package package = test::bakeForTest(chainWithTwoClips());
   {
     DeviceDesc desc;
-    desc.caps.max_texture_size = 8;  // 2 rows per frame of 3 joints: 108 rows > 8
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
+    hooks.caps.max_texture_size = 8;  // 2 rows per frame of 3 joints: 108 rows > 8
     auto device = test::makeTestDevice(desc);
     ASSERT_NE(device, nullptr);
     auto renderer = InstancedRenderer::create(*device, package);
@@ -149,7 +156,9 @@ TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
   }
   {
     DeviceDesc desc;
-    desc.caps.max_texture_size = 9;  // one frame per row: 54 rows > 9
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
+    hooks.caps.max_texture_size = 9;  // one frame per row: 54 rows > 9
     auto device = test::makeTestDevice(desc);
     ASSERT_NE(device, nullptr);
     auto renderer = InstancedRenderer::create(*device, package);
@@ -159,7 +168,9 @@ TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
   }
   {
     DeviceDesc desc;
-    desc.caps.max_texture_size = 2;  // narrower than one joint's 3 texels (ES guarantees 64)
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
+    hooks.caps.max_texture_size = 2;  // narrower than one joint's 3 texels (ES guarantees 64)
     auto device = test::makeTestDevice(desc);
     ASSERT_NE(device, nullptr);
     auto renderer = InstancedRenderer::create(*device, package);
@@ -235,7 +246,9 @@ TEST(InstancedRenderer, BoneReducedLodIndexesSkeletonJointsThroughItsPalette) {
 TEST(InstancedRenderer, Es2DeviceOrNoInstancingIsUnsupported) {
   const Package package = test::bakeForTest(chainWithTwoClips());
   DeviceDesc desc;
-  desc.caps.disable_instancing = true;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.disable_instancing = true;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   auto renderer = InstancedRenderer::create(*device, package);
@@ -243,12 +256,16 @@ TEST(InstancedRenderer, Es2DeviceOrNoInstancingIsUnsupported) {
   EXPECT_EQ(renderer.status().code(), ErrorCode::kUnsupported);
   device.reset();
   desc = {};
-  desc.caps.max_vertex_texture_image_units = 0;
+  hooks = {};
+  desc.test_hooks = &hooks;
+  hooks.caps.max_vertex_texture_image_units = 0;
   device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   EXPECT_EQ(InstancedRenderer::create(*device, package).status().code(), ErrorCode::kUnsupported);
   device.reset();
   desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
@@ -334,7 +351,9 @@ TEST(InstancedRenderer, MoreJointsThanOneTextureRowHolds) {
   const Character character = makeManyJointCharacter(700);
   ASSERT_TRUE(validateCharacter(character, "many").ok());
   DeviceDesc desc;
-  desc.caps.max_texture_size = 2048;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.max_texture_size = 2048;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   ASSERT_EQ(device->caps().max_texture_size, 2048);

@@ -9,6 +9,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "offline/asset_characters.h"
+#include "render/instanced_renderer.h"
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/core/skinning.h"
@@ -18,7 +19,6 @@
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/capture.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace throng::render {
 namespace {

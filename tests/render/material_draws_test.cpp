@@ -1,7 +1,7 @@
 // Materials on every render path: indices grouped by material, and the known colours of a small
 // character built in code (factor, texture with its sampler and transform, vertex colours, alpha
 // mask cut-out, blending after the opaque pass, the tint and turning it off) at known pixels.
-#include "throng/render/material_draws.h"
+#include "render/material_draws.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "offline/lod_fixture.h"
+#include "render/merged_batch.h"
 #include "support/test_support.h"
-#include "throng/render/merged_batch.h"
 
 namespace throng::render {
 namespace {

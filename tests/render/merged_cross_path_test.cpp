@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "render/cpu_reference.h"
+#include "render/instanced_renderer.h"
+#include "render/merged_path.h"
+#include "render/test_hooks.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
-#include "throng/render/instanced_renderer.h"
-#include "throng/render/merged_path.h"
 
 namespace throng::render {
 namespace {
@@ -64,6 +65,8 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
   Image instanced;
   {
     DeviceDesc desc;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
     desc.width = desc.height = size;
     test::useGlesVersion(3);
     Result<std::unique_ptr<Device>> es3 = Device::createHeadless(desc);
@@ -80,9 +83,11 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
   }
 
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
   desc.width = desc.height = size;
-  desc.caps.max_vertex_uniform_vectors = 256;
+  hooks.caps.max_vertex_uniform_vectors = 256;
   test::useGlesVersion(2);
   Result<std::unique_ptr<Device>> es2 = Device::createHeadless(desc);
   ASSERT_TRUE(es2.ok()) << es2.status().toString();

@@ -9,10 +9,11 @@
 
 #include "offline/lod_fixture.h"
 #include "render/cpu_reference.h"
+#include "render/gl_check.h"
+#include "render/merged_path.h"
+#include "render/test_hooks.h"
 #include "support/test_support.h"
 #include "throng/offline/lod.h"
-#include "throng/render/gl_check.h"
-#include "throng/render/merged_path.h"
 
 namespace throng::render {
 namespace {
@@ -24,8 +25,10 @@ constexpr double kMaxBadPixelShare = 0.003;
 
 std::unique_ptr<Device> makeEs2Device(int max_uniform_vectors = 0) {
   DeviceDesc desc;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
   desc.gles_major = 2;
-  if (max_uniform_vectors > 0) desc.caps.max_vertex_uniform_vectors = max_uniform_vectors;
+  if (max_uniform_vectors > 0) hooks.caps.max_vertex_uniform_vectors = max_uniform_vectors;
   test::useGlesVersion(2);
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << device.status().toString();

@@ -1,10 +1,12 @@
 // Tests of the palette pass: its texture read back against FramePaletteJob (RGBA32F and RGBA32UI
 // targets, several rows), skinning from it against the CPU skinner (transform feedback), images
 // against direct fetching, the kAuto threshold and the fallbacks to direct fetching.
-#include "throng/render/palette_pass.h"
+#include "render/palette_pass.h"
+#include "render/test_hooks.h"
 
 #include <gtest/gtest.h>
 
+#include "render/instanced_renderer.h"
 #include "render_test_support.h"
 #include "support/test_support.h"
 #include "test_package.h"
@@ -13,7 +15,6 @@
 #include "throng/offline/sample_character.h"
 #include "throng/render/capture.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace throng::render {
 namespace {
@@ -93,7 +94,9 @@ TEST(PalettePass, FloatTargetMatchesFramePaletteJob) {
 TEST(PalettePass, BitsTargetWithoutColorBufferFloatMatchesFramePaletteJob) {
   // An ES 3.0 device without EXT_color_buffer_float: RGBA32UI holding the floats' bits.
   DeviceDesc desc;
-  desc.caps.disable_color_buffer_float = true;
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.disable_color_buffer_float = true;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   const Package package = test::bakeForTest(chainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
@@ -108,7 +111,9 @@ TEST(PalettePass, BitsTargetWithoutColorBufferFloatMatchesFramePaletteJob) {
 
 TEST(PalettePass, PalettesWrapOntoSeveralRowsOfASmallTexture) {
   DeviceDesc desc;
-  desc.caps.max_texture_size = 64;  // 9 texels per instance: 7 instances per row
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.max_texture_size = 64;  // 9 texels per instance: 7 instances per row
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   const Package package = test::bakeForTest(chainWithTwoClips());
@@ -126,7 +131,9 @@ TEST(PalettePass, PalettesWrapOntoSeveralRowsOfASmallTexture) {
 TEST(PalettePass, SkinningFromThePaletteMatchesTheCpuSkinner) {
   for (bool bits : {false, true}) {
     DeviceDesc desc;
-    desc.caps.disable_color_buffer_float = bits;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
+    hooks.caps.disable_color_buffer_float = bits;
     auto device = test::makeTestDevice(desc);
     ASSERT_NE(device, nullptr);
     const Package package = test::bakeForTest(chainWithTwoClips());
@@ -210,7 +217,9 @@ TEST(PalettePass, AutoTurnsOnAtTheThreshold) {
 
 TEST(PalettePass, PalettesThatDoNotFitAreDrawnByDirectFetching) {
   DeviceDesc desc;
-  desc.caps.max_texture_size = 64;  // 7 instances per row, 64 rows: 448 palettes at most
+  DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  hooks.caps.max_texture_size = 64;  // 7 instances per row, 64 rows: 448 palettes at most
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
   const Package package = test::bakeForTest(chainWithTwoClips());

@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
+#include "render/instanced_renderer.h"
 #include "throng/core/package.h"
 #include "throng/render/device.h"
-#include "throng/render/instanced_renderer.h"
 
 namespace throng::test {
 

@@ -1,19 +1,21 @@
 // The GPU-driven path's driver requirements, probed on a throwaway ES 3.1 headless device.
 #include "support/gpu_support.h"
 
+#include "render/gpu_crowd.h"
 #include "support/test_support.h"
-#include "throng/render/gpu_crowd.h"
 
 namespace throng::test {
 
 std::unique_ptr<render::Device> makeEs31Device(std::string* missing, int width, int height,
                                                render::CapsOverride caps) {
   render::DeviceDesc desc;
+  render::DeviceTestHooks hooks;
+  hooks.caps = caps;
+  desc.test_hooks = &hooks;
   desc.gles_major = 3;
   desc.gles_minor = 1;
   desc.width = width;
   desc.height = height;
-  desc.caps = caps;
   useGlesVersion(3);
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
   if (!device.ok()) {

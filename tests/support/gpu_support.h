@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "render/test_hooks.h"
 #include "throng/render/device.h"
 
 namespace throng::test {

@@ -114,7 +114,7 @@ TEST(ViewerCli, Es2GivesAnEs2ContextAndMergedBatches) {
 }
 
 // A broken file dropped in is a message (window and standard error), never a crash; a good one
-// replaces the crowd's character.
+// joins the crowd as a second character.
 TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
   THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-drop");
@@ -129,7 +129,30 @@ TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
   EXPECT_NE(r.output.find("could not load"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("broken.glb"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("showing " + (dir / "hero.glb").string()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("crowd: 2 characters (sample, " + (dir / "hero.glb").string() + ")"),
+            std::string::npos)
+      << r.output;
   EXPECT_TRUE(std::filesystem::exists(png));
+  std::filesystem::remove_all(dir);
+}
+
+// Two inputs make one mixed crowd, agent i of input i % 2, both in the picture.
+TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  const auto dir = test::makeTempDir("viewer-mixed");
+  ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
+  const auto png = dir / "viewer.png";
+  const test::CliResult r =
+      runViewer("sample " + quoted(dir / "hero.glb") +
+                    " --agents 60 --width 320 --height 240 --frames 3 --screenshot " + quoted(png),
+                kXvfb);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("crowd: 2 characters (sample, " + (dir / "hero.glb").string() + ")"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("agents: 60"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
+  expectAPicture(png, 320, 240);
   std::filesystem::remove_all(dir);
 }
 

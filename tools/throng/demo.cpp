@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,13 +14,13 @@
 #include "command.h"
 #include "crowd_frame.h"
 #include "crowd_input.h"
-#include "mixed_crowd.h"
+#include "crowd_setup.h"
 #include "state_tint.h"
 #include "throng/core/file_io.h"
+#include "throng/crowd/agent_grid.h"
 #include "throng/crowd/command_script.h"
 #include "throng/crowd/crowd.h"
-#include "throng/render/capture.h"
-#include "throng/render/crowd_renderer.h"
+#include "throng/render/mixed_crowd_renderer.h"
 
 namespace throng::cli {
 namespace {
@@ -34,9 +35,6 @@ constexpr float kGridSpacing = 1.1f;
 constexpr int kDrawnFrames = 4;
 // Simulated seconds allowed (an hour of 30 Hz ticks is already 108,000 crowd updates).
 constexpr float kMaxSeconds = 3600.0f;
-
-// A mixed crowd's characters (as for render): each agent names its character in 16 bits.
-constexpr size_t kMaxInputs = 64;
 
 struct DemoArgs {
   std::vector<std::string> inputs = {"sample"};
@@ -70,9 +68,12 @@ void makeUpCommands(std::mt19937& rng, int agents, float half, double time, Comm
   }
 }
 
-int runDemo(const DemoArgs& args) {
-  Result<FrontendChoice> choice = checkFrontendArgs(args.frontend);
-  if (!choice.ok()) return usageError(choice.status().message());
+// Usage first, then a replayed script, read before anything heavy so a bad one fails fast. 0, or
+// the exit code after the message.
+int checkDemoArgs(const DemoArgs& args, FrontendChoice& choice, CommandScript& script) {
+  Result<FrontendChoice> checked = checkFrontendArgs(args.frontend);
+  if (!checked.ok()) return usageError(checked.status().message());
+  choice = *checked;
   if (const std::string m = checkRange("--agents", args.agents, 1, kMaxAgents); !m.empty()) {
     return usageError(m);
   }
@@ -80,9 +81,6 @@ int runDemo(const DemoArgs& args) {
     return usageError(
         fmt::format("--seconds {}: must be a number in 0..{}", args.seconds, kMaxSeconds));
   }
-
-  // A replayed script is read before anything heavy, so a bad one fails fast.
-  CommandScript script;
   script.source = args.commands;
   if (!args.commands.empty()) {
     std::ifstream in(args.commands);
@@ -91,204 +89,195 @@ int runDemo(const DemoArgs& args) {
     if (!read.ok()) return fail(read.status().message());
     script = std::move(read).value();
   }
+  return 0;
+}
 
-  if (args.inputs.size() > kMaxInputs) {
-    return usageError(
-        fmt::format("{} inputs: at most {} characters per crowd", args.inputs.size(), kMaxInputs));
-  }
-  Result<std::vector<std::string>> clip_maps =
-      clipMapsPerInput(args.clips.clips, args.inputs.size());
-  if (!clip_maps.ok()) return usageError(clip_maps.status().message());
-  // Every input with its clip set; agent i is of input i % count, scaled to stand as tall as the
-  // largest character.
-  std::vector<CrowdInput> inputs;
-  std::vector<ClipSet> clip_sets;
-  float size = 0.0f;
-  for (size_t i = 0; i < args.inputs.size(); ++i) {
-    Result<CrowdInput> input = loadCrowdInput(args.inputs[i], {}, args.clips.clips_from);
-    if (!input.ok()) return fail(input.status().message());
-    if (const std::string m = checkLod(choice->lod, *input); !m.empty()) return usageError(m);
-    Result<ClipSet> clip_set = crowdClipSet(*input, (*clip_maps)[i]);
-    for (const std::string& w : input->warnings) fmt::print(stderr, "throng: warning: {}\n", w);
+// Every input's clip set from its --clips map (warnings printed). 0, or the exit code.
+int makeClipSets(LoadedInputs& loaded, std::vector<ClipSet>& clip_sets) {
+  for (size_t i = 0; i < loaded.inputs.size(); ++i) {
+    Result<ClipSet> clip_set = crowdClipSet(loaded.inputs[i], loaded.clip_maps[i]);
+    printWarnings(loaded.inputs[i]);
     if (!clip_set.ok()) return usageError("--clips: " + clip_set.status().message());
-    size = std::max(size, input->size);
-    inputs.push_back(std::move(input).value());
     clip_sets.push_back(*clip_set);
   }
-  // `play` clips are resolved against the first input's clips (a character without that clip
-  // index drops the command).
-  if (Status s =
-          bindCommandScript(script, inputs[0].package.clips, static_cast<uint32_t>(args.agents));
-      !s.ok()) {
-    return fail(s.message());
-  }
+  return 0;
+}
 
+// The starting crowd: agent i of input i % count on a square grid, scaled to stand as tall as the
+// largest character, heading and clip time from the seed.
+std::unique_ptr<Crowd> placeAgents(const DemoArgs& args, const LoadedInputs& loaded,
+                                   const std::vector<ClipSet>& clip_sets, const AgentGrid& grid,
+                                   std::mt19937& rng) {
   std::vector<CrowdCharacter> characters;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    characters.push_back({inputs[i].package.clips, clip_sets[i]});
+  for (size_t i = 0; i < loaded.inputs.size(); ++i) {
+    characters.push_back({loaded.inputs[i].package.clips, clip_sets[i]});
   }
-  Crowd crowd(characters);
-  std::mt19937 rng(args.seed);
+  auto crowd = std::make_unique<Crowd>(characters);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  const float spacing = kGridSpacing * size;
-  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<float>(args.agents))));
-  const float half = 0.5f * spacing * static_cast<float>(columns - 1);
-  for (int i = 0; i < args.agents; ++i) {
-    const uint16_t character = static_cast<uint16_t>(i % static_cast<int>(inputs.size()));
+  const uint32_t count = static_cast<uint32_t>(loaded.inputs.size());
+  for (uint32_t i = 0; i < static_cast<uint32_t>(args.agents); ++i) {
+    const uint16_t character = static_cast<uint16_t>(i % count);
     Placement p;
-    p.position = glm::vec3(spacing * static_cast<float>(i % columns) - half, 0.0f,
-                           spacing * static_cast<float>(i / columns) - half);
+    p.position = grid.position(i);
     p.heading = unit(rng) * 6.2831853f;
-    p.scale = size / inputs[character].size;
-    crowd.addAgent(p, unit(rng) * 2.0f, character);
+    p.scale = loaded.size / loaded.inputs[character].size;
+    crowd->addAgent(p, unit(rng) * 2.0f, character);
   }
+  return crowd;
+}
 
-  Result<std::unique_ptr<render::Device>> device =
-      createDevice(choice->path, args.frontend.width, args.frontend.height);
-  if (!device.ok()) return fail(device.status().message());
-  render::CrowdRendererDesc desc;
-  desc.path = choice->path;
-  desc.fixed_lod = choice->lod;
-  desc.lod_threshold_pixels = choice->lod_threshold;
-  desc.lod_tint = args.frontend.lod_tint;
-  desc.tint = choice->tint;
-  desc.palette_pass = choice->palette_pass;
-  // Agents coloured by state: by the renderer for one character (on the GPU too); for a mixed
-  // crowd, whose characters' agents are gathered without their states, as per-agent tints.
-  const bool mixed_crowd = inputs.size() > 1;
-  if (choice->tint && !mixed_crowd) desc.state_tints = cli::kStateTints;
-  std::vector<glm::vec4> state_tints;
-  render::FrameView view =
-      crowdView(choice->street, glm::vec2(-half), glm::vec2(half), size,
-                static_cast<float>(args.frontend.width) / static_cast<float>(args.frontend.height));
-  addScenery(view, desc, glm::vec2(-half), glm::vec2(half), size);
-  std::vector<const Package*> packages;
-  std::vector<std::string> names;
-  for (const CrowdInput& in : inputs) {
-    packages.push_back(&in.package);
-    names.push_back(in.name);
-  }
-  Result<std::unique_ptr<MixedCrowdRenderer>> made = MixedCrowdRenderer::create(
-      **device, packages, names, desc, static_cast<uint32_t>(args.agents));
-  if (!made.ok()) return fail(made.status().message());
-  MixedCrowdRenderer& renderer = **made;
-
-  // Players' commands, tick by tick. The last tick is run after the warm-up frames, through the
-  // renderer, so the reported frame times its update too.
+// Players' commands, tick by tick, and the drawn frames: the last tick runs after the warm-up
+// frames, through the renderers, so the reported frame times its update too. The commands
+// submitted; *next = how many of the script's were due.
+Result<size_t> playAndDraw(const DemoArgs& args, CrowdDrawing& drawing, Crowd& crowd, float half,
+                           std::mt19937& rng, CommandScript& script, size_t* next,
+                           std::vector<double>& frame_ms) {
   const bool replay = !args.commands.empty();
   const int ticks = static_cast<int>(std::lround(args.seconds / kTickSeconds));
   const int ticks_per_command =
       std::max(1, static_cast<int>(std::lround(kCommandPeriod / kTickSeconds)));
-  size_t next = 0;
   size_t submitted = 0;
   auto tick = [&](int t, bool timed) {
     // The same double on every run, so a recorded time is due on the same tick when replayed.
     const double now = t * static_cast<double>(kTickSeconds);
     if (!replay && t % ticks_per_command == 0) makeUpCommands(rng, args.agents, half, now, script);
-    submitted += submitDueCommands(script, now, &next, crowd);
+    submitted += submitDueCommands(script, now, next, crowd);
     if (timed) {
-      renderer.update(crowd, kTickSeconds);
+      drawing.renderer->update(crowd, kTickSeconds);
     } else {
       crowd.update(kTickSeconds);
     }
   };
   for (int t = 0; t + 1 < ticks; ++t) tick(t, false);
-  std::vector<double> frame_ms;
   for (int f = 0; f < kDrawnFrames; ++f) {
     if (f + 1 == kDrawnFrames && ticks > 0) tick(ticks - 1, true);
-    if (mixed_crowd && choice->tint) {
-      state_tints.resize(crowd.agentCount());
-      for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
-        state_tints[a] = cli::stateTint(crowd.states()[a]);
-      }
-    }
-    (*device)->beginFrame(kFogColor);
-    if (Status s = renderer.draw(view, crowd, state_tints); !s.ok()) return fail(s.message());
-    const double ms = (*device)->finish();
-    if (f > 0) frame_ms.push_back(ms);
+    Result<double> ms = drawFrame(drawing, crowd);
+    if (!ms.ok()) return ms.status();
+    if (f > 0) frame_ms.push_back(*ms);
   }
+  return submitted;
+}
+
+// What the demo reports besides the frames.
+struct DemoOutcome {
+  size_t submitted = 0;  // commands
+  size_t recorded = 0;   // commands due, written by --record
+  std::array<int, kAgentStateCount> by_state{};
+  std::vector<double> frame_ms;
+};
+
+void printDemoJson(const DemoArgs& args, const LoadedInputs& loaded,
+                   const std::vector<ClipSet>& clip_sets, const CrowdDrawing& drawing,
+                   const DemoOutcome& outcome) {
+  auto reportOf = [&](size_t c) {
+    return characterReport(drawing, loaded.inputs[c], c, outcome.frame_ms, args.frontend.out);
+  };
+  nlohmann::json json = reportJson(reportOf(0));
+  nlohmann::json states = nlohmann::json::object();
+  for (int s = 0; s < kAgentStateCount; ++s) {
+    states[agentStateName(static_cast<AgentState>(s))] = outcome.by_state[s];
+  }
+  json["seconds"] = args.seconds;
+  json["seed"] = args.seed;
+  json["view"] = args.frontend.view;
+  json["commands"] = outcome.submitted;
+  json["commands_from"] = args.commands.empty() ? std::string("seed") : args.commands;
+  json["states"] = states;
+  json["clip_set"] = describeClipSet(clip_sets[0], loaded.inputs[0].package.clips);
+  if (loaded.inputs.size() > 1) {
+    nlohmann::json each = nlohmann::json::array();
+    for (size_t c = 0; c < loaded.inputs.size(); ++c) {
+      nlohmann::json one = reportJson(reportOf(c));
+      one["clip_set"] = describeClipSet(clip_sets[c], loaded.inputs[c].package.clips);
+      each.push_back(one);
+    }
+    json["characters"] = each;
+    addMixedJson(json, *drawing.renderer, static_cast<uint32_t>(args.agents));
+  }
+  fmt::print("{}\n", json.dump());
+}
+
+void printDemoText(const DemoArgs& args, const LoadedInputs& loaded,
+                   const std::vector<ClipSet>& clip_sets, const CrowdDrawing& drawing,
+                   const Crowd& crowd, const DemoOutcome& outcome) {
+  const size_t count = loaded.inputs.size();
+  for (size_t c = 0; c < count; ++c) {
+    const CrowdInput& in = loaded.inputs[c];
+    if (count > 1) fmt::print("character {}: ", c);
+    fmt::print("input: {} ({}: {} clips, {} LODs)\n", in.name, in.how, in.package.clips.size(),
+               in.package.lods.size());
+    fmt::print("clips: {}\n", describeClipSet(clip_sets[c], in.package.clips));
+  }
+  fmt::print("crowd: {} agents after {:.1f} s and {} commands ({}):", crowd.agentCount(),
+             args.seconds, outcome.submitted,
+             args.commands.empty() ? "made up from the seed" : "from " + args.commands);
+  for (int s = 0; s < kAgentStateCount; ++s) {
+    fmt::print(" {} {}", outcome.by_state[s], agentStateName(static_cast<AgentState>(s)));
+  }
+  fmt::print("\n");
+  if (!args.record.empty())
+    fmt::print("recorded {} commands to {}\n", outcome.recorded, args.record);
+  for (size_t c = 0; c < count; ++c) {
+    if (count > 1) {
+      fmt::print("character {} ({}, {} agents):\n", c, loaded.inputs[c].name,
+                 drawing.renderer->agentsOf(c));
+    }
+    printReport(characterReport(drawing, loaded.inputs[c], c, outcome.frame_ms, args.frontend.out));
+  }
+  if (count > 1) printMixedCrowd(*drawing.renderer, static_cast<uint32_t>(args.agents), "");
+}
+
+int runDemo(const DemoArgs& args) {
+  FrontendChoice choice;
+  CommandScript script;
+  if (int code = checkDemoArgs(args, choice, script); code != 0) return code;
+  LoadedInputs loaded;
+  if (int code = loadInputs(args.inputs, args.clips, choice.lod, loaded); code != 0) return code;
+  std::vector<ClipSet> clip_sets;
+  if (int code = makeClipSets(loaded, clip_sets); code != 0) return code;
+  // `play` clips are resolved against the first input's clips (a character without that clip
+  // index drops the command).
+  if (Status s = bindCommandScript(script, loaded.inputs[0].package.clips,
+                                   static_cast<uint32_t>(args.agents));
+      !s.ok()) {
+    return fail(s.message());
+  }
+  std::mt19937 rng(args.seed);
+  const AgentGrid grid = squareGrid(static_cast<uint32_t>(args.agents), kGridSpacing * loaded.size);
+  const float half = -grid.origin.x;
+  std::unique_ptr<Crowd> crowd = placeAgents(args, loaded, clip_sets, grid, rng);
+
+  render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
+  if (choice.tint) desc.state_tints = cli::kStateTints;  // agents coloured by state
+  CrowdDrawing drawing;
+  if (int code = setUpDrawing(args.frontend, choice, loaded.inputs, desc, glm::vec2(-half),
+                              glm::vec2(half), loaded.size, drawing);
+      code != 0) {
+    return code;
+  }
+  DemoOutcome outcome;
+  Result<size_t> submitted =
+      playAndDraw(args, drawing, *crowd, half, rng, script, &outcome.recorded, outcome.frame_ms);
+  if (!submitted.ok()) return fail(submitted.status().message());
+  outcome.submitted = *submitted;
   if (!args.record.empty()) {
     CommandScript played = script;
-    played.commands.resize(next);  // what was submitted (a replayed script may run longer)
+    played.commands.resize(
+        outcome.recorded);  // what was submitted (a replayed script may run longer)
     if (Status s = writeFileAtomically(args.record, formatCommandScript(played)); !s.ok()) {
       return fail(s.message());
     }
   }
-
-  Result<render::Image> image = (*device)->readPixels();
-  if (!image.ok()) return fail(image.status().message());
-  if (Status s = render::writePng(*image, args.frontend.out); !s.ok()) return fail(s.message());
-
+  if (int code = writeFrame(*drawing.device, args.frontend.out); code != 0) return code;
   // The GPU-driven path keeps a one-character crowd on the GPU: bring it back for the summary.
-  if (Result<bool> back = renderer.renderer(0).readBack(crowd, true); !back.ok()) {
+  if (Result<bool> back = drawing.renderer->readBack(*crowd, true); !back.ok()) {
     return fail(back.status().message());
   }
-  std::array<int, kAgentStateCount> by_state{};
-  for (AgentState s : crowd.states()) ++by_state[static_cast<int>(s)];
-  auto reportOf = [&](size_t c) {
-    return FrameReport{&inputs[c], device->get(), &renderer.renderer(c), frame_ms,
-                       args.frontend.out};
-  };
+  for (AgentState s : crowd->states()) ++outcome.by_state[static_cast<int>(s)];
   if (args.frontend.json) {
-    nlohmann::json json = reportJson(reportOf(0));
-    nlohmann::json states = nlohmann::json::object();
-    for (int s = 0; s < kAgentStateCount; ++s) {
-      states[agentStateName(static_cast<AgentState>(s))] = by_state[s];
-    }
-    json["seconds"] = args.seconds;
-    json["seed"] = args.seed;
-    json["view"] = args.frontend.view;
-    json["commands"] = submitted;
-    json["commands_from"] = replay ? args.commands : std::string("seed");
-    json["states"] = states;
-    json["clip_set"] = describeClipSet(clip_sets[0], inputs[0].package.clips);
-    if (mixed_crowd) {
-      nlohmann::json each = nlohmann::json::array();
-      for (size_t c = 0; c < inputs.size(); ++c) {
-        nlohmann::json one = reportJson(reportOf(c));
-        one["clip_set"] = describeClipSet(clip_sets[c], inputs[c].package.clips);
-        each.push_back(one);
-      }
-      json["characters"] = each;
-      json["agents"] = args.agents;
-      json["draw_calls"] = renderer.drawCalls();
-      json["animation_texture_binds"] = renderer.animationTextureBinds();
-      json["animation_texture_shared"] = renderer.sharedTexture() != nullptr;
-    }
-    fmt::print("{}\n", json.dump());
-    return 0;
-  }
-  for (size_t c = 0; c < inputs.size(); ++c) {
-    const Package& package = inputs[c].package;
-    if (mixed_crowd) fmt::print("character {}: ", c);
-    fmt::print("input: {} ({}: {} clips, {} LODs)\n", inputs[c].name, inputs[c].how,
-               package.clips.size(), package.lods.size());
-    fmt::print("clips: {}\n", describeClipSet(clip_sets[c], package.clips));
-  }
-  fmt::print("crowd: {} agents after {:.1f} s and {} commands ({}):", crowd.agentCount(),
-             args.seconds, submitted, replay ? "from " + args.commands : "made up from the seed");
-  for (int s = 0; s < kAgentStateCount; ++s) {
-    fmt::print(" {} {}", by_state[s], agentStateName(static_cast<AgentState>(s)));
-  }
-  fmt::print("\n");
-  if (!args.record.empty()) fmt::print("recorded {} commands to {}\n", next, args.record);
-  for (size_t c = 0; c < inputs.size(); ++c) {
-    if (mixed_crowd)
-      fmt::print("character {} ({}, {} agents):\n", c, inputs[c].name, renderer.agentsOf(c));
-    printReport(reportOf(c));
-  }
-  if (mixed_crowd) {
-    fmt::print("mixed crowd: {} agents of {} characters; draw calls: {} in all\n", args.agents,
-               inputs.size(), renderer.drawCalls());
-    if (const render::SharedAnimationTexture* shared = renderer.sharedTexture()) {
-      fmt::print(
-          "animation texture: one {}x{} texture shared by {} characters; texture binds per "
-          "frame: {}\n",
-          shared->width(), shared->height(), inputs.size(), renderer.animationTextureBinds());
-    } else {
-      fmt::print("animation textures: one per character ({}); texture binds per frame: {}\n",
-                 renderer.separateTextures(), renderer.animationTextureBinds());
-    }
+    printDemoJson(args, loaded, clip_sets, drawing, outcome);
+  } else {
+    printDemoText(args, loaded, clip_sets, drawing, *crowd, outcome);
   }
   return 0;
 }

@@ -1,4 +1,5 @@
-// CrowdScene: the spiral layout, the selection and its tints, group commands and the event log.
+// CrowdScene: the spiral layout of a mixed crowd, picking, the selection and its tints, group
+// commands and the event log.
 #include "crowd_scene.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "state_tint.h"
+#include "throng/crowd/character_gather.h"
 #include "throng/offline/sample_character.h"
 
 namespace throng::viewer {
@@ -38,8 +40,9 @@ float unitHash(uint32_t i, uint32_t stream) {
   return static_cast<float>(x >> 8) / 16777216.0f;
 }
 
-Placement spiralPlacement(uint32_t i, float size) {
+Placement spiralPlacement(uint32_t i, float size, float scale) {
   Placement p;
+  p.scale = scale;
   const float r = kSpacing * size * std::sqrt(static_cast<float>(i) + 0.5f);
   const float a = kGoldenAngle * static_cast<float>(i);
   p.position = glm::vec3(r * std::cos(a), 0.0f, r * std::sin(a));
@@ -69,20 +72,33 @@ ViewerCharacter makeViewerCharacter(cli::CrowdInput input) {
   return c;
 }
 
-CrowdScene::CrowdScene(render::Device& device, const ViewerCharacter& character,
+namespace {
+
+// Every character's clips and clip set, for the crowd.
+std::vector<CrowdCharacter> crowdCharacters(std::span<const ViewerCharacter* const> characters) {
+  std::vector<CrowdCharacter> out;
+  for (const ViewerCharacter* c : characters) out.push_back({c->input.package.clips, c->clip_set});
+  return out;
+}
+
+}  // namespace
+
+CrowdScene::CrowdScene(render::Device& device, std::span<const ViewerCharacter* const> characters,
                        const render::CrowdRendererDesc& desc)
     : device_(&device),
-      character_(&character),
+      characters_(characters.begin(), characters.end()),
       desc_(desc),
-      crowd_(character.input.package.clips, character.clip_set),
-      renderer_(device, character.input.package, desc) {}
+      crowd_(crowdCharacters(characters)) {
+  size_ = 0.0f;
+  for (const ViewerCharacter* c : characters_) size_ = std::max(size_, c->input.size);
+  for (const ViewerCharacter* c : characters_) scales_.push_back(size_ / c->input.size);
+}
 
-Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
-                                                       const ViewerCharacter& character,
-                                                       const render::CrowdRendererDesc& desc,
-                                                       uint32_t agents) {
-  std::unique_ptr<CrowdScene> scene(new CrowdScene(device, character, desc));
-  if (!scene->renderer_.ok()) return scene->renderer_.status();
+Result<std::unique_ptr<CrowdScene>> CrowdScene::create(
+    render::Device& device, std::span<const ViewerCharacter* const> characters,
+    const render::CrowdRendererDesc& desc, uint32_t agents) {
+  std::unique_ptr<CrowdScene> scene(new CrowdScene(device, characters, desc));
+  if (Status s = scene->setRendererDesc(desc); !s.ok()) return s;
   scene->setAgentCount(agents);
   return scene;
 }
@@ -96,24 +112,102 @@ void CrowdScene::setAgentCount(uint32_t agents) {
     std::erase_if(selection_, [agents](uint32_t a) { return a >= agents; });
     if (watched_ && *watched_ >= agents) watched_.reset();
   }
-  const float size = characterSize();
+  const uint32_t count = static_cast<uint32_t>(characters_.size());
   for (uint32_t i = now; i < agents; ++i) {
-    crowd_.addAgent(spiralPlacement(i, size), unitHash(i, 2) * kStartSpread);
+    const uint16_t c = static_cast<uint16_t>(i % count);
+    crowd_.addAgent(spiralPlacement(i, size_, scales_[c]), unitHash(i, 2) * kStartSpread, c);
   }
   flags_.resize(agents, 0);
 }
 
 Status CrowdScene::setRendererDesc(const render::CrowdRendererDesc& desc) {
-  render::CrowdRenderer renderer(*device_, character_->input.package, desc);
+  std::vector<const Package*> packages;
+  std::vector<std::string> names;
+  for (const ViewerCharacter* c : characters_) {
+    packages.push_back(&c->input.package);
+    names.push_back(c->input.name);
+  }
+  Result<std::unique_ptr<render::MixedCrowdRenderer>> renderer =
+      render::MixedCrowdRenderer::create(*device_, packages, desc, names);
   if (!renderer.ok()) return renderer.status();
-  renderer_ = std::move(renderer);
+  renderer_ = std::move(renderer).value();
   desc_ = desc;
   return Status::okStatus();
 }
 
+const ViewerCharacter& CrowdScene::characterOf(uint32_t agent) const {
+  return *characters_[crowd_.agentCharacters()[agent]];
+}
+
 float CrowdScene::radius() const {
-  return kSpacing * characterSize() * std::sqrt(static_cast<float>(agentCount()) + 0.5f) +
-         characterSize();
+  return kSpacing * size_ * std::sqrt(static_cast<float>(agentCount()) + 0.5f) + size_;
+}
+
+int CrowdScene::lodCount() const {
+  size_t lods = characters_[0]->input.package.lods.size();
+  for (const ViewerCharacter* c : characters_) lods = std::min(lods, c->input.package.lods.size());
+  return static_cast<int>(lods);
+}
+
+void CrowdScene::gatherCharacter(uint16_t c, std::vector<Placement>& placements,
+                                 std::vector<AgentPlayback>& playback,
+                                 std::vector<uint32_t>& agents) const {
+  const uint32_t n = crowd_.agentCount();
+  placements.resize(n);
+  playback.resize(n);
+  agents.resize(n);
+  uint32_t count = 0;
+  const CharacterGatherJob gather{c,
+                                  crowd_.agentCharacters(),
+                                  crowd_.placements(),
+                                  crowd_.playback(),
+                                  {},
+                                  placements,
+                                  playback,
+                                  {},
+                                  agents,
+                                  &count};
+  gather.run();
+  placements.resize(count);
+  playback.resize(count);
+  agents.resize(count);
+}
+
+int64_t CrowdScene::pick(const Ray& ray) const {
+  // Each character's agents against its own clips' bounds; the nearest hit of any.
+  int64_t best = -1;
+  float best_distance = 0.0f;
+  for (uint16_t c = 0; c < characters_.size(); ++c) {
+    std::vector<Placement> placements;
+    std::vector<AgentPlayback> playback;
+    std::vector<uint32_t> agents;
+    gatherCharacter(c, placements, playback, agents);
+    float distance = 0.0f;
+    const int64_t hit = pickAgent(crowd_.clips(c), placements, playback, ray, &distance);
+    if (hit >= 0 && (best < 0 || distance < best_distance)) {
+      best = agents[static_cast<size_t>(hit)];
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+std::vector<uint32_t> CrowdScene::agentsInside(const glm::mat4& view_projection,
+                                               const glm::vec2& ndc_a,
+                                               const glm::vec2& ndc_b) const {
+  std::vector<uint32_t> inside;
+  for (uint16_t c = 0; c < characters_.size(); ++c) {
+    std::vector<Placement> placements;
+    std::vector<AgentPlayback> playback;
+    std::vector<uint32_t> agents;
+    gatherCharacter(c, placements, playback, agents);
+    std::vector<uint32_t> of_character;
+    agentsInRectangle(crowd_.clips(c), placements, playback, view_projection, ndc_a, ndc_b,
+                      of_character);
+    for (uint32_t i : of_character) inside.push_back(agents[i]);
+  }
+  std::sort(inside.begin(), inside.end());
+  return inside;
 }
 
 void CrowdScene::select(const std::vector<uint32_t>& agents, bool add) {
@@ -160,12 +254,14 @@ void CrowdScene::command(Group group, CommandType type, const glm::vec2& target)
   });
 }
 
-void CrowdScene::playClip(Group group, uint16_t clip) {
+void CrowdScene::playClip(Group group, const std::string& clip) {
   forGroup(group, [&](uint32_t a) {
+    const int index = findClip(crowd_.clips(crowd_.agentCharacters()[a]), clip);
+    if (index < 0) return;
     Command c;
     c.agent = a;
     c.type = CommandType::kPlay;
-    c.clip = clip;
+    c.clip = static_cast<uint16_t>(index);
     c.loop = true;
     crowd_.submit(c);
   });
@@ -189,7 +285,7 @@ void CrowdScene::watchInspected(double now) {
   if (!agent) return;
   const AgentState state = crowd_.states()[*agent];
   const uint16_t clip = crowd_.playback()[*agent].clip;
-  const auto& clips = character_->input.package.clips;
+  const std::span<const BakedClip> clips = crowd_.clips(crowd_.agentCharacters()[*agent]);
   if (state != watched_state_) {
     events_.push_back(
         {now, fmt::format("{} -> {}", agentStateName(watched_state_), agentStateName(state))});
@@ -203,7 +299,7 @@ void CrowdScene::watchInspected(double now) {
 }
 
 void CrowdScene::update(float seconds, double now) {
-  renderer_.update(crowd_, seconds);
+  renderer_->update(crowd_, seconds);
   watchInspected(now);
 }
 
@@ -213,7 +309,7 @@ Status CrowdScene::draw(const render::FrameView& view) {
   const std::span<const AgentState> states = crowd_.states();
   for (uint32_t a = 0; a < n; ++a)
     tints_[a] = flags_[a] ? kSelectedTint : cli::stateTint(states[a]);
-  return renderer_.draw(view, crowd_, tints_);
+  return renderer_->draw(view, crowd_, tints_);
 }
 
 }  // namespace throng::viewer

@@ -1,11 +1,13 @@
-// The crowd the viewer shows: one character's agents on a sunflower spiral that grows and shrinks
-// without moving anybody, its renderer, the selection, and the commands sent to agents.
+// The crowd the viewer shows: the agents of every character loaded, on a sunflower spiral that
+// grows and shrinks without moving anybody, their renderer (the library's MixedCrowdRenderer),
+// the selection, and the commands sent to agents.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,13 +16,16 @@
 #include "crowd_input.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/picking.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
+#include "throng/render/mixed_crowd_renderer.h"
 
 namespace throng::viewer {
 
 // The viewer's agent slider reaches this many (the million); the per-agent buffers
-// (64-byte instance records, placements, playback) stay well under a gigabyte.
+// (32-byte instance records, or the GPU-driven path's 64-byte agents and 64-byte records,
+// placements, playback) stay well under a gigabyte.
 inline constexpr uint32_t kMaxAgents = 1000000;
 
 // A character ready to be shown: its package and the clips its states play.
@@ -45,12 +50,12 @@ struct AgentEvent {
 
 class CrowdScene {
  public:
-  // A crowd of `agents` of `character` (which must outlive the scene) drawn on `device`.
-  // Fails with the renderer's status (a path the device lacks, ...).
-  static Result<std::unique_ptr<CrowdScene>> create(render::Device& device,
-                                                    const ViewerCharacter& character,
-                                                    const render::CrowdRendererDesc& desc,
-                                                    uint32_t agents);
+  // A crowd of `agents` of `characters` (agent i of character i % count, each scaled to stand as
+  // tall as the largest; the characters must outlive the scene) drawn on `device`. Fails with the
+  // renderer's status (a path the device lacks, ...) naming the character.
+  static Result<std::unique_ptr<CrowdScene>> create(
+      render::Device& device, std::span<const ViewerCharacter* const> characters,
+      const render::CrowdRendererDesc& desc, uint32_t agents);
 
   // Grows (new agents idle at their place on the spiral) or shrinks (the last agents go).
   void setAgentCount(uint32_t agents);
@@ -59,13 +64,25 @@ class CrowdScene {
   Status setRendererDesc(const render::CrowdRendererDesc& desc);
   const render::CrowdRendererDesc& rendererDesc() const { return desc_; }
 
-  const ViewerCharacter& character() const { return *character_; }
+  size_t characterCount() const { return characters_.size(); }
+  const ViewerCharacter& character(size_t c) const { return *characters_[c]; }
+  // The character of agent `agent`.
+  const ViewerCharacter& characterOf(uint32_t agent) const;
   const Crowd& crowd() const { return crowd_; }
-  render::CrowdRenderer& renderer() { return renderer_; }
-  const render::CrowdRenderer& renderer() const { return renderer_; }
+  render::MixedCrowdRenderer& renderer() { return *renderer_; }
+  const render::MixedCrowdRenderer& renderer() const { return *renderer_; }
   // Where the crowd stands: a disc around the origin (world x, z) and its radius (world units).
   float radius() const;
-  float characterSize() const { return character_->input.size; }
+  // The tallest character's size: every character stands this tall.
+  float characterSize() const { return size_; }
+  // The fewest LODs of any character: what a fixed LOD may be.
+  int lodCount() const;
+
+  // The agent the ray hits (a click), or -1; the agents inside the screen rectangle between two
+  // corners (normalised device coordinates) of `view_projection`.
+  int64_t pick(const Ray& ray) const;
+  std::vector<uint32_t> agentsInside(const glm::mat4& view_projection, const glm::vec2& ndc_a,
+                                     const glm::vec2& ndc_b) const;
 
   // Selection (agent indices, in selection order).
   void select(const std::vector<uint32_t>& agents, bool add);
@@ -79,8 +96,9 @@ class CrowdScene {
   // Commands to `group`: walk-to / run-to move it to `target` keeping its formation (each agent
   // goes to target + its offset from the group's centre); the others ignore the target.
   void command(Group group, CommandType type, const glm::vec2& target);
-  // Every agent of `group` plays `clip` in a loop (until its next command).
-  void playClip(Group group, uint16_t clip);
+  // Every agent of `group` whose character has a clip named `clip` plays it in a loop (until its
+  // next command).
+  void playClip(Group group, const std::string& clip);
   void setSpeed(Group group, float speed);
 
   // Advances the crowd by `seconds` (through the renderer, so the overlay times it); `now` is
@@ -90,17 +108,22 @@ class CrowdScene {
   Status draw(const render::FrameView& view);
 
  private:
-  CrowdScene(render::Device& device, const ViewerCharacter& character,
+  CrowdScene(render::Device& device, std::span<const ViewerCharacter* const> characters,
              const render::CrowdRendererDesc& desc);
   template <typename F>
   void forGroup(Group group, F&& f);
   void watchInspected(double now);
+  // Agents of character `c` gathered (placements, playback, their crowd indices), for picking.
+  void gatherCharacter(uint16_t c, std::vector<Placement>& placements,
+                       std::vector<AgentPlayback>& playback, std::vector<uint32_t>& agents) const;
 
   render::Device* device_;
-  const ViewerCharacter* character_;
+  std::vector<const ViewerCharacter*> characters_;
+  std::vector<float> scales_;  // per character: Placement::scale
+  float size_ = 1.0f;
   render::CrowdRendererDesc desc_;
   Crowd crowd_;
-  render::CrowdRenderer renderer_;
+  std::unique_ptr<render::MixedCrowdRenderer> renderer_;
   std::vector<uint8_t> flags_;  // 1 = selected, one per agent
   std::vector<uint32_t> selection_;
   std::vector<glm::vec4> tints_;

@@ -35,10 +35,11 @@ int main(int argc, char** argv) {
   int agents = static_cast<int>(options.agents);
   CLI::App app{
       "throng-viewer: a window onto a crowd (orbit, pan, zoom; panels for the paths, LODs and "
-      "commands; drop a .glb onto it to show that character)"};
+      "commands; drop a .glb onto it to add that character to the crowd)"};
   app.add_option("input", options.inputs,
                  "characters: packages (.throng), glTF files (.glb/.gltf, baked in memory) or "
-                 "'sample' (the default); the first is shown, the others can be picked");
+                 "'sample' (the default); several make one mixed crowd, agent i of input i % "
+                 "count");
   app.add_option("--agents", agents, "number of characters (1..1000000)")->capture_default_str();
   app.add_option("--path", path,
                  "render path: auto or one the front end offers (instanced, merged, "

@@ -2,6 +2,7 @@
 // messages, and the live overlay (counters, CPU phases, frame time graph, LOD histogram).
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 
 #define GLFW_INCLUDE_NONE
@@ -36,149 +37,155 @@ void Viewer::drawPanels() {
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 0.0f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("throng-viewer", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-
-  // Character.
-  if (ImGui::CollapsingHeader("Character", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const ViewerCharacter& active = *characters_[active_];
-    if (ImGui::BeginCombo("shown", active.input.name.c_str())) {
-      for (size_t i = 0; i < characters_.size(); ++i) {
-        if (ImGui::Selectable(fmt::format("{}##{}", characters_[i]->input.name, i).c_str(),
-                              i == active_) &&
-            i != active_) {
-          if (Status s = createScene(i); !s.ok()) addMessage(s.message(), true);
-        }
-      }
-      ImGui::EndCombo();
-    }
-    const Package& package = scene_->character().input.package;
-    ImGui::Text("%zu clips, %zu LODs (%s)", package.clips.size(), package.lods.size(),
-                scene_->character().input.how.c_str());
-    if (!scene_->character().clip_note.empty()) textWrapped(scene_->character().clip_note);
-    const CharacterLoader::Progress progress = loader_.progress();
-    if (progress.busy) {
-      ImGui::Text("loading %s: %s", progress.path.c_str(), progress.step.c_str());
-      ImGui::ProgressBar(progress.done);
-      if (progress.queued > 0) ImGui::Text("%zu more queued", progress.queued);
-    } else {
-      ImGui::TextDisabled("drop a .glb, .gltf or .throng here to show it");
-    }
-  }
-
-  // Crowd.
-  if (ImGui::CollapsingHeader("Crowd", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (ImGui::SliderInt("agents", &agents_, 1, static_cast<int>(kMaxAgents), "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-      scene_->setAgentCount(static_cast<uint32_t>(agents_));
-    }
-    ImGui::Checkbox("pause", &paused_);
-    ImGui::SameLine();
-    if (ImGui::Button("frame crowd (F)")) frameCrowd();
-  }
-
-  // Rendering.
-  if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const render::CrowdRenderer& renderer = scene_->renderer();
-    if (ImGui::BeginCombo("path",
-                          render::renderPathName(static_cast<render::RenderPath>(path_index_)))) {
-      for (int i = 0; i < render::kRenderPathCount; ++i) {
-        if (ImGui::Selectable(render::renderPathName(static_cast<render::RenderPath>(i)),
-                              i == path_index_)) {
-          render::CrowdRendererDesc desc = scene_->rendererDesc();
-          desc.path = static_cast<render::RenderPath>(i);
-          if (Status s = scene_->setRendererDesc(desc); s.ok()) {
-            path_index_ = i;
-          } else {
-            addMessage(fmt::format("path {}: {}", render::renderPathName(desc.path), s.message()),
-                       true);
-          }
-        }
-      }
-      ImGui::EndCombo();
-    }
-    ImGui::Text("drawing: %s", render::renderPathName(renderer.path()));
-    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + kPanelWidth - 20.0f);
-    ImGui::TextDisabled("%s", renderer.pathReason().c_str());
-    ImGui::PopTextWrapPos();
-    const std::string lod_label = fixed_lod_ < 0 ? "auto" : fmt::format("{}", fixed_lod_);
-    if (ImGui::BeginCombo("LOD", lod_label.c_str())) {
-      for (int l = -1; l < renderer.lodCount(); ++l) {
-        const std::string label = l < 0 ? "auto (the LOD rule)" : fmt::format("{}", l);
-        if (ImGui::Selectable(label.c_str(), l == fixed_lod_)) {
-          render::CrowdRendererDesc desc = scene_->rendererDesc();
-          desc.fixed_lod = l < 0 ? std::nullopt : std::optional<int>(l);
-          if (Status s = scene_->setRendererDesc(desc); s.ok()) {
-            fixed_lod_ = l;
-          } else {
-            addMessage(s.message(), true);
-          }
-        }
-      }
-      ImGui::EndCombo();
-    }
-    ImGui::SliderFloat("LOD threshold", &lod_threshold_, kMinLodThreshold, kMaxLodThreshold,
-                       "%.2f px", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    ImGui::Checkbox("LOD colours", &lod_tint_);
-    ImGui::SameLine();
-    ImGui::Checkbox("ground", &ground_);
-    ImGui::SameLine();
-    ImGui::Checkbox("shadows", &shadows_);
-    ImGui::Checkbox("fog", &fog_);
-    if (fog_) {
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(120.0f);
-      ImGui::SliderFloat("distance", &fog_scale_, 0.25f, 4.0f, "x%.2f",
-                         ImGuiSliderFlags_Logarithmic);
-    }
-    if (ImGui::Checkbox("vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
-  }
-
-  // Commands, clip and speed.
-  if (ImGui::CollapsingHeader("Agents", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::RadioButton("selection", &group_, static_cast<int>(Group::kSelection));
-    ImGui::SameLine();
-    ImGui::RadioButton("everybody", &group_, static_cast<int>(Group::kEverybody));
-    const Group group = static_cast<Group>(group_);
-    const bool none = group == Group::kSelection && scene_->selection().empty();
-    const auto& clips = scene_->character().input.package.clips;
-    clip_ = std::clamp(clip_, 0, static_cast<int>(clips.size()) - 1);
-    ImGui::SetNextItemWidth(150.0f);
-    if (ImGui::BeginCombo("##clip", clips[clip_].name.c_str())) {
-      for (size_t c = 0; c < clips.size(); ++c) {
-        if (ImGui::Selectable(fmt::format("{} {}", c, clips[c].name).c_str(),
-                              static_cast<int>(c) == clip_)) {
-          clip_ = static_cast<int>(c);
-        }
-      }
-      ImGui::EndCombo();
-    }
-    ImGui::SameLine();
-    ImGui::BeginDisabled(none);
-    if (ImGui::Button("play clip")) scene_->playClip(group, static_cast<uint16_t>(clip_));
-    ImGui::SetNextItemWidth(150.0f);
-    ImGui::SliderFloat("##speed", &speed_, 0.0f, kMaxSpeed, "speed %.2f");
-    ImGui::SameLine();
-    if (ImGui::Button("set speed")) scene_->setSpeed(group, speed_);
-    ImGui::BeginDisabled(!target_.has_value());
-    if (ImGui::Button("walk to")) scene_->command(group, CommandType::kWalkTo, *target_);
-    ImGui::SameLine();
-    if (ImGui::Button("run to")) scene_->command(group, CommandType::kRunTo, *target_);
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button("attack")) scene_->command(group, CommandType::kAttack, glm::vec2(0.0f));
-    ImGui::SameLine();
-    if (ImGui::Button("die")) scene_->command(group, CommandType::kDie, glm::vec2(0.0f));
-    ImGui::SameLine();
-    if (ImGui::Button("idle")) scene_->command(group, CommandType::kIdle, glm::vec2(0.0f));
-    ImGui::EndDisabled();
-    if (!target_) {
-      ImGui::TextDisabled("right-click the ground to set where to walk or run");
-    } else {
-      ImGui::TextDisabled("target %.1f, %.1f (right-click the ground to move it)", target_->x,
-                          target_->y);
-    }
-  }
+  drawCharacterPanel();
+  drawCrowdPanel();
+  drawRenderingPanel();
+  drawAgentsPanel();
   drawSelectionPanel();
+  drawHelpAndMessages();
+  ImGui::End();
+}
 
+// The crowd's characters, and the loads under way.
+void Viewer::drawCharacterPanel() {
+  if (!ImGui::CollapsingHeader("Characters", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  for (size_t c = 0; c < scene_->characterCount(); ++c) {
+    const ViewerCharacter& character = scene_->character(c);
+    const Package& package = character.input.package;
+    ImGui::Text("%s: %zu clips, %zu LODs (%s)", character.input.name.c_str(), package.clips.size(),
+                package.lods.size(), character.input.how.c_str());
+    if (!character.clip_note.empty()) textWrapped(character.clip_note);
+  }
+  const CharacterLoader::Progress progress = loader_.progress();
+  if (progress.busy) {
+    ImGui::Text("loading %s: %s", progress.path.c_str(), progress.step.c_str());
+    ImGui::ProgressBar(progress.done);
+    if (progress.queued > 0) ImGui::Text("%zu more queued", progress.queued);
+  } else {
+    ImGui::TextDisabled("drop a .glb, .gltf or .throng here to add it to the crowd");
+  }
+}
+
+void Viewer::drawCrowdPanel() {
+  if (!ImGui::CollapsingHeader("Crowd", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::SliderInt("agents", &agents_, 1, static_cast<int>(kMaxAgents), "%d",
+                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    scene_->setAgentCount(static_cast<uint32_t>(agents_));
+  }
+  ImGui::Checkbox("pause", &paused_);
+  ImGui::SameLine();
+  if (ImGui::Button("frame crowd (F)")) frameCrowd();
+}
+
+// The path, the LOD rule and the scenery.
+void Viewer::drawRenderingPanel() {
+  if (!ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const render::CrowdRenderer& renderer = scene_->renderer().renderer(0);
+  if (ImGui::BeginCombo("path",
+                        render::renderPathName(static_cast<render::RenderPath>(path_index_)))) {
+    for (int i = 0; i < render::kRenderPathCount; ++i) {
+      if (!ImGui::Selectable(render::renderPathName(static_cast<render::RenderPath>(i)),
+                             i == path_index_)) {
+        continue;
+      }
+      render::CrowdRendererDesc desc = scene_->rendererDesc();
+      desc.path = static_cast<render::RenderPath>(i);
+      if (Status s = scene_->setRendererDesc(desc); s.ok()) {
+        path_index_ = i;
+      } else {
+        addMessage(fmt::format("path {}: {}", render::renderPathName(desc.path), s.message()),
+                   true);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::Text("drawing: %s", render::renderPathName(renderer.path()));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + kPanelWidth - 20.0f);
+  ImGui::TextDisabled("%s", renderer.pathReason().c_str());
+  ImGui::PopTextWrapPos();
+  const std::string lod_label = fixed_lod_ < 0 ? "auto" : fmt::format("{}", fixed_lod_);
+  if (ImGui::BeginCombo("LOD", lod_label.c_str())) {
+    for (int l = -1; l < scene_->lodCount(); ++l) {
+      const std::string label = l < 0 ? "auto (the LOD rule)" : fmt::format("{}", l);
+      if (!ImGui::Selectable(label.c_str(), l == fixed_lod_)) continue;
+      render::CrowdRendererDesc desc = scene_->rendererDesc();
+      desc.fixed_lod = l < 0 ? std::nullopt : std::optional<int>(l);
+      if (Status s = scene_->setRendererDesc(desc); s.ok()) {
+        fixed_lod_ = l;
+      } else {
+        addMessage(s.message(), true);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SliderFloat("LOD threshold", &lod_threshold_, kMinLodThreshold, kMaxLodThreshold,
+                     "%.2f px", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::Checkbox("LOD colours", &lod_tint_);
+  ImGui::SameLine();
+  ImGui::Checkbox("ground", &ground_);
+  ImGui::SameLine();
+  ImGui::Checkbox("shadows", &shadows_);
+  ImGui::Checkbox("fog", &fog_);
+  if (fog_) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::SliderFloat("distance", &fog_scale_, 0.25f, 4.0f, "x%.2f", ImGuiSliderFlags_Logarithmic);
+  }
+  if (ImGui::Checkbox("vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
+}
+
+// Commands, clip and speed for the selection or everybody.
+void Viewer::drawAgentsPanel() {
+  if (!ImGui::CollapsingHeader("Agents", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::RadioButton("selection", &group_, static_cast<int>(Group::kSelection));
+  ImGui::SameLine();
+  ImGui::RadioButton("everybody", &group_, static_cast<int>(Group::kEverybody));
+  const Group group = static_cast<Group>(group_);
+  const bool none = group == Group::kSelection && scene_->selection().empty();
+  // The clips of the inspected agent's character (the first character's without one), played
+  // by name by every agent whose character has it.
+  const std::optional<uint32_t> inspected = scene_->inspected();
+  const auto& clips =
+      (inspected ? scene_->characterOf(*inspected) : scene_->character(0)).input.package.clips;
+  clip_ = std::clamp(clip_, 0, static_cast<int>(clips.size()) - 1);
+  ImGui::SetNextItemWidth(150.0f);
+  if (ImGui::BeginCombo("##clip", clips[clip_].name.c_str())) {
+    for (size_t c = 0; c < clips.size(); ++c) {
+      if (ImGui::Selectable(fmt::format("{} {}", c, clips[c].name).c_str(),
+                            static_cast<int>(c) == clip_)) {
+        clip_ = static_cast<int>(c);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(none);
+  if (ImGui::Button("play clip")) scene_->playClip(group, clips[clip_].name);
+  ImGui::SetNextItemWidth(150.0f);
+  ImGui::SliderFloat("##speed", &speed_, 0.0f, kMaxSpeed, "speed %.2f");
+  ImGui::SameLine();
+  if (ImGui::Button("set speed")) scene_->setSpeed(group, speed_);
+  ImGui::BeginDisabled(!target_.has_value());
+  if (ImGui::Button("walk to")) scene_->command(group, CommandType::kWalkTo, *target_);
+  ImGui::SameLine();
+  if (ImGui::Button("run to")) scene_->command(group, CommandType::kRunTo, *target_);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("attack")) scene_->command(group, CommandType::kAttack, glm::vec2(0.0f));
+  ImGui::SameLine();
+  if (ImGui::Button("die")) scene_->command(group, CommandType::kDie, glm::vec2(0.0f));
+  ImGui::SameLine();
+  if (ImGui::Button("idle")) scene_->command(group, CommandType::kIdle, glm::vec2(0.0f));
+  ImGui::EndDisabled();
+  if (!target_) {
+    ImGui::TextDisabled("right-click the ground to set where to walk or run");
+  } else {
+    ImGui::TextDisabled("target %.1f, %.1f (right-click the ground to move it)", target_->x,
+                        target_->y);
+  }
+}
+
+void Viewer::drawHelpAndMessages() {
   if (ImGui::CollapsingHeader("Help")) {
     ImGui::TextDisabled(
         "left click: select; left drag: box select (shift adds)\n"
@@ -198,7 +205,6 @@ void Viewer::drawPanels() {
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
-  ImGui::End();
 }
 
 void Viewer::drawSelectionPanel() {
@@ -216,11 +222,12 @@ void Viewer::drawSelectionPanel() {
   const std::optional<uint32_t> agent = scene_->inspected();
   if (!agent) return;
   const Crowd& crowd = scene_->crowd();
-  const auto& clips = scene_->character().input.package.clips;
+  const std::span<const BakedClip> clips = crowd.clips(crowd.agentCharacters()[*agent]);
   const AgentPlayback& p = crowd.playback()[*agent];
   const Placement& where = crowd.placements()[*agent];
-  const render::AgentDrawInfo info = scene_->renderer().agentDrawInfo(*agent);
-  ImGui::Text("agent %u: %s", *agent, agentStateName(crowd.states()[*agent]));
+  const render::AgentDrawInfo info = scene_->renderer().agentDrawInfo(crowd, *agent);
+  ImGui::Text("agent %u (%s): %s", *agent, scene_->characterOf(*agent).input.name.c_str(),
+              agentStateName(crowd.states()[*agent]));
   if (p.clip < clips.size()) {
     const BakedClip& clip = clips[p.clip];
     const float shown = clip.loop && clip.duration > 0.0f ? std::fmod(p.time, clip.duration)
@@ -254,7 +261,7 @@ void Viewer::drawOverlay() {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                    ImGuiWindowFlags_NoMove);
-  const render::CrowdRenderer& renderer = scene_->renderer();
+  const render::MixedCrowdRenderer& renderer = scene_->renderer();
   const render::CrowdFrameStats& stats = renderer.stats();
   const int last = (history_at_ + kHistory - 1) % kHistory;
   const float frame_ms = history_count_ > 0 ? frame_ms_[last] : 0.0f;

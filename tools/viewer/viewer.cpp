@@ -33,6 +33,8 @@ constexpr float kScreenshotStepSeconds = 1.0f / 30.0f;
 constexpr size_t kMaxMessages = 6;
 // The far plane without fog, in crowd radii beyond the target.
 constexpr float kFarRadii = 6.0f;
+// A mouse-wheel step moves the camera this share of its distance in.
+constexpr float kZoomPerStep = 0.88f;
 
 std::string g_glfw_error;  // GLFW's last error, for messages (GLFW reports through a callback)
 
@@ -156,7 +158,7 @@ Status Viewer::openWindow() {
   return Status::okStatus();
 }
 
-Status Viewer::createScene(size_t character) {
+Status Viewer::createScene() {
   render::CrowdRendererDesc desc;
   desc.path = static_cast<render::RenderPath>(path_index_);
   if (fixed_lod_ >= 0) desc.fixed_lod = fixed_lod_;
@@ -164,25 +166,26 @@ Status Viewer::createScene(size_t character) {
   desc.lod_threshold_pixels = lod_threshold_;
   desc.ground.grid = ground_;
   desc.ground.shadows = shadows_;
-  // A package may have fewer LODs than the fixed one asked for before.
-  if (desc.fixed_lod &&
-      *desc.fixed_lod >= static_cast<int>(characters_[character]->input.package.lods.size())) {
-    desc.fixed_lod.reset();
+  std::vector<const ViewerCharacter*> characters;
+  size_t lods = characters_[0]->input.package.lods.size();
+  for (const auto& c : characters_) {
+    characters.push_back(c.get());
+    lods = std::min(lods, c->input.package.lods.size());
   }
+  // A character may have fewer LODs than the fixed one asked for before.
+  if (desc.fixed_lod && *desc.fixed_lod >= static_cast<int>(lods)) desc.fixed_lod.reset();
   Result<std::unique_ptr<CrowdScene>> scene =
-      CrowdScene::create(*device_, *characters_[character], desc, static_cast<uint32_t>(agents_));
+      CrowdScene::create(*device_, characters, desc, static_cast<uint32_t>(agents_));
   if (!scene.ok()) return scene.status();
   const bool first = !scene_;
   scene_ = std::move(scene).value();
-  active_ = character;
   fixed_lod_ = desc.fixed_lod.value_or(-1);
-  clip_ = 0;
   if (first) frameCrowd();
   return Status::okStatus();
 }
 
 void Viewer::applyRenderSettings() {
-  render::CrowdRenderer& r = scene_->renderer();
+  render::MixedCrowdRenderer& r = scene_->renderer();
   r.setLodTint(lod_tint_);
   r.setLodThresholdPixels(lod_threshold_);
   render::GroundDesc ground = r.ground();
@@ -251,7 +254,7 @@ void Viewer::handleMouse() {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) paused_ = !paused_;
   }
   if (io.WantCaptureMouse && !selecting_) return;
-  if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
+  if (io.MouseWheel != 0.0f) camera_.zoom(std::pow(kZoomPerStep, io.MouseWheel));
   const bool pan = ImGui::IsMouseDragging(ImGuiMouseButton_Middle) ||
                    (io.KeyShift && ImGui::IsMouseDragging(ImGuiMouseButton_Right));
   const bool orbit = !pan && (ImGui::IsMouseDragging(ImGuiMouseButton_Right) ||
@@ -269,23 +272,23 @@ void Viewer::handleMouse() {
   }
   if (selecting_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
     selecting_ = false;
-    const Package& package = scene_->character().input.package;
-    const Crowd& crowd = scene_->crowd();
-    const render::FrameView view = currentView();
-    if (glm::length(mouse - select_from_) < kClickPixels) {
-      const int64_t hit = pickAgent(package.clips, crowd.placements(), crowd.playback(),
-                                    render::viewRay(view, toNdc(mouse)));
-      if (hit >= 0) {
-        scene_->select({static_cast<uint32_t>(hit)}, io.KeyShift);
-      } else if (!io.KeyShift) {
-        scene_->clearSelection();
-      }
-    } else {
-      std::vector<uint32_t> inside;
-      agentsInRectangle(package.clips, crowd.placements(), crowd.playback(), view.view_projection,
-                        toNdc(select_from_), toNdc(mouse), inside);
-      scene_->select(inside, io.KeyShift);
+    selectWithMouse(mouse);
+  }
+}
+
+void Viewer::selectWithMouse(const glm::vec2& mouse) {
+  const bool add = ImGui::GetIO().KeyShift;
+  const render::FrameView view = currentView();
+  if (glm::length(mouse - select_from_) < kClickPixels) {
+    const int64_t hit = scene_->pick(render::viewRay(view, toNdc(mouse)));
+    if (hit >= 0) {
+      scene_->select({static_cast<uint32_t>(hit)}, add);
+    } else if (!add) {
+      scene_->clearSelection();
     }
+  } else {
+    scene_->select(scene_->agentsInside(view.view_projection, toNdc(select_from_), toNdc(mouse)),
+                   add);
   }
 }
 
@@ -331,6 +334,8 @@ void Viewer::drawImGui() {
   }
 }
 
+// A finished load joins the crowd: a new scene of every character (the old one stays when the
+// new character cannot be drawn).
 void Viewer::takeLoads() {
   while (std::optional<CharacterLoader::Finished> done = loader_.take()) {
     if (!done->input.ok()) {
@@ -341,19 +346,17 @@ void Viewer::takeLoads() {
     for (const std::string& w : done->input->warnings) addMessage("warning: " + w, false);
     characters_.push_back(
         std::make_unique<ViewerCharacter>(makeViewerCharacter(std::move(done->input).value())));
-    const size_t index = characters_.size() - 1;
-    if (Status s = createScene(index); !s.ok()) {
+    const ViewerCharacter& added = *characters_.back();
+    if (Status s = createScene(); !s.ok()) {
       addMessage(fmt::format("cannot show {}: {}", done->path, s.message()), true);
       characters_.pop_back();
       continue;
     }
-    addMessage(fmt::format("showing {} ({} clips, {} LODs)", characters_[index]->input.name,
-                           characters_[index]->input.package.clips.size(),
-                           characters_[index]->input.package.lods.size()),
+    addMessage(fmt::format("showing {} in the crowd ({} clips, {} LODs; {} characters)",
+                           added.input.name, added.input.package.clips.size(),
+                           added.input.package.lods.size(), characters_.size()),
                false);
-    if (!characters_[index]->clip_note.empty()) {
-      addMessage(characters_[index]->clip_note, false);
-    }
+    if (!added.clip_note.empty()) addMessage(added.clip_note, false);
   }
 }
 
@@ -396,12 +399,36 @@ void Viewer::frame(float seconds) {
   all_crowd_ms_.push_back(static_cast<float>(crowd_ms));
 }
 
+// What a screenshot run prints: the path, the device, the crowd's counters and the frame times.
+void Viewer::printScreenshotSummary(const render::Image& image) {
+  std::vector<float> frame_ms = all_frame_ms_, crowd_ms = all_crowd_ms_;
+  // The first frames pay for shader compilation: report the second half's medians.
+  const size_t skip = frame_ms.size() / 2;
+  auto median = [skip](std::vector<float>& v) {
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(skip), v.end());
+    return v[skip + (v.size() - skip) / 2];
+  };
+  const render::MixedCrowdRenderer& renderer = scene_->renderer();
+  const render::CrowdFrameStats& stats = renderer.stats();
+  fmt::print("path: {} ({})\n", render::renderPathName(renderer.path()),
+             renderer.renderer(0).pathReason());
+  fmt::print("device: {} | {}\n", device_->caps().renderer, device_->caps().version);
+  std::string names;
+  for (const auto& c : characters_) names += (names.empty() ? "" : ", ") + c->input.name;
+  fmt::print("crowd: {} characters ({})\n", characters_.size(), names);
+  fmt::print("agents: {} ({} visible), draw calls: {} (+{} ground), triangles: {}\n", stats.agents,
+             stats.visible, stats.draw_calls, stats.ground_draw_calls, stats.triangles);
+  fmt::print(
+      "frame time: {:.2f} ms median of the last {} frames (crowd drawn and finished in "
+      "{:.2f} ms)\n",
+      median(frame_ms), frame_ms.size() - skip, median(crowd_ms));
+  fmt::print("wrote {} ({}x{})\n", options_.screenshot, image.width, image.height);
+}
+
 int Viewer::run() {
   if (Status s = openWindow(); !s.ok()) return fail(s.message());
-  if (Status s = createScene(0); !s.ok()) {
-    return fail(
-        fmt::format("cannot draw {} on this device: {}", characters_[0]->input.name, s.message()));
-  }
+  if (Status s = createScene(); !s.ok())
+    return fail(fmt::format("cannot draw the crowd on this device: {}", s.message()));
   for (const std::string& path : options_.drops) loader_.load(path);
   const bool screenshot = !options_.screenshot.empty();
   int frames = 0;
@@ -423,25 +450,7 @@ int Viewer::run() {
         if (Status s = render::writePng(*image, options_.screenshot); !s.ok()) {
           return fail(s.message());
         }
-        std::vector<float> frame_ms = all_frame_ms_, crowd_ms = all_crowd_ms_;
-        // The first frames pay for shader compilation: report the second half's medians.
-        const size_t skip = frame_ms.size() / 2;
-        auto median = [skip](std::vector<float>& v) {
-          std::sort(v.begin() + static_cast<std::ptrdiff_t>(skip), v.end());
-          return v[skip + (v.size() - skip) / 2];
-        };
-        const render::CrowdFrameStats& stats = scene_->renderer().stats();
-        fmt::print("path: {} ({})\n", render::renderPathName(scene_->renderer().path()),
-                   scene_->renderer().pathReason());
-        fmt::print("device: {} | {}\n", device_->caps().renderer, device_->caps().version);
-        fmt::print("agents: {} ({} visible), draw calls: {} (+{} ground), triangles: {}\n",
-                   stats.agents, stats.visible, stats.draw_calls, stats.ground_draw_calls,
-                   stats.triangles);
-        fmt::print(
-            "frame time: {:.2f} ms median of the last {} frames (crowd drawn and finished in "
-            "{:.2f} ms)\n",
-            median(frame_ms), frame_ms.size() - skip, median(crowd_ms));
-        fmt::print("wrote {} ({}x{})\n", options_.screenshot, image->width, image->height);
+        printScreenshotSummary(*image);
       }
       return 0;
     }

@@ -17,6 +17,7 @@
 #include "orbit_camera.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
+#include "throng/render/mixed_crowd_renderer.h"
 
 struct GLFWwindow;
 
@@ -27,7 +28,7 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
 struct ViewerOptions {
-  std::vector<std::string> inputs;  // characters given on the command line (loaded before)
+  std::vector<std::string> inputs;  // the crowd's characters (loaded before the window opens)
   uint32_t agents = 2000;
   render::RenderPath path = render::RenderPath::kAuto;
   bool es2 = false;  // an OpenGL ES 2.0 context (merged batches)
@@ -63,11 +64,18 @@ class Viewer {
   };
 
   Status openWindow();
-  Status createScene(size_t character);
+  // A scene of every character, keeping the agent count and the settings.
+  Status createScene();
   void frame(float seconds);
   void takeLoads();
   void handleMouse();
+  void selectWithMouse(const glm::vec2& mouse);
   void drawPanels();
+  void drawCharacterPanel();
+  void drawCrowdPanel();
+  void drawRenderingPanel();
+  void drawAgentsPanel();
+  void drawHelpAndMessages();
   void drawOverlay();
   void drawSelectionPanel();
   void drawMarkers();
@@ -79,17 +87,17 @@ class Viewer {
   void frameCrowd();
   void frameSelection();
   void applyRenderSettings();
+  void printScreenshotSummary(const render::Image& image);
 
   ViewerOptions options_;
-  std::deque<std::unique_ptr<ViewerCharacter>> characters_;
-  size_t active_ = 0;
+  std::deque<std::unique_ptr<ViewerCharacter>> characters_;  // the crowd's, in the order added
   GLFWwindow* window_ = nullptr;
   bool glfw_ready_ = false;
   bool imgui_ready_ = false;
   bool imgui_gl_ready_ = false;  // ImGui's OpenGL back-end started
   std::unique_ptr<render::Device> device_;
   std::unique_ptr<CrowdScene> scene_;
-  OrbitCamera camera_;
+  cli::OrbitCamera camera_;
   CharacterLoader loader_;
   std::deque<Message> messages_;
 

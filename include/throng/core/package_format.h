@@ -15,11 +15,15 @@ namespace throng {
 
 // "THRONGPK": the first 8 bytes of every package.
 inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', 'G', 'P', 'K'};
-// Bumped whenever a reader of the previous version could not read the new files. Readers read
-// this version only: an older package is refused with kVersionMismatch (bake it again).
-// Version 2 added materials, images, vertex colours, a second uv set and sub-mesh materials;
-// animation events (per clip, in CLIP); version 3 each LOD's max and p99 error.
+// The version this library writes; bumped whenever a reader of the previous version could not
+// read the new files. Version 2 added materials, images, vertex colours, a second uv set and
+// sub-mesh materials; animation events (per clip, in CLIP); version 3 each LOD's max and p99 error.
 inline constexpr uint32_t kPackageVersion = 3;
+// The oldest version this library reads. From version 3 on every library reads every version
+// from 3 up to its own kPackageVersion (docs/formats.md, "Compatibility"; each is kept as test
+// data in tests/core/data/packages); versions 1 and 2 came before that promise and are refused
+// with kVersionMismatch, as is a version newer than kPackageVersion.
+inline constexpr uint32_t kOldestReadablePackageVersion = 3;
 // Written as the uint32 0x01020304; every number in the file is little-endian.
 inline constexpr uint32_t kPackageEndianMarker = 0x01020304u;
 // magic(8) version(4) endian(4) file_size(8) section_count(4) reserved(4) header_checksum(8).
@@ -66,7 +70,8 @@ struct PackageLayout {
 
 // Checks the header and the section table of `bytes` (magic, endianness, version, file size,
 // header checksum, section ranges and checksums) without decoding the sections. Errors name
-// `source`: kParseError for damage, kVersionMismatch for a version other than kPackageVersion.
+// `source`: kParseError for damage, kVersionMismatch (one line saying what to do) for a version
+// outside [kOldestReadablePackageVersion, kPackageVersion].
 Result<PackageLayout> readPackageLayout(std::span<const std::byte> bytes, std::string_view source);
 
 }  // namespace throng

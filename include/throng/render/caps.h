@@ -1,8 +1,7 @@
-// Caps: what the current OpenGL ES context can do, probed once, with test overrides (lower only).
+// Caps: what the current OpenGL ES context can do, probed once.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace throng::render {
@@ -41,22 +40,7 @@ struct Caps {
   bool rasterizes = true;
 };
 
-// Limits a test (or a user) imposes on top of the real context: each value can only lower the
-// probed one (a larger value is ignored), so a desktop driver can play a 256-vector ES2 phone.
-struct CapsOverride {
-  std::optional<int> max_vertex_uniform_vectors;
-  std::optional<int> max_vertex_texture_image_units;
-  std::optional<int> max_texture_size;
-  bool disable_float_textures = false;
-  bool disable_half_float_textures = false;
-  bool disable_instancing = false;
-  bool disable_compute = false;             // play an ES 3.0 device (or WebGL2) on ES 3.1+
-  bool disable_color_buffer_float = false;  // play an ES 3.0 device without RGBA32F targets
-};
-
 // Reads every capability of the context current on this thread. Requires a current context.
 Caps probeCaps();
-// `caps` lowered by `limits`.
-Caps applyCapsOverride(Caps caps, const CapsOverride& limits);
 
 }  // namespace throng::render

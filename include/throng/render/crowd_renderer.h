@@ -10,7 +10,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -20,33 +19,16 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
-#include "throng/crowd/culling.h"
 #include "throng/crowd/playback.h"
-#include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
-#include "throng/render/gpu_crowd.h"
-#include "throng/render/ground_renderer.h"
-#include "throng/render/instanced_renderer.h"
-#include "throng/render/merged_batch_renderer.h"
+#include "throng/render/ground.h"
+#include "throng/render/render_path.h"
 
 namespace throng::render {
 
-// How a crowd is drawn. Every path draws the same picture of the same frame (within float
-// rounding); they differ in draw calls and in what the device must support.
-enum class RenderPath : uint8_t {
-  kAuto,          // chosen from the device's capabilities (CrowdRenderer says why)
-  kInstanced,     // method B: animation texture, one instanced draw per LOD (ES 3.0)
-  kMerged,        // method A: K characters per draw, palettes as uniforms (ES 2.0)
-  kPerCharacter,  // one draw per character, palette from the CPU (the baseline; any ES 2.0)
-  kGpu,           // GPU-driven (ES 3.1 compute): the crowd lives on the GPU, which simulates,
-                  // plays back, culls and picks LODs; one indirect draw per (LOD, material)
-};
-inline constexpr int kRenderPathCount = 5;
-// "auto", "instanced", "merged", "per-character", "gpu".
-const char* renderPathName(RenderPath path);
-// The path named `name` (a renderPathName), or nothing.
-std::optional<RenderPath> renderPathFromName(std::string_view name);
+class SharedAnimationTexture;  // animation_texture_upload.h
+struct InstanceRecord;         // src/render/instance_record.h (test hooks)
 
 // Zero means default: CrowdRendererDesc{} picks the path itself and the LOD of every agent.
 struct CrowdRendererDesc {
@@ -84,9 +66,9 @@ struct CrowdRendererDesc {
   // kMaxQuatJointError of the character's height (checkQuatEncoding), else 3x4 rows.
   std::optional<JointEncoding> joint_encoding;
   // Instanced path: blend each visible agent's palette once per frame in a pass of its own and
-  // skin from it (kOn), blend per vertex (kOff), or pick by the frame's skinned vertices (kAuto:
-  // kPalettePassMinVertexInstances). See InstancedRendererOptions::palette_pass; the other paths
-  // ignore it.
+  // skin from it (kOn), blend per vertex (kOff), or pick by the frame's skinned vertices (kAuto,
+  // measured in docs/benchmarks.md). Frames whose palettes do not fit the device are drawn by
+  // direct fetching (CrowdFrameStats::palette_pass says which was used); the other paths ignore it.
   PalettePassMode palette_pass = PalettePassMode::kAuto;
 };
 
@@ -170,7 +152,7 @@ struct CrowdFrame {
 // The same code drives every path: the caller owns a Crowd, adds and removes its agents and
 // submits its commands, then calls update(crowd, dt) and draw(view, crowd) each frame. On the CPU
 // paths update() is Crowd::update and draw() plays back, culls, picks LODs and sorts on the CPU.
-// On the gpu path the crowd is mirrored into GPU storage buffers (render/gpu_crowd.h): update()
+// On the gpu path the crowd is mirrored into GPU storage buffers (src/render/gpu_crowd.h): update()
 // hands the crowd's queued commands and new or removed agents to the GPU (sparse uploads) and
 // draw() runs one compute pass that does all of the per-agent work, so the CPU's frame does not
 // grow with the crowd. The Crowd's own arrays then stop advancing: readBack() brings them up to
@@ -184,18 +166,17 @@ struct CrowdFrame {
 // merged paths, the animation texture); `device` must outlive it, with its context current
 // whenever the renderer is used or destroyed. Not thread-safe.
 //
-// Every draw runs the same phases for every path: playback, culling (clip bounds against the
-// view frustum), the LOD pick and a counting sort by LOD (crowd-layer jobs over spans, or their
-// compute-shader twins on the gpu path), then the path's packing and draw calls. Scratch
-// buffers grow with the crowd and are reused; a frame of a crowd no larger than a previous one
-// allocates nothing.
+// Every draw runs the same passes for every path, in order: culling (clip bounds against the
+// view frustum) with the LOD pick and a counting sort by LOD, then playback and packing, the
+// scenery (ground and blob shadows), then the path's submit (crowd-layer jobs over spans, or
+// their compute-shader twins on the gpu path). Scratch buffers grow with the crowd and are
+// reused; a frame of a crowd no larger than a previous one allocates nothing.
 //
-// A mixed crowd (Crowd with several CrowdCharacters) is drawn by one renderer per character,
-// each given its character's agents gathered by CharacterGatherJob, so draws stay one per
-// (character, LOD, material); their animation textures can share one texture
-// (CrowdRendererDesc::animation_texture), so another character binds no other. Materials: one draw
-// per (LOD, material) on the instanced and gpu paths, per (batch, material) on the merged ones,
-// blended materials after every opaque one.
+// A mixed crowd (Crowd with several CrowdCharacters) is drawn by MixedCrowdRenderer
+// (mixed_crowd_renderer.h): one renderer per character, each given its character's agents, so
+// draws stay one per (character, LOD, material), their animation textures shared in one.
+// Materials: one draw per (LOD, material) on the instanced and gpu paths, per (batch, material)
+// on the merged ones, blended materials after every opaque one.
 class CrowdRenderer {
  public:
   CrowdRenderer(Device& device, const Package& package, const CrowdRendererDesc& desc = {});
@@ -205,27 +186,27 @@ class CrowdRenderer {
   CrowdRenderer(const CrowdRenderer&) = delete;
   CrowdRenderer& operator=(const CrowdRenderer&) = delete;
 
-  bool ok() const { return status_.ok(); }
-  const Status& status() const { return status_; }
+  bool ok() const { return status().ok(); }
+  const Status& status() const;
   // The path in use (never kAuto once ok()); what was asked for when creation failed first.
-  RenderPath path() const { return path_; }
+  RenderPath path() const;
   // Why path() was chosen, e.g. "OpenGL ES 3.2 with instancing, float textures and vertex
   // texture fetch; the 2208x3 animation texture fits GL_MAX_TEXTURE_SIZE 16384".
-  const std::string& pathReason() const { return reason_; }
-  int lodCount() const { return static_cast<int>(lods_.size()); }
+  const std::string& pathReason() const;
+  int lodCount() const;
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
   // One line per LOD drawn with a coarser one (merged paths: which, the budget, the LOD drawn and
   // its error); empty when every LOD is drawn as itself.
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<std::string>& warnings() const;
   // Merged paths: the joint encoding of the palette uniforms (kRows on the other paths).
-  JointEncoding jointEncoding() const { return joint_encoding_; }
+  JointEncoding jointEncoding() const;
   // Merged paths: the encoding and why, e.g. "quat+translation+scale (2 vec4): worst error
   // 1.2e-05% of the height over 120 baked frames"; empty on the other paths.
-  const std::string& jointEncodingReason() const { return joint_encoding_reason_; }
+  const std::string& jointEncodingReason() const;
   // Merged paths: the 2-vec4 encoding's worst error over every baked frame (checkQuatEncoding)
   // as a share of the character's bind height, measured whichever encoding is used; 0 otherwise.
-  float quatEncodingError() const { return quat_encoding_error_; }
+  float quatEncodingError() const;
 
   // Advances `crowd` by `seconds` (Crowd::update, on the job system when there is one; on the gpu
   // path the GPU does it in the next draw's pass), timed into the next draw's cpu_ms.update. The
@@ -240,8 +221,8 @@ class CrowdRenderer {
   // path the spans are uploaded whole (O(agents)) and replace any mirrored crowd.
   Status draw(const FrameView& view, const CrowdFrame& frame);
   // The same for a Crowd's agents (tints: one per agent, or empty; Crowd::variants() are their
-  // appearances, CrowdFrame::variants). A mixed crowd is
-  // kInvalidArgument: its characters' agents are drawn each by their own renderer.
+  // appearances, CrowdFrame::variants). A mixed crowd is kInvalidArgument: MixedCrowdRenderer
+  // draws it.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
   // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
   // `wait` a copy a frame late if one has arrived, never stalling (true when it wrote; the first
@@ -255,89 +236,29 @@ class CrowdRenderer {
   // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
   // agent index within a LOD. Valid until the next draw(). Empty on the gpu path (the lists stay
   // on the GPU).
-  std::span<const uint32_t> drawOrder() const {
-    if (gpu_) return {};
-    return {order_.data(), stats_.visible};
-  }
+  std::span<const uint32_t> drawOrder() const;
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
   // gpu path: never visible (the draw lists stay on the GPU).
   AgentDrawInfo agentDrawInfo(uint32_t agent) const;
-  // Verification path (instanced path): the instance records the last draw() uploaded, in draw
-  // order, read back from the GPU's buffer. kUnsupported on the other paths; kGlError on GL
-  // failure.
-  Status readInstanceRecords(std::vector<InstanceRecord>& out) const;
 
   // Settings that may change from frame to frame (a viewer's controls); each takes effect at the
   // next draw and allocates nothing until the ground is first shown.
-  void setGround(const GroundDesc& ground) { ground_ = ground; }
-  const GroundDesc& ground() const { return ground_; }
+  void setGround(const GroundDesc& ground);
+  const GroundDesc& ground() const;
   // Debug LOD colours on or off (CrowdRendererDesc::lod_tint).
   void setLodTint(bool on);
-  bool lodTint() const { return lod_tint_; }
+  bool lodTint() const;
   // Pixels of screen error the LOD rule allows (<= 0: the default, 1 pixel).
   void setLodThresholdPixels(float pixels);
-  float lodThresholdPixels() const { return lod_threshold_pixels_; }
+  float lodThresholdPixels() const;
 
  private:
-  void choosePath(const Package& package, const CrowdRendererDesc& desc);
-  Status createMerged(const Package& package, const CrowdRendererDesc& desc, bool per_character);
-  Status packAndSubmit(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
-  Status createGpu(const Package& package, const CrowdRendererDesc& desc);
-  void beginStats(uint32_t agents);
-  void gpuStats();
-  void gpuCounts() const;
-  Status drawGround(const FrameView& view, const CrowdFrame& frame, uint32_t visible);
-  glm::vec4 agentTint(const CrowdFrame& frame, uint32_t agent, int lod) const;
-
-  Device* device_ = nullptr;
-  Status status_;
-  RenderPath path_ = RenderPath::kAuto;
-  std::string reason_;
-  std::optional<int> fixed_lod_;
-  float lod_threshold_pixels_ = 0.0f;
-  float reach_ = 0.0f;  // LodView::reach: LOD 0's farthest bind vertex from the origin
-  bool tint_ = true;
-  GroundDesc ground_;
-  bool lod_tint_ = false;
-  float character_height_ = 1.0f;     // LOD 0's bind-pose height: the ground's default cell
-  float character_footprint_ = 0.5f;  // half its larger x/z extent: the default shadow radius
-  std::unique_ptr<GroundRenderer> ground_renderer_;  // made when the ground is first shown
-  std::vector<BlobShadow> shadows_;
-
-  std::vector<BakedClip> clips_;
-  std::vector<AxisSphere> clip_spheres_;      // clipAxisSphere of each clip: the culling spheres
-  std::vector<PlaybackClip> playback_clips_;  // playbackClip of each clip
-  std::vector<MeshLod> lods_;       // LOD limits only (meshes left empty): the LOD rule's input
-  std::vector<uint8_t> drawn_lod_;  // merged paths: LOD picked -> LOD drawn
-  std::vector<LodDrawInfo> lod_info_;
-  std::vector<std::string> warnings_;
-  JointEncoding joint_encoding_ = JointEncoding::kRows;
-  std::string joint_encoding_reason_;
-  float quat_encoding_error_ = 0.0f;
-  AnimationTexture texture_;  // merged paths: palettes are copied from it on the CPU
-  std::unique_ptr<InstancedRenderer> instanced_;
-  std::unique_ptr<GpuCrowd> gpu_;  // gpu path: the mirrored crowd (draws through instanced_)
-  std::unique_ptr<MergedBatchRenderer> merged_;
-  std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints_;
-  std::array<glm::vec4, kGpuLodColors> gpu_lod_colors_{};  // lodDebugColor of LODs 0..7
-
-  // Per-frame scratch, grown with the crowd and reused.
-  std::vector<InstanceFrames> frames_;  // merged paths: the visible agents' frames, by agent
-  std::vector<uint8_t> lod_;            // by agent: its LOD, or culled
-  std::vector<uint32_t> order_;
-  std::vector<uint32_t> lod_counts_;
-  std::vector<uint32_t> lod_first_;
-  std::vector<uint32_t> lod_next_;
-  std::vector<uint32_t> chunk_cursors_;  // per chunk and LOD: count, then the sort's first slot
-  JobSystem* jobs_ = nullptr;
-  std::vector<JointRows> palettes_;
-  std::vector<glm::vec4> tints_;
-  std::vector<uint16_t> variants_;  // merged paths: the visible agents' appearances
-  double pending_update_ms_ = 0.0;
-  Status update_status_;           // gpu path: the first error of update() since the last draw
-  mutable CrowdFrameStats stats_;  // mutable: stats() polls the gpu path's counts
+  struct Impl;  // crowd_renderer.cpp: the package's facts, the chosen path, the passes
+  friend Status readInstanceRecords(const CrowdRenderer& renderer,
+                                    std::vector<InstanceRecord>& out);  // test_hooks.h
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace throng::render

@@ -10,9 +10,12 @@
 #include "throng/core/status.h"
 #include "throng/render/caps.h"
 #include "throng/render/capture.h"
-#include "throng/render/gl_faults.h"
 
 namespace throng::render {
+
+// Test hooks (src/render/test_hooks.h): capability limits and injected faults.
+struct DeviceTestHooks;
+struct GlFaults;
 
 // Zero-cost defaults: DeviceDesc{} is a 256x256 headless ES 3.0 device.
 struct DeviceDesc {
@@ -22,14 +25,13 @@ struct DeviceDesc {
   int gles_minor = 0;
   int width = 256;  // frame size in pixels
   int height = 256;
-  CapsOverride caps;  // limits imposed on top of the probed caps (tests)
   // createForCurrentContext only: the caller's framebuffer object (a GL name in the current
   // context, complete, width x height) that frames are drawn into and read back from; 0 is the
   // context's default framebuffer. A headless device makes its own: must be 0 there.
   unsigned framebuffer = 0;
-  // Failures to inject (tests): see gl_faults.h. refuse_context and incomplete_framebuffer act
-  // while a headless device is made; the others on what renderers do with the device.
-  GlFaults faults;
+  // Tests: capability limits and failures to inject (src/render/test_hooks.h), copied when the
+  // device is made; null for none.
+  const DeviceTestHooks* test_hooks = nullptr;
 };
 
 // One GL context and the framebuffer frames are drawn into.
@@ -66,11 +68,6 @@ class Device {
   int width() const { return width_; }
   int height() const { return height_; }
   bool headless() const { return context_ != nullptr; }
-  // The faults injected into the work done on this device (see gl_faults.h); setFaults changes
-  // them for what renderers do from then on (tests: a fault in the middle of a run).
-  const GlFaults& faults() const { return faults_; }
-  void setFaults(const GlFaults& faults) { faults_ = faults; }
-
   // Changes the frame size (a window was resized): a borrowed context's framebuffer 0 is the
   // window's, so only the size changes; a headless device reallocates its renderbuffers (their
   // contents are lost). kInvalidArgument for a non-positive size; kGlError past
@@ -100,7 +97,9 @@ class Device {
   int width_ = 0;
   int height_ = 0;
   Caps caps_;
-  GlFaults faults_;
+  std::unique_ptr<DeviceTestHooks> hooks_;  // never null: none by default
+  friend const GlFaults& deviceFaults(const Device& device);
+  friend void setDeviceFaults(Device& device, const GlFaults& faults);
   std::chrono::steady_clock::time_point frame_start_{};
 };
 

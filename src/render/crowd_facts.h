@@ -1,0 +1,44 @@
+// What a CrowdRenderer's passes and paths read of its package, copied once when it is made: the
+// clips and their culling spheres, the LOD limits, and how each LOD is drawn on the chosen path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "throng/core/clip.h"
+#include "throng/core/joint_encoding.h"
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/crowd/culling.h"
+#include "throng/crowd/playback.h"
+#include "throng/render/crowd_renderer.h"
+
+namespace throng::render {
+
+struct CrowdFacts {
+  std::string source;  // the package's, or "package"
+  std::vector<BakedClip> clips;
+  std::vector<AxisSphere> clip_spheres;      // clipAxisSphere of each clip: the culling spheres
+  std::vector<PlaybackClip> playback_clips;  // playbackClip of each clip
+  std::vector<MeshLod> lods;                 // LOD limits only (meshes left empty): the LOD rule's
+  float reach = 0.0f;                        // LodView::reach: LOD 0's farthest bind vertex
+  float character_height = 1.0f;             // LOD 0's bind-pose height: the ground's default cell
+  float character_footprint = 0.5f;  // half its larger x/z extent: the default shadow radius
+  // What the chosen path decided (merged paths: fallbacks, K, the joint encoding).
+  std::vector<LodDrawInfo> lod_info;
+  std::vector<uint8_t> drawn_lod;  // LOD picked -> LOD drawn (merged paths); empty: itself
+  std::vector<std::string> warnings;
+  JointEncoding joint_encoding = JointEncoding::kRows;
+  std::string joint_encoding_reason;
+  float quat_encoding_error = 0.0f;
+
+  int lodCount() const { return static_cast<int>(lods.size()); }
+};
+
+// Checks `package` and `desc` for a crowd renderer (at least one LOD and clip, at most
+// kMaxDrawnLods LODs, a fixed LOD the package has) and copies its facts into `out`.
+// kInvalidArgument, kInvalidData or kLimitExceeded naming the package.
+Status gatherCrowdFacts(const Package& package, const CrowdRendererDesc& desc, CrowdFacts& out);
+
+}  // namespace throng::render

@@ -1,0 +1,69 @@
+// GroundRenderer: the ground under a crowd (a lit plane with grid lines) and a soft blob shadow
+// under every character, fogged like the crowd; CrowdRenderer's scenery pass draws them when
+// asked (CrowdRendererDesc::ground).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "render/program.h"
+#include "throng/core/status.h"
+#include "throng/render/device.h"
+#include "throng/render/frame_view.h"
+#include "throng/render/ground.h"
+
+namespace throng::render {
+
+// One shadow: where it lies and how far it reaches.
+struct BlobShadow {
+  glm::vec3 center{0.0f};  // world position (on the ground)
+  float radius = 0.0f;     // world units
+};
+
+// Owns the ground's and the shadows' programs and buffers on one device. Shaders are GLSL ES
+// 1.00, so every context draws the same ground; shadows are one instanced draw on ES 3 and
+// batches of kMaxShadowsPerDraw quads expanded on the CPU on ES 2.0. `device` must outlive the
+// renderer and be current whenever it is used or destroyed. Not thread-safe.
+class GroundRenderer {
+ public:
+  // ES 2.0 shadow batches: quads addressed with 16-bit indices (4 vertices each).
+  static constexpr uint32_t kMaxShadowsPerDraw = 65536 / 4;
+
+  // kGlError (with the shader log) when a program or a buffer cannot be made.
+  static Result<std::unique_ptr<GroundRenderer>> create(Device& device);
+  ~GroundRenderer();
+  GroundRenderer(const GroundRenderer&) = delete;
+  GroundRenderer& operator=(const GroundRenderer&) = delete;
+
+  // Draws the ground (desc.grid) then `shadows` (desc.shadows) into the bound framebuffer, with
+  // depth testing as Device::beginFrame left it: draw it before the characters. The ground writes
+  // depth, shadows do not (they blend onto it). Leaves blending and polygon offset off and no
+  // vertex array or attribute enabled. kGlError on GL failure.
+  Status draw(const FrameView& view, const GroundDesc& desc, std::span<const BlobShadow> shadows);
+  // Draw calls of the last draw().
+  uint32_t drawCalls() const { return draw_calls_; }
+
+ private:
+  GroundRenderer() = default;
+  Status drawGround(const FrameView& view, const GroundDesc& desc);
+  Status drawShadows(const FrameView& view, const GroundDesc& desc,
+                     std::span<const BlobShadow> shadows);
+
+  Device* device_ = nullptr;
+  bool instancing_ = false;
+  Program ground_;
+  Program shadow_;
+  unsigned quad_buffer_ = 0;    // ground: 4 corners
+  unsigned corner_buffer_ = 0;  // shadows: 4 corners (instanced) or kMaxShadowsPerDraw quads
+  unsigned index_buffer_ = 0;   // 6 indices per quad
+  unsigned shadow_buffer_ = 0;  // streamed BlobShadow records (ES 2.0: each one 4 times)
+  size_t shadow_buffer_bytes_ = 0;
+  std::vector<BlobShadow> expanded_;  // ES 2.0 staging, reused
+  uint32_t draw_calls_ = 0;
+};
+
+}  // namespace throng::render

@@ -1,0 +1,94 @@
+// Merged batches (method A): K copies of a bone-reduced LOD in one 16-bit mesh, one palette each.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "render/material_draws.h"
+#include "throng/core/joint_encoding.h"
+#include "throng/core/material.h"
+#include "throng/core/math.h"
+#include "throng/core/mesh.h"
+#include "throng/core/status.h"
+
+namespace throng::render {
+
+// ES 2.0 guarantees only 16-bit indices (32-bit ones need OES_element_index_uint), so one batch
+// mesh addresses at most 65,535 vertices: index values 0..65534 (0xFFFF is kept free because ES 3
+// reserves it as the primitive-restart index, so the same buffers also work there).
+inline constexpr size_t kMaxBatchVertices = 65535;
+
+// GL_MAX_VERTEX_UNIFORM_VECTORS is at least this on every ES 2.0 device.
+inline constexpr int kMinEs2VertexUniformVectors = 128;
+
+// Uniform vectors a character of a batch takes besides its palette: its tint (RGBA), so every
+// path colours characters alike.
+inline constexpr int kVec4PerCharacter = 1;
+
+// How many characters one merged batch holds, and why.
+struct BatchCapacity {
+  int characters = 0;       // K >= 1
+  int palette_vectors = 0;  // K * (x * vec4PerJoint(encoding) + kVec4PerCharacter) vectors
+  int by_uniforms = 0;      // K allowed by the uniform budget alone
+  int by_vertices = 0;      // K allowed by kMaxBatchVertices alone
+};
+
+// K = min(floor((max_uniform_vectors - other_uniform_vectors) /
+//               (x * vec4PerJoint(encoding) + kVec4PerCharacter)),
+//         floor(kMaxBatchVertices / vertices_per_character)).
+// `other_uniform_vectors` is what the shader uses besides the palette (see
+// MergedBatchRenderer, which reads it from the linked program). kLimitExceeded, naming the limit,
+// when not even one character fits; kInvalidArgument for x < 1 or no vertices.
+Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
+                                           int joints_per_character, size_t vertices_per_character,
+                                           JointEncoding encoding = JointEncoding::kRows);
+
+// The batch's interleaved vertex: 92 bytes. Joint indices are floats because GLSL ES 1.00 has no
+// integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).
+struct BatchVertex {
+  glm::vec3 position;
+  glm::vec3 normal;
+  glm::vec2 uv;     // texture coordinate set 0 (0 when the mesh has none)
+  glm::vec2 uv1;    // set 1
+  glm::vec4 color;  // linear RGBA vertex colour (white when the mesh has none)
+  glm::vec4 joints;
+  glm::vec4 weights;
+  float look = 0.0f;  // look row (MaterialLooks; 0 without material variants)
+};
+static_assert(sizeof(BatchVertex) == 92, "BatchVertex is tightly packed");
+
+// K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy).
+// The indices are grouped by material (groupIndicesByMaterial): for each range r of `ranges`,
+// the K copies of that material's indices follow each other from r.first_index, r.index_count
+// each, so the first n characters' share of material r is the index range [r.first_index,
+// r.first_index + n * r.index_count): a part-full batch draws shorter ranges.
+struct MergedBatchMesh {
+  int copies = 0;           // K
+  int joints_per_copy = 0;  // x
+  uint32_t vertices_per_copy = 0;
+  uint32_t indices_per_copy = 0;
+  std::vector<BatchVertex> vertices;
+  std::vector<uint16_t> indices;
+  std::vector<MaterialRange> ranges;  // index_count: per copy
+  MaterialLooks looks;  // material variants' table (vertex_source/vertex_row: one copy's vertices)
+
+  // First index of copy k's share of range r.
+  uint32_t copyStart(const MaterialRange& r, int k) const {
+    return r.first_index + static_cast<uint32_t>(k) * r.index_count;
+  }
+};
+
+// Builds the merged mesh of `copies` copies of `lod` (whose joint indices are palette slots
+// < joints_per_copy; every sub-mesh is drawn, grouped by material; `materials` says which are
+// blended, empty: the default material; sub-meshes with material variants are drawn as
+// groupIndicesByMaterial says, vertices shared by look rows copied). kLimitExceeded when copies *
+// vertices > kMaxBatchVertices or the look table does not fit; kInvalidData when a used joint index
+// is >= joints_per_copy; kInvalidArgument for copies < 1.
+Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_per_copy,
+                                             int copies, std::span<const Material> materials = {});
+
+}  // namespace throng::render

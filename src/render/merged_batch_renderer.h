@@ -1,0 +1,198 @@
+// The merged-batch renderer (method A, ES 2.0): per LOD one K-copy mesh and one program; each
+// frame K characters per glUniform4fv + one glDrawElements per material.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "render/material_draws.h"
+#include "render/merged_batch.h"
+#include "render/program.h"
+#include "throng/core/math.h"
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/render/device.h"
+#include "throng/render/frame_view.h"
+
+namespace throng::render {
+
+// Names of the per-character arrays in shaders/gles2/merged.vert (palettes and tints); every other
+// active uniform of the program counts against the budget left for them.
+inline constexpr std::string_view kPaletteUniform = "u_palette";
+inline constexpr std::string_view kTintUniform = "u_tint";
+
+// Vertex uniform vectors every other active uniform of `program` takes (each uniform costs
+// ceil(columns) vec4 slots times its array size: float..vec4 = 1, mat2 = 2, mat3 = 3, mat4 = 4),
+// excluding the arrays named in `per_character`. Counts what glGetActiveUniform reports for the
+// whole program, so fragment-stage uniforms are counted too (conservative). Needs a current
+// context.
+int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character);
+
+struct MergedBatchDesc {
+  // Vertex uniform budget; 0 = the device's caps().max_vertex_uniform_vectors (already lowered
+  // by any CapsOverride).
+  int max_vertex_uniform_vectors = 0;
+  // Upper bound on K; 0 = as many as fit. 1 gives the per-character path (one draw each).
+  int max_characters_per_batch = 0;
+  // A LOD whose x joints do not fit the budget is drawn with the nearest coarser LOD that fits
+  // (true; each such fallback is reported in warnings() with the LOD drawn and its error), or
+  // makes create() fail with kLimitExceeded (false).
+  bool fall_back_to_fewer_joints = true;
+  // Strict error cap (model units, compared with MeshLod::max_error): create() fails with
+  // kLimitExceeded, naming the LOD, the budget and the error, when a LOD would be drawn with a
+  // fallback whose error exceeds it. Infinity (the default): any fallback, reported.
+  float max_fallback_error = std::numeric_limits<float>::infinity();
+  bool cull_back_faces = true;  // counter-clockwise front faces (glTF), as the instanced path
+  // How palettes go up: 3x4 rows (any affine matrix), or quaternion + translation + uniform scale
+  // (2 vec4 per joint, so about 1.5x the characters per draw; exact only for similarity
+  // transforms: the caller checks its matrices, e.g. checkQuatEncoding on baked frames). Callers
+  // fill JointRows either way; drawing encodes them (encodeQuatJoints) before the upload, each
+  // about the weighted centre of its slot's bind vertices (pivotsOfSlots), so that a blended
+  // matrix's error is smallest where its joint's vertices are.
+  JointEncoding joint_encoding = JointEncoding::kRows;
+};
+
+// What create() decided for one of the package's LODs.
+struct MergedLodInfo {
+  int drawn_lod = 0;   // the LOD actually drawn for this one (itself unless fallback)
+  float error = 0.0f;  // MeshLod::max_error of the drawn LOD (model units)
+  int joints = 0;      // x
+  JointEncoding encoding = JointEncoding::kRows;  // uniform vectors per joint: vec4PerJoint()
+  int characters_per_batch = 0;                   // K
+  int other_uniform_vectors = 0;                  // read from the linked program
+  uint32_t vertices_per_character = 0;
+  uint32_t indices_per_character = 0;
+};
+
+struct MergedFrameStats {
+  int characters = 0;
+  int batches = 0;     // palette uploads
+  int draw_calls = 0;  // one per (batch, material)
+  uint64_t triangles = 0;
+};
+
+class MergedBatchRenderer {
+ public:
+  // Builds, for every LOD of `lods` (lods[i].mesh joint indices are palette slots; an empty
+  // palette_joints means all `skeleton_joints` joints), the program (the shader's array sized
+  // K*x*vec4PerJoint(desc.joint_encoding)), the K-copy batch mesh (indices grouped by material) and
+  // its buffers, and uploads `looks`' images (empty looks: the default material). Errors:
+  // kLimitExceeded when a LOD fits neither itself nor (with fallback) any coarser LOD, or only one
+  // whose error exceeds desc.max_fallback_error, naming the LOD, the budget and the error; kGlError
+  // for shader or buffer failures. `device` must be current and outlive the renderer.
+  static Result<std::unique_ptr<MergedBatchRenderer>> create(Device& device,
+                                                             std::span<const MeshLod> lods,
+                                                             int skeleton_joints,
+                                                             const MergedBatchDesc& desc = {},
+                                                             const Looks& looks = {});
+  ~MergedBatchRenderer();
+  MergedBatchRenderer(const MergedBatchRenderer&) = delete;
+  MergedBatchRenderer& operator=(const MergedBatchRenderer&) = delete;
+
+  int lodCount() const { return static_cast<int>(lods_.size()); }
+  const MergedLodInfo& lodInfo(int lod) const { return lods_[lod].info; }
+  // Skeleton joint of each palette slot of the LOD drawn for `lod` (x entries).
+  std::span<const uint16_t> paletteJoints(int lod) const;
+  // kQuatScale: the pivot (model units) each palette slot of the LOD drawn for `lod` is encoded
+  // about (x entries); empty with kRows.
+  std::span<const glm::vec3> palettePivots(int lod) const;
+  // The uniform budget in force (desc or caps).
+  int uniformBudget() const { return budget_; }
+  JointEncoding jointEncoding() const { return encoding_; }
+  // One line per LOD drawn with a coarser one: which LOD, the budget, the LOD drawn instead and
+  // its error (model units and share of the height of LOD 0's bind mesh). Empty when none.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
+  void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
+
+  // Starts a frame: every batch empty, camera (world -> clip) and light set.
+  void beginFrame(const FrameView& view);
+  // Reserves the next character drawn with LOD `lod` (tinted by `tint`, RGBA 0..1) and returns its
+  // x palette entries, to be filled with the character's placed skinning matrices (slot order of
+  // paletteJoints(lod)) before the next addCharacter for the same LOD or endFrame. When that
+  // LOD's batch is already full it is drawn first. Allocates nothing.
+  // `variant`: its appearance (material_draws.h: 0 its own materials, v material variant v - 1).
+  std::span<JointRows> addCharacter(int lod, const glm::vec4& tint = glm::vec4(1.0f),
+                                    uint16_t variant = 0);
+  // Draws characters whose palettes the caller packed: palettes.size() / x characters of LOD
+  // `lod` (x = paletteJoints(lod).size(); character c's entries are palettes[c*x, (c+1)*x)),
+  // K per draw call, uploaded straight from `palettes`. tints: one per character, or empty
+  // (white); variants: one appearance per character, or empty (all 0: their own materials).
+  // One draw per (batch, material): every material, opaque ones first, or only those
+  // of `pass` (a caller drawing blended materials after every opaque one calls twice; kBlend
+  // skips LODs without blended materials). Draws between beginFrame and endFrame. Allocates
+  // nothing.
+  void drawCharacters(int lod, std::span<const JointRows> palettes,
+                      std::span<const glm::vec4> tints,
+                      std::optional<MaterialPass> pass = std::nullopt,
+                      std::span<const uint16_t> variants = {});
+  // True when the LOD drawn for `lod` has a blended (AlphaMode::kBlend) material.
+  bool hasBlendedMaterials(int lod) const;
+  // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
+  MergedFrameStats endFrame();
+
+ private:
+  struct Lod {
+    MergedLodInfo info;
+    std::vector<uint16_t> palette_joints;
+    Program program;
+    int palette_location = -1;
+    int tint_location = -1;
+    int view_projection_location = -1;
+    int light_location = -1;
+    int ambient_location = -1;
+    int fog_eye_location = -1;
+    int fog_color_location = -1;
+    uint32_t triangles_per_character = 0;
+    unsigned vertex_buffer = 0;
+    unsigned index_buffer = 0;
+    std::vector<JointRows> staging;        // K * x entries
+    std::vector<QuatJoint> encoded;        // K * x entries when the encoding is kQuatScale
+    std::vector<glm::vec3> pivots;         // x entries when the encoding is kQuatScale
+    std::vector<glm::vec4> staging_tints;  // K entries
+    int pending = 0;                       // characters in staging
+    std::vector<MaterialRange> ranges;     // of the batch mesh (index_count: per character)
+    MaterialLooks looks;                   // material variants' table (appearances 0: none)
+    MaterialUniforms material_uniforms;
+  };
+  // What building one LOD's batch reads.
+  struct LodBuild {
+    const MeshLod& source;
+    int index = 0;
+    int skeleton_joints = 0;
+    uint32_t vertex_count = 0;      // per character, with the looks' copies
+    int other_uniform_vectors = 0;  // the program's uniforms besides palettes and tints
+    bool has_looks = false;
+  };
+  MergedBatchRenderer() = default;
+  Status buildLod(Device& device, const LodBuild& build, const MergedBatchDesc& desc,
+                  const Looks& looks, Status& does_not_fit);
+  Status resolveFallbacks(std::span<const MeshLod> lods, const MergedBatchDesc& desc,
+                          std::span<const Status> does_not_fit);
+  void flush(Lod& lod);
+  // One draw call of `count` characters (<= K) of `lod` from caller memory.
+  // `pass`: only that pass's materials; none: both, opaque first.
+  void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints, int count,
+                 std::optional<MaterialPass> pass = std::nullopt);
+
+  std::vector<Lod> lods_;
+  std::vector<std::string> warnings_;
+  GpuMaterials materials_;
+  int budget_ = 0;
+  JointEncoding encoding_ = JointEncoding::kRows;
+  bool cull_back_faces_ = true;
+  FrameView view_;
+  std::vector<glm::vec4> white_;  // K of the largest batch: the tints of untinted characters
+  std::vector<glm::vec4> variant_tints_;  // K of the largest batch: tints with appearances
+  MergedFrameStats stats_;
+};
+
+}  // namespace throng::render

@@ -1,0 +1,186 @@
+// Mixed crowds: a renderer per character over its gathered agents, one shared animation texture.
+#include "throng/render/mixed_crowd_renderer.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "render/passes/pass_support.h"
+#include "throng/crowd/character_gather.h"
+
+namespace throng::render {
+namespace {
+
+// The instanced and gpu paths read the animation texture on the GPU; the merged ones keep
+// palettes on the CPU.
+bool texturePath(RenderPath path) {
+  return path == RenderPath::kAuto || path == RenderPath::kInstanced || path == RenderPath::kGpu;
+}
+
+void addStats(const CrowdFrameStats& one, CrowdFrameStats& sum) {
+  sum.agents += one.agents;
+  sum.visible += one.visible;
+  sum.draw_calls += one.draw_calls;
+  sum.triangles += one.triangles;
+  if (sum.agents_per_lod.size() < one.agents_per_lod.size())
+    sum.agents_per_lod.resize(one.agents_per_lod.size(), 0);
+  for (size_t l = 0; l < one.agents_per_lod.size(); ++l)
+    sum.agents_per_lod[l] += one.agents_per_lod[l];
+  sum.counts_lag = std::max(sum.counts_lag, one.counts_lag);
+  sum.ground_draw_calls += one.ground_draw_calls;
+  sum.animation_texture_binds += one.animation_texture_binds;
+  sum.palette_pass = sum.palette_pass || one.palette_pass;
+  sum.cpu_ms.update += one.cpu_ms.update;
+  sum.cpu_ms.playback += one.cpu_ms.playback;
+  sum.cpu_ms.cull += one.cpu_ms.cull;
+  sum.cpu_ms.lod += one.cpu_ms.lod;
+  sum.cpu_ms.pack_upload += one.cpu_ms.pack_upload;
+  sum.cpu_ms.submit += one.cpu_ms.submit;
+  sum.cpu_ms.ground += one.cpu_ms.ground;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<MixedCrowdRenderer>> MixedCrowdRenderer::create(
+    Device& device, std::span<const Package* const> packages, const CrowdRendererDesc& desc,
+    std::span<const std::string> names) {
+  if (packages.empty())
+    return Status(ErrorCode::kInvalidArgument, "mixed crowd: no characters to draw");
+  std::unique_ptr<MixedCrowdRenderer> out(new MixedCrowdRenderer());
+  if (packages.size() > 1 && texturePath(desc.path) && device.caps().gles_major >= 3) {
+    std::vector<const AnimationTexture*> textures;
+    for (const Package* p : packages) textures.push_back(&p->animation);
+    Result<std::shared_ptr<SharedAnimationTexture>> shared =
+        SharedAnimationTexture::create(device, textures);
+    if (shared.ok()) {
+      out->shared_ = std::move(shared).value();
+    } else if (shared.status().code() == ErrorCode::kLimitExceeded) {
+      out->separate_ = shared.status().message();
+    } else {
+      return shared.status();
+    }
+  } else if (packages.size() > 1) {
+    out->separate_ = "the merged paths keep palettes on the CPU";
+  }
+  CrowdRendererDesc each = desc;
+  for (size_t c = 0; c < packages.size(); ++c) {
+    each.animation_texture = out->shared_;
+    each.animation_texture_slot = c;
+    out->renderers_.push_back(std::make_unique<CrowdRenderer>(device, *packages[c], each));
+    if (!out->renderers_.back()->ok()) {
+      const Status& s = out->renderers_.back()->status();
+      const std::string& name = c < names.size() ? names[c] : packages[c]->source;
+      return Status(s.code(), fmt::format("{}: {}", name, s.message()));
+    }
+    each.ground.grid = false;  // one ground under the crowd; every character has its shadows
+  }
+  if (packages.size() > 1) out->gathered_.resize(packages.size());
+  return out;
+}
+
+void MixedCrowdRenderer::update(Crowd& crowd, float seconds) {
+  if (renderers_.size() == 1) {
+    renderers_[0]->update(crowd, seconds);
+  } else {
+    crowd.update(seconds);
+  }
+}
+
+Result<bool> MixedCrowdRenderer::readBack(Crowd& crowd, bool wait) {
+  if (renderers_.size() == 1) return renderers_[0]->readBack(crowd, wait);
+  return true;
+}
+
+Status MixedCrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
+                                std::span<const glm::vec4> tints) {
+  if (crowd.characterCount() != renderers_.size()) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("mixed crowd: the crowd has {} characters, the renderer {}",
+                              crowd.characterCount(), renderers_.size()));
+  }
+  if (renderers_.size() == 1) return renderers_[0]->draw(view, crowd, tints);
+  for (size_t c = 0; c < renderers_.size(); ++c) {
+    if (Status s = drawCharacter(c, view, crowd, tints); !s.ok()) return s;
+  }
+  return Status::okStatus();
+}
+
+// Gathers character c's agents (their placements, playback, tints, states and appearances) and
+// draws them with its renderer.
+Status MixedCrowdRenderer::drawCharacter(size_t c, const FrameView& view, const Crowd& crowd,
+                                         std::span<const glm::vec4> tints) {
+  Gathered& g = gathered_[c];
+  const uint32_t n = crowd.agentCount();
+  growTo(g.placements, n);
+  growTo(g.playback, n);
+  growTo(g.tints, n);
+  growTo(g.states, n);
+  growTo(g.variants, n);
+  growTo(g.agents, n);
+  const CharacterGatherJob gather{static_cast<uint16_t>(c),
+                                  crowd.agentCharacters(),
+                                  crowd.placements(),
+                                  crowd.playback(),
+                                  tints,
+                                  g.placements,
+                                  g.playback,
+                                  g.tints,
+                                  g.agents,
+                                  &g.count,
+                                  crowd.variants(),
+                                  g.variants};
+  if (!gather.run()) {
+    return Status(ErrorCode::kInvalidArgument, "mixed crowd: the agents could not be gathered");
+  }
+  const std::span<const AgentState> states = crowd.states();
+  for (uint32_t i = 0; i < g.count; ++i) g.states[i] = states[g.agents[i]];
+  const CrowdFrame frame{
+      std::span(g.placements).first(g.count), std::span(g.playback).first(g.count),
+      tints.empty() ? std::span<const glm::vec4>() : std::span(g.tints).first(g.count),
+      std::span(g.states).first(g.count), std::span(g.variants).first(g.count)};
+  return renderers_[c]->draw(view, frame);
+}
+
+const CrowdFrameStats& MixedCrowdRenderer::stats() const {
+  if (renderers_.size() == 1) return renderers_[0]->stats();
+  std::vector<uint32_t> per_lod = std::move(stats_.agents_per_lod);  // kept: no allocation
+  std::fill(per_lod.begin(), per_lod.end(), 0u);
+  stats_ = {};
+  stats_.agents_per_lod = std::move(per_lod);
+  for (const auto& r : renderers_) addStats(r->stats(), stats_);
+  return stats_;
+}
+
+uint32_t MixedCrowdRenderer::agentsOf(size_t character) const {
+  if (renderers_.size() == 1) return renderers_[0]->stats().agents;
+  return gathered_[character].count;
+}
+
+AgentDrawInfo MixedCrowdRenderer::agentDrawInfo(const Crowd& crowd, uint32_t agent) const {
+  if (renderers_.size() == 1) return renderers_[0]->agentDrawInfo(agent);
+  if (agent >= crowd.agentCount()) return {};
+  const uint16_t c = crowd.agentCharacters()[agent];
+  if (c >= gathered_.size()) return {};
+  const Gathered& g = gathered_[c];
+  const auto at = std::find(g.agents.begin(), g.agents.begin() + g.count, agent);
+  if (at == g.agents.begin() + g.count) return {};
+  return renderers_[c]->agentDrawInfo(static_cast<uint32_t>(at - g.agents.begin()));
+}
+
+void MixedCrowdRenderer::setGround(const GroundDesc& ground) {
+  GroundDesc each = ground;
+  for (auto& r : renderers_) {
+    r->setGround(each);
+    each.grid = false;  // one ground under the crowd
+  }
+}
+
+void MixedCrowdRenderer::setLodTint(bool on) {
+  for (auto& r : renderers_) r->setLodTint(on);
+}
+
+void MixedCrowdRenderer::setLodThresholdPixels(float pixels) {
+  for (auto& r : renderers_) r->setLodThresholdPixels(pixels);
+}
+
+}  // namespace throng::render

@@ -1,0 +1,83 @@
+// CrowdPath: one render path behind CrowdRenderer (instanced, merged or per-character, GPU-driven),
+// the object that carries out the frame's passes the front end sequences.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "render/crowd_facts.h"
+#include "render/frame_settings.h"
+#include "render/instance_record.h"
+#include "render/passes/cull_lod_pass.h"
+#include "throng/core/job_system.h"
+#include "throng/core/status.h"
+#include "throng/crowd/crowd.h"
+#include "throng/render/crowd_renderer.h"
+#include "throng/render/device.h"
+#include "throng/render/frame_view.h"
+
+namespace throng::render {
+
+// One frame's input to the passes.
+struct FrameInput {
+  const FrameView& view;  // the camera (a depth pass would give a light's view)
+  const CrowdFrame& frame;
+  // draw(view, crowd): the crowd whose spans `frame` holds (the gpu path mirrors it); null for
+  // span-given agents.
+  const Crowd* crowd = nullptr;
+  const FrameSettings& settings;
+  JobSystem* jobs = nullptr;  // runs the per-agent passes in chunks (CrowdRendererDesc::jobs)
+};
+
+// A frame runs, for every path and in this order: cull (frustum culling, the LOD pick and the
+// counting sort's layout: passes/cull_lod_pass.h), pack (playback and packing of the visible
+// agents: passes/playback_pass.h), the front end's scenery pass, then submit (state, uniforms and
+// draw calls). Each is one virtual call per frame; the per-agent work inside is plain loops over
+// spans. The gpu path does all of its per-agent work on the GPU in submit and leaves the lists
+// empty. The passes take any view: a depth pass for a light is cull and pack for the light's view
+// and a submit with the path's depth program, no scenery. A new path is a class of its own and a
+// case in paths/path_choice.cpp.
+class CrowdPath {
+ public:
+  virtual ~CrowdPath() = default;
+  virtual RenderPath kind() const = 0;
+
+  // Advances `crowd` by `seconds` (Crowd::update on the CPU paths); errors that cannot be
+  // returned here come with the next frame's cull.
+  virtual void update(Crowd& crowd, float seconds, JobSystem* jobs) = 0;
+  // Writes the path's copy of the crowd back (CrowdRenderer::readBack); true when current.
+  virtual Result<bool> readBack(Crowd& crowd, bool wait) = 0;
+
+  // The frame's passes. kGlError from any fails the renderer; other errors end the frame.
+  virtual Status cull(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) = 0;
+  virtual Status pack(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) = 0;
+  virtual Status submit(const FrameInput& in, const AgentLists& lists, CrowdFrameStats& stats) = 0;
+
+  // Counters the GPU reports late (CrowdRenderer::stats); nothing on the CPU paths.
+  virtual void pollCounts(CrowdFrameStats& /*stats*/) const {}
+  // Every material white and untextured (under debug LOD colours).
+  virtual void setPlainMaterials(bool plain) = 0;
+  // Test hook (test_hooks.h's readInstanceRecords): the instance records uploaded last.
+  virtual Status readInstanceRecords(std::vector<InstanceRecord>& out) const;
+};
+
+// The CPU-fed paths' common half: the crowd advances on the CPU and the CPU culls and picks LODs
+// (one pass for every such path); pack and submit are the path's.
+class CpuFedPath : public CrowdPath {
+ public:
+  CpuFedPath(const CrowdFacts& facts, const Device& device) : facts_(&facts), device_(&device) {}
+
+  void update(Crowd& crowd, float seconds, JobSystem* jobs) override;
+  Result<bool> readBack(Crowd& crowd, bool wait) override;
+  Status cull(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) override;
+
+ protected:
+  const CrowdFacts& facts() const { return *facts_; }
+
+ private:
+  const CrowdFacts* facts_;  // the front end's, which outlives the path
+  const Device* device_;
+};
+
+}  // namespace throng::render

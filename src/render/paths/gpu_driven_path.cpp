@@ -1,0 +1,99 @@
+// The GPU-driven path: the mirror's update and read-back, and a frame's compute pass and draws.
+#include "render/paths/gpu_driven_path.h"
+
+#include "render/passes/pass_support.h"
+#include "render/paths/instanced_crowd_path.h"
+
+namespace throng::render {
+
+Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, const Package& package,
+                                                             const CrowdRendererDesc& desc,
+                                                             const CrowdFacts& facts) {
+  std::unique_ptr<GpuDrivenPath> path(new GpuDrivenPath(facts, device));
+  Result<std::unique_ptr<InstancedRenderer>> renderer =
+      InstancedRenderer::create(device, package, instancedOptions(desc));
+  if (!renderer.ok()) return renderer.status();
+  path->renderer_ = std::move(renderer).value();
+  Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(device, package, *path->renderer_);
+  if (!gpu.ok()) return gpu.status();
+  path->gpu_ = std::move(gpu).value();
+  for (int l = 0; l < kGpuLodColors; ++l) path->lod_colors_[l] = lodDebugColor(l);
+  return path;
+}
+
+void GpuDrivenPath::update(Crowd& crowd, float seconds, JobSystem* /*jobs*/) {
+  if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
+}
+
+Result<bool> GpuDrivenPath::readBack(Crowd& crowd, bool wait) {
+  return gpu_->readBack(crowd, wait);
+}
+
+Status GpuDrivenPath::cull(const FrameInput& in, AgentLists& /*lists*/,
+                           CrowdFrameStats& /*stats*/) {
+  if (!in.crowd) return Status::okStatus();
+  Status s = update_status_;
+  update_status_ = Status::okStatus();
+  return s;
+}
+
+Status GpuDrivenPath::pack(const FrameInput& /*in*/, AgentLists& /*lists*/,
+                           CrowdFrameStats& /*stats*/) {
+  return Status::okStatus();
+}
+
+GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
+  const FrameSettings& settings = in.settings;
+  GpuDrawOptions options;
+  options.fixed_lod = settings.fixed_lod.value_or(-1);
+  options.lod_view = lodViewOf(in.view, device_->height(), settings.lod_threshold_pixels);
+  options.lod_view.reach = facts_->reach;
+  options.lod_colors = settings.lod_tint ? &lod_colors_ : nullptr;
+  return options;
+}
+
+Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
+                             CrowdFrameStats& stats) {
+  const PassClock::time_point start = PassClock::now();
+  GpuDrawOptions options = drawOptions(in);
+  const CrowdFrame& frame = in.frame;
+  // CrowdRendererDesc::tint off: every agent shows its material.
+  std::span<const glm::vec4> tints = in.settings.tint ? frame.tints : std::span<const glm::vec4>();
+  Status s;
+  if (in.crowd) {
+    // The mirror's states live on the GPU: its pass tints by state.
+    options.state_tints = in.settings.state_tints ? &*in.settings.state_tints : nullptr;
+    s = gpu_->draw(in.view, *in.crowd, tints, options);
+  } else {
+    // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
+    const size_t n = frame.placements.size();
+    if (in.settings.state_tints && !frame.states.empty() && !in.settings.lod_tint) {
+      growTo(tints_, n);
+      for (uint32_t a = 0; a < n; ++a) tints_[a] = agentTint(in.settings, frame, a, 0);
+      tints = std::span<const glm::vec4>(tints_.data(), n);
+    }
+    s = gpu_->draw(in.view, frame.placements, frame.playback, tints, options);
+  }
+  stats.cpu_ms.submit = millisecondsSince(start);
+  stats.agents = gpu_->agentCount();
+  stats.draw_calls = renderer_->stats().draw_calls;
+  stats.animation_texture_binds = renderer_->stats().animation_texture_binds;
+  pollCounts(stats);
+  return s;
+}
+
+void GpuDrivenPath::pollCounts(CrowdFrameStats& stats) const {
+  const GpuFrameCounts& counts = gpu_->counts();
+  stats.counts_lag = static_cast<uint32_t>(gpu_->framesDrawn() - counts.frame);
+  std::fill(stats.agents_per_lod.begin(), stats.agents_per_lod.end(), 0u);
+  stats.visible = 0;
+  stats.triangles = 0;
+  if (counts.frame == 0) return;
+  for (int l = 0; l < facts_->lodCount(); ++l) {
+    stats.agents_per_lod[l] = counts.agents_per_lod[l];
+    stats.triangles += uint64_t{counts.agents_per_lod[l]} * facts_->lod_info[l].triangles;
+  }
+  stats.visible = counts.visible;
+}
+
+}  // namespace throng::render

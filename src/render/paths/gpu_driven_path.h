@@ -1,0 +1,53 @@
+// The GPU-driven path (ES 3.1 compute): the crowd is mirrored on the GPU, whose one compute pass
+// a frame simulates, plays back, culls and picks LODs; one indirect draw per (LOD, material).
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "render/gpu_crowd.h"
+#include "render/instanced_renderer.h"
+#include "render/paths/crowd_path.h"
+#include "throng/core/package.h"
+
+namespace throng::render {
+
+class GpuDrivenPath final : public CrowdPath {
+ public:
+  // The instanced renderer it draws through, then the GPU crowd (kUnsupported without compute,
+  // kLimitExceeded for a texture the device cannot hold, kGlError).
+  static Result<std::unique_ptr<GpuDrivenPath>> create(Device& device, const Package& package,
+                                                       const CrowdRendererDesc& desc,
+                                                       const CrowdFacts& facts);
+
+  RenderPath kind() const override { return RenderPath::kGpu; }
+  // Hands the crowd's commands and new or removed agents to the GPU; its errors come with the
+  // next cull of a Crowd.
+  void update(Crowd& crowd, float seconds, JobSystem* jobs) override;
+  Result<bool> readBack(Crowd& crowd, bool wait) override;
+  // The GPU culls and packs in submit's compute pass: cull only returns update()'s errors (for a
+  // Crowd), pack does nothing; the lists stay empty.
+  Status cull(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) override;
+  Status pack(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) override;
+  // The compute pass and the indirect draws: a Crowd's mirror, or the spans uploaded whole.
+  Status submit(const FrameInput& in, const AgentLists& lists, CrowdFrameStats& stats) override;
+  // The newest frame's counts the GPU has finished (read back without waiting).
+  void pollCounts(CrowdFrameStats& stats) const override;
+  void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
+
+  const InstancedRenderer& renderer() const { return *renderer_; }
+
+ private:
+  GpuDrivenPath(const CrowdFacts& facts, const Device& device) : facts_(&facts), device_(&device) {}
+  GpuDrawOptions drawOptions(const FrameInput& in) const;
+
+  const CrowdFacts* facts_;
+  const Device* device_;
+  std::unique_ptr<InstancedRenderer> renderer_;
+  std::unique_ptr<GpuCrowd> gpu_;  // the mirrored crowd (draws through renderer_)
+  std::array<glm::vec4, kGpuLodColors> lod_colors_{};  // lodDebugColor of LODs 0..7
+  Status update_status_;          // the first error of update() since the last cull of a Crowd
+  std::vector<glm::vec4> tints_;  // span-given agents' tints with their states' folded in
+};
+
+}  // namespace throng::render

@@ -1,0 +1,69 @@
+// The instanced path's packing (records written as the agents are played back) and submit.
+#include "render/paths/instanced_crowd_path.h"
+
+#include "render/passes/pass_support.h"
+#include "render/passes/playback_pass.h"
+
+namespace throng::render {
+
+InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
+  InstancedRendererOptions options;
+  options.cull_back_faces = !desc.double_sided;
+  options.shared_texture = desc.animation_texture;
+  options.shared_slot = desc.animation_texture_slot;
+  options.palette_pass = desc.palette_pass;
+  return options;
+}
+
+Result<std::unique_ptr<InstancedCrowdPath>> InstancedCrowdPath::create(
+    Device& device, const Package& package, const CrowdRendererDesc& desc,
+    const CrowdFacts& facts) {
+  Result<std::unique_ptr<InstancedRenderer>> renderer =
+      InstancedRenderer::create(device, package, instancedOptions(desc));
+  if (!renderer.ok()) return renderer.status();
+  return std::unique_ptr<InstancedCrowdPath>(
+      new InstancedCrowdPath(facts, device, std::move(renderer).value()));
+}
+
+Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) {
+  // One pass, no copy: each agent is played back and its record packed into the mapped buffer.
+  const PassClock::time_point start = PassClock::now();
+  Result<std::span<InstanceRecord>> mapped = renderer_->beginRecords(lists.visible);
+  if (!mapped.ok()) return mapped.status();
+  const std::span<InstanceRecord> records = *mapped;
+  const uint32_t last_frame = renderer_->lastFrame();
+  const std::span<const PlaybackClip> clips(facts().playback_clips);
+  const CrowdFrame& frame = in.frame;
+  forVisibleAgents(lists, frame.placements.size(), in.jobs, [&](uint32_t a, uint32_t i, int l) {
+    withAgentFrames(clips, frame.playback[a],
+                    [&](const FrameSample& primary, const FrameSample& secondary, float fade) {
+                      encodeInstanceRecord(frame.placements[a], primary, secondary, fade,
+                                           agentTint(in.settings, frame, a, l),
+                                           frame.variants.empty() ? uint16_t{0} : frame.variants[a],
+                                           last_frame, records[i]);
+                    });
+  });
+  Status s = renderer_->endRecords();
+  stats.cpu_ms.pack_upload = millisecondsSince(start);
+  return s;
+}
+
+Status InstancedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
+                                  CrowdFrameStats& stats) {
+  const PassClock::time_point start = PassClock::now();
+  Status s = renderer_->submit(in.view, lists.lod_counts);
+  stats.cpu_ms.submit = millisecondsSince(start);
+  const RenderStats& drawn = renderer_->stats();
+  stats.draw_calls = drawn.draw_calls;
+  stats.triangles = drawn.triangles;
+  stats.animation_texture_binds = drawn.animation_texture_binds;
+  stats.palette_pass = drawn.palette_pass;
+  return s;
+}
+
+Status InstancedCrowdPath::readInstanceRecords(std::vector<InstanceRecord>& out) const {
+  out.resize(renderer_->uploadedCount());
+  return renderer_->readRecords(out);
+}
+
+}  // namespace throng::render

@@ -1,0 +1,44 @@
+// The CPU-fed instanced path (method B, ES 3.0): the CPU culls, picks LODs and packs one 32-byte
+// record per visible agent straight into the mapped instance buffer; one instanced draw per
+// (LOD, material).
+#pragma once
+
+#include <memory>
+
+#include "render/instanced_renderer.h"
+#include "render/paths/crowd_path.h"
+#include "throng/core/package.h"
+
+namespace throng::render {
+
+// The instanced renderer's options from a crowd renderer's desc (the gpu path draws through one
+// too).
+InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc);
+
+class InstancedCrowdPath final : public CpuFedPath {
+ public:
+  // Uploads `package` (InstancedRenderer::create's errors: kUnsupported, kLimitExceeded for a
+  // texture the device cannot hold, kGlError).
+  static Result<std::unique_ptr<InstancedCrowdPath>> create(Device& device, const Package& package,
+                                                            const CrowdRendererDesc& desc,
+                                                            const CrowdFacts& facts);
+
+  RenderPath kind() const override { return RenderPath::kInstanced; }
+  // Plays each visible agent back and writes its record into the mapped instance buffer.
+  Status pack(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) override;
+  // One instanced draw per (LOD, material) over the records packed.
+  Status submit(const FrameInput& in, const AgentLists& lists, CrowdFrameStats& stats) override;
+  void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
+  Status readInstanceRecords(std::vector<InstanceRecord>& out) const override;
+
+  const InstancedRenderer& renderer() const { return *renderer_; }
+
+ private:
+  InstancedCrowdPath(const CrowdFacts& facts, const Device& device,
+                     std::unique_ptr<InstancedRenderer> renderer)
+      : CpuFedPath(facts, device), renderer_(std::move(renderer)) {}
+
+  std::unique_ptr<InstancedRenderer> renderer_;
+};
+
+}  // namespace throng::render

@@ -1,0 +1,166 @@
+// The merged paths: the joint encoding's choice, frames then palettes packed per visible agent,
+// and the batches' draws.
+#include "render/paths/merged_crowd_path.h"
+
+#include <fmt/core.h>
+
+#include "render/gl_check.h"
+#include "render/passes/pass_support.h"
+#include "render/passes/playback_pass.h"
+#include "throng/crowd/batch_palette.h"
+
+namespace throng::render {
+namespace {
+
+// The instanced path stores tints as 8-bit RGBA; the merged paths get the same values so that
+// every path colours a character alike.
+glm::vec4 quantizedTint(const glm::vec4& tint) {
+  return glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f) / 255.0f;
+}
+
+// The palettes' encoding: asked for, or 2 vec4 when every baked frame holds in it within
+// kMaxQuatJointError of the character's height (measured once), else 3x4 rows; and why.
+JointEncoding chooseEncoding(const Package& package, const CrowdRendererDesc& desc,
+                             CrowdFacts& facts) {
+  const QuatEncodingCheck check = checkQuatEncoding(package.animation, facts.reach);
+  facts.quat_encoding_error = check.worst_error / facts.character_height;
+  const bool quat_fits = facts.quat_encoding_error <= kMaxQuatJointError;
+  const JointEncoding encoding =
+      desc.joint_encoding.value_or(quat_fits ? JointEncoding::kQuatScale : JointEncoding::kRows);
+  const std::string measured =
+      fmt::format("{:.3g}% of the height at most over {} baked frames",
+                  100.0f * facts.quat_encoding_error, package.animation.frame_count);
+  if (desc.joint_encoding) {
+    facts.joint_encoding_reason =
+        fmt::format("{}: asked for (the 2-vec4 error: {})", jointEncodingName(encoding), measured);
+  } else if (quat_fits) {
+    facts.joint_encoding_reason =
+        fmt::format("{}: error {}", jointEncodingName(encoding), measured);
+  } else {
+    facts.joint_encoding_reason = fmt::format(
+        "{}: 2 vec4 would be off by {:.3g}% of the height (frame {}, joint {}: non-uniform scale, "
+        "shear or mirroring), over the {:.3g}% allowed",
+        jointEncodingName(encoding), 100.0f * facts.quat_encoding_error, check.frame, check.joint,
+        100.0f * kMaxQuatJointError);
+  }
+  facts.joint_encoding = encoding;
+  return encoding;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
+                                                                 const Package& package,
+                                                                 const CrowdRendererDesc& desc,
+                                                                 bool per_character,
+                                                                 CrowdFacts& facts) {
+  MergedBatchDesc merged_desc;
+  merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
+  merged_desc.max_characters_per_batch = per_character ? 1 : 0;
+  merged_desc.cull_back_faces = !desc.double_sided;
+  merged_desc.max_fallback_error = desc.max_fallback_error;
+  merged_desc.joint_encoding = chooseEncoding(package, desc, facts);
+  Result<std::unique_ptr<MergedBatchRenderer>> merged =
+      MergedBatchRenderer::create(device, package.lods, package.skeleton.jointCount(), merged_desc,
+                                  Looks{package.materials, package.images});
+  if (!merged.ok()) return merged.status();
+  std::unique_ptr<MergedCrowdPath> path(new MergedCrowdPath(facts, device, per_character));
+  path->renderer_ = std::move(merged).value();
+  path->texture_ = package.animation;
+  const MergedBatchRenderer& renderer = *path->renderer_;
+  facts.drawn_lod.resize(facts.lods.size());
+  for (int l = 0; l < facts.lodCount(); ++l) {
+    const MergedLodInfo& info = renderer.lodInfo(l);
+    LodDrawInfo& lod = facts.lod_info[l];
+    facts.drawn_lod[l] = static_cast<uint8_t>(info.drawn_lod);
+    lod.drawn_lod = info.drawn_lod;
+    lod.joints = info.joints;
+    lod.characters_per_draw = info.characters_per_batch;
+    lod.triangles = facts.lod_info[info.drawn_lod].triangles;
+    lod.error = info.error;
+    lod.materials = facts.lod_info[info.drawn_lod].materials;
+  }
+  facts.warnings = renderer.warnings();
+  return path;
+}
+
+Status MergedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) {
+  const PassClock::time_point start = PassClock::now();
+  growTo(frames_, in.frame.placements.size());
+  const std::span<const PlaybackClip> clips(facts().playback_clips);
+  forVisibleAgents(lists, in.frame.placements.size(), in.jobs, [&](uint32_t a, uint32_t, int) {
+    frames_[a] = agentFrames(clips, in.frame.playback[a]);
+  });
+  stats.cpu_ms.playback = millisecondsSince(start);
+  const PassClock::time_point palettes = PassClock::now();
+  packPalettes(in, lists);
+  stats.cpu_ms.pack_upload = millisecondsSince(palettes);
+  return Status::okStatus();
+}
+
+// Every visible agent's placed palette, LOD by LOD, in one array.
+void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists) {
+  const CrowdFacts& f = facts();
+  const int lod_count = f.lodCount();
+  const uint32_t visible = lists.visible;
+  size_t rows = 0;
+  for (int l = 0; l < lod_count; ++l) {
+    rows += static_cast<size_t>(lists.lod_counts[l]) * f.lod_info[l].joints;
+  }
+  growTo(palettes_, rows);
+  growTo(tints_, visible);
+  if (!in.frame.variants.empty()) growTo(variants_, visible);
+  // Slot i (LOD l) starts at row_first[l] + (i - lod_first[l]) * joints of l.
+  size_t row_first[kMaxLodLevels] = {};
+  for (int l = 1; l < lod_count; ++l) {
+    row_first[l] =
+        row_first[l - 1] + static_cast<size_t>(lists.lod_counts[l - 1]) * f.lod_info[l - 1].joints;
+  }
+  const CrowdFrame& frame = in.frame;
+  forChunks(in.jobs, visible, in.jobs ? in.jobs->chunkFor(visible, kMinPalettesPerChunk) : visible,
+            [&](size_t begin, size_t end) {
+              int l = 0;
+              for (size_t i = begin; i < end; ++i) {
+                while (i >= lists.lod_first[l] + lists.lod_counts[l]) ++l;
+                const std::span<const uint16_t> joints = renderer_->paletteJoints(l);
+                const uint32_t a = lists.order[i];
+                const size_t at = row_first[l] + (i - lists.lod_first[l]) * joints.size();
+                bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
+                             std::span<JointRows>(palettes_.data() + at, joints.size()));
+                tints_[i] = quantizedTint(agentTint(in.settings, frame, a, l));
+                if (!frame.variants.empty()) variants_[i] = frame.variants[a];
+              }
+            });
+}
+
+Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
+                               CrowdFrameStats& stats) {
+  const PassClock::time_point start = PassClock::now();
+  const CrowdFacts& f = facts();
+  const bool variants = !in.frame.variants.empty();
+  renderer_->beginFrame(in.view);
+  // Opaque materials of every LOD, then the blended ones (their batches' palettes go up again).
+  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+    size_t at = 0;
+    for (int l = 0; l < f.lodCount(); ++l) {
+      const uint32_t count = lists.lod_counts[l];
+      if (count == 0) continue;
+      const size_t rows = static_cast<size_t>(count) * f.lod_info[l].joints;
+      const uint32_t first = lists.lod_first[l];
+      renderer_->drawCharacters(l, std::span<const JointRows>(palettes_.data() + at, rows),
+                                std::span<const glm::vec4>(tints_.data() + first, count), pass,
+                                variants
+                                    ? std::span<const uint16_t>(variants_.data() + first, count)
+                                    : std::span<const uint16_t>());
+      at += rows;
+    }
+  }
+  const MergedFrameStats drawn = renderer_->endFrame();
+  Status s = checkGl("crowd renderer: merged draw");
+  stats.cpu_ms.submit = millisecondsSince(start);
+  stats.draw_calls = static_cast<uint32_t>(drawn.draw_calls);
+  stats.triangles = drawn.triangles;
+  return s;
+}
+
+}  // namespace throng::render

@@ -1,0 +1,50 @@
+// The merged-batch paths (method A, ES 2.0): the CPU culls, picks LODs and fills each visible
+// agent's palette from the baked frames; K characters per draw, palettes as uniforms (K = 1:
+// the per-character path).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "render/merged_batch_renderer.h"
+#include "render/paths/crowd_path.h"
+#include "throng/core/animation_texture.h"
+#include "throng/core/package.h"
+
+namespace throng::render {
+
+class MergedCrowdPath final : public CpuFedPath {
+ public:
+  // Builds the batches (MergedBatchRenderer::create's errors) and writes what it decided into
+  // `facts`: each LOD's drawn LOD, joints and K, the fallbacks' warnings and the joint encoding
+  // with its reason.
+  static Result<std::unique_ptr<MergedCrowdPath>> create(Device& device, const Package& package,
+                                                         const CrowdRendererDesc& desc,
+                                                         bool per_character, CrowdFacts& facts);
+
+  RenderPath kind() const override {
+    return per_character_ ? RenderPath::kPerCharacter : RenderPath::kMerged;
+  }
+  // Plays each visible agent back, then fills its placed palette and its tint, LOD by LOD.
+  Status pack(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) override;
+  // Every LOD's characters, opaque materials first, then the blended ones.
+  Status submit(const FrameInput& in, const AgentLists& lists, CrowdFrameStats& stats) override;
+  void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
+
+ private:
+  MergedCrowdPath(const CrowdFacts& facts, const Device& device, bool per_character)
+      : CpuFedPath(facts, device), per_character_(per_character) {}
+  void packPalettes(const FrameInput& in, const AgentLists& lists);
+
+  bool per_character_;
+  std::unique_ptr<MergedBatchRenderer> renderer_;
+  AnimationTexture texture_;  // palettes are copied from it on the CPU
+
+  // Per-frame scratch, grown with the crowd and reused.
+  std::vector<InstanceFrames> frames_;  // the visible agents' frames, by agent
+  std::vector<JointRows> palettes_;     // every visible agent's, LOD by LOD
+  std::vector<glm::vec4> tints_;        // by slot
+  std::vector<uint16_t> variants_;      // by slot: the visible agents' appearances
+};
+
+}  // namespace throng::render
