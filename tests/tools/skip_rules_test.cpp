@@ -32,6 +32,29 @@ TEST(SkipRules, TestsSkipOnlyThroughThrongRequire) {
   EXPECT_GT(files, 100);
 }
 
+// The Python suite is one ctest test, so a pytest skip is invisible to scripts/check-skips.sh:
+// only conftest.py's asset() may skip, and it fails instead when CI is set (its in_ci()).
+TEST(SkipRules, PythonTestsSkipOnlyWhereCiFails) {
+  const fs::path dir = fs::path(THRONG_SOURCE_DIR) / "python" / "tests";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".py") continue;
+    ++files;
+    const std::string code = test::readFile(entry.path());
+    const bool skips = code.find("pytest.skip") != std::string::npos ||
+                       code.find("importorskip") != std::string::npos ||
+                       code.find("skipif") != std::string::npos;
+    if (entry.path().filename() == "conftest.py") {
+      EXPECT_NE(code.find("if in_ci():\n            pytest.fail("), std::string::npos)
+          << entry.path().string() << ": asset() must fail in CI before it skips";
+    } else {
+      EXPECT_FALSE(skips) << entry.path().string()
+                          << ": skips (only conftest.py's asset() may, failing in CI)";
+    }
+  }
+  EXPECT_GT(files, 3);
+}
+
 TEST(SkipRules, EveryAllowedSkipSaysWhy) {
   std::istringstream lines(
       test::readFile(fs::path(THRONG_SOURCE_DIR) / "tests" / "skips_allowed.txt"));

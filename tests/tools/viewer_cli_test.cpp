@@ -138,7 +138,7 @@ TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
 
 // Two inputs make one mixed crowd, agent i of input i % 2, both in the picture.
 TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-mixed");
   ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
   const auto png = dir / "viewer.png";
