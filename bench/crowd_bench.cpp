@@ -208,16 +208,12 @@ Scene makeScene(int agents, CameraKind camera) {
     const float far = 2.0f * (2.0f * half + (kStreetEyeBack + kStreetEyeHeight) * size);
     scene.view = lookAtView(eye, target, kStreetFovY, 1.0f, 0.1f * size, far);
   }
-  // The frame's height, given in the view: the front end's paths read the device's when the view
-  // leaves it 0, but the baseline (drawMergedCrowd) then falls back to the distance rule and
-  // picked other LODs (issue 27: "Front_PerCharacter draws a different image than the baseline").
-  scene.view.viewport_height = static_cast<float>(kFrameSize);
 
   const int lod_count = static_cast<int>(s.package.lods.size());
   scene.lod_agents.assign(lod_count, 0);
-  // The front end's LOD rule (every path's): the frame's height, measured to each agent's nearest
-  // point.
-  LodView lod_view = lodViewOf(scene.view, 0);
+  // The front end's LOD rule (every path's, drawMergedCrowd's too): the frame's height, measured to
+  // each agent's nearest point.
+  LodView lod_view = lodViewOf(scene.view, kFrameSize);
   lod_view.reach = lodReach(s.package.lods);
   for (const Placement& p : scene.placements) {
     const int lod = agentLod(s.package.lods, lod_view, p);

@@ -14,8 +14,9 @@ packages=(
   gltfpack draco
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev xvfb xauth
-  # The Python module and its tests; dpkg-shlibdeps for the Debian packages (scripts/package.sh).
-  python3-dev pybind11-dev python3-numpy python3-pytest dpkg-dev
+  # The Python module and its tests; dpkg-shlibdeps and file (CPack's DEB generator refuses to
+  # work out dependencies without it) for the Debian packages (scripts/package.sh).
+  python3-dev pybind11-dev python3-numpy python3-pytest dpkg-dev file
   universal-ctags graphviz
 )
 for option in "$@"; do

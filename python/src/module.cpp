@@ -62,6 +62,7 @@ PYBIND11_MODULE(throng, m) {
   m.attr("__version__") = THRONG_VERSION_STRING;
   m.attr("PACKAGE_FORMAT_VERSION") = throng::kPackageVersion;
   m.attr("OLDEST_READABLE_PACKAGE_FORMAT_VERSION") = throng::kOldestReadablePackageVersion;
+  tp::bindWarning(m);
   tp::bindCharacter(m);
   tp::bindPackage(m);
   tp::bindPose(m);

@@ -73,6 +73,9 @@ inline std::string pathString(const std::filesystem::path& path) {
   return path.string();
 }
 
+// The Warning class (kind, message, subject, details): bind it before anything that returns
+// warnings.
+void bindWarning(py::module_& m);
 void bindCharacter(py::module_& m);
 void bindPackage(py::module_& m);
 void bindPose(py::module_& m);

@@ -144,8 +144,8 @@ py::array_t<uint8_t> previewArray(const PyPackage& p) {
   return out;
 }
 
-std::vector<std::string> warnings(const PyPackage& p) {
-  std::vector<std::string> out;
+std::vector<Warning> warnings(const PyPackage& p) {
+  std::vector<Warning> out;
   if (p.bake_report) out = p.bake_report->warnings;
   if (p.lod_report)
     out.insert(out.end(), p.lod_report->warnings.begin(), p.lod_report->warnings.end());

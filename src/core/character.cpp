@@ -7,8 +7,6 @@
 
 #include <fmt/core.h>
 
-#include <fmt/core.h>
-
 namespace throng {
 
 int Character::findClip(std::string_view name) const {
@@ -61,6 +59,7 @@ Status validateCharacter(const Character& character, std::string_view source) {
                   fmt::format("{}: images hold {} bytes, more than the limit of {}", source,
                               image_bytes, kMaxImageBytes));
   }
+  if (Status s = validateImageColorSpaces(character.materials, source); !s.ok()) return s;
   return validateSubMeshLooks(character.mesh, character.materials, character.variants.size(),
                               source);
 }
@@ -86,12 +85,23 @@ Status validateSubMeshLooks(const SkinnedMesh& mesh, std::span<const Material> m
             fmt::format("material {} does not exist ({} materials)", m, materials.size()));
       }
       if (materials.empty()) continue;
-      const TextureRef& t = materials[m].base_color_texture;
-      if (!t.present()) continue;
-      const bool has_set = t.uv_set == 0 ? !mesh.uvs.empty() : !mesh.uvs1.empty();
-      if (!has_set) {
-        return invalid(fmt::format("material {} ('{}') samples uv set {}, which the mesh lacks", m,
-                                   materials[m].name, t.uv_set));
+      const Material& material = materials[m];
+      for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+        const TextureRef& t = material.texture(static_cast<TextureSlot>(slot));
+        if (!t.present()) continue;
+        const bool has_set = t.uv_set == 0 ? !mesh.uvs.empty() : !mesh.uvs1.empty();
+        if (!has_set) {
+          return invalid(fmt::format(
+              "material {} ('{}') samples uv set {} ({} texture), which "
+              "the mesh lacks",
+              m, material.name, t.uv_set, textureSlotName(static_cast<TextureSlot>(slot))));
+        }
+      }
+      if (material.normal_texture.present() && mesh.tangents.empty()) {
+        return invalid(
+            fmt::format("material {} ('{}') has a normal texture, which needs "
+                        "tangents; the mesh has none (generateTangents makes them)",
+                        m, material.name));
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include <fmt/core.h>
 
@@ -47,6 +48,71 @@ bool reduceInfluences(const Influence* influences, int count, glm::u16vec4& join
   return true;
 }
 
+const char* tangentSourceName(TangentSource source) {
+  switch (source) {
+    case TangentSource::kNone:
+      return "none";
+    case TangentSource::kFile:
+      return "from the file";
+    case TangentSource::kGenerated:
+      return "generated (MikkTSpace rules)";
+    case TangentSource::kMixed:
+      return "from the file where it has them, else generated (MikkTSpace rules)";
+  }
+  return "unknown";
+}
+
+namespace {
+
+template <typename T>
+void copyStream(const std::vector<T>& from, std::span<const uint32_t> sources, std::vector<T>& to) {
+  to.resize(from.empty() ? 0 : sources.size());
+  if (from.empty()) return;
+  for (size_t i = 0; i < sources.size(); ++i) to[i] = from[sources[i]];
+}
+
+// The problem with the tangent stream of `mesh`, or empty.
+std::string tangentProblem(const SkinnedMesh& mesh) {
+  const size_t n = mesh.vertexCount();
+  const auto source = static_cast<uint8_t>(mesh.tangent_source);
+  if (source > static_cast<uint8_t>(TangentSource::kMixed)) {
+    return fmt::format("unknown tangent source {}", source);
+  }
+  if (mesh.tangents.empty() != (mesh.tangent_source == TangentSource::kNone)) {
+    return fmt::format("tangent source is '{}' but the mesh has {} tangents",
+                       tangentSourceName(mesh.tangent_source), mesh.tangents.size());
+  }
+  if (!mesh.tangents.empty() && mesh.tangents.size() != n) {
+    return fmt::format("mesh has {} tangents for {} vertices", mesh.tangents.size(), n);
+  }
+  for (size_t v = 0; v < mesh.tangents.size(); ++v) {
+    const glm::vec4& t = mesh.tangents[v];
+    if (!isFinite(t)) return fmt::format("vertex {} tangent is not finite", v);
+    const float length = glm::length(glm::vec3(t));
+    if (!(std::abs(length - 1.0f) <= kUnitLengthTolerance)) {
+      return fmt::format("vertex {} tangent has length {}, not 1", v, length);
+    }
+    if (t.w != 1.0f && t.w != -1.0f) {
+      return fmt::format("vertex {} tangent handedness (w) is {}, not +1 or -1", v, t.w);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void copyVertices(const SkinnedMesh& from, std::span<const uint32_t> sources, SkinnedMesh& to) {
+  copyStream(from.positions, sources, to.positions);
+  copyStream(from.normals, sources, to.normals);
+  copyStream(from.uvs, sources, to.uvs);
+  copyStream(from.uvs1, sources, to.uvs1);
+  copyStream(from.colors, sources, to.colors);
+  copyStream(from.joints, sources, to.joints);
+  copyStream(from.weights, sources, to.weights);
+  copyStream(from.tangents, sources, to.tangents);
+  to.tangent_source = from.tangent_source;
+}
+
 Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view source) {
   const size_t n = mesh.vertexCount();
   auto sizeError = [&](const char* stream, size_t size) {
@@ -60,6 +126,9 @@ Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view s
     return sizeError("colors", mesh.colors.size());
   if (mesh.joints.size() != n) return sizeError("joint sets", mesh.joints.size());
   if (mesh.weights.size() != n) return sizeError("weight sets", mesh.weights.size());
+  if (std::string problem = tangentProblem(mesh); !problem.empty()) {
+    return Status(ErrorCode::kInvalidData, fmt::format("{}: {}", source, problem));
+  }
   if (mesh.indices.size() % 3 != 0) {
     return Status(ErrorCode::kInvalidData,
                   fmt::format("{}: {} indices is not a whole number of triangles", source,

@@ -75,6 +75,15 @@ void writeLods(ByteWriter& w, const std::vector<MeshLod>& lods) {
   }
 }
 
+// TANG (version 4 on): per LOD, in LODS order, its tangent source and, unless none, its tangents.
+void writeTangents(ByteWriter& w, const std::vector<MeshLod>& lods) {
+  w.u32(static_cast<uint32_t>(lods.size()));
+  for (const MeshLod& lod : lods) {
+    w.u8(static_cast<uint8_t>(lod.mesh.tangent_source));
+    w.raw(lod.mesh.tangents.data(), lod.mesh.tangents.size() * sizeof(glm::vec4));
+  }
+}
+
 void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
   w.u32(static_cast<uint32_t>(clips.size()));
   for (const BakedClip& c : clips) {
@@ -120,9 +129,9 @@ std::vector<std::byte> serialize(const Package& p) {
     uint32_t tag;
     ByteWriter body;
   };
-  Section sections[7] = {{kSectionMeta, {}},  {kSectionSkeleton, {}}, {kSectionLods, {}},
-                         {kSectionClips, {}}, {kSectionTexture, {}},  {kSectionMaterials, {}},
-                         {kSectionImages, {}}};
+  Section sections[9] = {{kSectionMeta, {}},   {kSectionSkeleton, {}}, {kSectionLods, {}},
+                         {kSectionClips, {}},  {kSectionTexture, {}},  {kSectionMaterials, {}},
+                         {kSectionImages, {}}, {kSectionTangents, {}}, {kSectionPbr, {}}};
   writeMeta(sections[0].body, p);
   writeSkeleton(sections[1].body, p.skeleton);
   writeLods(sections[2].body, p.lods);
@@ -130,8 +139,10 @@ std::vector<std::byte> serialize(const Package& p) {
   writeTexture(sections[4].body, p.animation);
   detail::writeMaterials(sections[5].body, p.materials, p.variants);
   detail::writeImages(sections[6].body, p.images);
+  writeTangents(sections[7].body, p.lods);
+  detail::writePbr(sections[8].body, p.materials);
 
-  const uint32_t count = 7;
+  const uint32_t count = 9;
   ByteWriter table;
   size_t offset = kPackageHeaderSize + count * kPackageSectionEntrySize;
   std::vector<size_t> offsets;
@@ -283,6 +294,23 @@ std::vector<MeshLod> readLods(ByteReader& r) {
   return lods;
 }
 
+void readTangents(ByteReader& r, std::vector<MeshLod>& lods) {
+  const uint32_t count = r.u32("LOD count");
+  if (r.ok() && count != lods.size()) {
+    r.fail(fmt::format("{} LODs, section LODS has {}", count, lods.size()));
+  }
+  for (MeshLod& lod : lods) {
+    const uint8_t source = r.u8("tangent source");
+    if (source > static_cast<uint8_t>(TangentSource::kMixed)) {
+      r.fail(fmt::format("tangent source is {}, not 0..3", source));
+    }
+    lod.mesh.tangent_source = static_cast<TangentSource>(source);
+    if (source != 0) readStream(r, lod.mesh.vertexCount(), lod.mesh.tangents, "tangents");
+    if (!r.ok()) break;
+  }
+  r.expectEnd();
+}
+
 // Smallest encoded clip: empty name, 2 u32, 2 f32, loop flag, bounds, empty root motion.
 constexpr size_t kMinClipBytes = 4 + 8 + 8 + 1 + 24 + 4;
 
@@ -374,14 +402,12 @@ Result<Package> readPackage(const std::string& path) {
 Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view source) {
   Result<PackageLayout> layout = readPackageLayout(bytes, source);
   if (!layout.ok()) return layout.status();
-  if (layout->version != kPackageVersion) {
-    return Status(ErrorCode::kVersionMismatch,
-                  fmt::format("{}: package format version {} was written by an older throng; "
-                              "this reader decodes version {} only (bake the package again)",
-                              source, layout->version, kPackageVersion));
-  }
-  const uint32_t required[] = {kSectionMeta,    kSectionSkeleton,  kSectionLods,  kSectionClips,
-                               kSectionTexture, kSectionMaterials, kSectionImages};
+  // Version 3 lacks the sections version 4 added (its unknown sections are skipped, as ever).
+  const bool v3 = layout->version == 3;
+  std::vector<uint32_t> required = {kSectionMeta,  kSectionSkeleton, kSectionLods,
+                                    kSectionClips, kSectionTexture,  kSectionMaterials,
+                                    kSectionImages};
+  if (!v3) required.insert(required.end(), {kSectionTangents, kSectionPbr});
   for (uint32_t tag : required) {
     if (findSection(*layout, tag) == nullptr) {
       return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
@@ -424,6 +450,18 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
   p.images = detail::readImages(imgs);
   imgs.expectEnd();
   if (!imgs.ok()) return imgs.status();
+
+  if (v3) {
+    detail::setVersion3Pbr(p.materials);
+  } else {
+    ByteReader tang = reader(kSectionTangents, "TANG");
+    readTangents(tang, p.lods);
+    if (!tang.ok()) return tang.status();
+    ByteReader pbrm = reader(kSectionPbr, "PBRM");
+    detail::readPbr(pbrm, p.materials);
+    pbrm.expectEnd();
+    if (!pbrm.ok()) return pbrm.status();
+  }
 
   if (Status s = validatePackage(p, source); !s.ok()) return s;
   return p;

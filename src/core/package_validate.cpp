@@ -153,6 +153,7 @@ Status validatePackage(const Package& p, std::string_view source) {
   for (size_t m = 0; m < p.materials.size(); ++m) {
     if (Status s = validateMaterial(p.materials[m], m, p.images.size(), source); !s.ok()) return s;
   }
+  if (Status s = validateImageColorSpaces(p.materials, source); !s.ok()) return s;
   for (size_t i = 0; i < p.images.size(); ++i) {
     if (Status s = validatePackageImage(p.images[i], source, i); !s.ok()) return s;
   }

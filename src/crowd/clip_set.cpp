@@ -214,12 +214,17 @@ Result<ClipMap> parseClipMap(std::string_view text) {
 }
 
 Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map,
-                            std::vector<std::string>* warnings) {
+                            std::vector<Warning>* warnings) {
   if (clips.empty()) {
     return Status(ErrorCode::kInvalidArgument, "no clips: a crowd needs at least one clip");
   }
-  auto warn = [&](std::string message) {
-    if (warnings != nullptr) warnings->push_back(std::move(message));
+  // Each fallback: the state, the clip that plays for it, the message.
+  auto warn = [&](const char* state, int clip, std::string message) {
+    if (warnings == nullptr) return;
+    warnings->push_back(
+        makeWarning(WarningKind::kStateClipFallback, std::move(message),
+                    fmt::format("{} -> '{}'", state, clips[static_cast<size_t>(clip)].name)));
+    warnings->back().with("state", state).with("clip", clips[static_cast<size_t>(clip)].name);
   };
   std::array<int, kClipSetStates> found{};
   for (int s = 0; s < kClipSetStates; ++s) {
@@ -238,21 +243,23 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
   ClipSet set;
   if (clips.size() == 1) {
     set.state_clip.fill(0);
-    warn(fmt::format("one clip ('{}'): it plays for every state", clips[0].name));
+    warn("every state", 0, fmt::format("one clip ('{}'): it plays for every state", clips[0].name));
   } else {
     if (found[kIdle] < 0) {
       found[kIdle] = 0;
-      warn(fmt::format("no idle clip: the first clip ('{}') idles", clips[0].name));
+      warn("idle", 0, fmt::format("no idle clip: the first clip ('{}') idles", clips[0].name));
     }
     for (const auto& [state, other] : {std::pair{kWalk, kRun}, std::pair{kRun, kWalk}}) {
       if (found[state] >= 0) continue;
       const int substitute = found[other] >= 0 ? found[other] : found[kIdle];
-      warn(fmt::format("no {} clip: '{}' plays for it", mapKey(state), clips[substitute].name));
+      warn(mapKey(state), substitute,
+           fmt::format("no {} clip: '{}' plays for it", mapKey(state), clips[substitute].name));
       found[state] = substitute;
     }
     for (const int state : {kAttack, kDead}) {
       if (found[state] >= 0) continue;
-      warn(fmt::format("no {} clip: idle's clip ('{}') plays for it", mapKey(state),
+      warn(mapKey(state), found[kIdle],
+           fmt::format("no {} clip: idle's clip ('{}') plays for it", mapKey(state),
                        clips[found[kIdle]].name));
       found[state] = found[kIdle];
     }
@@ -262,8 +269,7 @@ Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map
   return set;
 }
 
-Result<ClipSet> clipSetByName(std::span<const BakedClip> clips,
-                              std::vector<std::string>* warnings) {
+Result<ClipSet> clipSetByName(std::span<const BakedClip> clips, std::vector<Warning>* warnings) {
   return makeClipSet(clips, ClipMap{}, warnings);
 }
 

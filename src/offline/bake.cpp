@@ -387,10 +387,10 @@ class FrameBaker {
       const uint32_t f = next_frame_.fetch_add(1);
       if (f >= results_.size()) break;
       bakeFrame(w, f);
-      const uint32_t finished = done_.fetch_add(1) + 1;
       if (options_.progress) {
+        // Counted under the lock, so that `done` rises by one per call.
         std::lock_guard<std::mutex> lock(progress_mutex_);
-        options_.progress(finished, static_cast<uint32_t>(results_.size()));
+        options_.progress(++done_, static_cast<uint32_t>(results_.size()));
       }
     }
   }
@@ -461,7 +461,7 @@ class FrameBaker {
   std::vector<FrameResult>& results_;
   std::vector<uint32_t> clip_of_frame_;  // frame f of the texture -> its clip
   std::atomic<uint32_t> next_frame_{0};
-  std::atomic<uint32_t> done_{0};
+  uint32_t done_ = 0;  // frames reported to options_.progress, under progress_mutex_
   std::mutex progress_mutex_;
 };
 
@@ -588,11 +588,16 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
     rep.interpolation_error_fraction = rep.interpolation_error / rep.character_size;
   }
   if (rep.height > options.max_width) {
-    rep.warnings.push_back(
-        fmt::format("the texture is {} rows high, more than its maximum width {}: "
-                    "devices whose GL_MAX_TEXTURE_SIZE is below {} cannot load "
-                    "it",
-                    rep.height, options.max_width, rep.height));
+    rep.warnings.push_back(makeWarning(
+        WarningKind::kTextureTallerThanWide,
+        fmt::format("the texture is {} rows high, more than its maximum width {}: devices whose "
+                    "GL_MAX_TEXTURE_SIZE is below {} cannot load it",
+                    rep.height, options.max_width, rep.height),
+        fmt::format("{} x {} texels", rep.width, rep.height)));
+    rep.warnings.back()
+        .with("height", rep.height)
+        .with("width", rep.width)
+        .with("max_width", options.max_width);
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!failure.ok()) return failure;

@@ -157,9 +157,67 @@ tinygltf::Value pair(glm::vec2 v) {
   return tinygltf::Value(tinygltf::Value::Array{number(v.x), number(v.y)});
 }
 
-// Images as lossless PNG in buffer views, one sampler + texture per textured material, and the
-// materials (base colour, KHR_texture_transform, alpha, sides); metal-free and fully rough, as
-// throng draws them. Returns false when an image does not encode.
+// A texture of its own (and a sampler) for `t`, referenced from `info` (a tinygltf TextureInfo,
+// NormalTextureInfo or OcclusionTextureInfo) with its uv set and KHR_texture_transform; sets
+// `transforms` when it has one.
+template <typename Info>
+void addTexture(const TextureRef& t, Info& info, tinygltf::Model& model, bool& transforms) {
+  if (!t.present()) return;
+  tinygltf::Sampler sampler;
+  sampler.magFilter = static_cast<int>(t.sampler.mag_filter);
+  sampler.minFilter = static_cast<int>(t.sampler.min_filter);
+  sampler.wrapS = static_cast<int>(t.sampler.wrap_s);
+  sampler.wrapT = static_cast<int>(t.sampler.wrap_t);
+  model.samplers.push_back(std::move(sampler));
+  tinygltf::Texture texture;
+  texture.source = t.image;
+  texture.sampler = static_cast<int>(model.samplers.size() - 1);
+  model.textures.push_back(std::move(texture));
+  info.index = static_cast<int>(model.textures.size() - 1);
+  info.texCoord = t.uv_set;
+  if (!t.transform.isIdentity()) {
+    info.extensions["KHR_texture_transform"] =
+        tinygltf::Value(tinygltf::Value::Object{{"offset", pair(t.transform.offset)},
+                                                {"rotation", number(t.transform.rotation)},
+                                                {"scale", pair(t.transform.scale)}});
+    transforms = true;
+  }
+}
+
+// glTF material of `material`: every factor and texture of metallic-roughness, alpha and sides.
+// Sets `transforms` / `strength` when a texture transform / an emissive strength other than 1 is
+// written.
+tinygltf::Material gltfMaterial(const Material& material, tinygltf::Model& model, bool& transforms,
+                                bool& strength) {
+  tinygltf::Material out;
+  out.name = material.name;
+  tinygltf::PbrMetallicRoughness& pbr = out.pbrMetallicRoughness;
+  pbr.baseColorFactor = {material.base_color.r, material.base_color.g, material.base_color.b,
+                         material.base_color.a};
+  pbr.metallicFactor = material.metallic_factor;
+  pbr.roughnessFactor = material.roughness_factor;
+  out.emissiveFactor = {material.emissive_factor.r, material.emissive_factor.g,
+                        material.emissive_factor.b};
+  out.alphaMode = alphaModeName(material.alpha_mode);
+  out.alphaCutoff = material.alpha_cutoff;
+  out.doubleSided = material.double_sided;
+  addTexture(material.base_color_texture, pbr.baseColorTexture, model, transforms);
+  addTexture(material.metallic_roughness_texture, pbr.metallicRoughnessTexture, model, transforms);
+  addTexture(material.normal_texture, out.normalTexture, model, transforms);
+  out.normalTexture.scale = material.normal_scale;
+  addTexture(material.occlusion_texture, out.occlusionTexture, model, transforms);
+  out.occlusionTexture.strength = material.occlusion_strength;
+  addTexture(material.emissive_texture, out.emissiveTexture, model, transforms);
+  if (material.emissive_strength != 1.0f) {
+    out.extensions["KHR_materials_emissive_strength"] = tinygltf::Value(
+        tinygltf::Value::Object{{"emissiveStrength", number(material.emissive_strength)}});
+    strength = true;
+  }
+  return out;
+}
+
+// Images as lossless PNG in buffer views, one sampler + texture per material texture, and the
+// materials. Returns false when an image does not encode.
 bool addLooks(const Character& character, ModelBuilder& builder, tinygltf::Model& model) {
   for (const SourceImage& image : character.images) {
     std::vector<unsigned char> png;
@@ -176,42 +234,12 @@ bool addLooks(const Character& character, ModelBuilder& builder, tinygltf::Model
     model.images.push_back(std::move(out));
   }
   bool transforms = false;
+  bool strength = false;
   for (const Material& material : character.materials) {
-    tinygltf::Material out;
-    out.name = material.name;
-    out.pbrMetallicRoughness.baseColorFactor = {material.base_color.r, material.base_color.g,
-                                                material.base_color.b, material.base_color.a};
-    out.pbrMetallicRoughness.metallicFactor = 0.0;
-    out.pbrMetallicRoughness.roughnessFactor = 1.0;
-    out.alphaMode = alphaModeName(material.alpha_mode);
-    out.alphaCutoff = material.alpha_cutoff;
-    out.doubleSided = material.double_sided;
-    const TextureRef& t = material.base_color_texture;
-    if (t.present()) {
-      tinygltf::Sampler sampler;
-      sampler.magFilter = static_cast<int>(t.sampler.mag_filter);
-      sampler.minFilter = static_cast<int>(t.sampler.min_filter);
-      sampler.wrapS = static_cast<int>(t.sampler.wrap_s);
-      sampler.wrapT = static_cast<int>(t.sampler.wrap_t);
-      model.samplers.push_back(std::move(sampler));
-      tinygltf::Texture texture;
-      texture.source = t.image;
-      texture.sampler = static_cast<int>(model.samplers.size() - 1);
-      model.textures.push_back(std::move(texture));
-      tinygltf::TextureInfo& info = out.pbrMetallicRoughness.baseColorTexture;
-      info.index = static_cast<int>(model.textures.size() - 1);
-      info.texCoord = t.uv_set;
-      if (!t.transform.isIdentity()) {
-        info.extensions["KHR_texture_transform"] =
-            tinygltf::Value(tinygltf::Value::Object{{"offset", pair(t.transform.offset)},
-                                                    {"rotation", number(t.transform.rotation)},
-                                                    {"scale", pair(t.transform.scale)}});
-        transforms = true;
-      }
-    }
-    model.materials.push_back(std::move(out));
+    model.materials.push_back(gltfMaterial(material, model, transforms, strength));
   }
   if (transforms) model.extensionsUsed.push_back("KHR_texture_transform");
+  if (strength) model.extensionsUsed.push_back("KHR_materials_emissive_strength");
   if (!character.variants.empty()) {
     tinygltf::Value::Array variants;
     for (const std::string& name : character.variants) {
@@ -262,6 +290,10 @@ int addMesh(const Character& character, ModelBuilder& builder, tinygltf::Model& 
   if (!mesh.colors.empty()) {
     attributes["COLOR_0"] =
         builder.addFloats(&mesh.colors[0].x, n, 4, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
+  }
+  if (!mesh.tangents.empty()) {
+    attributes["TANGENT"] =
+        builder.addFloats(&mesh.tangents[0].x, n, 4, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
   }
   const int joints_view =
       builder.addView(mesh.joints.data(), n * sizeof(glm::u16vec4), kArrayBuffer);

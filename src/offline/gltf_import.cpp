@@ -12,6 +12,7 @@
 #include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
 #include "offline/gltf_read_skeleton.h"
+#include "offline/gltf_read_tangents.h"
 
 namespace throng {
 
@@ -28,6 +29,11 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   if (!variants.ok()) return variants.status();
   Result<gltf::Looks> looks = gltf::readLooks(*doc, *mesh, std::move(variants).value());
   if (!looks.ok()) return looks.status();
+  if (Status s = gltf::finishTangents(*doc, *mesh, looks->materials,
+                                      options.tangents == TangentPolicy::kAlways);
+      !s.ok()) {
+    return s;
+  }
   Result<std::vector<Clip>> clips =
       gltf::readClips(*doc, skeleton->node_to_joint, skeleton->skeleton.jointCount());
   if (!clips.ok()) return clips.status();
@@ -50,8 +56,15 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
     for (Clip& clip : *more) {
       if (!names.insert(clip.name).second) {
         const std::string renamed = fmt::format("{}#{}", clip.name, character.clips.size());
-        character.warnings.push_back(fmt::format("{}: clip '{}' already exists; added as '{}'",
-                                                 clip_file, clip.name, renamed));
+        character.warnings.push_back(
+            makeWarning(WarningKind::kClipRenamed,
+                        fmt::format("{}: clip '{}' already exists; added as '{}'", clip_file,
+                                    clip.name, renamed),
+                        fmt::format("'{}' -> '{}'", clip.name, renamed)));
+        character.warnings.back()
+            .with("file", clip_file)
+            .with("clip", clip.name)
+            .with("renamed", renamed);
         clip.name = renamed;
         names.insert(clip.name);
       }
@@ -67,14 +80,12 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   }
   if (Status status = validateCharacter(character, path); !status.ok()) return status;
   // Warnings quote names from the file: one line each, of bounded length, like error messages.
-  for (std::string& warning : character.warnings) {
-    warning = detail::oneLineMessage(std::move(warning));
-  }
+  for (Warning& warning : character.warnings) warning = oneLineWarning(std::move(warning));
   return character;
 }
 
 Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
-                                            std::vector<std::string>& warnings,
+                                            std::vector<Warning>& warnings,
                                             const ImportOptions& options) {
   Result<gltf::Document> doc = gltf::loadDocument(path, options);
   if (!doc.ok()) return doc.status();
@@ -87,9 +98,7 @@ Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skele
   }
   Result<std::vector<Clip>> clips = gltf::readClips(*doc, node_to_joint, target.jointCount());
   if (!clips.ok()) return clips.status();
-  for (std::string& warning : doc->warnings) {
-    warnings.push_back(detail::oneLineMessage(std::move(warning)));
-  }
+  for (Warning& warning : doc->warnings) warnings.push_back(oneLineWarning(std::move(warning)));
   return clips;
 }
 

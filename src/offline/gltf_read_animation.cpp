@@ -74,10 +74,14 @@ Status readTrack(Document& doc, const tinygltf::AnimationSampler& sampler, const
   Result<KeyTimeSteps> steps = stepKeyTimes(track.times, track.values, per_key, what);
   if (!steps.ok()) return Status(steps.status().code(), place(doc, steps.status().message()));
   if (steps->steps > 0) {
-    doc.warnings.push_back(
-        place(doc, fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step",
-                               what, steps->steps, steps->steps == 1 ? "" : "s", steps->first_key,
-                               steps->first_time)));
+    warn(doc, WarningKind::kKeyTimesRepeated,
+         fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step", what,
+                     steps->steps, steps->steps == 1 ? "" : "s", steps->first_key,
+                     steps->first_time),
+         fmt::format("{} ({})", what, steps->steps))
+        .with("steps", steps->steps)
+        .with("first_key", steps->first_key)
+        .with("first_time", static_cast<double>(steps->first_time));
   }
   return {};
 }
@@ -93,6 +97,35 @@ std::string clipName(const Document& doc, const tinygltf::Animation& animation, 
     }
   }
   return animation.name;
+}
+
+// What lines that group an animation's warnings show of it: its name, its index when unnamed.
+std::string animationSubject(size_t a, const std::string& name) {
+  return name.empty() ? fmt::format("animation {}", a) : "'" + name + "'";
+}
+
+// The warnings for animation `a`'s skipped channels: morph-target weights, unsupported targets.
+void warnSkippedChannels(Document& doc, size_t a, const std::string& name, int weights_channels,
+                         int other_channels) {
+  const std::string subject = animationSubject(a, name);
+  if (weights_channels > 0) {
+    warn(doc, WarningKind::kWeightsChannelsSkipped,
+         fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a, name,
+                     weights_channels),
+         fmt::format("{} ({})", subject, weights_channels))
+        .with("animation", a)
+        .with("animation_name", name)
+        .with("channels", weights_channels);
+  }
+  if (other_channels > 0) {
+    warn(doc, WarningKind::kUnsupportedChannelsSkipped,
+         fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a, name,
+                     other_channels),
+         fmt::format("{} ({})", subject, other_channels))
+        .with("animation", a)
+        .with("animation_name", name)
+        .with("channels", other_channels);
+  }
 }
 
 }  // namespace
@@ -153,9 +186,14 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       }
       const size_t slot = static_cast<size_t>(joint) * 3 + static_cast<size_t>(path);
       if (filled[slot]) {
-        doc.warnings.push_back(
-            place(doc, fmt::format("{}: node {} {} is animated twice; the first channel is kept",
-                                   what, channel.target_node, channel.target_path)));
+        warn(doc, WarningKind::kChannelAnimatedTwice,
+             fmt::format("{}: node {} {} is animated twice; the first channel is kept", what,
+                         channel.target_node, channel.target_path),
+             fmt::format("node {} {}", channel.target_node, channel.target_path))
+            .with("animation", a)
+            .with("channel", c)
+            .with("node", channel.target_node)
+            .with("path", channel.target_path);
         continue;
       }
       filled[slot] = true;
@@ -172,19 +210,13 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       if (!status.ok()) return status;
       ++read_channels;
     }
-    if (weights_channels > 0) {
-      doc.warnings.push_back(
-          place(doc, fmt::format("animation {} ('{}'): {} morph-target weights channels skipped", a,
-                                 animation.name, weights_channels)));
-    }
-    if (other_channels > 0) {
-      doc.warnings.push_back(place(
-          doc, fmt::format("animation {} ('{}'): {} channels with unsupported targets skipped", a,
-                           animation.name, other_channels)));
-    }
+    warnSkippedChannels(doc, a, animation.name, weights_channels, other_channels);
     if (read_channels == 0) {
-      doc.warnings.push_back(place(
-          doc, fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name)));
+      warn(doc, WarningKind::kAnimationSkipped,
+           fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name),
+           animationSubject(a, animation.name))
+          .with("animation", a)
+          .with("animation_name", animation.name);
       continue;
     }
     updateClipRange(clip);
@@ -198,9 +230,12 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       if (!list.empty()) list += ", ";
       list += nodeName(doc, node);
     }
-    doc.warnings.push_back(
-        place(doc, fmt::format("channels on {} nodes outside the skeleton are ignored: {}",
-                               outside_nodes.size(), list)));
+    warn(doc, WarningKind::kChannelsOutsideSkeleton,
+         fmt::format("channels on {} nodes outside the skeleton are ignored: {}",
+                     outside_nodes.size(), list),
+         list)
+        .with("nodes", outside_nodes.size())
+        .with("names", list);
   }
   return clips;
 }

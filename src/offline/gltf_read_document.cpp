@@ -92,6 +92,11 @@ std::string place(const Document& doc, const std::string& what) {
   return fmt::format("{}: {}", doc.path, what);
 }
 
+Warning& warn(Document& doc, WarningKind kind, const std::string& what, std::string subject) {
+  doc.warnings.push_back(makeWarning(kind, place(doc, what), std::move(subject)));
+  return doc.warnings.back().with("file", doc.path);
+}
+
 Result<Document> loadDocument(const std::string& path, const ImportOptions& options) {
   Document doc;
   doc.path = path;
@@ -179,7 +184,10 @@ Result<Document> loadDocument(const std::string& path, const ImportOptions& opti
   uint64_t input_bytes = bytes.size();
   for (const tinygltf::Buffer& buffer : doc.model.buffers) input_bytes += buffer.data.size();
   doc.decode_budget = kDecodeBudgetAllowance + kDecodeBudgetPerByte * input_bytes;
-  if (!warn.empty()) doc.warnings.push_back(fmt::format("{}: {}", path, trim(warn)));
+  if (!warn.empty()) {
+    const std::string text = trim(warn);
+    gltf::warn(doc, WarningKind::kLoaderNote, text, excerpt(text)).with("text", text);
+  }
 
   if (Status s = checkRequiredExtensions(path, doc.model.extensionsRequired); !s.ok()) return s;
   noteUsedExtensions(doc);

@@ -9,6 +9,7 @@
 #include <tiny_gltf.h>
 
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/offline/gltf_import.h"
 
 namespace throng::gltf {
@@ -27,8 +28,8 @@ inline constexpr uint64_t kDecodeBudgetAllowance = uint64_t{1} << 24;
 struct Document {
   std::string path;
   tinygltf::Model model;
-  std::vector<std::string> warnings;  // already prefixed with the path
-  bool quantized = false;             // KHR_mesh_quantization: integer vertex attributes allowed
+  std::vector<Warning> warnings;  // messages prefixed with the path, "file" their first detail
+  bool quantized = false;         // KHR_mesh_quantization: integer vertex attributes allowed
   // Accessor values left to decode (see kDecodeBudgetPerByte); readers charge before allocating.
   mutable uint64_t decode_budget = 0;
 };
@@ -44,5 +45,9 @@ Result<Document> loadDocument(const std::string& path, const ImportOptions& opti
 
 // "<path>: <what>" — the common prefix of every message.
 std::string place(const Document& doc, const std::string& what);
+
+// Appends a warning of `kind` whose message is place(doc, what), about `subject`, with the file
+// as its first detail; returns it for more details (Warning::with).
+Warning& warn(Document& doc, WarningKind kind, const std::string& what, std::string subject);
 
 }  // namespace throng::gltf

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@ namespace {
 constexpr const char* kTransformExtension = "KHR_texture_transform";
 constexpr const char* kVariantsExtension = "KHR_materials_variants";
 constexpr const char* kSpecGlossExtension = "KHR_materials_pbrSpecularGlossiness";
+constexpr const char* kEmissiveStrengthExtension = "KHR_materials_emissive_strength";
 // Texture extensions whose images stb cannot decode: a texture that has only such an image is
 // drawn without it.
 constexpr const char* kUndecodableTextureExtensions[] = {"KHR_texture_basisu", "EXT_texture_webp",
@@ -33,7 +35,8 @@ const tinygltf::Value* extension(const tinygltf::ExtensionMap& map, const char* 
   return it == map.end() ? nullptr : &it->second;
 }
 
-TextureInfoView viewOf(const tinygltf::TextureInfo& info) {
+template <typename Info>
+TextureInfoView viewOf(const Info& info) {
   return {info.index, info.texCoord, extension(info.extensions, kTransformExtension)};
 }
 
@@ -66,6 +69,23 @@ TextureInfoView baseColorInfo(const tinygltf::Material& material) {
   TextureInfoView view = viewOf(material.pbrMetallicRoughness.baseColorTexture);
   if (view.index < 0) view = specGlossDiffuse(material);
   return view;
+}
+
+// The textureInfo of `slot` in `material` (index -1 when it has none).
+TextureInfoView slotInfo(const tinygltf::Material& material, TextureSlot slot) {
+  switch (slot) {
+    case TextureSlot::kBaseColor:
+      return baseColorInfo(material);
+    case TextureSlot::kMetallicRoughness:
+      return viewOf(material.pbrMetallicRoughness.metallicRoughnessTexture);
+    case TextureSlot::kNormal:
+      return viewOf(material.normalTexture);
+    case TextureSlot::kOcclusion:
+      return viewOf(material.occlusionTexture);
+    case TextureSlot::kEmissive:
+      return viewOf(material.emissiveTexture);
+  }
+  return {};
 }
 
 int effectiveUvSet(const TextureInfoView& info) {
@@ -115,6 +135,43 @@ Result<TextureWrap> wrap(int value, const char* name, const std::string& where) 
   return w;
 }
 
+// A factor of glTF's [0, 1] range: clamped, and `clamped` set when it was outside.
+float unitFactor(double value, bool& clamped) {
+  const double v = std::clamp(value, 0.0, 1.0);
+  clamped = clamped || v != value;
+  return static_cast<float>(v);
+}
+
+// A KHR_texture_transform object `t`; errors name `t_where`.
+Result<TextureTransform> textureTransform(const tinygltf::Value& t, const std::string& t_where) {
+  TextureTransform transform;
+  if (!t.IsObject()) {
+    return Status(ErrorCode::kInvalidData, t_where + ": not an object");
+  }
+  if (t.Has("offset")) {
+    Result<std::vector<double>> v = numbers(t.Get("offset"), 2, t_where + " offset");
+    if (!v.ok()) return v.status();
+    transform.offset = glm::vec2((*v)[0], (*v)[1]);
+  }
+  if (t.Has("scale")) {
+    Result<std::vector<double>> v = numbers(t.Get("scale"), 2, t_where + " scale");
+    if (!v.ok()) return v.status();
+    transform.scale = glm::vec2((*v)[0], (*v)[1]);
+  }
+  if (t.Has("rotation")) {
+    if (!t.Get("rotation").IsNumber()) {
+      return Status(ErrorCode::kInvalidData, t_where + ": rotation is not a number");
+    }
+    transform.rotation = static_cast<float>(t.Get("rotation").GetNumberAsDouble());
+  }
+  if (!std::isfinite(transform.offset.x) || !std::isfinite(transform.offset.y) ||
+      !std::isfinite(transform.scale.x) || !std::isfinite(transform.scale.y) ||
+      !std::isfinite(transform.rotation)) {
+    return Status(ErrorCode::kInvalidData, t_where + ": values overflow a float");
+  }
+  return transform;
+}
+
 class LooksReader {
  public:
   LooksReader(Document& doc, const SkinnedMesh& mesh) : doc_(doc), mesh_(mesh) {}
@@ -123,33 +180,87 @@ class LooksReader {
   std::vector<SourceImage> takeImages() { return std::move(images_); }
 
  private:
-  Status texture(const TextureInfoView& info, const std::string& where, TextureRef& out);
+  // Base colour (factor, spec-gloss stand-ins), alpha mode, cutoff and sides.
+  Status readBase(const tinygltf::Material& source, const std::string& where, Material& out);
+  // Metallic, roughness, normal scale, occlusion strength, emissive factor and strength.
+  Status readFactors(const tinygltf::Material& source, const std::string& where, Material& out);
+  Status texture(const TextureInfoView& info, const std::string& where, TextureSlot slot,
+                 TextureRef& out);
+  Result<TextureSampler> readSampler(const tinygltf::Texture& texture,
+                                     const std::string& tex_where);
+  // KHR_texture_transform (the identity without it).
+  Result<TextureTransform> readTransform(const TextureInfoView& info, const std::string& where);
+  // The image slot of glTF image `source` in `space`, decoded (or copied) once; -1: unusable.
+  Result<int> image(int source, ColorSpace space);
   void drop(const std::string& where, const std::string& why) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: {}; drawn without its texture", where, why)));
+    warn(doc_, WarningKind::kTextureDropped,
+         fmt::format("{}: {}; drawn without its texture", where, why), where)
+        .with("where", where)
+        .with("reason", why);
   }
 
   Document& doc_;
   const SkinnedMesh& mesh_;
   std::vector<SourceImage> images_;
-  std::map<int, int> image_of_source_;  // glTF image -> images_ index (-1: unusable)
+  // (glTF image, colour space) -> images_ index (-1: unusable). An image read both as colour and
+  // as data is stored once per colour space (its mip chains are filtered differently).
+  std::map<std::pair<int, ColorSpace>, int> image_of_source_;
   uint64_t budget_ = kMaxImageBytes;
 };
 
-Status LooksReader::texture(const TextureInfoView& info, const std::string& where,
-                            TextureRef& out) {
-  const tinygltf::Model& model = doc_.model;
-  out = TextureRef{};
-  if (info.index < 0) return {};
-  if (static_cast<size_t>(info.index) >= model.textures.size()) {
-    return Status(ErrorCode::kInvalidData,
-                  place(doc_, fmt::format("{}: texture {} does not exist ({} textures)", where,
-                                          info.index, model.textures.size())));
+Result<int> LooksReader::image(int source, ColorSpace space) {
+  if (auto cached = image_of_source_.find({source, space}); cached != image_of_source_.end()) {
+    return cached->second;
   }
-  const tinygltf::Texture& texture = model.textures[static_cast<size_t>(info.index)];
-  const std::string tex_where = fmt::format("{} texture {}", where, info.index);
+  const ColorSpace other = space == ColorSpace::kSrgb ? ColorSpace::kLinear : ColorSpace::kSrgb;
+  int slot = -1;
+  if (auto twin = image_of_source_.find({source, other}); twin != image_of_source_.end()) {
+    if (twin->second >= 0) {
+      const SourceImage copy = images_[static_cast<size_t>(twin->second)];
+      const uint64_t bytes = copy.pixels.rgba.size();
+      if (bytes > budget_) {
+        return Status(ErrorCode::kLimitExceeded,
+                      place(doc_, fmt::format("image {}: a second copy (for another colour "
+                                              "space) exceeds what is left of the {}-byte budget "
+                                              "for all images of a character",
+                                              source, kMaxImageBytes)));
+      }
+      budget_ -= bytes;
+      warn(doc_, WarningKind::kImageStoredTwice,
+           fmt::format("image {} is read as sRGB colour and as linear data; stored twice, "
+                       "once for each",
+                       source),
+           fmt::format("image {}", source))
+          .with("image", source);
+      slot = static_cast<int>(images_.size());
+      images_.push_back(copy);
+    }
+  } else {
+    Result<SourceImage> decoded = decodeImage(doc_, source, budget_);
+    if (decoded.ok()) {
+      slot = static_cast<int>(images_.size());
+      images_.push_back(std::move(decoded).value());
+    } else if (decoded.status().code() == ErrorCode::kLimitExceeded) {
+      return decoded.status();
+    } else {
+      // The decoder's message already names the file and the image.
+      doc_.warnings.push_back(
+          makeWarning(WarningKind::kImageUnusable,
+                      decoded.status().message() + "; textures using it are dropped",
+                      fmt::format("image {}", source)));
+      doc_.warnings.back()
+          .with("file", doc_.path)
+          .with("image", source)
+          .with("reason", decoded.status().message());
+    }
+  }
+  image_of_source_.emplace(std::make_pair(source, space), slot);
+  return slot;
+}
 
-  // Sampler.
+Result<TextureSampler> LooksReader::readSampler(const tinygltf::Texture& texture,
+                                                const std::string& tex_where) {
+  const tinygltf::Model& model = doc_.model;
   TextureSampler sampler;
   if (texture.sampler >= 0) {
     if (static_cast<size_t>(texture.sampler) >= model.samplers.size()) {
@@ -169,37 +280,39 @@ Status LooksReader::texture(const TextureInfoView& info, const std::string& wher
     if (!wrap_t.ok()) return wrap_t.status();
     sampler = {*mag, *min, *wrap_s, *wrap_t};
   }
+  return sampler;
+}
 
-  // KHR_texture_transform.
+Result<TextureTransform> LooksReader::readTransform(const TextureInfoView& info,
+                                                    const std::string& where) {
   TextureTransform transform;
   if (info.transform != nullptr) {
-    const std::string t_where = place(doc_, fmt::format("{}: {}", where, kTransformExtension));
-    const tinygltf::Value& t = *info.transform;
-    if (!t.IsObject()) {
-      return Status(ErrorCode::kInvalidData, t_where + ": not an object");
-    }
-    if (t.Has("offset")) {
-      Result<std::vector<double>> v = numbers(t.Get("offset"), 2, t_where + " offset");
-      if (!v.ok()) return v.status();
-      transform.offset = glm::vec2((*v)[0], (*v)[1]);
-    }
-    if (t.Has("scale")) {
-      Result<std::vector<double>> v = numbers(t.Get("scale"), 2, t_where + " scale");
-      if (!v.ok()) return v.status();
-      transform.scale = glm::vec2((*v)[0], (*v)[1]);
-    }
-    if (t.Has("rotation")) {
-      if (!t.Get("rotation").IsNumber()) {
-        return Status(ErrorCode::kInvalidData, t_where + ": rotation is not a number");
-      }
-      transform.rotation = static_cast<float>(t.Get("rotation").GetNumberAsDouble());
-    }
-    if (!std::isfinite(transform.offset.x) || !std::isfinite(transform.offset.y) ||
-        !std::isfinite(transform.scale.x) || !std::isfinite(transform.scale.y) ||
-        !std::isfinite(transform.rotation)) {
-      return Status(ErrorCode::kInvalidData, t_where + ": values overflow a float");
-    }
+    Result<TextureTransform> read = textureTransform(
+        *info.transform, place(doc_, fmt::format("{}: {}", where, kTransformExtension)));
+    if (!read.ok()) return read.status();
+    transform = *read;
   }
+  return transform;
+}
+
+Status LooksReader::texture(const TextureInfoView& info, const std::string& material_where,
+                            TextureSlot slot, TextureRef& out) {
+  const tinygltf::Model& model = doc_.model;
+  out = TextureRef{};
+  if (info.index < 0) return {};
+  const std::string where = fmt::format("{} {} texture", material_where, textureSlotName(slot));
+  if (static_cast<size_t>(info.index) >= model.textures.size()) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: texture {} does not exist ({} textures)", where,
+                                          info.index, model.textures.size())));
+  }
+  const tinygltf::Texture& texture = model.textures[static_cast<size_t>(info.index)];
+  const std::string tex_where = fmt::format("{} {}", where, info.index);
+
+  Result<TextureSampler> sampler = readSampler(texture, tex_where);
+  if (!sampler.ok()) return sampler.status();
+  Result<TextureTransform> transform = readTransform(info, where);
+  if (!transform.ok()) return transform.status();
 
   const int uv_set = effectiveUvSet(info);
   if (uv_set < 0) {
@@ -233,37 +346,19 @@ Status LooksReader::texture(const TextureInfoView& info, const std::string& wher
                   place(doc_, fmt::format("{}: image {} does not exist ({} images)", tex_where,
                                           source, model.images.size())));
   }
-  auto cached = image_of_source_.find(source);
-  if (cached == image_of_source_.end()) {
-    Result<SourceImage> decoded = decodeImage(doc_, source, budget_);
-    int slot = -1;
-    if (decoded.ok()) {
-      slot = static_cast<int>(images_.size());
-      images_.push_back(std::move(decoded).value());
-    } else if (decoded.status().code() == ErrorCode::kLimitExceeded) {
-      return decoded.status();
-    } else {
-      doc_.warnings.push_back(decoded.status().message() + "; textures using it are dropped");
-    }
-    cached = image_of_source_.emplace(source, slot).first;
-  }
-  if (cached->second < 0) return {};
-  out.image = cached->second;
+  Result<int> stored = image(source, slotColorSpace(slot));
+  if (!stored.ok()) return stored.status();
+  if (*stored < 0) return {};
+  out.image = *stored;
   out.uv_set = uv_set;
-  out.sampler = sampler;
-  out.transform = transform;
+  out.sampler = *sampler;
+  out.transform = *transform;
   return {};
 }
 
-Result<Material> LooksReader::material(int index) {
-  const tinygltf::Model& model = doc_.model;
-  const tinygltf::Material& source = model.materials.at(static_cast<size_t>(index));
-  const std::string where = fmt::format("material {} ('{}')", index, source.name);
-  Material out;
-  out.name = !source.name.empty() ? source.name : fmt::format("material{}", index);
-
+Status LooksReader::readBase(const tinygltf::Material& source, const std::string& where,
+                             Material& out) {
   std::vector<double> factor = source.pbrMetallicRoughness.baseColorFactor;
-  TextureInfoView info = baseColorInfo(source);
   if (const tinygltf::Value* sg = extension(source.extensions, kSpecGlossExtension);
       sg != nullptr && sg->IsObject() && source.pbrMetallicRoughness.baseColorTexture.index < 0) {
     // Spec-gloss files keep pbrMetallicRoughness at its defaults: their diffuse is the colour.
@@ -280,14 +375,12 @@ Result<Material> LooksReader::material(int index) {
                                           factor.size())));
   }
   bool clamped = false;
-  for (int c = 0; c < 4; ++c) {
-    const double v = std::clamp(factor[static_cast<size_t>(c)], 0.0, 1.0);
-    clamped = clamped || v != factor[static_cast<size_t>(c)];
-    out.base_color[c] = static_cast<float>(v);
-  }
+  for (int c = 0; c < 4; ++c)
+    out.base_color[c] = unitFactor(factor[static_cast<size_t>(c)], clamped);
   if (clamped) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: baseColorFactor outside [0, 1]; clamped", where)));
+    warn(doc_, WarningKind::kBaseColorClamped,
+         fmt::format("{}: baseColorFactor outside [0, 1]; clamped", where), where)
+        .with("where", where);
   }
 
   if (source.alphaMode == "OPAQUE" || source.alphaMode.empty()) {
@@ -308,16 +401,91 @@ Result<Material> LooksReader::material(int index) {
   }
   out.alpha_cutoff = static_cast<float>(source.alphaCutoff);
   out.double_sided = source.doubleSided;
-  if (Status s = texture(info, where, out.base_color_texture); !s.ok()) return s;
+  return {};
+}
+
+Status LooksReader::readFactors(const tinygltf::Material& source, const std::string& where,
+                                Material& out) {
+  const tinygltf::PbrMetallicRoughness& pbr = source.pbrMetallicRoughness;
+  bool clamped = false;
+  out.metallic_factor = unitFactor(pbr.metallicFactor, clamped);
+  out.roughness_factor = unitFactor(pbr.roughnessFactor, clamped);
+  out.occlusion_strength = unitFactor(source.occlusionTexture.strength, clamped);
+  if (const tinygltf::Value* sg = extension(source.extensions, kSpecGlossExtension);
+      sg != nullptr && sg->IsObject()) {
+    // Specular-glossiness, seen through metallic-roughness: a dielectric as rough as it is not
+    // glossy (its specular colour and texture are not read).
+    double glossiness = 1.0;
+    if (sg->Has("glossinessFactor") && sg->Get("glossinessFactor").IsNumber()) {
+      glossiness = sg->Get("glossinessFactor").GetNumberAsDouble();
+    }
+    out.metallic_factor = 0.0f;
+    out.roughness_factor = unitFactor(1.0 - glossiness, clamped);
+  }
+  if (source.emissiveFactor.size() != 3) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: emissiveFactor has {} numbers, not 3", where,
+                                          source.emissiveFactor.size())));
+  }
+  for (int c = 0; c < 3; ++c) {
+    out.emissive_factor[c] = unitFactor(source.emissiveFactor[static_cast<size_t>(c)], clamped);
+  }
+  if (clamped) {
+    warn(doc_, WarningKind::kMaterialFactorsClamped,
+         fmt::format("{}: metallicFactor, roughnessFactor, occlusion strength or "
+                     "emissiveFactor outside [0, 1]; clamped",
+                     where),
+         where)
+        .with("where", where);
+  }
+  out.normal_scale = static_cast<float>(source.normalTexture.scale);
+  if (!std::isfinite(out.normal_scale)) {
+    return Status(ErrorCode::kInvalidData,
+                  place(doc_, fmt::format("{}: normalTexture scale {} is not a finite number",
+                                          where, source.normalTexture.scale)));
+  }
+  if (const tinygltf::Value* es = extension(source.extensions, kEmissiveStrengthExtension)) {
+    const bool number =
+        es->IsObject() && es->Has("emissiveStrength") && es->Get("emissiveStrength").IsNumber();
+    const double strength = number ? es->Get("emissiveStrength").GetNumberAsDouble() : 1.0;
+    if ((es->IsObject() && es->Has("emissiveStrength") && !number) || !(strength >= 0.0) ||
+        !std::isfinite(static_cast<float>(strength))) {
+      return Status(ErrorCode::kInvalidData,
+                    place(doc_, fmt::format("{}: {}: emissiveStrength is not a finite number >= 0",
+                                            where, kEmissiveStrengthExtension)));
+    }
+    out.emissive_strength = static_cast<float>(strength);
+  }
+  return {};
+}
+
+Result<Material> LooksReader::material(int index) {
+  const tinygltf::Material& source = doc_.model.materials.at(static_cast<size_t>(index));
+  const std::string where = fmt::format("material {} ('{}')", index, source.name);
+  Material out;
+  out.name = !source.name.empty() ? source.name : fmt::format("material{}", index);
+  if (Status s = readBase(source, where, out); !s.ok()) return s;
+  if (Status s = readFactors(source, where, out); !s.ok()) return s;
+  for (int s = 0; s < kTextureSlotCount; ++s) {
+    const auto slot = static_cast<TextureSlot>(s);
+    if (Status status = texture(slotInfo(source, slot), where, slot, out.texture(slot));
+        !status.ok()) {
+      return status;
+    }
+  }
   return out;
 }
 
 }  // namespace
 
-int baseColorUvSet(const Document& doc, int material) {
-  if (material < 0 || static_cast<size_t>(material) >= doc.model.materials.size()) return -1;
-  const TextureInfoView info = baseColorInfo(doc.model.materials[static_cast<size_t>(material)]);
-  return info.index < 0 ? -1 : effectiveUvSet(info);
+bool samplesUvSet1(const Document& doc, int material) {
+  if (material < 0 || static_cast<size_t>(material) >= doc.model.materials.size()) return false;
+  const tinygltf::Material& m = doc.model.materials[static_cast<size_t>(material)];
+  for (int s = 0; s < kTextureSlotCount; ++s) {
+    const TextureInfoView info = slotInfo(m, static_cast<TextureSlot>(s));
+    if (info.index >= 0 && effectiveUvSet(info) == 1) return true;
+  }
+  return false;
 }
 
 Result<std::vector<std::string>> readVariantNames(const Document& doc) {

@@ -95,7 +95,11 @@ struct PrimitiveStreams {
   std::vector<float> uvs;        // TEXCOORD_0, uv per vertex
   std::vector<float> uvs1;       // TEXCOORD_1, uv per vertex
   std::vector<float> colors;     // COLOR_0, RGBA per vertex
+  std::vector<float> tangents;   // TANGENT, xyzw per vertex
 };
+
+// A TANGENT's w is +1 or -1; quantised files may store it within this of either.
+constexpr float kHandednessTolerance = 1e-3f;
 
 // What a primitive draws with: its glTF material (kNoGltfMaterial: none) and variant mapping.
 struct PrimitiveLook {
@@ -138,7 +142,7 @@ class PrimitiveReader {
     // TEXCOORD_1 is worth its memory only when some material samples it; then every primitive
     // keeps it, so vertex sets shared by several materials stay shared.
     for (size_t m = 0; m < doc.model.materials.size(); ++m) {
-      reads_uvs1_ = reads_uvs1_ || baseColorUvSet(doc, static_cast<int>(m)) == 1;
+      reads_uvs1_ = reads_uvs1_ || samplesUvSet1(doc, static_cast<int>(m));
     }
   }
 
@@ -148,7 +152,7 @@ class PrimitiveReader {
   bool skipped_non_triangles = false;
 
  private:
-  // POSITION (within kMaxVertices), NORMAL and TEXCOORD_0.
+  // POSITION (within kMaxVertices), NORMAL, TEXCOORD_0 and TANGENT.
   Status readGeometry(const tinygltf::Primitive& primitive, const std::string& what,
                       PrimitiveStreams& streams);
   // The material (kept as a glTF index until readLooks), its variants, and the streams they
@@ -168,6 +172,13 @@ class PrimitiveReader {
   Status appendVertices(const tinygltf::Primitive& primitive, const std::string& what,
                         const Binding& binding, const PrimitiveStreams& streams,
                         const std::vector<uint32_t>& indices);
+  // The primitive's TANGENT in model space: xyz through each vertex's transform, w flipped where
+  // it mirrors; empty when the primitive has none, or unusable ones (zero length, w not +-1:
+  // warned, and generated later).
+  std::vector<glm::vec4> modelTangents(const std::string& what, const PrimitiveStreams& streams,
+                                       const Binding& binding,
+                                       const std::vector<glm::u16vec4>& joints,
+                                       const std::vector<glm::mat4>& corrections);
   Status readInfluences(const tinygltf::Primitive& primitive, const std::string& what,
                         size_t vertex_count, const Binding& binding,
                         std::vector<glm::u16vec4>& joints, std::vector<glm::vec4>& weights);
@@ -197,9 +208,12 @@ Status PrimitiveReader::read(int m, int p, const Binding& binding,
                   place(doc_, fmt::format("{}: mode {} is not a glTF primitive mode", what, mode)));
   }
   if (mode < TINYGLTF_MODE_TRIANGLES) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: mode {} (points or lines) is not supported; primitive skipped",
-                                what, mode)));
+    warn(doc_, WarningKind::kPrimitiveSkipped,
+         fmt::format("{}: mode {} (points or lines) is not supported; primitive skipped", what,
+                     mode),
+         what)
+        .with("primitive", what)
+        .with("mode", mode);
     skipped_non_triangles = true;
     return {};
   }
@@ -275,6 +289,13 @@ Status PrimitiveReader::readGeometry(const tinygltf::Primitive& primitive, const
                     streams.vertex_count, what);
   if (!uvs.ok()) return uvs.status();
   streams.uvs = std::move(uvs).value();
+  Result<std::vector<float>> tangents = readAttribute(
+      primitive, "TANGENT", TINYGLTF_TYPE_VEC4,
+      doc_.quantized ? std::vector<ComponentForm>{kFloatForm, kNormByteForm, kNormShortForm}
+                     : std::vector<ComponentForm>{kFloatForm},
+      streams.vertex_count, what);
+  if (!tangents.ok()) return tangents.status();
+  streams.tangents = std::move(tangents).value();
   return {};
 }
 
@@ -320,8 +341,9 @@ Status PrimitiveReader::readLook(const tinygltf::Primitive& primitive, const std
     }
   }
   if (clamped) {
-    doc_.warnings.push_back(
-        place(doc_, fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what)));
+    warn(doc_, WarningKind::kColorsClamped,
+         fmt::format("{}: COLOR_0 values outside [0, 1] clamped", what), what)
+        .with("primitive", what);
   }
   return {};
 }
@@ -369,6 +391,35 @@ Result<std::vector<uint32_t>> PrimitiveReader::readTriangles(const tinygltf::Pri
   return list;
 }
 
+std::vector<glm::vec4> PrimitiveReader::modelTangents(const std::string& what,
+                                                      const PrimitiveStreams& streams,
+                                                      const Binding& binding,
+                                                      const std::vector<glm::u16vec4>& joints,
+                                                      const std::vector<glm::mat4>& corrections) {
+  const std::vector<float>& in = streams.tangents;
+  std::vector<glm::vec4> out(in.size() / 4);
+  for (size_t v = 0; v < out.size(); ++v) {
+    const glm::vec4 t(in[4 * v], in[4 * v + 1], in[4 * v + 2], in[4 * v + 3]);
+    const glm::mat3 m = glm::mat3(
+        corrections.empty() ? binding.to_model : corrections[joints[v][0]] * binding.to_model);
+    const glm::vec3 xyz = m * glm::vec3(t);
+    const float length = glm::length(xyz);
+    if (!(length > 1e-12f) || !(std::abs(std::abs(t.w) - 1.0f) <= kHandednessTolerance)) {
+      warn(doc_, WarningKind::kTangentsUnusable,
+           fmt::format("{}: TANGENT of vertex {} is ({}, {}, {}, {}): not a direction with w "
+                       "+1 or -1; the primitive's tangents are generated instead",
+                       what, v, t.x, t.y, t.z, t.w),
+           what)
+          .with("vertex", v);
+      return {};
+    }
+    // A mirroring transform turns cross(N, T) around: the handedness follows it.
+    const float w = (t.w > 0.0f ? 1.0f : -1.0f) * (glm::determinant(m) < 0.0f ? -1.0f : 1.0f);
+    out[v] = glm::vec4(xyz / length, w);
+  }
+  return out;
+}
+
 std::vector<glm::mat4> PrimitiveReader::skinCorrections(const Binding& binding,
                                                         const std::string& what) {
   if (binding.skin < 0) return {};
@@ -390,10 +441,13 @@ std::vector<glm::mat4> PrimitiveReader::skinCorrections(const Binding& binding,
     }
   }
   if (!differs) return {};
-  doc_.warnings.push_back(
-      place(doc_, fmt::format("{}: skin {} has other inverse bind matrices than the skin that "
-                              "first lists its joints; vertices re-expressed per dominant joint",
-                              what, binding.skin)));
+  warn(doc_, WarningKind::kSkinBindsDiffer,
+       fmt::format("{}: skin {} has other inverse bind matrices than the skin that first lists "
+                   "its joints; vertices re-expressed per dominant joint",
+                   what, binding.skin),
+       fmt::format("skin {}", binding.skin))
+      .with("primitive", what)
+      .with("skin", binding.skin);
   return corrections;
 }
 
@@ -450,8 +504,9 @@ Status PrimitiveReader::appendVertices(const tinygltf::Primitive& primitive,
       new_normals[v] = n / length;
     }
     if (compute) {
-      doc_.warnings.push_back(
-          place(doc_, fmt::format("{}: zero-length normals; normals recomputed", what)));
+      warn(doc_, WarningKind::kNormalsRecomputed,
+           fmt::format("{}: zero-length normals; normals recomputed", what), what)
+          .with("primitive", what);
     }
   }
   if (compute) computeNormals(new_positions, indices, new_normals);
@@ -464,6 +519,12 @@ Status PrimitiveReader::appendVertices(const tinygltf::Primitive& primitive,
   appendStream(mesh_.uvs, streams.uvs, base, vertex_count, glm::vec2(0.0f));
   appendStream(mesh_.uvs1, streams.uvs1, base, vertex_count, glm::vec2(0.0f));
   appendStream(mesh_.colors, streams.colors, base, vertex_count, glm::vec4(1.0f));
+  // Vertices without a usable TANGENT get (0, 0, 0, 0): importGltf generates theirs.
+  const std::vector<glm::vec4> tangents =
+      modelTangents(what, streams, binding, joints, corrections);
+  std::vector<float> flat;
+  for (const glm::vec4& t : tangents) flat.insert(flat.end(), {t.x, t.y, t.z, t.w});
+  appendStream(mesh_.tangents, flat, base, vertex_count, glm::vec4(0.0f));
   return {};
 }
 
@@ -477,6 +538,47 @@ void PrimitiveReader::appendSubMesh(const std::string& name, const PrimitiveLook
   submesh.variant_materials = look.variant_materials;
   for (uint32_t index : indices) mesh_.indices.push_back(first_vertex + index);
   mesh_.submeshes.push_back(std::move(submesh));
+}
+
+// What readInfluences found across a primitive's vertices.
+struct InfluenceCounts {
+  size_t too_many = 0;      // vertices with more than kMaxInfluences non-zero weights
+  size_t unnormalised = 0;  // vertices whose weights do not sum to 1
+  size_t unweighted = 0;    // vertices without weight, bound to the skin's first joint `joint`
+  float worst_deviation = 0.0f;
+};
+
+// One warning per kind of influence trouble in primitive `what`.
+void warnInfluences(Document& doc, const std::string& what, const InfluenceCounts& counts,
+                    const std::string& joint) {
+  if (counts.too_many > 0) {
+    warn(doc, WarningKind::kInfluencesTrimmed,
+         fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
+                     "renormalised",
+                     what, counts.too_many, kMaxInfluences, kMaxInfluences),
+         fmt::format("{} ({})", what, counts.too_many))
+        .with("primitive", what)
+        .with("vertices", counts.too_many);
+  }
+  if (counts.unnormalised > 0) {
+    warn(doc, WarningKind::kWeightsRenormalised,
+         fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
+                     "renormalised",
+                     what, counts.unnormalised, counts.worst_deviation),
+         fmt::format("{} ({})", what, counts.unnormalised))
+        .with("primitive", what)
+        .with("vertices", counts.unnormalised)
+        .with("largest_deviation", static_cast<double>(counts.worst_deviation));
+  }
+  if (counts.unweighted > 0) {
+    warn(doc, WarningKind::kUnweightedVertices,
+         fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
+                     counts.unweighted, joint),
+         fmt::format("{} ({})", what, counts.unweighted))
+        .with("primitive", what)
+        .with("vertices", counts.unweighted)
+        .with("joint", joint);
+  }
 }
 
 Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
@@ -498,8 +600,10 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
                                             set, set)));
     }
     if (set == kMaxInfluenceSets) {
-      doc_.warnings.push_back(
-          place(doc_, fmt::format("{}: influence sets beyond JOINTS_{} ignored", what, set - 1)));
+      warn(doc_, WarningKind::kInfluenceSetsIgnored,
+           fmt::format("{}: influence sets beyond JOINTS_{} ignored", what, set - 1), what)
+          .with("primitive", what)
+          .with("sets_read", set);
       break;
     }
     Result<std::vector<uint32_t>> j = readUints(doc_, {joints_it->second,
@@ -572,24 +676,8 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
       worst_deviation = std::max(worst_deviation, deviation);
     }
   }
-  if (too_many > 0) {
-    doc_.warnings.push_back(place(
-        doc_, fmt::format("{}: {} vertices have more than {} influences; kept the {} largest and "
-                          "renormalised",
-                          what, too_many, kMaxInfluences, kMaxInfluences)));
-  }
-  if (unnormalised > 0) {
-    doc_.warnings.push_back(place(
-        doc_, fmt::format("{}: weights of {} vertices do not sum to 1 (largest deviation {:.3g}); "
-                          "renormalised",
-                          what, unnormalised, worst_deviation)));
-  }
-  if (unweighted > 0) {
-    doc_.warnings.push_back(place(
-        doc_,
-        fmt::format("{}: {} vertices have no weight; bound to joint '{}' (the skin's first)", what,
-                    unweighted, skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])])));
-  }
+  const std::string& first_joint = skeleton_.skeleton.names()[static_cast<size_t>(skin.joints[0])];
+  warnInfluences(doc_, what, {too_many, unnormalised, unweighted, worst_deviation}, first_joint);
   return {};
 }
 
@@ -616,17 +704,25 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
       // palette = world * inverse_bind must carry the vertex to world * local.
       const glm::mat4& inverse_bind = inverse_binds[static_cast<size_t>(binding.rigid_joint)];
       if (!isInvertible(inverse_bind)) {
-        doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): degenerate transform; "
-                                                      "mesh {} skipped",
-                                                      n, node.name, node.mesh)));
+        warn(doc, WarningKind::kDegenerateMeshNode,
+             fmt::format("node {} ('{}'): degenerate transform; mesh {} skipped", n, node.name,
+                         node.mesh),
+             fmt::format("mesh {} on node {} ('{}')", node.mesh, n, node.name))
+            .with("node", n)
+            .with("name", node.name)
+            .with("mesh", node.mesh);
         continue;
       }
       binding.to_model = glm::inverse(inverse_bind);
     } else {
-      doc.warnings.push_back(
-          place(doc, fmt::format("node {} ('{}'): mesh {} has no skin and is not under a skeleton "
-                                 "node; skipped",
-                                 n, node.name, node.mesh)));
+      warn(doc, WarningKind::kUnskinnedMeshSkipped,
+           fmt::format("node {} ('{}'): mesh {} has no skin and is not under a skeleton node; "
+                       "skipped",
+                       n, node.name, node.mesh),
+           fmt::format("mesh {} on node {} ('{}')", node.mesh, n, node.name))
+          .with("node", n)
+          .with("name", node.name)
+          .with("mesh", node.mesh);
       continue;
     }
     bool morph_warned = false;
@@ -634,9 +730,14 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
       ++primitives;
       if (!gltf_mesh.primitives[p].targets.empty() && !morph_warned) {
         morph_warned = true;
-        doc.warnings.push_back(place(
-            doc, fmt::format("mesh {} ('{}'): {} morph targets ignored (base shape imported)",
-                             node.mesh, gltf_mesh.name, gltf_mesh.primitives[p].targets.size())));
+        const size_t targets = gltf_mesh.primitives[p].targets.size();
+        warn(doc, WarningKind::kMorphTargetsIgnored,
+             fmt::format("mesh {} ('{}'): {} morph targets ignored (base shape imported)",
+                         node.mesh, gltf_mesh.name, targets),
+             fmt::format("mesh {} ('{}', {})", node.mesh, gltf_mesh.name, targets))
+            .with("mesh", node.mesh)
+            .with("name", gltf_mesh.name)
+            .with("targets", targets);
       }
       std::string name = !gltf_mesh.name.empty() ? gltf_mesh.name
                          : !node.name.empty()    ? node.name

@@ -17,7 +17,10 @@ inline constexpr int kMaxInfluenceSets = 4;
 // Reads every triangle primitive of every mesh node, then merges the primitives that share a
 // material (and variant mapping) into one SubMesh whose `material` and `variant_materials` still
 // hold glTF material indices (kNoGltfMaterial: none; readLooks turns them into the character's).
-// COLOR_0 is read when present, TEXCOORD_1 when some material of the file samples it. Skinned
+// COLOR_0 and TANGENT are read when present, TEXCOORD_1 when some material of the file samples it.
+// TANGENT goes to model space (w flipped by a mirroring transform); when some primitive has it,
+// mesh.tangents holds a value for every vertex, (0, 0, 0, 0) for those of primitives without a
+// usable one (importGltf generates those; tangent_source is left kNone). Skinned
 // nodes keep their positions (glTF bind space; the node's own transform is ignored), unskinned
 // nodes in the skeleton are bound rigidly to their joint (positions = inverse(inverse bind) *
 // local). Other unskinned meshes are skipped with a warning. Missing normals are computed

@@ -104,7 +104,8 @@ bool patchDracoAccessors(json& root) {
 bool isSupportedExtension(std::string_view name) {
   return name == "KHR_mesh_quantization" || name == "KHR_texture_transform" ||
          name == "KHR_materials_variants" || name == "KHR_materials_pbrSpecularGlossiness" ||
-         name == kMeshoptExtension || name == kDracoExtension;
+         name == "KHR_materials_emissive_strength" || name == kMeshoptExtension ||
+         name == kDracoExtension;
 }
 
 bool isIgnorableExtension(std::string_view name) {
@@ -143,12 +144,16 @@ void noteUsedExtensions(Document& doc) {
       continue;
     }
     if (const char* what = undecodableImageExtension(name)) {
-      doc.warnings.push_back(place(doc, fmt::format("extension {} ({}) is not supported; "
-                                                    "textures use their fallback images, or none",
-                                                    name, what)));
+      warn(doc, WarningKind::kImageExtensionUnsupported,
+           fmt::format("extension {} ({}) is not supported; textures use their fallback images, "
+                       "or none",
+                       name, what),
+           name)
+          .with("extension", name);
       continue;
     }
-    doc.warnings.push_back(place(doc, fmt::format("extension {} is ignored", name)));
+    warn(doc, WarningKind::kExtensionIgnored, fmt::format("extension {} is ignored", name), name)
+        .with("extension", name);
   }
 }
 

@@ -42,6 +42,38 @@ Transform decompose(const glm::mat4& m) {
   return t;
 }
 
+// tree.worlds from tree.parents and the nodes' local matrices, with the cycle check in the same
+// pass (walk up to a finished node, then come back down): a node on a cycle, else -1.
+int computeWorlds(NodeTree& tree, const std::vector<glm::mat4>& local_matrices) {
+  const int count = static_cast<int>(local_matrices.size());
+  enum : uint8_t { kUnvisited, kOnPath, kDone };
+  std::vector<uint8_t> state(static_cast<size_t>(count), kUnvisited);
+  tree.worlds.assign(static_cast<size_t>(count), glm::mat4(1.0f));
+  std::vector<int> path;
+  for (int n = 0; n < count; ++n) {
+    path.clear();
+    int cursor = n;
+    while (cursor >= 0 && state[static_cast<size_t>(cursor)] == kUnvisited) {
+      state[static_cast<size_t>(cursor)] = kOnPath;
+      path.push_back(cursor);
+      cursor = tree.parents[static_cast<size_t>(cursor)];
+    }
+    if (cursor >= 0 && state[static_cast<size_t>(cursor)] == kOnPath) {
+      return cursor;
+    }
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      const int node = *it;
+      const int parent = tree.parents[static_cast<size_t>(node)];
+      const glm::mat4 parent_world =
+          parent >= 0 ? tree.worlds[static_cast<size_t>(parent)] : glm::mat4(1.0f);
+      tree.worlds[static_cast<size_t>(node)] =
+          parent_world * local_matrices[static_cast<size_t>(node)];
+      state[static_cast<size_t>(node)] = kDone;
+    }
+  }
+  return -1;
+}
+
 }  // namespace
 
 std::string nodeName(const Document& doc, int node) {
@@ -97,9 +129,13 @@ Result<NodeTree> readNodeTree(Document& doc) {
       float largest = 1.0f;
       for (int i = 0; i < 16; ++i) largest = std::max(largest, std::fabs(glm::value_ptr(m)[i]));
       if (maxAbsDifference(toMatrix(local), m) > kDecomposeTolerance * largest) {
-        doc.warnings.push_back(place(doc, fmt::format("node {} ('{}'): matrix has shear or a "
-                                                      "projective part; approximated by TRS",
-                                                      n, excerpt(node.name))));
+        warn(doc, WarningKind::kMatrixApproximated,
+             fmt::format("node {} ('{}'): matrix has shear or a projective part; approximated "
+                         "by TRS",
+                         n, excerpt(node.name)),
+             fmt::format("node {} ('{}')", n, excerpt(node.name)))
+            .with("node", n)
+            .with("name", excerpt(node.name));
       }
       continue;
     }
@@ -131,31 +167,8 @@ Result<NodeTree> readNodeTree(Document& doc) {
     local_matrices[static_cast<size_t>(n)] = toMatrix(local);
   }
 
-  // Cycle check and world matrices in one pass: walk up to a finished node, then come back down.
-  enum : uint8_t { kUnvisited, kOnPath, kDone };
-  std::vector<uint8_t> state(static_cast<size_t>(count), kUnvisited);
-  tree.worlds.assign(static_cast<size_t>(count), glm::mat4(1.0f));
-  std::vector<int> path;
-  for (int n = 0; n < count; ++n) {
-    path.clear();
-    int cursor = n;
-    while (cursor >= 0 && state[static_cast<size_t>(cursor)] == kUnvisited) {
-      state[static_cast<size_t>(cursor)] = kOnPath;
-      path.push_back(cursor);
-      cursor = tree.parents[static_cast<size_t>(cursor)];
-    }
-    if (cursor >= 0 && state[static_cast<size_t>(cursor)] == kOnPath) {
-      return nodeError(cursor, "node cycle: the node is its own ancestor");
-    }
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      const int node = *it;
-      const int parent = tree.parents[static_cast<size_t>(node)];
-      const glm::mat4 parent_world =
-          parent >= 0 ? tree.worlds[static_cast<size_t>(parent)] : glm::mat4(1.0f);
-      tree.worlds[static_cast<size_t>(node)] =
-          parent_world * local_matrices[static_cast<size_t>(node)];
-      state[static_cast<size_t>(node)] = kDone;
-    }
+  if (const int cycle = computeWorlds(tree, local_matrices); cycle >= 0) {
+    return nodeError(cycle, "node cycle: the node is its own ancestor");
   }
   for (size_t s = 0; s < model.scenes.size(); ++s) {
     for (int root : model.scenes[s].nodes) {
@@ -382,9 +395,13 @@ std::vector<std::string> jointNames(Document& doc, const SkeletonNodes& nodes) {
     std::string name = nodeName(doc, n);
     if (!used.insert(name).second) {
       const std::string unique = fmt::format("{}#{}", name, n);
-      doc.warnings.push_back(place(doc, fmt::format("node {}: name '{}' is used by another joint; "
-                                                    "the joint is called '{}'",
-                                                    n, name, unique)));
+      warn(doc, WarningKind::kJointRenamed,
+           fmt::format("node {}: name '{}' is used by another joint; the joint is called '{}'", n,
+                       name, unique),
+           fmt::format("{} -> {}", name, unique))
+          .with("node", n)
+          .with("joint", name)
+          .with("renamed", unique);
       name = unique;
       used.insert(name);
     }

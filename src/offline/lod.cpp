@@ -197,6 +197,11 @@ Status reduceBonesWithinCap(const Character& character, const LodErrorMeter& met
   return {};
 }
 
+// A warning about level `level` of the chain, its subject "level N".
+Warning levelWarning(WarningKind kind, size_t level, std::string message) {
+  return makeWarning(kind, std::move(message), fmt::format("level {}", level)).with("level", level);
+}
+
 // Level `i`'s LOD, simplified then bone-reduced within its cap, from the full mesh; its report
 // in `lr` and its warnings in rep.
 Result<MeshLod> buildLevel(const Character& character, const LodErrorMeter& meter,
@@ -232,27 +237,42 @@ Result<MeshLod> buildLevel(const Character& character, const LodErrorMeter& mete
   lr.p99_error = lod.p99_error;
   if (lr.sloppy) {
     rep.warnings.push_back(
-        fmt::format("LOD level {}: the edge-collapse simplifier stopped short of {} triangles; "
-                    "vertex clustering reached {}",
-                    i, lr.target_triangles, lr.triangles));
+        levelWarning(WarningKind::kLodClustered, i,
+                     fmt::format("LOD level {}: the edge-collapse simplifier stopped short of {} "
+                                 "triangles; vertex clustering reached {}",
+                                 i, lr.target_triangles, lr.triangles))
+            .with("target_triangles", lr.target_triangles)
+            .with("triangles", lr.triangles));
   }
   if (ratio_raised) {
     rep.warnings.push_back(
-        fmt::format("LOD level {}: {} triangles, not {}: fewer would pass its error cap of "
-                    "{:.3g}% of the height once skinned",
-                    i, lr.triangles, lr.target_triangles, 100.0f * level.max_error));
+        levelWarning(WarningKind::kLodTrianglesKept, i,
+                     fmt::format("LOD level {}: {} triangles, not {}: fewer would pass its error "
+                                 "cap of {:.3g}% of the height once skinned",
+                                 i, lr.triangles, lr.target_triangles, 100.0f * level.max_error))
+            .with("triangles", lr.triangles)
+            .with("target_triangles", lr.target_triangles)
+            .with("error_cap", static_cast<double>(level.max_error)));
   } else if (i > 0 && static_cast<double>(lr.triangles) >
                           static_cast<double>(lr.target_triangles) * (1.0 + kSimplifyTargetSlack)) {
     rep.warnings.push_back(
-        fmt::format("LOD level {}: {} triangles, short of the target {} (the mesh's shape, or "
-                    "its error cap of {:.3g}% of the height)",
-                    i, lr.triangles, lr.target_triangles, 100.0f * level.max_error));
+        levelWarning(WarningKind::kLodTrianglesShort, i,
+                     fmt::format("LOD level {}: {} triangles, short of the target {} (the mesh's "
+                                 "shape, or its error cap of {:.3g}% of the height)",
+                                 i, lr.triangles, lr.target_triangles, 100.0f * level.max_error))
+            .with("triangles", lr.triangles)
+            .with("target_triangles", lr.target_triangles)
+            .with("error_cap", static_cast<double>(level.max_error)));
   }
   if (lr.joints_capped) {
     rep.warnings.push_back(
-        fmt::format("LOD level {}: keeps {} joints, not {}: removing more would pass its error "
-                    "cap of {:.3g}% of the height",
-                    i, lr.joints, x, 100.0f * level.max_error));
+        levelWarning(WarningKind::kLodJointsKept, i,
+                     fmt::format("LOD level {}: keeps {} joints, not {}: removing more would pass "
+                                 "its error cap of {:.3g}% of the height",
+                                 i, lr.joints, x, 100.0f * level.max_error))
+            .with("joints", lr.joints)
+            .with("target_joints", x)
+            .with("error_cap", static_cast<double>(level.max_error)));
   }
   return lod;
 }
@@ -274,20 +294,29 @@ void addToChain(MeshLod lod, size_t i, const LodLevelReport& lr, int joints, flo
         std::max<double>(1.0, static_cast<double>(before.mesh.triangleCount()));
     const double kept_joints = static_cast<double>(lr.joints) / paletteSize(before, joints);
     if (kept_triangles > 1.0 - kMinLodReduction && kept_joints > 1.0 - kMinLodReduction) {
-      rep.warnings.push_back(fmt::format(
-          "LOD level {} dropped: {} triangles and {} joints remove less than {:.0f}% of the "
-          "previous LOD's {} triangles and {} joints",
-          i, lr.triangles, lr.joints, 100.0f * kMinLodReduction, before.mesh.triangleCount(),
-          paletteSize(before, joints)));
+      rep.warnings.push_back(
+          levelWarning(WarningKind::kLodLevelDropped, i,
+                       fmt::format("LOD level {} dropped: {} triangles and {} joints remove less "
+                                   "than {:.0f}% of the previous LOD's {} triangles and {} joints",
+                                   i, lr.triangles, lr.joints, 100.0f * kMinLodReduction,
+                                   before.mesh.triangleCount(), paletteSize(before, joints)))
+              .with("reason", "too_close")
+              .with("triangles", lr.triangles)
+              .with("joints", lr.joints));
       return;
     }
   }
   while (chain.lods.size() > 1 && chain.lods.back().max_error >= lod.max_error) {
     const size_t dropped = chain.level_of_lod.back();
-    rep.warnings.push_back(fmt::format(
-        "LOD level {} dropped: level {} is coarser with no larger error ({:.3g}% against "
-        "{:.3g}% of the height), so it would never be picked",
-        dropped, i, 100.0f * lod.max_error / size, 100.0f * chain.lods.back().max_error / size));
+    rep.warnings.push_back(
+        levelWarning(WarningKind::kLodLevelDropped, dropped,
+                     fmt::format("LOD level {} dropped: level {} is coarser with no larger error "
+                                 "({:.3g}% against {:.3g}% of the height), so it would never be "
+                                 "picked",
+                                 dropped, i, 100.0f * lod.max_error / size,
+                                 100.0f * chain.lods.back().max_error / size))
+            .with("reason", "never_picked")
+            .with("coarser_level", i));
     chain.lods.pop_back();
     chain.level_of_lod.pop_back();
   }
@@ -348,6 +377,9 @@ Result<std::vector<MeshLod>> buildLodChain(const Character& character,
     lr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     rep.levels.push_back(lr);
     addToChain(std::move(lod).value(), i, lr, joints, size, chain, rep);
+    if (options.progress) {
+      options.progress(static_cast<uint32_t>(i + 1), static_cast<uint32_t>(options.levels.size()));
+    }
   }
   setSwitchDistances(character, options, chain, rep);
   return std::move(chain.lods);

@@ -295,24 +295,11 @@ void keepReferencedVertices(const SkinnedMesh& mesh, const std::vector<uint32_t>
   std::vector<uint32_t> remap(vertex_count);
   const size_t kept =
       meshopt_optimizeVertexFetchRemap(remap.data(), indices.data(), indices.size(), vertex_count);
-  m.positions.resize(kept);
-  m.normals.resize(kept);
-  m.uvs.resize(mesh.uvs.empty() ? 0 : kept);
-  m.uvs1.resize(mesh.uvs1.empty() ? 0 : kept);
-  m.colors.resize(mesh.colors.empty() ? 0 : kept);
-  m.joints.resize(kept);
-  m.weights.resize(kept);
-  for (size_t v = 0; v < vertex_count; ++v) {
-    const uint32_t to = remap[v];
-    if (to == ~0u) continue;
-    m.positions[to] = mesh.positions[v];
-    m.normals[to] = mesh.normals[v];
-    if (!mesh.uvs.empty()) m.uvs[to] = mesh.uvs[v];
-    if (!mesh.uvs1.empty()) m.uvs1[to] = mesh.uvs1[v];
-    if (!mesh.colors.empty()) m.colors[to] = mesh.colors[v];
-    m.joints[to] = mesh.joints[v];
-    m.weights[to] = mesh.weights[v];
+  std::vector<uint32_t> sources(kept);
+  for (uint32_t v = 0; v < vertex_count; ++v) {
+    if (remap[v] != ~0u) sources[remap[v]] = v;
   }
+  copyVertices(mesh, sources, m);
   m.indices.resize(indices.size());
   for (size_t i = 0; i < indices.size(); ++i) m.indices[i] = remap[indices[i]];
 }

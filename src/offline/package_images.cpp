@@ -21,7 +21,8 @@ stbir_edge edgeOf(TextureWrap wrap) {
 }  // namespace
 
 Result<ImageLevel> resizeImage(const ImageLevel& source, uint32_t width, uint32_t height,
-                               bool filter_box, TextureWrap wrap_s, TextureWrap wrap_t) {
+                               bool filter_box, TextureWrap wrap_s, TextureWrap wrap_t,
+                               ColorSpace space) {
   if (Status s = validateImageLevel(source, "resize", "source image"); !s.ok()) return s;
   if (width == 0 || height == 0 || width > kMaxImageSize || height > kMaxImageSize) {
     return Status(
@@ -33,11 +34,12 @@ Result<ImageLevel> resizeImage(const ImageLevel& source, uint32_t width, uint32_
   out.height = height;
   out.rgba.resize(uint64_t{4} * width * height);
   const stbir_filter filter = filter_box ? STBIR_FILTER_BOX : STBIR_FILTER_DEFAULT;
-  const int ok = stbir_resize(source.rgba.data(), static_cast<int>(source.width),
-                              static_cast<int>(source.height), 0, out.rgba.data(),
-                              static_cast<int>(width), static_cast<int>(height), 0,
-                              STBIR_TYPE_UINT8, 4, /*alpha_channel=*/3, /*flags=*/0, edgeOf(wrap_s),
-                              edgeOf(wrap_t), filter, filter, STBIR_COLORSPACE_SRGB, nullptr);
+  const bool colour = space == ColorSpace::kSrgb;
+  const int ok = stbir_resize(
+      source.rgba.data(), static_cast<int>(source.width), static_cast<int>(source.height), 0,
+      out.rgba.data(), static_cast<int>(width), static_cast<int>(height), 0, STBIR_TYPE_UINT8, 4,
+      colour ? 3 : STBIR_ALPHA_CHANNEL_NONE, /*flags=*/0, edgeOf(wrap_s), edgeOf(wrap_t), filter,
+      filter, colour ? STBIR_COLORSPACE_SRGB : STBIR_COLORSPACE_LINEAR, nullptr);
   if (!ok) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("resize: stb_image_resize failed for {}x{} -> {}x{}", source.width,
@@ -47,7 +49,7 @@ Result<ImageLevel> resizeImage(const ImageLevel& source, uint32_t width, uint32_
 }
 
 Result<std::vector<ImageLevel>> buildMipChain(ImageLevel base, TextureWrap wrap_s,
-                                              TextureWrap wrap_t) {
+                                              TextureWrap wrap_t, ColorSpace space) {
   if (Status s = validateImageLevel(base, "mip chain", "base level"); !s.ok()) return s;
   std::vector<ImageLevel> chain;
   chain.reserve(mipLevelCount(base.width, base.height));
@@ -56,7 +58,7 @@ Result<std::vector<ImageLevel>> buildMipChain(ImageLevel base, TextureWrap wrap_
     const ImageLevel& above = chain.back();
     Result<ImageLevel> next =
         resizeImage(above, std::max(1u, above.width / 2), std::max(1u, above.height / 2),
-                    /*filter_box=*/true, wrap_s, wrap_t);
+                    /*filter_box=*/true, wrap_s, wrap_t, space);
     if (!next.ok()) return next.status();
     chain.push_back(std::move(next).value());
   }
@@ -65,6 +67,7 @@ Result<std::vector<ImageLevel>> buildMipChain(ImageLevel base, TextureWrap wrap_
 
 Result<std::vector<PackageImage>> buildPackageImages(const std::vector<SourceImage>& images,
                                                      const std::vector<Material>& materials) {
+  if (Status s = validateImageColorSpaces(materials, "package images"); !s.ok()) return s;
   std::vector<PackageImage> out;
   out.reserve(images.size());
   for (size_t i = 0; i < images.size(); ++i) {
@@ -74,26 +77,30 @@ Result<std::vector<PackageImage>> buildPackageImages(const std::vector<SourceIma
     const TextureSampler* first = nullptr;
     bool needs_pot = false;
     for (const Material& m : materials) {
-      const TextureRef& t = m.base_color_texture;
-      if (t.image != static_cast<int>(i)) continue;
-      if (first == nullptr) first = &t.sampler;
-      needs_pot = needs_pot || needsPowerOfTwo(t.sampler);
+      for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+        const TextureRef& t = m.texture(static_cast<TextureSlot>(slot));
+        if (t.image != static_cast<int>(i)) continue;
+        if (first == nullptr) first = &t.sampler;
+        needs_pot = needs_pot || needsPowerOfTwo(t.sampler);
+      }
     }
+    const ColorSpace space = imageColorSpace(materials, static_cast<int>(i));
     const TextureSampler sampler = first != nullptr ? *first : TextureSampler{};
     PackageImage packaged;
     packaged.name = image.name;
     Result<std::vector<ImageLevel>> mips =
-        buildMipChain(image.pixels, sampler.wrap_s, sampler.wrap_t);
+        buildMipChain(image.pixels, sampler.wrap_s, sampler.wrap_t, space);
     if (!mips.ok()) return mips.status();
     packaged.mips = std::move(mips).value();
     const uint32_t w = image.pixels.width;
     const uint32_t h = image.pixels.height;
     if (needs_pot && !(isPowerOfTwo(w) && isPowerOfTwo(h))) {
-      Result<ImageLevel> pot = resizeImage(image.pixels, nearestPowerOfTwo(w), nearestPowerOfTwo(h),
-                                           /*filter_box=*/false, sampler.wrap_s, sampler.wrap_t);
+      Result<ImageLevel> pot =
+          resizeImage(image.pixels, nearestPowerOfTwo(w), nearestPowerOfTwo(h),
+                      /*filter_box=*/false, sampler.wrap_s, sampler.wrap_t, space);
       if (!pot.ok()) return pot.status();
       Result<std::vector<ImageLevel>> pot_mips =
-          buildMipChain(std::move(pot).value(), sampler.wrap_s, sampler.wrap_t);
+          buildMipChain(std::move(pot).value(), sampler.wrap_s, sampler.wrap_t, space);
       if (!pot_mips.ok()) return pot_mips.status();
       packaged.pot_mips = std::move(pot_mips).value();
     }

@@ -41,19 +41,44 @@ const char* wrapName(TextureWrap w) {
 
 }  // namespace
 
+namespace {
+
+// " image 0 uv0 linear/trilinear repeat/repeat[ transform ...]".
+std::string describeTexture(const TextureRef& t) {
+  std::string s = fmt::format(" image {} uv{} {}/{} {}/{}", t.image, t.uv_set,
+                              filterName(t.sampler.mag_filter), filterName(t.sampler.min_filter),
+                              wrapName(t.sampler.wrap_s), wrapName(t.sampler.wrap_t));
+  if (!t.transform.isIdentity()) {
+    s += fmt::format(" transform offset ({:.4g}, {:.4g}) rotation {:.4g} scale ({:.4g}, {:.4g})",
+                     t.transform.offset.x, t.transform.offset.y, t.transform.rotation,
+                     t.transform.scale.x, t.transform.scale.y);
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string describeMaterial(const Material& m) {
   std::string s = fmt::format("{}: colour ({:.3g}, {:.3g}, {:.3g}, {:.3g})", m.name, m.base_color.r,
                               m.base_color.g, m.base_color.b, m.base_color.a);
-  const TextureRef& t = m.base_color_texture;
-  if (t.present()) {
-    s += fmt::format(", texture image {} uv{} {}/{} {}/{}", t.image, t.uv_set,
-                     filterName(t.sampler.mag_filter), filterName(t.sampler.min_filter),
-                     wrapName(t.sampler.wrap_s), wrapName(t.sampler.wrap_t));
-    if (!t.transform.isIdentity()) {
-      s += fmt::format(" transform offset ({:.4g}, {:.4g}) rotation {:.4g} scale ({:.4g}, {:.4g})",
-                       t.transform.offset.x, t.transform.offset.y, t.transform.rotation,
-                       t.transform.scale.x, t.transform.scale.y);
-    }
+  if (m.base_color_texture.present()) s += ", texture" + describeTexture(m.base_color_texture);
+  s += fmt::format(", metallic {:.3g} roughness {:.3g}", m.metallic_factor, m.roughness_factor);
+  if (m.metallic_roughness_texture.present()) {
+    s += ", metallic-roughness texture" + describeTexture(m.metallic_roughness_texture);
+  }
+  if (m.normal_texture.present()) {
+    s += ", normal texture" + describeTexture(m.normal_texture) +
+         fmt::format(" scale {:.3g}", m.normal_scale);
+  }
+  if (m.occlusion_texture.present()) {
+    s += ", occlusion texture" + describeTexture(m.occlusion_texture) +
+         fmt::format(" strength {:.3g}", m.occlusion_strength);
+  }
+  if (m.emissive_factor != glm::vec3(0.0f) || m.emissive_texture.present()) {
+    s += fmt::format(", emissive ({:.3g}, {:.3g}, {:.3g})", m.emissive_factor.r,
+                     m.emissive_factor.g, m.emissive_factor.b);
+    if (m.emissive_strength != 1.0f) s += fmt::format(" x {:.4g}", m.emissive_strength);
+    if (m.emissive_texture.present()) s += " texture" + describeTexture(m.emissive_texture);
   }
   s += fmt::format(", {}", alphaModeName(m.alpha_mode));
   if (m.alpha_mode == AlphaMode::kMask) s += fmt::format(" {:.3g}", m.alpha_cutoff);
@@ -70,12 +95,15 @@ std::string describePackage(const Package& p) {
     const MeshLod& lod = p.lods[l];
     s += fmt::format(
         "  LOD {}: {} vertices, {} triangles, {} sub-meshes, palette {} joints, geometric error "
-        "{:.4g}, skinning error {:.4g}, max distance {}\n",
+        "{:.4g}, skinning error {:.4g}, max distance {}{}\n",
         l, lod.mesh.vertexCount(), lod.mesh.triangleCount(), lod.mesh.submeshes.size(),
         lod.palette_joints.empty() ? p.skeleton.jointCount()
                                    : static_cast<int>(lod.palette_joints.size()),
         lod.geometric_error, lod.skinning_error,
-        lod.max_distance > 0.0f ? fmt::format("{:.4g}", lod.max_distance) : "unlimited");
+        lod.max_distance > 0.0f ? fmt::format("{:.4g}", lod.max_distance) : "unlimited",
+        lod.mesh.tangents.empty()
+            ? ""
+            : fmt::format(", tangents {}", tangentSourceName(lod.mesh.tangent_source)));
   }
   s += fmt::format("clips: {}\n", p.clips.size());
   s += fmt::format("  {:<24} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5}  {}\n", "name", "first", "frames",
@@ -107,8 +135,11 @@ std::string describePackage(const Package& p) {
   s += fmt::format("images: {}\n", p.images.size());
   for (size_t i = 0; i < p.images.size(); ++i) {
     const PackageImage& image = p.images[i];
-    s += fmt::format("  {} {}: {} x {}, {} mip levels", i, image.name, image.mips[0].width,
-                     image.mips[0].height, image.mips.size());
+    s += fmt::format("  {} {}: {} x {}, {} mip levels, {}", i, image.name, image.mips[0].width,
+                     image.mips[0].height, image.mips.size(),
+                     imageColorSpace(p.materials, static_cast<int>(i)) == ColorSpace::kSrgb
+                         ? "sRGB colour"
+                         : "linear data");
     if (!image.pot_mips.empty()) {
       s += fmt::format(", power-of-two copy {} x {}", image.pot_mips[0].width,
                        image.pot_mips[0].height);

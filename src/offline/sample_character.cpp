@@ -91,12 +91,15 @@ glm::vec3 restBoneDirection(int joint) {
 namespace {
 
 // One material per sub-mesh, in their order: plain base colours (linear), so the crowd is not
-// grey; opaque and single-sided (the parts are closed surfaces).
+// grey; matte (dielectric, fully rough: no highlights), opaque and single-sided (the parts are
+// closed surfaces).
 std::vector<Material> sampleMaterials() {
   auto make = [](const char* name, glm::vec3 linear) {
     Material m;
     m.name = name;
     m.base_color = glm::vec4(linear, 1.0f);
+    m.metallic_factor = 0.0f;
+    m.roughness_factor = 1.0f;
     return m;
   };
   return {make("clothes", {0.10f, 0.22f, 0.50f}), make("skin", {0.72f, 0.43f, 0.30f}),

@@ -7,6 +7,7 @@
 
 #include "render/material_draws.h"
 #include "render/passes/cull_lod_pass.h"
+#include "throng/crowd/lod_select.h"
 
 namespace throng::render {
 namespace {
@@ -74,8 +75,7 @@ Status gatherCrowdFacts(const Package& package, const CrowdRendererDesc& desc, C
     limits.mesh = {};
     out.lods.push_back(std::move(limits));
   }
-  for (const glm::vec3& p : package.lods[0].mesh.positions)
-    out.reach = std::max(out.reach, glm::length(p));
+  out.reach = lodReach(package.lods);
   return Status::okStatus();
 }
 

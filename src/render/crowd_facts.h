@@ -10,6 +10,7 @@
 #include "throng/core/joint_encoding.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/crowd/culling.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/crowd_renderer.h"
@@ -28,7 +29,7 @@ struct CrowdFacts {
   // What the chosen path decided (merged paths: fallbacks, K, the joint encoding).
   std::vector<LodDrawInfo> lod_info;
   std::vector<uint8_t> drawn_lod;  // LOD picked -> LOD drawn (merged paths); empty: itself
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   JointEncoding joint_encoding = JointEncoding::kRows;
   std::string joint_encoding_reason;
   float quat_encoding_error = 0.0f;

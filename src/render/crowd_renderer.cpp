@@ -121,7 +121,7 @@ const std::string& CrowdRenderer::pathReason() const {
 int CrowdRenderer::lodCount() const {
   return impl_->facts.lodCount();
 }
-const std::vector<std::string>& CrowdRenderer::warnings() const {
+const std::vector<Warning>& CrowdRenderer::warnings() const {
   return impl_->facts.warnings;
 }
 JointEncoding CrowdRenderer::jointEncoding() const {

@@ -286,11 +286,19 @@ Status MergedBatchRenderer::resolveFallbacks(std::span<const MeshLod> lods,
                                 lods_[coarser].info.joints, describeError(lods[coarser].max_error),
                                 describeError(desc.max_fallback_error)));
     }
-    warnings_.push_back(fmt::format(
-        "merged batch: LOD {} ({} joints) does not fit {} uniform vectors; drawing LOD {} ({} "
-        "joints) instead, error {}",
-        i, lods_[i].info.joints, budget_, coarser, lods_[coarser].info.joints,
-        describeError(lods[coarser].max_error)));
+    warnings_.push_back(makeWarning(
+        WarningKind::kLodDrawnCoarser,
+        fmt::format("merged batch: LOD {} ({} joints) does not fit {} uniform vectors; drawing "
+                    "LOD {} ({} joints) instead, error {}",
+                    i, lods_[i].info.joints, budget_, coarser, lods_[coarser].info.joints,
+                    describeError(lods[coarser].max_error)),
+        fmt::format("LOD {} as LOD {}", i, coarser)));
+    warnings_.back()
+        .with("lod", i)
+        .with("joints", lods_[i].info.joints)
+        .with("uniform_vectors", budget_)
+        .with("drawn_lod", coarser)
+        .with("error", static_cast<double>(lods[coarser].max_error));
     const Lod& target = lods_[coarser];
     lods_[i].info = target.info;
     lods_[i].info.drawn_lod = coarser;

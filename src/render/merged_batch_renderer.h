@@ -19,6 +19,7 @@
 #include "throng/core/math.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 
@@ -109,7 +110,7 @@ class MergedBatchRenderer {
   JointEncoding jointEncoding() const { return encoding_; }
   // One line per LOD drawn with a coarser one: which LOD, the budget, the LOD drawn instead and
   // its error (model units and share of the height of LOD 0's bind mesh). Empty when none.
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<Warning>& warnings() const { return warnings_; }
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
@@ -184,7 +185,7 @@ class MergedBatchRenderer {
                  std::optional<MaterialPass> pass = std::nullopt);
 
   std::vector<Lod> lods_;
-  std::vector<std::string> warnings_;
+  std::vector<Warning> warnings_;
   GpuMaterials materials_;
   int budget_ = 0;
   JointEncoding encoding_ = JointEncoding::kRows;

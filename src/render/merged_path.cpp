@@ -3,6 +3,7 @@
 
 #include <cassert>
 
+#include "render/gl_check.h"
 #include "throng/crowd/batch_palette.h"
 #include "throng/crowd/lod_select.h"
 
@@ -21,7 +22,12 @@ MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScen
          (scene.skeleton != nullptr && scene.clips.size() == scene.baked_clips.size()));
   assert(static_cast<int>(scene.lods.size()) == renderer.lodCount());
   renderer.beginFrame(view);
-  const LodView lod_view = lodViewOf(view, 0);
+  // The front end's LOD rule: screen space at the bound framebuffer's height, to the agent's
+  // nearest point.
+  GLint viewport[4] = {};
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  LodView lod_view = lodViewOf(view, viewport[3]);
+  lod_view.reach = lodReach(scene.lods);
   for (size_t i = 0; i < agents.size(); ++i) {
     const Placement& placement = placements[i];
     const int lod = agentLod(scene.lods, lod_view, placement);

@@ -38,10 +38,10 @@ struct MergedPathScratch {
 
 // Draws agents[i] at placements[i] (frames[i] from PlaybackJob, used by the baked source; may be
 // empty for the tree source), untinted and unculled. LOD: agentLod (crowd/lod_select.h) seen from
-// view.eye. Cross-fades blend the two clips' skinning matrices row by row (as the instanced shader
-// does). Sizes: placements == agents (== frames for the baked source). CrowdRenderer is the
-// front end for packages (baked frames); this keeps the seed's skeleton-tree source for
-// comparisons.
+// view.eye, as the front end picks it (screen space at the bound viewport's height, lodReach).
+// Cross-fades blend the two clips' skinning matrices row by row (as the instanced shader does).
+// Sizes: placements == agents (== frames for the baked source). CrowdRenderer is the front end for
+// packages (baked frames); this keeps the seed's skeleton-tree source for comparisons.
 MergedFrameStats drawMergedCrowd(MergedBatchRenderer& renderer, const MergedScene& scene,
                                  PaletteSource source, const FrameView& view,
                                  std::span<const Placement> placements,

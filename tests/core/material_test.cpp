@@ -3,6 +3,10 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
+#include <vector>
+
+#include <fmt/core.h>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +27,54 @@ TEST(Material, DefaultsFollowGltf) {
   EXPECT_EQ(s.wrap_t, TextureWrap::kRepeat);
   EXPECT_TRUE(validateMaterial(m, 0, 0, "test").ok());
   EXPECT_STREQ(alphaModeName(AlphaMode::kMask), "MASK");
+  // glTF 2.0's metallic-roughness defaults.
+  EXPECT_EQ(m.metallic_factor, 1.0f);
+  EXPECT_EQ(m.roughness_factor, 1.0f);
+  EXPECT_EQ(m.normal_scale, 1.0f);
+  EXPECT_EQ(m.occlusion_strength, 1.0f);
+  EXPECT_EQ(m.emissive_factor, glm::vec3(0.0f));
+  EXPECT_EQ(m.emissive_strength, 1.0f);
+  for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+    EXPECT_FALSE(m.texture(static_cast<TextureSlot>(slot)).present());
+  }
+}
+
+TEST(Material, SlotsNameTheirTexturesAndColourSpaces) {
+  Material m;
+  const TextureRef* fields[] = {&m.base_color_texture, &m.metallic_roughness_texture,
+                                &m.normal_texture, &m.occlusion_texture, &m.emissive_texture};
+  const char* names[] = {"base colour", "metallic-roughness", "normal", "occlusion", "emissive"};
+  const ColorSpace spaces[] = {ColorSpace::kSrgb, ColorSpace::kLinear, ColorSpace::kLinear,
+                               ColorSpace::kLinear, ColorSpace::kSrgb};
+  for (int s = 0; s < kTextureSlotCount; ++s) {
+    const auto slot = static_cast<TextureSlot>(s);
+    EXPECT_EQ(&m.texture(slot), fields[s]);
+    EXPECT_EQ(&std::as_const(m).texture(slot), fields[s]);
+    EXPECT_STREQ(textureSlotName(slot), names[s]);
+    EXPECT_EQ(slotColorSpace(slot), spaces[s]);
+  }
+}
+
+TEST(Material, ImagesTakeTheColourSpaceOfTheirUses) {
+  std::vector<Material> materials(2);
+  materials[0].base_color_texture.image = 0;
+  materials[0].normal_texture.image = 1;
+  materials[1].occlusion_texture.image = 1;
+  materials[1].metallic_roughness_texture.image = 1;  // one ORM image: all data
+  materials[1].emissive_texture.image = 2;
+  EXPECT_EQ(imageColorSpace(materials, 0), ColorSpace::kSrgb);
+  EXPECT_EQ(imageColorSpace(materials, 1), ColorSpace::kLinear);
+  EXPECT_EQ(imageColorSpace(materials, 2), ColorSpace::kSrgb);
+  EXPECT_EQ(imageColorSpace(materials, 3), ColorSpace::kSrgb);  // unused
+  EXPECT_TRUE(validateImageColorSpaces(materials, "x.glb").ok());
+  materials[1].name = "skin";
+  materials[1].emissive_texture.image = 1;  // colour and data from one image
+  const Status s = validateImageColorSpaces(materials, "x.glb");
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(s.message(),
+            "x.glb: image 1 is read as sRGB colour (material 1 ('skin') emissive texture) and as "
+            "linear data (material 0 ('') normal texture); an image has one colour space: give "
+            "each use its own image");
 }
 
 TEST(Material, GlEnumValues) {
@@ -119,6 +171,64 @@ TEST(Material, ValidationNamesTheProblem) {
   m.base_color_texture.sampler.wrap_s = TextureWrap::kRepeat;
   m.base_color_texture.transform.rotation = INFINITY;
   EXPECT_NE(error(m, 2).find("transform"), std::string::npos);
+}
+
+TEST(Material, ValidationCoversEveryPbrFactorAndTexture) {
+  auto error = [](const Material& m) {
+    const Status s = validateMaterial(m, 1, 2, "x.throng");
+    EXPECT_EQ(s.code(), ErrorCode::kInvalidData);
+    return s.message();
+  };
+  auto fresh = [] {
+    Material m;
+    m.name = "pbr";
+    return m;
+  };
+  Material m = fresh();
+  m.metallic_factor = 1.5f;
+  EXPECT_EQ(error(m), "x.throng: material 1 ('pbr'): metallic factor is 1.5, outside [0, 1]");
+  m = fresh();
+  m.roughness_factor = NAN;
+  EXPECT_NE(error(m).find("roughness factor is nan, outside [0, 1]"), std::string::npos);
+  m = fresh();
+  m.occlusion_strength = -0.5f;
+  EXPECT_NE(error(m).find("occlusion strength is -0.5, outside [0, 1]"), std::string::npos);
+  m = fresh();
+  m.emissive_factor.b = 2.0f;
+  EXPECT_NE(error(m).find("emissive factor component 2 is 2, outside [0, 1]"), std::string::npos);
+  m = fresh();
+  m.emissive_strength = -1.0f;
+  EXPECT_NE(error(m).find("emissive strength -1 is not a finite number >= 0"), std::string::npos);
+  m.emissive_strength = INFINITY;
+  EXPECT_NE(error(m).find("emissive strength inf"), std::string::npos);
+  m = fresh();
+  m.normal_scale = NAN;
+  EXPECT_NE(error(m).find("normal scale nan is not finite"), std::string::npos);
+  m.normal_scale = -2.0f;  // any finite scale is glTF (a negative one flips the normal's xy)
+  m.emissive_strength = 40.0f;
+  EXPECT_TRUE(validateMaterial(m, 1, 2, "x").ok());
+  // Each texture slot is checked like the base colour's, and named.
+  for (int s = 1; s < kTextureSlotCount; ++s) {
+    const auto slot = static_cast<TextureSlot>(s);
+    m = fresh();
+    m.texture(slot).image = 2;
+    EXPECT_NE(error(m).find(fmt::format("{} texture image 2 does not exist (2 images)",
+                                        textureSlotName(slot))),
+              std::string::npos);
+    m.texture(slot).image = 1;
+    m.texture(slot).uv_set = 3;
+    EXPECT_NE(error(m).find(fmt::format("{} texture uv set 3", textureSlotName(slot))),
+              std::string::npos);
+    m.texture(slot).uv_set = 0;
+    m.texture(slot).sampler.wrap_t = static_cast<TextureWrap>(1);
+    EXPECT_NE(error(m).find(fmt::format("{} texture wraps", textureSlotName(slot))),
+              std::string::npos);
+    m.texture(slot).sampler.wrap_t = TextureWrap::kRepeat;
+    m.texture(slot).transform.scale.y = NAN;
+    EXPECT_NE(
+        error(m).find(fmt::format("{} texture transform is not finite", textureSlotName(slot))),
+        std::string::npos);
+  }
 }
 
 }  // namespace

@@ -151,9 +151,9 @@ std::vector<ErrorCase> cases() {
        "not a throng package (bad magic)"},
       {"Endianness", whole([](std::string& f) { writeAt<uint32_t>(f, 12, 0x04030201u); }),
        ErrorCode::kParseError, "endianness marker is 0x04030201, expected 0x01020304"},
-      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 4); }),
+      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 5); }),
        ErrorCode::kVersionMismatch,
-       "package format version 4 was written by a newer throng (this one reads versions 3 to 3)"},
+       "package format version 5 was written by a newer throng (this one reads versions 3 to 4)"},
       {"FileSize", whole([](std::string& f) { f += std::string(16, '\0'); }),
        ErrorCode::kParseError, "(truncated?)"},
       {"TooManySections", whole([](std::string& f) { writeAt<uint32_t>(f, 24, 65); }),
@@ -180,7 +180,7 @@ std::vector<ErrorCase> cases() {
        },
        ErrorCode::kParseError, "section ANIM range [1073741824, +"},
       {"SectionChecksum", whole([](std::string& f) { f.back() ^= 1; }), ErrorCode::kParseError,
-       "section IMGS checksum mismatch (corrupted)"},
+       "section PBRM checksum mismatch (corrupted)"},
       {"Overlap",
        [](Sections s) {
          return test::buildPackage(s, [](std::string& t) {
@@ -188,15 +188,21 @@ std::vector<ErrorCase> cases() {
          });
        },
        ErrorCode::kParseError, "sections META and SKEL overlap"},
-      // Seven sections: the table ends at 40 + 7 * 32 = 264, the first section starts at 272.
-      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 7 * 32] = 1; }),
-       ErrorCode::kParseError, "non-zero padding byte at offset 264"},
+      // Nine sections: the table ends at 40 + 9 * 32 = 328, the first section starts at 336.
+      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 9 * 32] = 1; }),
+       ErrorCode::kParseError, "non-zero padding byte at offset 328"},
       {"MissingSection",
        [](Sections s) {
          s.erase(s.begin() + 3);
          return test::buildPackage(s);
        },
        ErrorCode::kParseError, "section CLIP is missing"},
+      {"MissingTangents",
+       [](Sections s) {
+         s.erase(s.begin() + 7);
+         return test::buildPackage(s);
+       },
+       ErrorCode::kParseError, "section TANG is missing"},
       // ---- section decoders ----
       {"FieldCut", body(kSectionMeta, [](std::string& b) { b.resize(2); }), ErrorCode::kParseError,
        "section META at byte 0: source name needs 4 bytes, only 2 left"},
@@ -229,10 +235,26 @@ std::vector<ErrorCase> cases() {
       {"TextureTooWide",
        body(kSectionTexture, [](std::string& b) { writeAt<uint32_t>(b, kAnimWidth, 40000); }),
        ErrorCode::kParseError, "texture 40000x2 exceeds the limit of 32768 per side"},
+      // TANG: LOD count, then per LOD its tangent source (u8) and, unless 0, its tangents.
+      {"TangentLodCount",
+       body(kSectionTangents, [](std::string& b) { writeAt<uint32_t>(b, 0, 2); }),
+       ErrorCode::kParseError, "section TANG at byte 4: 2 LODs, section LODS has 1"},
+      {"TangentSource", body(kSectionTangents, [](std::string& b) { b[4] = 7; }),
+       ErrorCode::kParseError, "section TANG at byte 5: tangent source is 7, not 0..3"},
+      {"TangentsCut", body(kSectionTangents, [](std::string& b) { b[4] = 2; }),
+       ErrorCode::kParseError, "tangents claims 20 entries of 16 bytes, only 0 bytes left"},
+      // PBRM: material count (MATL's), then per material 8 floats and 4 texture records.
+      {"PbrMaterialCount", body(kSectionPbr, [](std::string& b) { writeAt<uint32_t>(b, 0, 1); }),
+       ErrorCode::kParseError, "section PBRM at byte 4: 1 materials, section MATL has 0"},
       // ---- validatePackage, after every field decoded ----
       {"NoJoints", body(kSectionSkeleton, [](std::string& b) { b = skeletonBody({}); }),
        ErrorCode::kInvalidData, "skeleton has no joints"},
-      {"NoMesh", body(kSectionLods, [](std::string& b) { b = std::string(4, '\0'); }),
+      {"NoMesh",
+       [](Sections s) {
+         section(s, kSectionLods).body = std::string(4, '\0');
+         section(s, kSectionTangents).body = std::string(4, '\0');  // TANG: no LODs either
+         return test::buildPackage(s);
+       },
        ErrorCode::kInvalidData, "package has no mesh"},
       {"NoClips", body(kSectionClips, [](std::string& b) { b = std::string(4, '\0'); }),
        ErrorCode::kInvalidData, "package has no clips"},
@@ -329,6 +351,28 @@ std::vector<ErrorCase> cases() {
        body(kSectionTexture, [](std::string& b) { writeAt<uint32_t>(b, kAnimFrames, 5); }),
        ErrorCode::kInvalidData,
        "animation texture: 5 frames of 9 texels at width 18 need 3 rows, height is 2"},
+      {"TangentHandedness",
+       body(kSectionTangents,
+            [](std::string& b) {
+              b[4] = 2;
+              for (int v = 0; v < 20; ++v) {
+                for (float x : {1.0f, 0.0f, 0.0f, v == 3 ? 0.5f : 1.0f}) {
+                  b.append(reinterpret_cast<const char*>(&x), sizeof(x));
+                }
+              }
+            }),
+       ErrorCode::kInvalidData, "LOD 0: vertex 3 tangent handedness (w) is 0.5, not +1 or -1"},
+      {"TangentLength",
+       body(kSectionTangents,
+            [](std::string& b) {
+              b[4] = 1;
+              for (int v = 0; v < 20; ++v) {
+                for (float x : {v == 5 ? 2.0f : 1.0f, 0.0f, 0.0f, -1.0f}) {
+                  b.append(reinterpret_cast<const char*>(&x), sizeof(x));
+                }
+              }
+            }),
+       ErrorCode::kInvalidData, "LOD 0: vertex 5 tangent has length 2, not 1"},
       {"TexelNaN",
        body(kSectionTexture,
             [nan](std::string& b) { writeAt<float>(b, kAnimTexels + 4 * 5, nan); }),

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/package_sections.h"
 #include "support/test_support.h"
 #include "throng/core/file_io.h"
 #include "throng/core/half.h"
@@ -26,14 +27,17 @@ ImageLevel level(uint32_t w, uint32_t h, uint8_t seed) {
 }
 
 // Looks for the chain character: two materials (plain; textured from uv set 1 with a transform,
-// alpha-masked), one variant swapping them, one NPOT image with its chain and a power-of-two
-// copy; the mesh gets vertex colours and a second uv set and two sub-meshes.
+// alpha-masked, with every metallic-roughness factor and texture), one variant swapping them, one
+// NPOT colour image with its chain and a power-of-two copy and a data image; the mesh gets vertex
+// colours, a second uv set, tangents and two sub-meshes.
 void addLooks(Character& c, Package& p) {
   SkinnedMesh& m = c.mesh;
   for (size_t v = 0; v < m.vertexCount(); ++v) {
     m.colors.emplace_back(0.25f, 0.5f, 1.0f, 0.75f - 0.01f * static_cast<float>(v));
     m.uvs1.push_back(m.uvs[v] * 2.0f + glm::vec2(0.5f));
+    m.tangents.emplace_back(0.0f, 0.6f, -0.8f, v % 3 == 0 ? -1.0f : 1.0f);
   }
+  m.tangent_source = TangentSource::kMixed;
   const uint32_t half = static_cast<uint32_t>(m.indices.size() / 6 * 3);
   m.submeshes = {{"lower", 0, half, 0, {1}},
                  {"upper", half, static_cast<uint32_t>(m.indices.size()) - half, 1, {0}}};
@@ -51,13 +55,34 @@ void addLooks(Character& c, Package& p) {
   t.sampler = {TextureFilter::kNearest, TextureFilter::kNearestMipmapLinear,
                TextureWrap::kMirroredRepeat, TextureWrap::kClampToEdge};
   t.transform = {glm::vec2(0.25f, -0.5f), 0.5f, glm::vec2(2.0f, 3.0f)};
+  textured.metallic_factor = 0.25f;
+  textured.roughness_factor = 0.75f;
+  textured.normal_scale = -0.5f;
+  textured.occlusion_strength = 0.625f;
+  textured.emissive_factor = glm::vec3(0.1f, 0.2f, 0.3f);
+  textured.emissive_strength = 6.5f;
+  // Each data texture reads image 1 its own way; the emissive one reads the colour image.
+  const TextureSlot data[] = {TextureSlot::kMetallicRoughness, TextureSlot::kNormal,
+                              TextureSlot::kOcclusion};
+  for (int i = 0; i < 3; ++i) {
+    TextureRef& d = textured.texture(data[i]);
+    d.image = 1;
+    d.uv_set = 1;
+    d.sampler.wrap_s = i == 0 ? TextureWrap::kClampToEdge : TextureWrap::kMirroredRepeat;
+    d.transform.rotation = 0.125f * static_cast<float>(i + 1);
+  }
+  textured.emissive_texture = t;
+  textured.emissive_texture.transform.offset.x = 0.75f;
   p.materials = {plain, textured};
   p.variants = {"swapped"};
   PackageImage image;
   image.name = "skin";
   image.mips = {level(3, 2, 1), level(1, 1, 2)};
   image.pot_mips = {level(4, 2, 3), level(2, 1, 4), level(1, 1, 5)};
-  p.images = {image};
+  PackageImage normals;
+  normals.name = "normals";
+  normals.mips = {level(2, 2, 9), level(1, 1, 10)};
+  p.images = {image, normals};
 }
 
 // A small, valid package built from the chain character: two LODs, two clips, a texture of
@@ -190,6 +215,8 @@ void expectSameMesh(const SkinnedMesh& a, const SkinnedMesh& b) {
   EXPECT_EQ(a.colors, b.colors);
   EXPECT_EQ(a.joints, b.joints);
   EXPECT_EQ(a.weights, b.weights);
+  EXPECT_EQ(a.tangents, b.tangents);
+  EXPECT_EQ(a.tangent_source, b.tangent_source);
   EXPECT_EQ(a.indices, b.indices);
   ASSERT_EQ(a.submeshes.size(), b.submeshes.size());
   for (size_t s = 0; s < a.submeshes.size(); ++s) {
@@ -272,17 +299,26 @@ void expectSamePackage(const Package& a, const Package& b) {
     EXPECT_EQ(x.alpha_mode, y.alpha_mode);
     EXPECT_EQ(x.alpha_cutoff, y.alpha_cutoff);
     EXPECT_EQ(x.double_sided, y.double_sided);
-    const TextureRef& tx = x.base_color_texture;
-    const TextureRef& ty = y.base_color_texture;
-    EXPECT_EQ(tx.image, ty.image);
-    EXPECT_EQ(tx.uv_set, ty.uv_set);
-    EXPECT_EQ(tx.sampler.mag_filter, ty.sampler.mag_filter);
-    EXPECT_EQ(tx.sampler.min_filter, ty.sampler.min_filter);
-    EXPECT_EQ(tx.sampler.wrap_s, ty.sampler.wrap_s);
-    EXPECT_EQ(tx.sampler.wrap_t, ty.sampler.wrap_t);
-    EXPECT_EQ(tx.transform.offset, ty.transform.offset);
-    EXPECT_EQ(tx.transform.rotation, ty.transform.rotation);
-    EXPECT_EQ(tx.transform.scale, ty.transform.scale);
+    EXPECT_EQ(x.metallic_factor, y.metallic_factor);
+    EXPECT_EQ(x.roughness_factor, y.roughness_factor);
+    EXPECT_EQ(x.normal_scale, y.normal_scale);
+    EXPECT_EQ(x.occlusion_strength, y.occlusion_strength);
+    EXPECT_EQ(x.emissive_factor, y.emissive_factor);
+    EXPECT_EQ(x.emissive_strength, y.emissive_strength);
+    for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+      SCOPED_TRACE(textureSlotName(static_cast<TextureSlot>(slot)));
+      const TextureRef& tx = x.texture(static_cast<TextureSlot>(slot));
+      const TextureRef& ty = y.texture(static_cast<TextureSlot>(slot));
+      EXPECT_EQ(tx.image, ty.image);
+      EXPECT_EQ(tx.uv_set, ty.uv_set);
+      EXPECT_EQ(tx.sampler.mag_filter, ty.sampler.mag_filter);
+      EXPECT_EQ(tx.sampler.min_filter, ty.sampler.min_filter);
+      EXPECT_EQ(tx.sampler.wrap_s, ty.sampler.wrap_s);
+      EXPECT_EQ(tx.sampler.wrap_t, ty.sampler.wrap_t);
+      EXPECT_EQ(tx.transform.offset, ty.transform.offset);
+      EXPECT_EQ(tx.transform.rotation, ty.transform.rotation);
+      EXPECT_EQ(tx.transform.scale, ty.transform.scale);
+    }
   }
   ASSERT_EQ(a.images.size(), b.images.size());
   for (size_t i = 0; i < a.images.size(); ++i) {
@@ -336,7 +372,7 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(get<uint32_t>(b, 8), kPackageVersion);
   EXPECT_EQ(static_cast<uint8_t>(b[12]), 0x04);  // little-endian marker 0x01020304
   EXPECT_EQ(get<uint64_t>(b, 16), b.size());
-  EXPECT_EQ(get<uint32_t>(b, 24), 7u);
+  EXPECT_EQ(get<uint32_t>(b, 24), 9u);
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
@@ -346,11 +382,13 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(layout->sections[4].name(), "ANIM");
   EXPECT_EQ(layout->sections[5].name(), "MATL");
   EXPECT_EQ(layout->sections[6].name(), "IMGS");
+  EXPECT_EQ(layout->sections[7].name(), "TANG");
+  EXPECT_EQ(layout->sections[8].name(), "PBRM");
 }
 
 TEST(Package, RejectsTruncationAtEverySectionBoundaryAndRandomLengths) {
   const Bytes b = serialize(makePackage());
-  std::vector<size_t> lengths = {0, 1, 7, 8, 39, 40, kPackageHeaderSize + 7 * 32 - 1};
+  std::vector<size_t> lengths = {0, 1, 7, 8, 39, 40, kPackageHeaderSize + 9 * 32 - 1};
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
@@ -689,8 +727,8 @@ TEST(Package, RejectsInconsistentLooks) {
   p.lods[1].mesh.uvs1.clear();
   expectInvalid(p, "uv set", "samples uv set 1");
   p = makePackage();
-  p.materials[1].base_color_texture.image = 1;
-  expectInvalid(p, "image index", "image 1 does not exist");
+  p.materials[1].base_color_texture.image = 2;
+  expectInvalid(p, "image index", "base colour texture image 2 does not exist");
   p = makePackage();
   p.materials[0].base_color.g = 1.5f;
   expectInvalid(p, "colour", "outside [0, 1]");
@@ -727,6 +765,115 @@ TEST(Package, RejectsInconsistentLooks) {
   p = makePackage();
   p.images[0].mips = {level(kMaxImageSize + 1, 1, 0)};
   expectInvalid(p, "image size", "limit");
+  // Metallic-roughness: factors, every texture slot, the colour space of images, tangents.
+  p = makePackage();
+  p.materials[1].roughness_factor = 1.25f;
+  expectInvalid(p, "roughness", "roughness factor is 1.25, outside [0, 1]");
+  p = makePackage();
+  p.materials[1].normal_texture.image = 3;
+  expectInvalid(p, "normal image", "normal texture image 3 does not exist (2 images)");
+  p = makePackage();
+  p.materials[1].occlusion_texture.sampler.min_filter = static_cast<TextureFilter>(7);
+  expectInvalid(p, "occlusion filter", "occlusion texture filters");
+  p = makePackage();
+  p.materials[0].emissive_texture.image = 1;  // the data image read as colour
+  p.materials[0].emissive_texture.uv_set = 1;
+  expectInvalid(p, "colour space", "image 1 is read as sRGB colour (material 0 ('plain')");
+  p = makePackage();
+  p.lods[1].mesh.tangents.clear();
+  p.lods[1].mesh.tangent_source = TangentSource::kNone;
+  expectInvalid(p, "tangents",
+                "LOD 1: sub-mesh 0 ('lower'): material 1 ('textured') has a normal "
+                "texture, which needs tangents; the mesh has none");
+  p = makePackage();
+  p.lods[0].mesh.tangents[2].w = 0.0f;
+  expectInvalid(p, "handedness", "vertex 2 tangent handedness (w) is 0, not +1 or -1");
+}
+
+// A version 3 file of `p`: the same sections less TANG and PBRM, version 3 in the header.
+Bytes asVersion3(const Package& p) {
+  std::vector<test::PackageSection> sections;
+  const Bytes v4 = serialize(p);
+  const std::string file(reinterpret_cast<const char*>(v4.data()), v4.size());
+  for (const test::PackageSection& s : test::splitPackage(file)) {
+    if (s.tag != kSectionTangents && s.tag != kSectionPbr) sections.push_back(s);
+  }
+  Bytes b = toBytes(test::buildPackage(sections));
+  put<uint32_t>(b, 8, 3);
+  resign(b);
+  return b;
+}
+
+TEST(Package, Version3ReadsWithoutTangentsAndWithTheLambertLook) {
+  Package p = makePackage();
+  const Result<Package> back = parse(asVersion3(p));
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  // What version 3 held is read as it was.
+  ASSERT_EQ(back->materials.size(), 2u);
+  EXPECT_EQ(back->materials[1].base_color_texture.transform.scale, glm::vec2(2.0f, 3.0f));
+  EXPECT_EQ(back->lods[0].mesh.positions, p.lods[0].mesh.positions);
+  // What it lacked has the documented defaults.
+  for (const MeshLod& lod : back->lods) {
+    EXPECT_TRUE(lod.mesh.tangents.empty());
+    EXPECT_EQ(lod.mesh.tangent_source, TangentSource::kNone);
+  }
+  for (const Material& m : back->materials) {
+    EXPECT_EQ(m.metallic_factor, kVersion3MetallicFactor);
+    EXPECT_EQ(m.roughness_factor, kVersion3RoughnessFactor);
+    EXPECT_EQ(m.normal_scale, 1.0f);
+    EXPECT_EQ(m.occlusion_strength, 1.0f);
+    EXPECT_EQ(m.emissive_factor, glm::vec3(0.0f));
+    EXPECT_EQ(m.emissive_strength, 1.0f);
+    for (int slot = 1; slot < kTextureSlotCount; ++slot) {
+      EXPECT_FALSE(m.texture(static_cast<TextureSlot>(slot)).present());
+    }
+  }
+  EXPECT_EQ(kVersion3MetallicFactor, 0.0f);
+  EXPECT_EQ(kVersion3RoughnessFactor, 1.0f);
+  // Saving it again writes version 4, which reads back the same.
+  const auto dir = test::makeTempDir("pkg-v3");
+  const std::string path = (dir / "upgraded.throng").string();
+  ASSERT_TRUE(writePackage(*back, path).ok());
+  EXPECT_EQ(test::readAt<uint32_t>(test::readFile(path), 8), kPackageVersion);
+  Result<Package> again = readPackage(path);
+  ASSERT_TRUE(again.ok()) << again.status().toString();
+  expectSamePackage(*back, *again);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Package, RejectsBadPbrAndTangentBytes) {
+  const Bytes base = serialize(makePackage());
+  const size_t tang = sectionOffset(base, kSectionTangents);
+  const size_t pbrm = sectionOffset(base, kSectionPbr);
+  // TANG: u32 LOD count, LOD 0: u8 source then 20 x 16 bytes, LOD 1: u8 source ...
+  Status s = rejectEdited([&](Bytes& b) { put<uint32_t>(b, tang, 1); });
+  EXPECT_NE(s.message().find("section TANG at byte 4: 1 LODs, section LODS has 2"),
+            std::string::npos)
+      << s.message();
+  s = rejectEdited([&](Bytes& b) { put<uint8_t>(b, tang + 4, 4); });
+  EXPECT_NE(s.message().find("tangent source is 4, not 0..3"), std::string::npos) << s.message();
+  s = rejectEdited([&](Bytes& b) { put<uint8_t>(b, tang + 4 + 1 + 20 * 16, 0); });
+  EXPECT_EQ(s.code(), ErrorCode::kParseError) << s.message();  // LOD 1's tangents left over
+  s = rejectEdited([&](Bytes& b) { put<float>(b, tang + 4 + 1 + 16 * 7 + 12, -0.25f); });
+  EXPECT_NE(s.message().find("LOD 0: vertex 7 tangent handedness (w) is -0.25"), std::string::npos)
+      << s.message();
+  // PBRM: u32 material count, material 0: metallic, roughness, normal scale, occlusion strength,
+  // emissive (3), strength, 4 texture records of 36 bytes (image, uv set, ...).
+  s = rejectEdited([&](Bytes& b) { put<uint32_t>(b, pbrm, 3); });
+  EXPECT_NE(s.message().find("section PBRM at byte 4: 3 materials, section MATL has 2"),
+            std::string::npos)
+      << s.message();
+  s = rejectEdited([&](Bytes& b) { put<float>(b, pbrm + 4, 2.0f); });
+  EXPECT_NE(s.message().find("material 0 ('plain'): metallic factor is 2, outside [0, 1]"),
+            std::string::npos)
+      << s.message();
+  s = rejectEdited([&](Bytes& b) { put<uint32_t>(b, pbrm + 4 + 32 + 4, 2); });
+  EXPECT_NE(s.message().find("texture uv set 2 is not 0 or 1"), std::string::npos) << s.message();
+  const size_t material1 = pbrm + 4 + 32 + 4 * 36;
+  s = rejectEdited([&](Bytes& b) { put<int32_t>(b, material1 + 32 + 36, 5); });
+  EXPECT_NE(s.message().find("material 1 ('textured'): normal texture image 5 does not exist"),
+            std::string::npos)
+      << s.message();
 }
 
 TEST(Package, RejectsBadLooksBytes) {

@@ -23,9 +23,9 @@ std::vector<BakedClip> named(std::initializer_list<const char*> names) {
   return clips;
 }
 
-bool mentions(const std::vector<std::string>& warnings, const std::string& text) {
-  for (const std::string& w : warnings) {
-    if (w.find(text) != std::string::npos) return true;
+bool mentions(const std::vector<Warning>& warnings, const std::string& text) {
+  for (const Warning& w : warnings) {
+    if (w.message.find(text) != std::string::npos) return true;
   }
   return false;
 }
@@ -33,7 +33,7 @@ bool mentions(const std::vector<std::string>& warnings, const std::string& text)
 TEST(ClipSet, ByNameFindsEveryStatePreferringWholeNamesAndPrefixes) {
   const auto clips =
       named({"Jump_Idle", "walk_fwd", "Idle_A", "Run", "HitReact", "Punch", "Death"});
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   Result<ClipSet> set = clipSetByName(clips, &warnings);
   ASSERT_TRUE(set.ok()) << set.status().toString();
   EXPECT_EQ(set->state_clip[kIdle], 2);  // "Idle_A" starts with idle; "Jump_Idle" only has it
@@ -48,7 +48,7 @@ TEST(ClipSet, ExplicitMapWinsAndLeavesOtherStatesToTheirNames) {
   const auto clips = named({"Survey", "Walk", "Run", "idle", "Swing"});
   Result<ClipMap> map = parseClipMap(" idle=Survey, walk=Walk,run=2,attack=Swing ");
   ASSERT_TRUE(map.ok()) << map.status().toString();
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   Result<ClipSet> set = makeClipSet(clips, *map, &warnings);
   ASSERT_TRUE(set.ok()) << set.status().toString();
   EXPECT_EQ(set->state_clip[kIdle], 0);  // the map beats the clip literally named "idle"
@@ -57,25 +57,27 @@ TEST(ClipSet, ExplicitMapWinsAndLeavesOtherStatesToTheirNames) {
   EXPECT_EQ(set->state_clip[kAttack], 4);
   EXPECT_EQ(set->state_clip[kDead], 0);  // no die clip: idle's, with a warning
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("no die clip"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].message.find("no die clip"), std::string::npos) << warnings[0].message;
+  EXPECT_EQ(warnings[0].kind, WarningKind::kStateClipFallback);
+  EXPECT_EQ(std::get<std::string>(*warnings[0].find("state")), "die");
   EXPECT_EQ(describeClipSet(*set, clips).substr(0, 53),
             "idle=Survey walk=Walk run=Run attack=Swing die=Survey");
 }
 
 TEST(ClipSet, OneClipPlaysForEveryStateWithAWarning) {
   const auto clips = named({"clip0"});
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   Result<ClipSet> set = clipSetByName(clips, &warnings);
   ASSERT_TRUE(set.ok()) << set.status().toString();
   for (uint16_t c : set->state_clip) EXPECT_EQ(c, 0);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("plays for every state"), std::string::npos);
+  EXPECT_NE(warnings[0].message.find("plays for every state"), std::string::npos);
 }
 
 TEST(ClipSet, MissingStatesFallBackInTheDocumentedOrderNeverFailing) {
   {  // No attack, no die: idle's clip, two warnings.
     const auto clips = named({"Idle", "Walk", "Run", "Wave"});
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;
     ClipSet set = clipSetByName(clips, &warnings).value();
     EXPECT_EQ(set.state_clip[kAttack], 0);
     EXPECT_EQ(set.state_clip[kDead], 0);
@@ -85,7 +87,7 @@ TEST(ClipSet, MissingStatesFallBackInTheDocumentedOrderNeverFailing) {
   }
   {  // No walk: the run clip walks.
     const auto clips = named({"Idle", "Running", "Attack", "Die"});
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;
     ClipSet set = clipSetByName(clips, &warnings).value();
     EXPECT_EQ(set.state_clip[kWalk], 1);
     EXPECT_EQ(set.state_clip[kRun], 1);
@@ -93,7 +95,7 @@ TEST(ClipSet, MissingStatesFallBackInTheDocumentedOrderNeverFailing) {
   }
   {  // Nothing recognisable: the first clip idles, and every other state plays it.
     const auto clips = named({"Survey", "Wave"});
-    std::vector<std::string> warnings;
+    std::vector<Warning> warnings;
     ClipSet set = clipSetByName(clips, &warnings).value();
     for (uint16_t c : set.state_clip) EXPECT_EQ(c, 0);
     EXPECT_EQ(warnings.size(), 5u);

@@ -119,16 +119,14 @@ TEST(LodSelect, PerspectiveViewsUseTheScreenSpaceRuleToTheNearestPoint) {
   EXPECT_EQ(agentLod(l, view, p), pickLodScreenSpace(l, 24.0f, projection, 2.0f));
 }
 
-// The reach every front end measures with: LOD 0's farthest bind vertex from the origin; coarser
-// LODs do not count.
 TEST(LodSelect, ReachIsTheFarthestVertexOfLodZero) {
-  std::vector<MeshLod> chain = lods();
-  EXPECT_EQ(lodReach(chain), 0.0f);  // no vertices
-  chain[0].mesh.positions = {glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(3.0f, 0.0f, 4.0f),
-                             glm::vec3(-1.0f, 2.0f, 0.0f)};
-  chain[1].mesh.positions = {glm::vec3(0.0f, 9.0f, 0.0f)};
-  EXPECT_FLOAT_EQ(lodReach(chain), 5.0f);
   EXPECT_EQ(lodReach({}), 0.0f);
+  std::vector<MeshLod> lods(2);
+  lods[0].mesh.positions = {{0.0f, 1.0f, 0.0f}, {3.0f, 0.0f, 4.0f}, {-1.0f, -2.0f, 2.0f}};
+  lods[1].mesh.positions = {{0.0f, 10.0f, 0.0f}};  // only LOD 0 counts
+  EXPECT_FLOAT_EQ(lodReach(lods), 5.0f);
+  lods[0].mesh.positions.clear();
+  EXPECT_EQ(lodReach(lods), 0.0f);
 }
 
 TEST(LodSelect, CountsEveryPickedAgentAndSkipsTheOthers) {

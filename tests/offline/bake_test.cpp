@@ -7,13 +7,16 @@
 
 #include <gtest/gtest.h>
 
+#include "offline/lod_fixture.h"
 #include "support/material_character.h"
 #include "support/test_support.h"
 #include "throng/core/half.h"
 #include "throng/core/package_format.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/offline/lod.h"
 #include "throng/offline/package_info.h"
+#include "throng/offline/tangents.h"
 #include "throng/offline/texture_preview.h"
 
 namespace throng {
@@ -493,6 +496,25 @@ TEST(Bake, ProgressCountsEveryFrame) {
   EXPECT_EQ(most, p.animation.frame_count);
 }
 
+TEST(Bake, ProgressRisesByOneFromOneToTheTotalWhateverTheThreads) {
+  const Character c = makeCharacter();
+  for (int threads : {1, 4}) {
+    SCOPED_TRACE(threads);
+    BakeOptions o;
+    o.threads = threads;
+    std::vector<uint32_t> done;  // the calls are serialised
+    uint32_t total = 0;
+    o.progress = [&](uint32_t d, uint32_t t) {
+      done.push_back(d);
+      total = t;
+    };
+    const Package p = bake(c, o);
+    ASSERT_EQ(done.size(), p.animation.frame_count);
+    EXPECT_EQ(total, p.animation.frame_count);
+    for (size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i + 1);
+  }
+}
+
 TEST(Bake, PackageRoundTripsAndDescribes) {
   const Character c = makeCharacter();
   BakeOptions o;
@@ -555,6 +577,88 @@ TEST(Bake, MaterialsAndImageChainsGoIntoThePackage) {
   const std::string text = describePackage(*back);
   for (const char* s : {"materials: 4", "cutout: colour (1, 1, 1, 1), texture image 1 uv0",
                         "MASK 0.5, double-sided", "variants: 2", "checker: 4 x 4, 3 mip levels"}) {
+    EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// What `throng bake --lods` does, for a normal-mapped character: the tangents generated for the
+// full mesh reach every LOD of the chain (each LOD vertex keeps its source vertex's tangent) and
+// the package; the metallic-roughness looks are stored; the data image's chain is averaged as
+// data.
+TEST(Bake, TangentsAndMetallicRoughnessLooksGoThroughTheLodChainIntoThePackage) {
+  Character c = test::makeTubeCharacter(8, 12);
+  Material skin;
+  skin.name = "skin";
+  skin.metallic_factor = 0.25f;
+  skin.roughness_factor = 0.5f;
+  skin.normal_texture.image = 0;
+  skin.normal_scale = 0.5f;
+  skin.occlusion_texture.image = 0;
+  skin.occlusion_strength = 0.75f;
+  skin.emissive_factor = glm::vec3(0.5f, 0.25f, 0.0f);
+  c.materials = {skin};
+  SourceImage orm{"orm", {4, 4, {}}};
+  for (uint32_t y = 0; y < 4; ++y) {
+    for (uint32_t x = 0; x < 4; ++x) {
+      const auto r = static_cast<uint8_t>(60 * x), g = static_cast<uint8_t>(60 * y);
+      orm.pixels.rgba.insert(orm.pixels.rgba.end(), {r, g, 255, 0});
+    }
+  }
+  c.images = {orm};
+  Result<TangentReport> tangents = generateTangents(c.mesh, c.materials);
+  ASSERT_TRUE(tangents.ok()) << tangents.status().toString();
+  EXPECT_GT(tangents->split, 0u);  // the tube's uv seam runs backwards: mirrored triangles
+  ASSERT_TRUE(validateCharacter(c, "tube").ok());
+
+  Result<Package> baked = bakeCharacter(c, {});
+  ASSERT_TRUE(baked.ok()) << baked.status().toString();
+  Result<std::vector<MeshLod>> lods = buildLodChain(c, defaultLodChainOptions());
+  ASSERT_TRUE(lods.ok()) << lods.status().toString();
+  ASSERT_GE(lods->size(), 2u);
+  baked->lods = std::move(lods).value();
+  const auto dir = test::makeTempDir("bake-tangents");
+  const std::string path = (dir / "tube.throng").string();
+  ASSERT_TRUE(writePackage(*baked, path).ok());
+  Result<Package> back = readPackage(path);
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+
+  const SkinnedMesh& full = c.mesh;
+  for (size_t l = 0; l < back->lods.size(); ++l) {
+    SCOPED_TRACE("LOD " + std::to_string(l));
+    const SkinnedMesh& m = back->lods[l].mesh;
+    ASSERT_EQ(m.tangents.size(), m.vertexCount());
+    EXPECT_EQ(m.tangent_source, TangentSource::kGenerated);
+    for (size_t v = 0; v < m.vertexCount(); ++v) {
+      bool found = false;
+      for (size_t s = 0; s < full.vertexCount() && !found; ++s) {
+        found = m.positions[v] == full.positions[s] && m.normals[v] == full.normals[s] &&
+                m.uvs[v] == full.uvs[s] && m.tangents[v] == full.tangents[s];
+      }
+      EXPECT_TRUE(found) << "vertex " << v;
+    }
+  }
+  const Material& m = back->materials[0];
+  EXPECT_EQ(m.metallic_factor, 0.25f);
+  EXPECT_EQ(m.roughness_factor, 0.5f);
+  EXPECT_EQ(m.normal_texture.image, 0);
+  EXPECT_EQ(m.normal_scale, 0.5f);
+  EXPECT_EQ(m.occlusion_texture.image, 0);
+  EXPECT_EQ(m.occlusion_strength, 0.75f);
+  EXPECT_EQ(m.emissive_factor, glm::vec3(0.5f, 0.25f, 0.0f));
+  // Level 1 texel (0, 0) is the plain mean of the 2x2 texels above it: red (0 + 60) / 2, and
+  // the zero alpha weighs nothing (as colour, red would be decoded from sRGB first: about 42).
+  ASSERT_EQ(back->images.size(), 1u);
+  ASSERT_EQ(back->images[0].mips.size(), 3u);
+  const std::vector<uint8_t>& level1 = back->images[0].mips[1].rgba;
+  EXPECT_NEAR(level1[0], 30, 1);
+  EXPECT_NEAR(level1[1], 30, 1);
+  EXPECT_EQ(level1[2], 255);
+  EXPECT_EQ(level1[3], 0);
+  const std::string text = describePackage(*back);
+  for (const char* s : {"tangents generated (MikkTSpace rules)", "metallic 0.25 roughness 0.5",
+                        "normal texture image 0 uv0", "scale 0.5", "strength 0.75",
+                        "emissive (0.5, 0.25, 0)", "linear data"}) {
     EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text;
   }
   std::filesystem::remove_all(dir);

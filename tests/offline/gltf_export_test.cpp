@@ -17,6 +17,7 @@
 #include "throng/offline/sample_character.h"
 
 #include "throng/offline/gltf_import.h"
+#include "throng/offline/tangents.h"
 
 namespace throng {
 namespace {
@@ -322,6 +323,9 @@ void expectSameLooks(const Character& original, const Character& back) {
     EXPECT_EQ(b.alpha_mode, a.alpha_mode);
     EXPECT_EQ(b.alpha_cutoff, a.alpha_cutoff);
     EXPECT_EQ(b.double_sided, a.double_sided);
+    EXPECT_EQ(b.metallic_factor, a.metallic_factor);
+    EXPECT_EQ(b.roughness_factor, a.roughness_factor);
+    EXPECT_EQ(b.emissive_factor, a.emissive_factor);
     const TextureRef& ta = a.base_color_texture;
     const TextureRef& tb = b.base_color_texture;
     EXPECT_EQ(tb.image, ta.image);
@@ -461,6 +465,61 @@ TEST(GltfExport, MaterialsTexturesColoursAndVariantsRoundTrip) {
               (std::vector<std::string>{"KHR_texture_transform", "KHR_materials_variants"}));
     EXPECT_TRUE(loaded.model.extensionsRequired.empty());
   }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GltfExport, MetallicRoughnessTexturesAndTangentsRoundTrip) {
+  Character c = test::makeMaterialCharacter();
+  Material& m = c.materials[1];
+  m.metallic_factor = 0.125f;
+  m.roughness_factor = 0.625f;
+  m.metallic_roughness_texture = m.base_color_texture;
+  m.metallic_roughness_texture.image = 2;
+  m.normal_texture = m.metallic_roughness_texture;
+  m.normal_texture.transform.rotation = 0.5f;
+  m.normal_scale = -0.75f;
+  m.occlusion_texture = m.metallic_roughness_texture;
+  m.occlusion_strength = 0.25f;
+  m.emissive_factor = glm::vec3(1.0f, 0.5f, 0.0f);
+  m.emissive_strength = 3.0f;
+  m.emissive_texture = m.base_color_texture;
+  SourceImage data = c.images[0];
+  data.name = "orm";
+  c.images.push_back(data);
+  ASSERT_TRUE(generateTangents(c.mesh, c.materials).ok());
+  ASSERT_TRUE(validateCharacter(c, "looks").ok());
+  const auto dir = test::makeTempDir("gltf_export_pbr");
+  const std::string path = (dir / "pbr.glb").string();
+  ASSERT_TRUE(writeGltf(c, path).ok());
+  Result<Character> back = importGltf(path);
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  const Material& b = back->materials[1];
+  EXPECT_EQ(b.metallic_factor, 0.125f);
+  EXPECT_EQ(b.roughness_factor, 0.625f);
+  EXPECT_EQ(b.normal_scale, -0.75f);
+  EXPECT_EQ(b.occlusion_strength, 0.25f);
+  EXPECT_EQ(b.emissive_factor, glm::vec3(1.0f, 0.5f, 0.0f));
+  EXPECT_EQ(b.emissive_strength, 3.0f);
+  for (int s = 0; s < kTextureSlotCount; ++s) {
+    const auto slot = static_cast<TextureSlot>(s);
+    SCOPED_TRACE(textureSlotName(slot));
+    const TextureRef& want = m.texture(slot);
+    const TextureRef& got = b.texture(slot);
+    ASSERT_TRUE(got.present());
+    EXPECT_EQ(back->images[static_cast<size_t>(got.image)].pixels.rgba,
+              c.images[static_cast<size_t>(want.image)].pixels.rgba);
+    EXPECT_EQ(got.uv_set, want.uv_set);
+    EXPECT_EQ(got.sampler.min_filter, want.sampler.min_filter);
+    EXPECT_EQ(got.transform.rotation, want.transform.rotation);
+  }
+  // The tangents travel as TANGENT and come back as the file's.
+  EXPECT_EQ(back->mesh.tangent_source, TangentSource::kFile);
+  EXPECT_EQ(back->mesh.tangents, c.mesh.tangents);
+  const Loaded loaded = load(path, true);
+  ASSERT_TRUE(loaded.ok) << loaded.error;
+  EXPECT_NE(std::find(loaded.model.extensionsUsed.begin(), loaded.model.extensionsUsed.end(),
+                      "KHR_materials_emissive_strength"),
+            loaded.model.extensionsUsed.end());
   std::filesystem::remove_all(dir);
 }
 

@@ -193,7 +193,7 @@ TEST(GltfImportAssets, KayKitClipsBindByJointName) {
   EXPECT_GE(c.findClip("Running_B"), 0);
   // The clip rigs have handslot.l/.r, which the mesh's skeleton lacks: skipped with a warning.
   bool warned = false;
-  for (const std::string& w : c.warnings) warned |= w.find("handslot.l") != std::string::npos;
+  for (const Warning& w : c.warnings) warned |= w.message.find("handslot.l") != std::string::npos;
   EXPECT_TRUE(warned);
 
   bool step = false, animated_scale = false, late_start = false;
@@ -273,9 +273,9 @@ TEST(GltfImportAssets, MorphCubeWarnsAndImports) {
   ASSERT_TRUE(c.ok()) << c.status().toString();
   EXPECT_EQ(c->mesh.vertexCount(), 24u);
   bool morph = false, weights = false;
-  for (const std::string& w : c->warnings) {
-    morph |= w.find("morph targets ignored") != std::string::npos;
-    weights |= w.find("weights channels skipped") != std::string::npos;
+  for (const Warning& w : c->warnings) {
+    morph |= w.message.find("morph targets ignored") != std::string::npos;
+    weights |= w.message.find("weights channels skipped") != std::string::npos;
   }
   EXPECT_TRUE(morph);
   EXPECT_TRUE(weights);

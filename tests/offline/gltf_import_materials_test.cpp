@@ -2,6 +2,7 @@
 // KHR_texture_transform, vertex colours, alpha modes, variants, the extension policy.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -41,15 +42,15 @@ std::string png(int w, int h) {
 }
 
 bool hasWarning(const Character& c, const std::string& text) {
-  for (const std::string& w : c.warnings) {
-    if (w.find(text) != std::string::npos) return true;
+  for (const Warning& w : c.warnings) {
+    if (w.message.find(text) != std::string::npos) return true;
   }
   return false;
 }
 
 std::string allWarnings(const Character& c) {
   std::string s;
-  for (const std::string& w : c.warnings) s += w + "\n";
+  for (const Warning& w : c.warnings) s += w.message + "\n";
   return s;
 }
 
@@ -291,7 +292,7 @@ TEST_F(GltfMaterials, UnusableImagesDropTheTextureWithAWarning) {
   addPrimitive()["material"] = ktx2;
   const Character c = import();
   // Warnings are messages too (docs/errors.md's check reads them from the message log).
-  for (const std::string& w : c.warnings) test::logOutputLines(w);
+  for (const Warning& w : c.warnings) test::logOutputLines(w.message);
   ASSERT_EQ(c.materials.size(), 3u);
   for (const Material& m : c.materials) EXPECT_FALSE(m.base_color_texture.present());
   EXPECT_TRUE(c.images.empty());
@@ -482,6 +483,250 @@ TEST_F(GltfMaterials, TexturesOnlyInUndecodableFormats) {
             path_ + ": requires extension EXT_unknown_thing, which throng does not support");
 }
 
+// ---- metallic-roughness, normal, occlusion, emissive; tangents ----
+
+class GltfPbr : public GltfMaterials {
+ protected:
+  // An embedded w x h PNG and a texture over it; returns the texture's index.
+  int addTexture(int w, int h) {
+    gltf()["images"].push_back(embeddedPng(w, h));
+    gltf()["textures"].push_back({{"source", gltf()["images"].size() - 1}});
+    return static_cast<int>(gltf()["textures"].size()) - 1;
+  }
+  // A material with every metallic-roughness texture: base colour and emissive on image 0,
+  // metallic-roughness and occlusion on image 1 (an ORM map), normal on image 2.
+  json fullMaterial() {
+    const int colour = addTexture(2, 2), orm = addTexture(4, 4), normal = addTexture(2, 1);
+    return {{"name", "full"},
+            {"pbrMetallicRoughness",
+             {{"baseColorTexture", {{"index", colour}}},
+              {"metallicFactor", 0.25},
+              {"roughnessFactor", 0.5},
+              {"metallicRoughnessTexture", {{"index", orm}}}}},
+            {"normalTexture", {{"index", normal}, {"scale", 0.75}}},
+            {"occlusionTexture", {{"index", orm}, {"strength", 0.375}}},
+            {"emissiveTexture", {{"index", colour}}},
+            {"emissiveFactor", {1.0, 0.5, 0.25}},
+            {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 5.0}}}}}};
+  }
+  // TANGENT for the 4 vertices: xyzw each.
+  int addTangents(std::vector<float> xyzw) { return file_.gltf.addFloats(std::move(xyzw), "VEC4"); }
+};
+
+TEST_F(GltfPbr, EveryFactorAndTextureIsRead) {
+  primitive()["material"] = addMaterial(fullMaterial());
+  gltf()["extensionsUsed"] = {"KHR_materials_emissive_strength"};
+  const Character c = import();
+  ASSERT_EQ(c.materials.size(), 1u);
+  const Material& m = c.materials[0];
+  EXPECT_EQ(m.metallic_factor, 0.25f);
+  EXPECT_EQ(m.roughness_factor, 0.5f);
+  EXPECT_EQ(m.normal_scale, 0.75f);
+  EXPECT_EQ(m.occlusion_strength, 0.375f);
+  EXPECT_EQ(m.emissive_factor, glm::vec3(1.0f, 0.5f, 0.25f));
+  EXPECT_EQ(m.emissive_strength, 5.0f);
+  // Images once each, in first-use order: the ORM map serves two slots.
+  ASSERT_EQ(c.images.size(), 3u);
+  EXPECT_EQ(m.base_color_texture.image, 0);
+  EXPECT_EQ(m.metallic_roughness_texture.image, 1);
+  EXPECT_EQ(m.normal_texture.image, 2);
+  EXPECT_EQ(m.occlusion_texture.image, 1);
+  EXPECT_EQ(m.emissive_texture.image, 0);
+  EXPECT_EQ(c.images[1].pixels.width, 4u);
+  EXPECT_EQ(imageColorSpace(c.materials, 1), ColorSpace::kLinear);
+  EXPECT_EQ(imageColorSpace(c.materials, 0), ColorSpace::kSrgb);
+  EXPECT_FALSE(hasWarning(c, "is ignored")) << allWarnings(c);  // the extension is read
+  // The normal texture needs tangents; the file has none: generated, and said.
+  EXPECT_EQ(c.mesh.tangent_source, TangentSource::kGenerated);
+  ASSERT_EQ(c.mesh.tangents.size(), 4u);
+  EXPECT_TRUE(hasWarning(c,
+                         "tangents generated (MikkTSpace rules) for 4 vertices (a material has "
+                         "a normal texture, the file has no TANGENT)"))
+      << allWarnings(c);
+  // u grows along +x; v along +y, up the quad: the texture is seen mirrored, w = -1.
+  for (const glm::vec4& t : c.mesh.tangents) EXPECT_EQ(t, glm::vec4(1, 0, 0, -1));
+}
+
+TEST_F(GltfPbr, WithoutANormalTextureThereAreNoTangentsUnlessAskedFor) {
+  json material = fullMaterial();
+  material.erase("normalTexture");
+  primitive()["material"] = addMaterial(material);
+  Character c = import();
+  EXPECT_TRUE(c.mesh.tangents.empty());
+  EXPECT_EQ(c.mesh.tangent_source, TangentSource::kNone);
+  EXPECT_FALSE(hasWarning(c, "tangents")) << allWarnings(c);
+  ImportOptions options;
+  options.tangents = TangentPolicy::kAlways;
+  Result<Character> always = importGltf(path_, options);
+  ASSERT_TRUE(always.ok()) << always.status().toString();
+  EXPECT_EQ(always->mesh.tangent_source, TangentSource::kGenerated);
+  EXPECT_EQ(always->mesh.tangents.size(), 4u);
+  EXPECT_TRUE(hasWarning(*always, "tangents generated (MikkTSpace rules) for 4 vertices"))
+      << allWarnings(*always);
+}
+
+TEST_F(GltfPbr, TangentsFromTheFileAreReadAndCompletedWhereMissing) {
+  primitive()["material"] = addMaterial(fullMaterial());
+  primitive()["attributes"]["TANGENT"] =
+      addTangents({0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1});
+  Character c = import();
+  EXPECT_EQ(c.mesh.tangent_source, TangentSource::kFile);
+  for (const glm::vec4& t : c.mesh.tangents) EXPECT_EQ(t, glm::vec4(0, 1, 0, 1));
+  EXPECT_FALSE(hasWarning(c, "tangents generated")) << allWarnings(c);
+  // A second primitive on vertices of its own without TANGENT: its tangents are generated.
+  json& other = addPrimitive();
+  other["material"] = 0;
+  other["attributes"].erase("TANGENT");
+  other["attributes"]["POSITION"] =
+      file_.gltf.addFloats({5, 0, 0, 6, 0, 0, 5, 2, 0, 6, 2, 0}, "VEC3");
+  c = import();
+  ASSERT_EQ(c.mesh.vertexCount(), 8u);
+  EXPECT_EQ(c.mesh.tangent_source, TangentSource::kMixed);
+  for (size_t v = 0; v < 4; ++v) EXPECT_EQ(c.mesh.tangents[v], glm::vec4(0, 1, 0, 1)) << v;
+  for (size_t v = 4; v < 8; ++v) EXPECT_EQ(c.mesh.tangents[v], glm::vec4(1, 0, 0, -1)) << v;
+  EXPECT_TRUE(hasWarning(c,
+                         "tangents generated (MikkTSpace rules) for 4 vertices whose "
+                         "primitives have no usable TANGENT"))
+      << allWarnings(c);
+}
+
+TEST_F(GltfPbr, TangentsWithoutHandednessAreGeneratedInsteadWithAWarning) {
+  primitive()["material"] = addMaterial(fullMaterial());
+  primitive()["attributes"]["TANGENT"] =
+      addTangents({0, 1, 0, 1, 0, 1, 0, 0.25f, 0, 1, 0, 1, 0, 1, 0, 1});
+  const Character c = import();
+  EXPECT_TRUE(hasWarning(c,
+                         "mesh 0 primitive 0: TANGENT of vertex 1 is (0, 1, 0, 0.25): not a "
+                         "direction with w +1 or -1; the primitive's tangents are generated "
+                         "instead"))
+      << allWarnings(c);
+  EXPECT_EQ(c.mesh.tangent_source, TangentSource::kGenerated);
+  for (const glm::vec4& t : c.mesh.tangents) EXPECT_EQ(t, glm::vec4(1, 0, 0, -1));
+  // Not finite: the accessor reader's error.
+  primitive()["attributes"]["TANGENT"] = addTangents(
+      {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, std::numeric_limits<float>::infinity(), 0, 1});
+  EXPECT_NE(importError(ErrorCode::kInvalidData).message().find("TANGENT"), std::string::npos);
+}
+
+// Bad references and accessors in the new slots: one error naming the file, the material (or
+// primitive) and the slot.
+TEST_F(GltfPbr, BadPbrTexturesAndTangentAccessorsAreErrorsNamingTheFileAndPlace) {
+  // The message after the file's name (importError checks that it starts the message).
+  auto error = [&](ErrorCode code) {
+    const std::string message = importError(code).message();
+    return message.substr(std::min(message.size(), path_.size()));
+  };
+  const int texture = addTexture(2, 2);
+  primitive()["material"] = addMaterial({{"name", "skin"}, {"normalTexture", {{"index", 7}}}});
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') normal texture: texture 7 does not exist (1 textures)");
+  gltf()["materials"][0] = {
+      {"name", "skin"},
+      {"pbrMetallicRoughness", {{"metallicRoughnessTexture", {{"index", texture + 1}}}}}};
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') metallic-roughness texture: texture 1 does not exist (1 "
+            "textures)");
+  gltf()["materials"][0] = {{"name", "skin"}, {"occlusionTexture", {{"index", texture + 2}}}};
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') occlusion texture: texture 2 does not exist (1 textures)");
+  gltf()["materials"][0] = {{"name", "skin"}, {"emissiveTexture", {{"index", texture}}}};
+  gltf()["textures"][0]["source"] = 5;
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": material 0 ('skin') emissive texture 0: image 5 does not exist (1 images)");
+  gltf()["textures"][0]["source"] = 0;
+  gltf()["materials"][0] = {{"name", "skin"}, {"normalTexture", {{"index", texture}}}};
+  ASSERT_TRUE(tryImport().ok());
+
+  // TANGENT of the wrong type, count or component type.
+  const int vec3 = file_.gltf.addFloats({1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, "VEC3");
+  primitive()["attributes"]["TANGENT"] = vec3;
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": accessor " + std::to_string(vec3) +
+                " (mesh 0 primitive 0 TANGENT): type VEC3, expected VEC4");
+  primitive()["attributes"]["TANGENT"] = addTangents({1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1});
+  EXPECT_EQ(error(ErrorCode::kInvalidData),
+            ": mesh 0 primitive 0: TANGENT has 3 elements, POSITION 4");
+  const int bytes = file_.gltf.addFloats({1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, "VEC4");
+  gltf()["accessors"][bytes]["componentType"] = 5121;  // UNSIGNED_BYTE, not quantised
+  gltf()["accessors"][bytes]["normalized"] = true;
+  primitive()["attributes"]["TANGENT"] = bytes;
+  EXPECT_NE(error(ErrorCode::kInvalidData)
+                .find("(mesh 0 primitive 0 TANGENT): components are normalized UNSIGNED_BYTE"),
+            std::string::npos);
+}
+
+TEST_F(GltfPbr, ImagesReadAsColourAndAsDataAreStoredTwice) {
+  const int shared = addTexture(2, 2);
+  primitive()["material"] =
+      addMaterial({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", shared}}}}},
+                   {"normalTexture", {{"index", shared}}}});
+  const Character c = import();
+  ASSERT_EQ(c.images.size(), 2u);
+  EXPECT_EQ(c.images[0].pixels.rgba, c.images[1].pixels.rgba);
+  const Material& m = c.materials[0];
+  EXPECT_NE(m.base_color_texture.image, m.normal_texture.image);
+  EXPECT_EQ(imageColorSpace(c.materials, m.base_color_texture.image), ColorSpace::kSrgb);
+  EXPECT_EQ(imageColorSpace(c.materials, m.normal_texture.image), ColorSpace::kLinear);
+  EXPECT_TRUE(hasWarning(c, "image 0 is read as sRGB colour and as linear data; stored twice"))
+      << allWarnings(c);
+}
+
+TEST_F(GltfPbr, OutOfRangeFactorsAreClampedAndBadOnesAreErrors) {
+  primitive()["material"] =
+      addMaterial({{"pbrMetallicRoughness", {{"metallicFactor", 1.5}, {"roughnessFactor", -0.5}}},
+                   {"emissiveFactor", {2.0, 0.5, 0.0}}});
+  Character c = import();
+  EXPECT_EQ(c.materials[0].metallic_factor, 1.0f);
+  EXPECT_EQ(c.materials[0].roughness_factor, 0.0f);
+  EXPECT_EQ(c.materials[0].emissive_factor, glm::vec3(1.0f, 0.5f, 0.0f));
+  EXPECT_TRUE(hasWarning(c,
+                         "metallicFactor, roughnessFactor, occlusion strength or "
+                         "emissiveFactor outside [0, 1]; clamped"))
+      << allWarnings(c);
+  gltf()["materials"][0] = {{"emissiveFactor", {0.5, 0.5}}};  // tinygltf refuses it first
+  EXPECT_NE(importError(ErrorCode::kParseError).message().find("emissiveFactor"),
+            std::string::npos);
+  gltf()["materials"][0] = {
+      {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", -2}}}}}};
+  EXPECT_NE(importError(ErrorCode::kInvalidData)
+                .message()
+                .find("KHR_materials_emissive_strength: emissiveStrength is not a finite number "
+                      ">= 0"),
+            std::string::npos);
+  gltf()["materials"][0] = {{"normalTexture", {{"index", addTexture(1, 1)}, {"scale", 1e300}}}};
+  EXPECT_NE(importError(ErrorCode::kInvalidData)
+                .message()
+                .find("normalTexture scale 1e+300 is not a finite number"),
+            std::string::npos);
+}
+
+TEST_F(GltfPbr, AnOcclusionTextureOnTheSecondUvSetBringsTexcoord1) {
+  primitive()["attributes"]["TEXCOORD_1"] =
+      file_.gltf.addFloats({0.5f, 0.5f, 0.25f, 0.5f, 0.5f, 0.75f, 0, 1}, "VEC2");
+  primitive()["material"] =
+      addMaterial({{"occlusionTexture", {{"index", addTexture(2, 2)}, {"texCoord", 1}}}});
+  const Character c = import();
+  ASSERT_EQ(c.mesh.uvs1.size(), 4u);
+  EXPECT_EQ(c.materials[0].occlusion_texture.uv_set, 1);
+  EXPECT_TRUE(c.mesh.tangents.empty());
+  // A normal texture on a set the mesh lacks is dropped, and then needs no tangents.
+  gltf()["materials"][0]["normalTexture"] = {{"index", 0}, {"texCoord", 1}};
+  primitive()["attributes"].erase("TEXCOORD_1");
+  const Character d = import();
+  EXPECT_FALSE(d.materials[0].normal_texture.present());
+  EXPECT_TRUE(hasWarning(d, "material 0 ('') normal texture: the mesh has no TEXCOORD_1"))
+      << allWarnings(d);
+  EXPECT_TRUE(d.mesh.tangents.empty());
+}
+
+TEST_F(GltfPbr, SpecularGlossinessBecomesARoughDielectric) {
+  primitive()["material"] = addMaterial(
+      {{"extensions", {{"KHR_materials_pbrSpecularGlossiness", {{"glossinessFactor", 0.25}}}}}});
+  const Character c = import();
+  EXPECT_EQ(c.materials[0].metallic_factor, 0.0f);
+  EXPECT_EQ(c.materials[0].roughness_factor, 0.75f);
+}
+
 // ---- shared assets ----
 
 Character importAsset(const std::string& relative) {
@@ -505,6 +750,24 @@ TEST(GltfMaterialAssets, CesiumManHasItsJpegTexture) {
   EXPECT_EQ(c.images[0].pixels.rgba.size(),
             size_t{4} * c.images[0].pixels.width * c.images[0].pixels.height);
   EXPECT_EQ(c.mesh.submeshes.size(), 1u);
+  EXPECT_EQ(m.metallic_factor, 0.0f);
+  EXPECT_EQ(m.roughness_factor, 1.0f);
+  EXPECT_TRUE(c.mesh.tangents.empty());  // no normal texture, no TANGENT
+}
+
+TEST(GltfMaterialAssets, MorphStressTestOcclusionReadsTheSecondUvSet) {
+  THRONG_REQUIRE_ASSET("feature-tests/MorphStressTest/MorphStressTest.glb");
+  const Character c = importAsset("feature-tests/MorphStressTest/MorphStressTest.glb");
+  const Material* base = nullptr;
+  for (const Material& m : c.materials) base = m.name == "Base" ? &m : base;
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(base->metallic_factor, 0.0f);
+  EXPECT_NEAR(base->roughness_factor, 0.4f, 1e-6f);
+  ASSERT_TRUE(base->occlusion_texture.present());
+  EXPECT_EQ(base->occlusion_texture.uv_set, 1);
+  EXPECT_EQ(c.mesh.uvs1.size(), c.mesh.vertexCount());
+  EXPECT_EQ(imageColorSpace(c.materials, base->occlusion_texture.image), ColorSpace::kLinear);
+  EXPECT_EQ(imageColorSpace(c.materials, base->base_color_texture.image), ColorSpace::kSrgb);
 }
 
 TEST(GltfMaterialAssets, KayKitLoadsItsExternalPngAndMergesItsMeshes) {

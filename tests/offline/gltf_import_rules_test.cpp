@@ -34,8 +34,8 @@ json animationJson(int node, const char* path, int input, int output,
 }
 
 bool hasWarning(const Character& c, const std::string& text) {
-  for (const std::string& w : c.warnings) {
-    if (w.find(text) != std::string::npos) return true;
+  for (const Warning& w : c.warnings) {
+    if (w.message.find(text) != std::string::npos) return true;
   }
   return false;
 }
@@ -119,13 +119,16 @@ TEST_F(GltfRules, RepeatedKeyTimesAreKeptAsAStepWithOneWarningPerChannel) {
   Character c = import(file.gltf);
   ASSERT_EQ(c.clips.size(), 1u);
   int warnings = 0;
-  for (const std::string& w : c.warnings) {
-    if (w.find("repeated key time") != std::string::npos) {
+  for (const Warning& w : c.warnings) {
+    if (w.message.find("repeated key time") != std::string::npos) {
       ++warnings;
-      EXPECT_NE(w.find("animation 0 channel 0: 2 repeated key times (first at key 2, 1 s) kept as "
-                       "a step"),
+      EXPECT_EQ(w.kind, WarningKind::kKeyTimesRepeated);
+      EXPECT_NE(w.message.find("animation 0 channel 0: 2 repeated key times (first at key 2, 1 s) "
+                               "kept as a step"),
                 std::string::npos)
-          << w;
+          << w.message;
+      ASSERT_NE(w.find("steps"), nullptr);
+      EXPECT_EQ(std::get<int64_t>(*w.find("steps")), 2);
     }
   }
   EXPECT_EQ(warnings, 1);
@@ -375,6 +378,49 @@ TEST_F(GltfRules, ClipNamesTimesAndChannelsOutsideTheSkeleton) {
             Interpolation::kStep);
   EXPECT_TRUE(hasWarning(c, "outside the skeleton are ignored: lamp"));
   EXPECT_TRUE(hasWarning(c, "('LampOnly') animates no joint"));
+}
+
+// The same findings as data: each warning's kind, subject and details (docs/import.md).
+TEST_F(GltfRules, WarningsCarryTheirKindSubjectAndDetails) {
+  TwoBoneFile file;
+  file.gltf.json["nodes"][2]["name"] = "root";  // the child repeats its parent's name
+  const int times = file.gltf.addFloats({0.0f, 1.0f}, "SCALAR");
+  const int turns = file.gltf.addFloats({0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f}, "VEC4");
+  json animation = animationJson(1, "rotation", times, turns, "LINEAR", "Wave");
+  for (int i = 0; i < 2; ++i) {  // two morph-target weights channels on the body
+    animation["channels"].push_back(
+        json{{"sampler", 0}, {"target", {{"node", 3}, {"path", "weights"}}}});
+  }
+  file.gltf.json["animations"] = json::array({animation});
+  const Character c = import(file.gltf);
+  const Warning* renamed = nullptr;
+  const Warning* weights = nullptr;
+  for (const Warning& w : c.warnings) {
+    if (w.kind == WarningKind::kJointRenamed) renamed = &w;
+    if (w.kind == WarningKind::kWeightsChannelsSkipped) weights = &w;
+  }
+  ASSERT_NE(renamed, nullptr);
+  EXPECT_EQ(renamed->message,
+            last_path_ +
+                ": node 2: name 'root' is used by another joint; the joint is called "
+                "'root#2'");
+  EXPECT_EQ(renamed->subject, "root -> root#2");
+  EXPECT_EQ(std::get<std::string>(*renamed->find("file")), last_path_);
+  EXPECT_EQ(std::get<int64_t>(*renamed->find("node")), 2);
+  EXPECT_EQ(std::get<std::string>(*renamed->find("joint")), "root");
+  EXPECT_EQ(std::get<std::string>(*renamed->find("renamed")), "root#2");
+  ASSERT_NE(weights, nullptr);
+  EXPECT_EQ(weights->message,
+            last_path_ + ": animation 0 ('Wave'): 2 morph-target weights channels skipped");
+  EXPECT_EQ(weights->subject, "'Wave' (2)");
+  EXPECT_EQ(std::get<int64_t>(*weights->find("animation")), 0);
+  EXPECT_EQ(std::get<std::string>(*weights->find("animation_name")), "Wave");
+  EXPECT_EQ(std::get<int64_t>(*weights->find("channels")), 2);
+  // Every import warning names its file first, as its message does.
+  for (const Warning& w : c.warnings) {
+    ASSERT_FALSE(w.details.empty()) << w.message;
+    EXPECT_EQ(w.details[0].key, "file") << w.message;
+  }
 }
 
 TEST_F(GltfRules, NormalisedIntegerRotationOutputs) {

@@ -152,9 +152,9 @@ TEST_F(GltfDocument, ParserMessagesAndWarningsAreOneLine) {
   Result<Character> named = importGltf(path);
   ASSERT_TRUE(named.ok()) << named.status().message();
   ASSERT_FALSE(named->warnings.empty());
-  for (const std::string& w : named->warnings) {
-    EXPECT_EQ(w.find('\n'), std::string::npos) << w;
-    EXPECT_NE(w.find("bone\\nname"), std::string::npos) << w;
+  for (const Warning& w : named->warnings) {
+    EXPECT_EQ(w.message.find('\n'), std::string::npos) << w.message;
+    EXPECT_NE(w.message.find("bone\\nname"), std::string::npos) << w.message;
   }
 }
 

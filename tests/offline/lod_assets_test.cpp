@@ -110,7 +110,7 @@ TEST_P(AssetLodTest, DefaultChainWithinItsCapsAndTargets) {
         l.target_joints, 100.0f * l.max_error / size, 100.0f * l.p99_error / size,
         100.0f * options.levels[l.level].max_error, l.pick_distance / size, l.seconds);
   }
-  for (const std::string& w : report.warnings) std::printf("  warning: %s\n", w.c_str());
+  for (const Warning& w : report.warnings) std::printf("  warning: %s\n", w.message.c_str());
 
   ASSERT_FALSE(lods->empty());
   EXPECT_EQ((*lods)[0].mesh.triangleCount(), c.mesh.triangleCount());

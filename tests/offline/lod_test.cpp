@@ -206,12 +206,15 @@ TEST(SimplifyMesh, FallsBackToSloppyWhenCollapsesStopShort) {
   EXPECT_TRUE(validateMesh(sloppy->mesh, 200, "sloppy").ok());
 }
 
-TEST(SimplifyMesh, KeepsMaterialsVariantsColoursAndSecondUvs) {
+TEST(SimplifyMesh, KeepsMaterialsVariantsColoursSecondUvsAndTangents) {
   Character c = test::makeTubeCharacter(8, 8);
   for (size_t v = 0; v < c.mesh.vertexCount(); ++v) {
     c.mesh.colors.emplace_back(static_cast<float>(v % 7) / 7.0f, 0.5f, 0.25f, 1.0f);
     c.mesh.uvs1.emplace_back(static_cast<float>(v), -static_cast<float>(v));
+    const float a = static_cast<float>(v) * 0.1f;
+    c.mesh.tangents.emplace_back(std::cos(a), 0.0f, std::sin(a), v % 2 == 0 ? 1.0f : -1.0f);
   }
+  c.mesh.tangent_source = TangentSource::kGenerated;
   const uint32_t half = static_cast<uint32_t>(c.mesh.indices.size() / 6) * 3;
   c.mesh.submeshes = {{"lower", 0, half, 1, {0}},
                       {"upper", half, static_cast<uint32_t>(c.mesh.indices.size()) - half, 0, {1}}};
@@ -230,7 +233,9 @@ TEST(SimplifyMesh, KeepsMaterialsVariantsColoursAndSecondUvs) {
     ASSERT_LT(source, c.mesh.vertexCount());
     EXPECT_TRUE(sameVertex(m, v, c.mesh, source)) << v;
     EXPECT_EQ(m.colors[v], c.mesh.colors[source]) << v;
+    EXPECT_EQ(m.tangents[v], c.mesh.tangents[source]) << v;
   }
+  EXPECT_EQ(m.tangent_source, TangentSource::kGenerated);
 }
 
 TEST(ChooseJoints, KeepsTheRootAndPrefersJointsThatMoveWeight) {
@@ -512,13 +517,34 @@ TEST(LodChain, DropsALevelThatRemovesTooLittleAndSaysSo) {
   EXPECT_EQ(report.levels[1].lod, -1);
   EXPECT_EQ(report.levels[2].lod, 1);
   bool named = false;
-  for (const std::string& w : report.warnings)
-    named = named || w.find("level 1 dropped") == 0 || w.find("LOD level 1 dropped") == 0;
-  EXPECT_TRUE(named) << (report.warnings.empty() ? "no warning" : report.warnings[0]);
+  for (const Warning& w : report.warnings)
+    named = named || w.message.find("level 1 dropped") == 0 ||
+            w.message.find("LOD level 1 dropped") == 0;
+  EXPECT_TRUE(named) << (report.warnings.empty() ? "no warning" : report.warnings[0].message);
+  ASSERT_FALSE(report.warnings.empty());
+  EXPECT_EQ(report.warnings[0].kind, WarningKind::kLodLevelDropped);
+  EXPECT_EQ(report.warnings[0].subject, "level 1");
+  EXPECT_EQ(std::get<int64_t>(*report.warnings[0].find("level")), 1);
+  EXPECT_EQ(std::get<std::string>(*report.warnings[0].find("reason")), "too_close");
   // Removing joints alone is enough to keep a level.
   options.levels = {{1.0f, 0, 0.0f}, {1.0f, 3, 1.0f}};
   ASSERT_TRUE(buildLodChain(c, options, &report).ok());
   EXPECT_EQ(report.levels[1].lod, 1);
+}
+
+TEST(LodChain, ProgressRisesByOneLevelAtATimeToTheLevelCount) {
+  const Character c = test::makeTubeCharacter(4, 8);
+  LodChainOptions options = defaultLodChainOptions();
+  std::vector<uint32_t> done;
+  uint32_t total = 0;
+  options.progress = [&](uint32_t d, uint32_t t) {
+    done.push_back(d);
+    total = t;
+  };
+  ASSERT_TRUE(buildLodChain(c, options).ok());
+  ASSERT_EQ(done.size(), options.levels.size());
+  EXPECT_EQ(total, options.levels.size());
+  for (size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i + 1);
 }
 
 TEST(LodChain, RejectsLevelsThatAddDetail) {

@@ -85,6 +85,39 @@ TEST(PackageImages, TransparentTexelsDoNotDarkenTheirNeighbours) {
   EXPECT_NEAR(p[3], 128, 1);
 }
 
+TEST(PackageImages, DataImagesAreAveragedAsTheyAre) {
+  // A normal map texel pair (128, 255) with alpha 0 on one side: as data, each channel is the
+  // plain mean (no sRGB decoding, no weighting by an alpha that means nothing here).
+  ImageLevel base{2, 1, {128, 0, 255, 0, 255, 100, 255, 255}};
+  Result<std::vector<ImageLevel>> chain = buildMipChain(
+      base, TextureWrap::kClampToEdge, TextureWrap::kClampToEdge, ColorSpace::kLinear);
+  ASSERT_TRUE(chain.ok());
+  const std::vector<uint8_t>& p = (*chain)[1].rgba;
+  EXPECT_NEAR(p[0], 192, 1);  // (128 + 255) / 2
+  EXPECT_NEAR(p[1], 50, 1);   // (0 + 100) / 2
+  EXPECT_EQ(p[2], 255);
+  EXPECT_NEAR(p[3], 128, 1);
+  // As colour the same pixels give the alpha-weighted sRGB mean: the opaque texel's colour.
+  chain = buildMipChain(base);
+  ASSERT_TRUE(chain.ok());
+  EXPECT_GE((*chain)[1].rgba[0], 254);
+
+  // buildPackageImages takes each image's colour space from its uses.
+  std::vector<SourceImage> images = {{"colour", base}, {"normals", base}};
+  std::vector<Material> materials(1);
+  materials[0].base_color_texture.image = 0;
+  materials[0].normal_texture.image = 1;
+  Result<std::vector<PackageImage>> out = buildPackageImages(images, materials);
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_GE((*out)[0].mips[1].rgba[0], 254);
+  EXPECT_NEAR((*out)[1].mips[1].rgba[0], 192, 1);
+  // One image read both ways is refused (the importer stores such an image twice).
+  materials[0].emissive_texture.image = 1;
+  out = buildPackageImages(images, materials);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), ErrorCode::kInvalidData);
+}
+
 TEST(PackageImages, PowerOfTwoCopyOnlyWhereEs2NeedsIt) {
   std::vector<SourceImage> images(3);
   images[0] = {"npot", solid(300, 100, {200, 100, 50, 255})};
@@ -120,6 +153,17 @@ TEST(PackageImages, PowerOfTwoCopyOnlyWhereEs2NeedsIt) {
   ASSERT_FALSE((*out)[2].pot_mips.empty());
   EXPECT_EQ((*out)[2].pot_mips[0].width, 4u);
   EXPECT_EQ((*out)[2].pot_mips[0].height, 4u);
+  // Any texture slot's sampler counts: a normal texture with repeat wraps on image 2.
+  materials.pop_back();
+  materials[0].normal_texture.image = 2;
+  out = buildPackageImages(images, materials);
+  ASSERT_FALSE(out.ok());  // image 2 would be colour and data at once
+  materials[0].normal_texture.image = -1;
+  materials[1].occlusion_texture.image = 2;
+  materials[2].base_color_texture.image = -1;
+  out = buildPackageImages(images, materials);
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  EXPECT_FALSE((*out)[2].pot_mips.empty());  // the occlusion texture's default sampler repeats
 }
 
 TEST(PackageImages, ResizeRejectsBadSizes) {

@@ -187,7 +187,7 @@ TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   EXPECT_FLOAT_EQ((*renderer)->lodInfo(0).error, scene.lods[1].max_error);
   EXPECT_EQ((*renderer)->lodInfo(1).error, scene.lods[1].max_error);
   ASSERT_EQ((*renderer)->warnings().size(), 1u);
-  const std::string& warning = (*renderer)->warnings()[0];
+  const std::string& warning = (*renderer)->warnings()[0].message;
   EXPECT_NE(warning.find("LOD 0 (13 joints) does not fit 51 uniform vectors; drawing LOD 1 (9 "
                          "joints)"),
             std::string::npos)

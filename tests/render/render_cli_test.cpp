@@ -349,9 +349,15 @@ TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
   const auto reference = dir / "mixed-instanced.png";
   test::CliResult r = test::runCli("render" + common + " --path instanced -o " + quoted(reference));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("character 0: input: " + package + " "), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("character 1: input: sample"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("agents: 8 playing"), std::string::npos) << r.output;
+  // One table, a row per character: index, input, clips, LODs, agents, ..., the clip playing.
+  EXPECT_NE(r.output.find("\n#  input "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\n0  " + package + " "), std::string::npos) << r.output;
+  const size_t row = r.output.find("\n1  sample ");
+  ASSERT_NE(row, std::string::npos) << r.output;
+  const std::string sample_row = r.output.substr(row + 1, r.output.find('\n', row + 1) - row - 1);
+  EXPECT_NE(sample_row.find("       8 "), std::string::npos) << sample_row;  // agents
+  EXPECT_NE(sample_row.find("'idle' (clip 0)"), std::string::npos) << sample_row;
+  EXPECT_EQ(r.output.find("character 1: "), std::string::npos) << r.output;  // no block each
   // --lod 0: one instanced draw per (character, material): the chain character has one
   // material, the sample three (clothes, skin, shoes).
   EXPECT_NE(r.output.find("mixed crowd: 16 agents of 2 characters, 8 tint variants; draw calls: "

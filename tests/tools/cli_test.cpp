@@ -4,13 +4,18 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "support/material_character.h"
 #include "support/test_support.h"
+#include "throng/core/package_format.h"
 #include "throng/core/pose.h"
 #include "throng/core/skeleton_file.h"
 #include "throng/core/skinning.h"
+#include "throng/offline/gltf_export.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/sample_character.h"
+#include "throng/offline/tangents.h"
 
 namespace throng {
 namespace {
@@ -187,6 +192,46 @@ TEST(Cli, EveryWritingCommandTakesDashOAndDashDashOut) {
 
 namespace throng {
 namespace {
+
+// A normal-mapped glTF without TANGENT: inspect says the tangents were generated; with them, that
+// they come from the file. A kept package of each format version says its own version.
+TEST(Cli, InspectSaysWhereTangentsComeFromAndWhichVersionAPackageIs) {
+  Character c = test::makeMaterialCharacter();
+  SourceImage normals = c.images[0];
+  normals.name = "normals";
+  c.images.push_back(normals);
+  c.materials[1].normal_texture.image = static_cast<int>(c.images.size()) - 1;
+  ASSERT_TRUE(generateTangents(c.mesh, c.materials).ok());
+  const auto dir = test::makeTempDir("cli-inspect-tangents");
+  const std::string gltf = (dir / "normals.gltf").string();
+  ASSERT_TRUE(writeGltf(c, gltf).ok());
+  test::CliResult r = runCli("inspect '" + gltf + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\ntangents: from the file\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("normal texture image"), std::string::npos) << r.output;
+  nlohmann::json j = nlohmann::json::parse(test::readFile(gltf));
+  for (nlohmann::json& primitive : j["meshes"][0]["primitives"]) {
+    ASSERT_EQ(primitive["attributes"].erase("TANGENT"), 1u);
+  }
+  test::writeFile(gltf, j.dump());
+  r = runCli("inspect '" + gltf + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\ntangents: generated (MikkTSpace rules)\n"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("tangents generated (MikkTSpace rules) for"), std::string::npos)
+      << r.output;
+
+  const std::filesystem::path kept =
+      std::filesystem::path(THRONG_SOURCE_DIR) / "tests" / "core" / "data" / "packages";
+  for (uint32_t version = kOldestReadablePackageVersion; version <= kPackageVersion; ++version) {
+    const std::string package =
+        (kept / ("sample-v" + std::to_string(version) + ".throng")).string();
+    r = runCli("inspect --json '" + package + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(nlohmann::json::parse(r.output)["format_version"], version) << package;
+  }
+  std::filesystem::remove_all(dir);
+}
 
 TEST(Cli, InspectDescribesAPackageAndReportsACorruptOne) {
   const auto dir = test::makeTempDir("cli-inspect-package");

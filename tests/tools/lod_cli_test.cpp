@@ -9,6 +9,7 @@
 
 #include "support/test_support.h"
 #include "throng/core/package.h"
+#include "throng/core/package_format.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_palette.h"
@@ -117,10 +118,11 @@ TEST_F(LodCli, InspectJsonHoldsTheLodTable) {
     EXPECT_GT(distance, previous);
     previous = distance;
   }
-  // JSON is for packages; a glTF file gets a clear error.
+  // A glTF file has its own JSON (warnings_cli_test); a missing one gets an error naming it.
   const test::CliResult gltf = test::runCli("inspect --json " + shellQuoted(*dir_ / "x.glb"));
   EXPECT_NE(gltf.exit_code, 0);
-  EXPECT_NE(gltf.output.find("--json"), std::string::npos) << gltf.output;
+  EXPECT_NE(gltf.output.find("x.glb"), std::string::npos) << gltf.output;
+  EXPECT_EQ(j["format_version"], kPackageVersion);
 }
 
 TEST_F(LodCli, PosesALodOfAPackage) {

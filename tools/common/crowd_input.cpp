@@ -47,8 +47,12 @@ Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input,
   if (lods.ok()) {
     input.package.lods = std::move(lods).value();
   } else {
-    input.warnings.push_back(fmt::format("{}: no LOD chain, every agent draws LOD 0 ({})",
-                                         input.name, lods.status().message()));
+    input.warnings.push_back(
+        makeWarning(WarningKind::kNoLodChain,
+                    fmt::format("{}: no LOD chain, every agent draws LOD 0 ({})", input.name,
+                                lods.status().message()),
+                    input.name));
+    input.warnings.back().with("file", input.name).with("reason", lods.status().message());
   }
   return input;
 }
@@ -77,7 +81,10 @@ Result<CrowdInput> loadCrowdInput(const std::string& name, const LoadProgress& p
       rest.name = "rest pose";
       rest.joints.resize(static_cast<size_t>(character->skeleton.jointCount()));
       character->clips.push_back(std::move(rest));
-      input.warnings.push_back(fmt::format("{}: no clips; the crowd plays the rest pose", name));
+      input.warnings.push_back(
+          makeWarning(WarningKind::kRestPoseOnly,
+                      fmt::format("{}: no clips; the crowd plays the rest pose", name), name));
+      input.warnings.back().with("file", name);
     }
     input.how = "glTF, baked in memory";
     loaded = bakeInMemory(*character, std::move(input), progress);
@@ -113,12 +120,16 @@ Result<ClipSet> crowdClipSet(CrowdInput& input, const std::string& clip_map) {
     if (map->walk_speed <= 0.0f) map->walk_speed = kSampleWalkSpeed;
     if (map->run_speed <= 0.0f) map->run_speed = kSampleRunSpeed;
   }
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
   Result<ClipSet> set = makeClipSet(input.package.clips, *map, &warnings);
   if (!set.ok()) {
     return Status(set.status().code(), fmt::format("{}: {}", input.name, set.status().message()));
   }
-  for (const std::string& w : warnings) input.warnings.push_back(input.name + ": " + w);
+  for (Warning& w : warnings) {
+    w.message = input.name + ": " + w.message;
+    w.details.insert(w.details.begin(), {"file", input.name});
+    input.warnings.push_back(std::move(w));
+  }
   return set;
 }
 

@@ -8,17 +8,18 @@
 
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/crowd/clip_set.h"
 
 namespace throng::cli {
 
 struct CrowdInput {
   Package package;
-  std::string name;     // as given: a path, or "sample"
-  bool sample = false;  // the built-in character (whose locomotion speeds are known)
-  float size = 1.0f;    // largest extent of LOD 0's mesh (model units)
-  std::string how;      // "package", "baked in memory from glTF", ...
-  std::vector<std::string> warnings;
+  std::string name;               // as given: a path, or "sample"
+  bool sample = false;            // the built-in character (whose locomotion speeds are known)
+  float size = 1.0f;              // largest extent of LOD 0's mesh (model units)
+  std::string how;                // "package", "baked in memory from glTF", ...
+  std::vector<Warning> warnings;  // messages name the file
 };
 
 // Reports how far loading has come: 0..1 and what is being done ("importing", "baking", ...).

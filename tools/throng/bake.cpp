@@ -10,15 +10,17 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "progress_bar.h"
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/offline/texture_preview.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 namespace {
@@ -39,33 +41,12 @@ struct BakeArgs {
   std::vector<std::string> allowed_roots;
   int threads = 0;
   bool lods = false;
+  bool json = false;
 };
 
-// Draws "[#####.....]  45%  123/456 frames" on stderr, only when it is a terminal.
-class ProgressBar {
- public:
-  ProgressBar() : enabled_(isatty(fileno(stderr)) != 0) {}
-  void update(uint32_t done, uint32_t total) {
-    if (!enabled_ || total == 0) return;
-    best_ = std::max(best_, done);
-    const int percent = static_cast<int>(100ull * best_ / total);
-    if (percent == last_percent_) return;
-    last_percent_ = percent;
-    constexpr int kWidth = 40;
-    const int filled = percent * kWidth / 100;
-    fmt::print(stderr, "\rbaking [{}{}] {:3}%  {}/{} frames", std::string(filled, '#'),
-               std::string(kWidth - filled, '.'), percent, best_, total);
-    std::fflush(stderr);
-  }
-  void finish() {
-    if (enabled_ && last_percent_ >= 0) fmt::print(stderr, "\r\033[K");
-  }
-
- private:
-  bool enabled_;
-  uint32_t best_ = 0;
-  int last_percent_ = -1;
-};
+const char* texelFormatName(TexelFormat format) {
+  return format == TexelFormat::kRgba32F ? "rgba32f" : "rgba16f";
+}
 
 std::string percent(float fraction) {
   return fmt::format("{:.4f}%", 100.0f * fraction);
@@ -118,13 +99,76 @@ void printLods(const LodChainReport& r, double seconds) {
       r.character_size, seconds);
 }
 
-int runBake(const BakeArgs& args) {
-  const bool use_sample = args.sample || args.input == "sample";
+// The whole report as one JSON object: the bake (per clip and in all), the LOD chain when built,
+// the files written and every warning as data.
+void printBakeJson(const BakeArgs& args, const std::string& source, const BakeReport& r,
+                   const LodChainReport* lods, double lod_seconds, uint64_t file_bytes,
+                   const std::vector<Warning>& warnings) {
+  nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+  for (const ClipBakeReport& c : r.clips) {
+    clips.push_back({{"name", c.name},
+                     {"frames", c.frames},
+                     {"fps", c.fps},
+                     {"duration", c.duration},
+                     {"loop", c.loop},
+                     {"loop_reason", loopReasonName(c.loop_reason)},
+                     {"root_motion", c.root_motion},
+                     {"end_mismatch", c.end_mismatch},
+                     {"max_error", c.max_error},
+                     {"interpolation_error", c.interpolation_error}});
+  }
+  nlohmann::ordered_json out;
+  out["input"] = source;
+  out["output"] = args.output;
+  out["package_bytes"] = file_bytes;
+  out["preview"] =
+      args.preview.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(args.preview);
+  out["clips"] = std::move(clips);
+  out["texture"] = {{"width", r.width},
+                    {"height", r.height},
+                    {"format", texelFormatName(r.format)},
+                    {"frames", r.frames},
+                    {"bytes", r.texel_bytes}};
+  out["looks"] = {{"materials", r.materials}, {"images", r.images}, {"image_bytes", r.image_bytes}};
+  out["character_size"] = r.character_size;
+  out["max_error"] = r.max_error;
+  out["max_error_fraction"] = r.max_error_fraction;
+  out["interpolation_error"] = r.interpolation_error;
+  out["interpolation_error_fraction"] = r.interpolation_error_fraction;
+  out["threads"] = r.threads;
+  out["seconds"] = r.seconds;
+  if (lods != nullptr) {
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const LodLevelReport& l : lods->levels) {
+      levels.push_back({{"level", l.level},
+                        {"lod", l.lod},
+                        {"triangles", l.triangles},
+                        {"target_triangles", l.target_triangles},
+                        {"joints", l.joints},
+                        {"target_joints", l.target_joints},
+                        {"sloppy", l.sloppy},
+                        {"joints_capped", l.joints_capped},
+                        {"max_error", l.max_error},
+                        {"p99_error", l.p99_error},
+                        {"pick_distance", l.pick_distance},
+                        {"seconds", l.seconds}});
+    }
+    out["lods"] = {{"character_size", lods->character_size},
+                   {"levels", std::move(levels)},
+                   {"seconds", lod_seconds}};
+  } else {
+    out["lods"] = nullptr;
+  }
+  out["warnings"] = warningsJson(warnings);
+  fmt::print("{}\n", out.dump(2));
+}
+
+// Usage errors of the options alone: 0, or the exit code after the message.
+int checkBakeArgs(const BakeArgs& args, bool use_sample, TexelFormat& format) {
   if (!use_sample && args.input.empty()) {
     return usageError("bake: give an input file (.glb/.gltf), 'sample' or --sample");
   }
-  const std::string source = use_sample ? "sample" : args.input;
-  TexelFormat format = TexelFormat::kRgba32F;
+  format = TexelFormat::kRgba32F;
   if (args.format == "rgba16f") {
     format = TexelFormat::kRgba16F;
   } else if (args.format != "rgba32f") {
@@ -141,20 +185,12 @@ int runBake(const BakeArgs& args) {
     return usageError(fmt::format("--max-width {}: must be a whole number in 3..{}", args.max_width,
                                   kMaxAnimationTextureSize));
   }
+  return 0;
+}
 
-  Character character;
-  if (use_sample) {
-    character = makeSampleCharacter();
-  } else {
-    ImportOptions import;
-    import.clip_files = args.clips_from;
-    import.allowed_roots = args.allowed_roots;
-    Result<Character> imported = importGltf(args.input, import);
-    if (!imported.ok()) return fail(imported.status().toString());
-    character = std::move(imported).value();
-  }
-  for (const std::string& w : character.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
-  // Clip names are the command line's: an unknown one is a usage error naming its flag.
+// Clip names are the command line's: an unknown one is a usage error naming its flag. 0, or the
+// exit code after the message.
+int checkClipNames(const BakeArgs& args, const Character& character, const std::string& source) {
   const std::pair<const char*, const std::vector<std::string>*> named[] = {
       {"--clips", &args.clips}, {"--loop", &args.loop}, {"--no-loop", &args.no_loop}};
   for (const auto& [flag, names] : named) {
@@ -168,6 +204,59 @@ int runBake(const BakeArgs& args) {
                                     clips.empty() ? "none" : clips));
     }
   }
+  return 0;
+}
+
+// Method A: the default chain of mesh LODs and bone-reduced skeletons replaces lods[0] alone. 0,
+// or the exit code after the message.
+int buildLods(const Character& character, const std::string& source, Package& package,
+              LodChainReport& report, double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  LodChainOptions options = defaultLodChainOptions();
+  ProgressBar bar;
+  options.progress = [&bar](uint32_t done, uint32_t total) {
+    bar.update("building LODs", done, total, "levels");
+  };
+  Result<std::vector<MeshLod>> lods = buildLodChain(character, options, &report);
+  bar.finish();
+  if (!lods.ok()) return fail(lods.status().toString());
+  package.lods = std::move(*lods);
+  for (size_t i = 0; i < package.lods.size(); ++i) {
+    const MeshLod& lod = package.lods[i];
+    // Caught here, naming the input, rather than by the package check naming the output.
+    if (!std::isfinite(lod.geometric_error) || !std::isfinite(lod.skinning_error)) {
+      return fail(
+          fmt::format("invalid data: {}: LOD {}: the {} error is not finite (the "
+                      "character's poses move vertices beyond the float range)",
+                      source, i, std::isfinite(lod.geometric_error) ? "skinning" : "geometric"));
+    }
+  }
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return 0;
+}
+
+int runBake(const BakeArgs& args) {
+  const bool use_sample = args.sample || args.input == "sample";
+  TexelFormat format = TexelFormat::kRgba32F;
+  if (int code = checkBakeArgs(args, use_sample, format); code != 0) return code;
+  const std::string source = use_sample ? "sample" : args.input;
+
+  Character character;
+  if (use_sample) {
+    character = makeSampleCharacter();
+  } else {
+    ImportOptions import;
+    import.clip_files = args.clips_from;
+    import.allowed_roots = args.allowed_roots;
+    Result<Character> imported = importGltf(args.input, import);
+    if (!imported.ok()) return fail(imported.status().toString());
+    character = std::move(imported).value();
+  }
+  // Warnings in the order they arose: import, bake, LOD chain; printed as each step ends (the
+  // next may take a while), or all inside the JSON object.
+  std::vector<Warning> warnings = character.warnings;
+  if (!args.json) printWarnings(character.warnings, source);
+  if (int code = checkClipNames(args, character, source); code != 0) return code;
 
   BakeOptions options;
   options.fps = args.fps;
@@ -180,37 +269,27 @@ int runBake(const BakeArgs& args) {
   options.threads = args.threads;
   options.source = source;
   ProgressBar bar;
-  options.progress = [&bar](uint32_t done, uint32_t total) { bar.update(done, total); };
+  options.progress = [&bar](uint32_t done, uint32_t total) {
+    bar.update("baking", done, total, "frames");
+  };
   BakeReport report;
   Result<Package> package = bakeCharacter(character, options, &report);
   bar.finish();
   if (!package.ok()) return fail(package.status().toString());
-  for (const std::string& w : report.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
+  warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
+  if (!args.json) printWarnings(report.warnings, source);
 
+  LodChainReport lod_report;
+  double lod_seconds = 0.0;
   if (args.lods) {
-    // Method A: the default chain of mesh LODs and bone-reduced skeletons replaces lods[0] alone.
-    const auto start = std::chrono::steady_clock::now();
-    LodChainReport lod_report;
-    Result<std::vector<MeshLod>> lods =
-        buildLodChain(character, defaultLodChainOptions(), &lod_report);
-    if (!lods.ok()) return fail(lods.status().toString());
-    package->lods = std::move(*lods);
-    for (size_t i = 0; i < package->lods.size(); ++i) {
-      const MeshLod& lod = package->lods[i];
-      // Caught here, naming the input, rather than by the package check naming the output.
-      if (!std::isfinite(lod.geometric_error) || !std::isfinite(lod.skinning_error)) {
-        return fail(
-            fmt::format("invalid data: {}: LOD {}: the {} error is not finite (the "
-                        "character's poses move vertices beyond the float range)",
-                        source, i, std::isfinite(lod.geometric_error) ? "skinning" : "geometric"));
-      }
+    if (int code = buildLods(character, source, *package, lod_report, lod_seconds); code != 0) {
+      return code;
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (const std::string& w : lod_report.warnings) {
-      fmt::print(stderr, "throng: warning: {}\n", w);
+    warnings.insert(warnings.end(), lod_report.warnings.begin(), lod_report.warnings.end());
+    if (!args.json) {
+      printWarnings(lod_report.warnings, source);
+      printLods(lod_report, lod_seconds);
     }
-    printLods(lod_report, seconds);
   }
   if (Status s = writePackage(*package, args.output); !s.ok()) return fail(s.toString());
   if (!args.preview.empty()) {
@@ -220,7 +299,12 @@ int runBake(const BakeArgs& args) {
   }
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(args.output, ec);
-  printSummary(args, source, report, ec ? 0 : bytes);
+  if (args.json) {
+    printBakeJson(args, source, report, args.lods ? &lod_report : nullptr, lod_seconds,
+                  ec ? 0 : bytes, warnings);
+  } else {
+    printSummary(args, source, report, ec ? 0 : bytes);
+  }
   return 0;
 }
 
@@ -255,6 +339,9 @@ std::function<int()> setupBake(CLI::App& sub) {
       "each within an error cap)");
   sub.add_option("--threads", args->threads, "worker threads (0: one per core)")
       ->capture_default_str();
+  sub.add_flag("--json", args->json,
+               "print the report as one JSON object on stdout (clips, texture, errors, LOD "
+               "levels, warnings as data)");
   return [args] { return runBake(*args); };
 }
 

@@ -220,14 +220,69 @@ nlohmann::json reportJson(const FrameReport& r) {
           {"out", r.out}};
 }
 
+void printTable(const std::vector<TextColumn>& columns) {
+  std::vector<size_t> widths;
+  size_t rows = 0;
+  for (const TextColumn& c : columns) {
+    size_t width = c.title.size();
+    for (const std::string& cell : c.cells) width = std::max(width, cell.size());
+    widths.push_back(width);
+    rows = std::max(rows, c.cells.size());
+  }
+  auto printRow = [&](auto cellOf) {
+    std::string line;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const std::string& cell = cellOf(columns[c]);
+      const bool last = c + 1 == columns.size();
+      if (c > 0) line += "  ";
+      line += columns[c].right ? fmt::format("{:>{}}", cell, widths[c])
+              : last           ? cell
+                               : fmt::format("{:<{}}", cell, widths[c]);
+    }
+    fmt::print("{}\n", line);
+  };
+  printRow([](const TextColumn& c) -> const std::string& { return c.title; });
+  static const std::string kEmpty;
+  for (size_t r = 0; r < rows; ++r) {
+    printRow([r](const TextColumn& c) -> const std::string& {
+      return r < c.cells.size() ? c.cells[r] : kEmpty;
+    });
+  }
+}
+
+void printDeviceAndPath(const render::Device& device, const render::CrowdRenderer& renderer) {
+  const render::Caps& caps = device.caps();
+  fmt::print("device: {} | {}\n", caps.renderer, caps.version);
+  fmt::print("path: {} ({})\n", render::renderPathName(renderer.path()), renderer.pathReason());
+}
+
+void printFrameFooter(const render::CpuPhaseTimes& cpu, const std::vector<double>& frame_ms,
+                      const render::Device& device, const std::string& out) {
+  fmt::print(
+      "cpu ms: update {:.3f}, playback {:.3f}, cull {:.3f}, lod {:.3f}, pack+upload {:.3f}, "
+      "submit {:.3f}, ground {:.3f}\n",
+      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit, cpu.ground);
+  if (!frame_ms.empty()) {
+    fmt::print(
+        "frame time: {:.3f} ms median of {} frame(s) (min {:.3f}, max {:.3f}; wall clock from "
+        "the frame's start to glFinish, after a warm-up draw)\n",
+        median(frame_ms), frame_ms.size(), *std::min_element(frame_ms.begin(), frame_ms.end()),
+        *std::max_element(frame_ms.begin(), frame_ms.end()));
+  }
+  fmt::print("wrote {} ({}x{})\n", out, device.width(), device.height());
+}
+
+std::string lodAgents(const render::CrowdFrameStats& stats, int lods) {
+  std::string text;
+  for (int l = 0; l < lods; ++l) {
+    text += fmt::format("{}{}", l == 0 ? "" : "/", stats.agents_per_lod[l]);
+  }
+  return text;
+}
+
 void printReport(const FrameReport& r) {
   const render::CrowdFrameStats& stats = r.renderer->stats();
-  const render::Caps& caps = r.device->caps();
-  fmt::print("device: {} | {}\n", caps.renderer, caps.version);
-  fmt::print("path: {} ({})\n", render::renderPathName(r.renderer->path()),
-             r.renderer->pathReason());
-  for (const std::string& w : r.renderer->warnings())
-    fmt::print(stderr, "throng: warning: {}\n", w);
+  printDeviceAndPath(*r.device, *r.renderer);
   if (r.renderer->path() == render::RenderPath::kMerged ||
       r.renderer->path() == render::RenderPath::kPerCharacter) {
     fmt::print("joint encoding: {}\n", r.renderer->jointEncodingReason());
@@ -249,20 +304,8 @@ void printReport(const FrameReport& r) {
                info.characters_per_draw > 0 ? fmt::format(", {} per draw", info.characters_per_draw)
                                             : std::string());
   }
-  const render::CpuPhaseTimes& cpu = stats.cpu_ms;
-  fmt::print(
-      "\ncpu ms: update {:.3f}, playback {:.3f}, cull {:.3f}, lod {:.3f}, pack+upload {:.3f}, "
-      "submit {:.3f}, ground {:.3f}\n",
-      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit, cpu.ground);
-  if (!r.frame_ms.empty()) {
-    fmt::print(
-        "frame time: {:.3f} ms median of {} frame(s) (min {:.3f}, max {:.3f}; wall clock from "
-        "the frame's start to glFinish, after a warm-up draw)\n",
-        median(r.frame_ms), r.frame_ms.size(),
-        *std::min_element(r.frame_ms.begin(), r.frame_ms.end()),
-        *std::max_element(r.frame_ms.begin(), r.frame_ms.end()));
-  }
-  fmt::print("wrote {} ({}x{})\n", r.out, r.device->width(), r.device->height());
+  fmt::print("\n");
+  printFrameFooter(stats.cpu_ms, r.frame_ms, *r.device, r.out);
 }
 
 }  // namespace throng::cli

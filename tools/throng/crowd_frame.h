@@ -101,6 +101,25 @@ struct FrameReport {
   std::string out;
 };
 nlohmann::json reportJson(const FrameReport& report);
+// The report as text: device, path, culling, draw calls, triangles, LODs, printFrameFooter.
 void printReport(const FrameReport& report);
+
+// "device: <renderer> | <version>" and "path: <name> (<why>)".
+void printDeviceAndPath(const render::Device& device, const render::CrowdRenderer& renderer);
+// The lines that close a report: the CPU phases, the frame times and the file written.
+void printFrameFooter(const render::CpuPhaseTimes& cpu, const std::vector<double>& frame_ms,
+                      const render::Device& device, const std::string& out);
+// Agents per LOD of the last draw, "12/4/0/0" (the first `lods` LODs).
+std::string lodAgents(const render::CrowdFrameStats& stats, int lods);
+
+// A column of a text table: its title and cells; `right`: right-aligned (numbers).
+struct TextColumn {
+  std::string title;
+  bool right = false;
+  std::vector<std::string> cells;
+};
+// The title row and one row per cell index, columns two spaces apart, each as wide as its widest
+// cell (the last one unpadded).
+void printTable(const std::vector<TextColumn>& columns);
 
 }  // namespace throng::cli

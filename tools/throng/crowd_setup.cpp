@@ -6,7 +6,9 @@
 #include <fmt/core.h>
 
 #include "command.h"
+#include "progress_bar.h"
 #include "scenery.h"
+#include "throng/core/joint_encoding.h"
 #include "throng/render/capture.h"
 
 namespace throng::cli {
@@ -31,18 +33,21 @@ int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
   Result<std::vector<std::string>> clip_maps = clipMapsPerInput(clips.clips, names.size());
   if (!clip_maps.ok()) return usageError(clip_maps.status().message());
   out.clip_maps = std::move(clip_maps).value();
+  ProgressBar bar;
   for (const std::string& name : names) {
-    Result<CrowdInput> input = loadCrowdInput(name, {}, clips.clips_from);
+    Result<CrowdInput> input = loadCrowdInput(
+        name,
+        [&](float done, const char* step) {
+          bar.update(fmt::format("loading {}: {}", name, step), done);
+        },
+        clips.clips_from);
+    bar.finish();
     if (!input.ok()) return fail(input.status().message());
     if (const std::string m = checkLod(lod, *input); !m.empty()) return usageError(m);
     out.size = std::max(out.size, input->size);
     out.inputs.push_back(std::move(input).value());
   }
   return 0;
-}
-
-void printWarnings(const CrowdInput& input) {
-  for (const std::string& w : input.warnings) fmt::print(stderr, "throng: warning: {}\n", w);
 }
 
 render::CrowdRendererDesc rendererDesc(const FrontendArgs& args, const FrontendChoice& choice) {
@@ -112,21 +117,72 @@ void addMixedJson(nlohmann::json& json, const render::MixedCrowdRenderer& render
   json["animation_texture_shared"] = renderer.sharedTexture() != nullptr;
 }
 
-void printMixedCrowd(const render::MixedCrowdRenderer& renderer, uint32_t agents,
-                     const std::string& what) {
-  const size_t characters = renderer.characterCount();
-  const uint32_t binds = renderer.stats().animation_texture_binds;
-  fmt::print("mixed crowd: {} agents of {} characters{}; draw calls: {} in all\n", agents,
-             characters, what, renderer.stats().draw_calls);
-  if (const render::SharedAnimationTexture* shared = renderer.sharedTexture()) {
+std::vector<Warning> crowdWarnings(const CrowdDrawing& drawing,
+                                   std::span<const CrowdInput> inputs) {
+  std::vector<Warning> warnings;
+  for (const CrowdInput& in : inputs) {
+    warnings.insert(warnings.end(), in.warnings.begin(), in.warnings.end());
+  }
+  for (size_t c = 0; c < inputs.size(); ++c) {
+    for (Warning w : drawing.renderer->renderer(c).warnings()) {
+      w.message = inputs[c].name + ": " + w.message;
+      w.details.insert(w.details.begin(), {"file", inputs[c].name});
+      warnings.push_back(std::move(w));
+    }
+  }
+  return warnings;
+}
+
+void printMixedReport(const CrowdDrawing& drawing, std::span<const CrowdInput> inputs,
+                      uint32_t agents, const std::string& what, std::span<const TextColumn> extra,
+                      const std::vector<double>& frame_ms, const std::string& out) {
+  const render::MixedCrowdRenderer& mixed = *drawing.renderer;
+  printDeviceAndPath(*drawing.device, mixed.renderer(0));
+  const bool merged = mixed.path() == render::RenderPath::kMerged ||
+                      mixed.path() == render::RenderPath::kPerCharacter;
+  std::vector<TextColumn> columns = {
+      {"#", true, {}},     {"input", false, {}},    {"clips", true, {}},
+      {"LODs", true, {}},  {"agents", true, {}},    {"visible", true, {}},
+      {"draws", true, {}}, {"triangles", true, {}}, {"per LOD", false, {}}};
+  TextColumn encoding{"joint encoding", false, {}};
+  for (size_t c = 0; c < inputs.size(); ++c) {
+    const render::CrowdRenderer& r = mixed.renderer(c);
+    const render::CrowdFrameStats& stats = r.stats();
+    const std::string cells[] = {std::to_string(c),
+                                 inputs[c].name,
+                                 std::to_string(inputs[c].package.clips.size()),
+                                 std::to_string(inputs[c].package.lods.size()),
+                                 std::to_string(mixed.agentsOf(c)),
+                                 std::to_string(stats.visible),
+                                 std::to_string(stats.draw_calls),
+                                 std::to_string(stats.triangles),
+                                 lodAgents(stats, r.lodCount())};
+    for (size_t i = 0; i < columns.size(); ++i) columns[i].cells.push_back(cells[i]);
+    encoding.cells.push_back(jointEncodingName(r.jointEncoding()));
+  }
+  if (merged) columns.push_back(std::move(encoding));
+  columns.insert(columns.end(), extra.begin(), extra.end());
+  printTable(columns);
+  const size_t characters = mixed.characterCount();
+  const render::CrowdFrameStats& stats = mixed.stats();
+  fmt::print("mixed crowd: {} agents of {} characters{}; draw calls: {} in all", agents, characters,
+             what, stats.draw_calls);
+  if (stats.ground_draw_calls > 0) {
+    fmt::print(" (and {} for the ground and shadows)", stats.ground_draw_calls);
+  }
+  fmt::print("; {} of {} agents visible; {} triangles\n", stats.visible, stats.agents,
+             stats.triangles);
+  const uint32_t binds = stats.animation_texture_binds;
+  if (const render::SharedAnimationTexture* shared = mixed.sharedTexture()) {
     fmt::print(
         "animation texture: one {}x{} texture shared by {} characters; texture binds per "
         "frame: {}\n",
         shared->width(), shared->height(), characters, binds);
   } else {
     fmt::print("animation textures: one per character ({}); texture binds per frame: {}\n",
-               renderer.separateTextures(), binds);
+               mixed.separateTextures(), binds);
   }
+  printFrameFooter(stats.cpu_ms, frame_ms, *drawing.device, out);
 }
 
 }  // namespace throng::cli

@@ -15,6 +15,7 @@
 #include "crowd_frame.h"
 #include "crowd_input.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
@@ -40,11 +41,10 @@ struct LoadedInputs {
 };
 
 // Loads `names` (at most kMaxInputs: a usage error) with `clips`' --clips-from and checks `lod`
-// against each (a usage error). 0, or the exit code after the message.
+// against each (a usage error), with a progress bar on a terminal when it takes a while. 0, or
+// the exit code after the message.
 int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
                const std::optional<int>& lod, LoadedInputs& out);
-// Prints the input's warnings (loading's, then its clip map's: print once its clips are mapped).
-void printWarnings(const CrowdInput& input);
 
 // The renderers' settings the options give: path, LOD, LOD threshold, LOD tint, tint and
 // palette pass.
@@ -74,6 +74,10 @@ Result<double> drawFrame(CrowdDrawing& drawing, const Crowd& crowd,
 // message.
 int writeFrame(render::Device& device, const std::string& out);
 
+// Every warning of the crowd's set-up, in input order: each input's (loading, clip map: take them
+// once the clips are mapped), then each renderer's, its message after the input's name.
+std::vector<Warning> crowdWarnings(const CrowdDrawing& drawing, std::span<const CrowdInput> inputs);
+
 // The report of character `c` of the drawing (its input, the device, its renderer).
 FrameReport characterReport(const CrowdDrawing& drawing, const CrowdInput& input, size_t c,
                             const std::vector<double>& frame_ms, const std::string& out);
@@ -81,9 +85,13 @@ FrameReport characterReport(const CrowdDrawing& drawing, const CrowdInput& input
 // the agents.
 void addMixedJson(nlohmann::json& json, const render::MixedCrowdRenderer& renderer,
                   uint32_t agents);
-// The lines after a mixed crowd's reports: "mixed crowd: N agents of K characters<what>; draw
-// calls: D in all", then the animation texture(s) and their binds per frame.
-void printMixedCrowd(const render::MixedCrowdRenderer& renderer, uint32_t agents,
-                     const std::string& what);
+// A mixed crowd's report: the device and path once; one table row per character (input, clips,
+// LODs, agents, visible, draw calls, triangles, agents per LOD, the joint encoding on merged
+// paths, then the command's own `extra` columns); "mixed crowd: N agents of K characters<what>;
+// draw calls: D in all", the animation texture(s) and their binds per frame; the CPU phases
+// summed over the characters, the frame times and the file written.
+void printMixedReport(const CrowdDrawing& drawing, std::span<const CrowdInput> inputs,
+                      uint32_t agents, const std::string& what, std::span<const TextColumn> extra,
+                      const std::vector<double>& frame_ms, const std::string& out);
 
 }  // namespace throng::cli

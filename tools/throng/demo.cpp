@@ -21,6 +21,7 @@
 #include "throng/crowd/command_script.h"
 #include "throng/crowd/crowd.h"
 #include "throng/render/mixed_crowd_renderer.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 namespace {
@@ -92,11 +93,11 @@ int checkDemoArgs(const DemoArgs& args, FrontendChoice& choice, CommandScript& s
   return 0;
 }
 
-// Every input's clip set from its --clips map (warnings printed). 0, or the exit code.
+// Every input's clip set from its --clips map (fallbacks in the input's warnings). 0, or the
+// exit code.
 int makeClipSets(LoadedInputs& loaded, std::vector<ClipSet>& clip_sets) {
   for (size_t i = 0; i < loaded.inputs.size(); ++i) {
     Result<ClipSet> clip_set = crowdClipSet(loaded.inputs[i], loaded.clip_maps[i]);
-    printWarnings(loaded.inputs[i]);
     if (!clip_set.ok()) return usageError("--clips: " + clip_set.status().message());
     clip_sets.push_back(*clip_set);
   }
@@ -164,6 +165,7 @@ struct DemoOutcome {
   size_t recorded = 0;   // commands due, written by --record
   std::array<int, kAgentStateCount> by_state{};
   std::vector<double> frame_ms;
+  std::vector<Warning> warnings;  // the set-up's (crowdWarnings)
 };
 
 void printDemoJson(const DemoArgs& args, const LoadedInputs& loaded,
@@ -194,6 +196,7 @@ void printDemoJson(const DemoArgs& args, const LoadedInputs& loaded,
     json["characters"] = each;
     addMixedJson(json, *drawing.renderer, static_cast<uint32_t>(args.agents));
   }
+  json["warnings"] = warningsJson(outcome.warnings);
   fmt::print("{}\n", json.dump());
 }
 
@@ -201,12 +204,11 @@ void printDemoText(const DemoArgs& args, const LoadedInputs& loaded,
                    const std::vector<ClipSet>& clip_sets, const CrowdDrawing& drawing,
                    const Crowd& crowd, const DemoOutcome& outcome) {
   const size_t count = loaded.inputs.size();
-  for (size_t c = 0; c < count; ++c) {
-    const CrowdInput& in = loaded.inputs[c];
-    if (count > 1) fmt::print("character {}: ", c);
+  if (count == 1) {
+    const CrowdInput& in = loaded.inputs[0];
     fmt::print("input: {} ({}: {} clips, {} LODs)\n", in.name, in.how, in.package.clips.size(),
                in.package.lods.size());
-    fmt::print("clips: {}\n", describeClipSet(clip_sets[c], in.package.clips));
+    fmt::print("clips: {}\n", describeClipSet(clip_sets[0], in.package.clips));
   }
   fmt::print("crowd: {} agents after {:.1f} s and {} commands ({}):", crowd.agentCount(),
              args.seconds, outcome.submitted,
@@ -217,14 +219,17 @@ void printDemoText(const DemoArgs& args, const LoadedInputs& loaded,
   fmt::print("\n");
   if (!args.record.empty())
     fmt::print("recorded {} commands to {}\n", outcome.recorded, args.record);
-  for (size_t c = 0; c < count; ++c) {
-    if (count > 1) {
-      fmt::print("character {} ({}, {} agents):\n", c, loaded.inputs[c].name,
-                 drawing.renderer->agentsOf(c));
-    }
-    printReport(characterReport(drawing, loaded.inputs[c], c, outcome.frame_ms, args.frontend.out));
+  if (count == 1) {
+    printReport(characterReport(drawing, loaded.inputs[0], 0, outcome.frame_ms, args.frontend.out));
+    return;
   }
-  if (count > 1) printMixedCrowd(*drawing.renderer, static_cast<uint32_t>(args.agents), "");
+  TextColumn clips{"clips per state", false, {}};
+  for (size_t c = 0; c < count; ++c) {
+    clips.cells.push_back(describeClipSet(clip_sets[c], loaded.inputs[c].package.clips));
+  }
+  const TextColumn extra[] = {clips};
+  printMixedReport(drawing, loaded.inputs, static_cast<uint32_t>(args.agents), "", extra,
+                   outcome.frame_ms, args.frontend.out);
 }
 
 int runDemo(const DemoArgs& args) {
@@ -256,6 +261,8 @@ int runDemo(const DemoArgs& args) {
     return code;
   }
   DemoOutcome outcome;
+  outcome.warnings = crowdWarnings(drawing, loaded.inputs);
+  if (!args.frontend.json) printWarnings(outcome.warnings, "");
   Result<size_t> submitted =
       playAndDraw(args, drawing, *crowd, half, rng, script, &outcome.recorded, outcome.frame_ms);
   if (!submitted.ok()) return fail(submitted.status().message());

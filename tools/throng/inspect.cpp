@@ -1,19 +1,23 @@
 // `throng inspect FILE [--json]`: joint tree, mesh, clips and warnings of a glTF file or
-// a .throng package; a package's LOD table as JSON for scripts.
+// a .throng package (its LOD table), as text or as one JSON object for scripts.
 #include <cmath>
 #include <filesystem>
+#include <span>
 #include <string>
 
 #include <fmt/core.h>
+#include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "throng/core/lod_projection.h"
+#include "crowd_frame.h"
+#include "throng/core/file_io.h"
 #include "throng/core/package.h"
 #include "throng/core/package_format.h"
-#include "throng/crowd/lod_pick.h"
+#include "throng/crowd/lod_table.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/package_info.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 namespace {
@@ -46,6 +50,7 @@ int inspectGltf(const std::string& path, const ImportOptions& options) {
                sm.index_count / 3, sm.material);
   }
   if (!m.colors.empty()) fmt::print("vertex colours: yes\n");
+  if (!m.tangents.empty()) fmt::print("tangents: {}\n", tangentSourceName(m.tangent_source));
   fmt::print("materials: {}{}\n", c.materials.size(),
              c.materials.empty() ? " (the default material)" : "");
   for (size_t i = 0; i < c.materials.size(); ++i) {
@@ -67,15 +72,119 @@ int inspectGltf(const std::string& path, const ImportOptions& options) {
     fmt::print("  {:>3}  {:<24} {:8.3f} s  ({:.3f} .. {:.3f}), {} tracks\n", i, clip.name,
                clip.duration(), clip.start_time, clip.end_time, tracks);
   }
+  // The report's own section: grouped like stderr's warnings (-v: each in full), even with -q.
   fmt::print("warnings: {}\n", c.warnings.size());
-  for (const std::string& w : c.warnings) fmt::print("  {}\n", w);
+  const Verbosity shown =
+      verbosity() == Verbosity::kVerbose ? Verbosity::kVerbose : Verbosity::kNormal;
+  for (const std::string& line : warningLines(c.warnings, path, shown)) {
+    fmt::print("  {}\n", line);
+  }
   return 0;
 }
 
+// A glTF file as one JSON object: joints (parent -1 for roots), mesh, materials, images, clips
+// and the import's warnings as data.
+int inspectGltfJson(const std::string& path, const ImportOptions& options) {
+  Result<Character> imported = importGltf(path, options);
+  if (!imported.ok()) return fail(imported.status().message());
+  const Character& c = *imported;
+  const Skeleton& s = c.skeleton;
+  nlohmann::ordered_json out;
+  out["file"] = path;
+  nlohmann::ordered_json joints = nlohmann::ordered_json::array();
+  for (int j = 0; j < s.jointCount(); ++j) {
+    joints.push_back({{"index", j}, {"name", s.names()[j]}, {"parent", s.parents()[j]}});
+  }
+  out["joints"] = std::move(joints);
+  const SkinnedMesh& m = c.mesh;
+  const Bounds b = computeBounds(m.positions);
+  nlohmann::ordered_json sub_meshes = nlohmann::ordered_json::array();
+  for (const SubMesh& sm : m.submeshes) {
+    sub_meshes.push_back(
+        {{"name", sm.name}, {"triangles", sm.index_count / 3}, {"material", sm.material}});
+  }
+  out["mesh"] = {{"vertices", m.vertexCount()},
+                 {"triangles", m.triangleCount()},
+                 {"size", c.size()},
+                 {"bounds", {{b.min.x, b.min.y, b.min.z}, {b.max.x, b.max.y, b.max.z}}},
+                 {"vertex_colors", !m.colors.empty()},
+                 {"sub_meshes", std::move(sub_meshes)}};
+  nlohmann::ordered_json materials = nlohmann::ordered_json::array();
+  for (const Material& material : c.materials) materials.push_back(describeMaterial(material));
+  out["materials"] = std::move(materials);
+  out["variants"] = c.variants;
+  nlohmann::ordered_json images = nlohmann::ordered_json::array();
+  for (const SourceImage& image : c.images) {
+    images.push_back(
+        {{"name", image.name}, {"width", image.pixels.width}, {"height", image.pixels.height}});
+  }
+  out["images"] = std::move(images);
+  nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+  for (const Clip& clip : c.clips) {
+    int tracks = 0;
+    for (const JointTracks& t : clip.joints) {
+      tracks += !t.translation.empty() + !t.rotation.empty() + !t.scale.empty();
+    }
+    clips.push_back({{"name", clip.name},
+                     {"duration", clip.duration()},
+                     {"start", clip.start_time},
+                     {"end", clip.end_time},
+                     {"tracks", tracks}});
+  }
+  out["clips"] = std::move(clips);
+  out["warnings"] = warningsJson(c.warnings);
+  fmt::print("{}\n", out.dump(2));
+  return 0;
+}
+
+// A package file read whole: the package and the format version its file was written with.
+struct PackageFile {
+  Package package;
+  uint32_t format_version = 0;
+};
+
+Result<PackageFile> readPackageFile(const std::string& path) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  const std::span<const std::byte> data = std::as_bytes(std::span<const char>(*bytes));
+  Result<Package> package = parsePackage(data, path);
+  if (!package.ok()) return package.status();
+  // A package that parses has a readable layout.
+  return PackageFile{std::move(package).value(), readPackageLayout(data, path)->version};
+}
+
+// "12.5" or "never": a pick distance.
+std::string distanceText(float distance) {
+  return std::isfinite(distance) ? fmt::format("{:.4g}", distance) : "never";
+}
+
+// The package's description, then its LOD table (lodTable) as text: errors as percentages of
+// the height, where each LOD is picked at the reference camera.
 int inspectPackage(const std::string& path) {
-  Result<Package> package = readPackage(path);
-  if (!package.ok()) return fail(package.status().message());
-  fmt::print("{}\n{}", path, describePackage(*package));
+  Result<PackageFile> file = readPackageFile(path);
+  if (!file.ok()) return fail(file.status().message());
+  const Package& p = file->package;
+  fmt::print("{}\nformat version: {} (this build reads {} to {})\n{}", path, file->format_version,
+             kOldestReadablePackageVersion, kPackageVersion, describePackage(p));
+  const LodTable table = lodTable(p);
+  fmt::print(
+      "LOD table (errors in % of the height {:.4g}; picked at {} px, {:.0f} degrees, {} px "
+      "threshold):\n",
+      table.height, table.camera.viewport_height_px, glm::degrees(table.camera.fov_y),
+      table.threshold_px);
+  TextColumn lod{"  LOD", true, {}}, triangles{"triangles", true, {}}, joints{"joints", true, {}},
+      max_error{"max error", true, {}}, p99{"p99 error", true, {}}, picked{"picked from", true, {}},
+      heights{"(heights)", true, {}};
+  for (const LodTableRow& row : table.rows) {
+    lod.cells.push_back(fmt::format("{}", row.lod));
+    triangles.cells.push_back(fmt::format("{}", row.triangles));
+    joints.cells.push_back(fmt::format("{}", row.joints));
+    max_error.cells.push_back(fmt::format("{:.3f}%", 100.0 * row.max_error));
+    p99.cells.push_back(fmt::format("{:.3f}%", 100.0 * row.p99_error));
+    picked.cells.push_back(distanceText(row.pick_distance));
+    heights.cells.push_back(distanceText(row.pick_distance_heights));
+  }
+  printTable({lod, triangles, joints, max_error, p99, picked, heights});
   return 0;
 }
 
@@ -84,43 +193,39 @@ nlohmann::ordered_json finiteOrNull(double value) {
   return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
-// One JSON object: the package, its LOD table (errors as fractions of the character's height,
-// the largest extent of LOD 0's bind mesh; pick distances in model units and in heights at the
-// reference camera), its clips and texture.
+// One JSON object: the package and the format version of its file, its LOD table (lodTable:
+// errors as fractions of the character's height, the largest extent of LOD 0's bind mesh; pick
+// distances in model units and in heights at the reference camera), its clips and texture.
 int inspectPackageJson(const std::string& path) {
-  Result<Package> package = readPackage(path);
-  if (!package.ok()) return fail(package.status().message());
-  const Package& p = *package;
-  const float height = computeBounds(p.lods[0].mesh.positions).largestExtent();
-  auto fraction = [&](float v) { return height > 0.0f ? v / height : 0.0f; };
-  const LodProjection camera;  // 1080 px, 60 degrees
+  Result<PackageFile> file = readPackageFile(path);
+  if (!file.ok()) return fail(file.status().message());
+  const Package& p = file->package;
+  const uint32_t version = file->format_version;
+  const LodTable table = lodTable(p);
   nlohmann::ordered_json out;
   out["file"] = path;
   out["source"] = p.source;
-  out["format_version"] = kPackageVersion;
+  out["format_version"] = version;
   out["joints"] = p.skeleton.jointCount();
-  out["height"] = height;
-  out["pick_camera"] = {{"viewport_height_px", camera.viewport_height_px},
-                        {"fov_y_degrees", camera.fov_y * 180.0 / 3.14159265358979},
-                        {"threshold_px", kDefaultLodThresholdPx}};
+  out["height"] = table.height;
+  out["pick_camera"] = {{"viewport_height_px", table.camera.viewport_height_px},
+                        {"fov_y_degrees", glm::degrees(table.camera.fov_y)},
+                        {"threshold_px", table.threshold_px}};
   nlohmann::ordered_json lods = nlohmann::ordered_json::array();
-  for (size_t l = 0; l < p.lods.size(); ++l) {
-    const MeshLod& lod = p.lods[l];
-    const float distance = lodPickDistance(p.lods, static_cast<int>(l), camera);
+  for (const LodTableRow& row : table.rows) {
     lods.push_back({
-        {"lod", l},
-        {"triangles", lod.mesh.triangleCount()},
-        {"vertices", lod.mesh.vertexCount()},
-        {"sub_meshes", lod.mesh.submeshes.size()},
-        {"joints", lod.palette_joints.empty() ? static_cast<size_t>(p.skeleton.jointCount())
-                                              : lod.palette_joints.size()},
-        {"max_error", fraction(lod.max_error)},
-        {"p99_error", fraction(lod.p99_error)},
-        {"geometric_error", fraction(lod.geometric_error)},
-        {"skinning_error", fraction(lod.skinning_error)},
-        {"pick_distance", finiteOrNull(distance)},
-        {"pick_distance_heights", finiteOrNull(height > 0.0f ? distance / height : 0.0f)},
-        {"max_distance", lod.max_distance},
+        {"lod", row.lod},
+        {"triangles", row.triangles},
+        {"vertices", row.vertices},
+        {"sub_meshes", row.sub_meshes},
+        {"joints", row.joints},
+        {"max_error", row.max_error},
+        {"p99_error", row.p99_error},
+        {"geometric_error", row.geometric_error},
+        {"skinning_error", row.skinning_error},
+        {"pick_distance", finiteOrNull(row.pick_distance)},
+        {"pick_distance_heights", finiteOrNull(row.pick_distance_heights)},
+        {"max_distance", row.max_distance},
     });
   }
   out["lods"] = std::move(lods);
@@ -140,6 +245,7 @@ int inspectPackageJson(const std::string& path) {
                     {"frames", t.frame_count},
                     {"frames_per_row", t.frames_per_row},
                     {"rows_per_frame", t.rowsPerFrame()}};
+  out["warnings"] = nlohmann::ordered_json::array();  // a package carries none
   fmt::print("{}\n", out.dump(2));
   return 0;
 }
@@ -153,16 +259,16 @@ std::function<int()> setupInspect(CLI::App& sub) {
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->path, "a .glb, .gltf or .throng file")->required();
   sub.add_flag("--json", args->json,
-               "print a package as one JSON object (LOD table: triangles, joints, errors as "
-               "fractions of the height, pick distances at 1080 px and 60 degrees)");
+               "print one JSON object: a package's LOD table (triangles, joints, errors as "
+               "fractions of the height, pick distances at 1080 px and 60 degrees), a glTF "
+               "file's joints, mesh, clips and warnings");
   sub.add_option("--allow-root", args->import.allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")
       ->allow_extra_args(false);
   return [args] {
     const bool package = std::filesystem::path(args->path).extension() == ".throng";
     if (args->json) {
-      if (!package) return fail(fmt::format("{}: --json describes .throng packages", args->path));
-      return inspectPackageJson(args->path);
+      return package ? inspectPackageJson(args->path) : inspectGltfJson(args->path, args->import);
     }
     if (package) return inspectPackage(args->path);
     return inspectGltf(args->path, args->import);

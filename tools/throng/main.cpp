@@ -9,6 +9,7 @@
 
 #include "command.h"
 #include "throng/version.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 
@@ -47,6 +48,12 @@ int main(int argc, char** argv) {
   CLI::App app{"throng: crowds of skeletal-animated characters in a handful of draw calls"};
   app.set_version_flag("--version", "throng " THRONG_VERSION_STRING);
   app.require_subcommand(1);
+  // -v and -q may come before or after the subcommand (fallthrough, set before the subcommands
+  // are added, which inherit it).
+  bool verbose = false, quiet = false;
+  app.add_flag("-v,--verbose", verbose, "list every warning in full (default: one line per kind)");
+  app.add_flag("-q,--quiet", quiet, "print no warnings (errors still print)")->excludes("-v");
+  app.fallthrough();
   auto& registry = commandRegistry();
   std::sort(registry.begin(), registry.end(),
             [](const CommandInfo& a, const CommandInfo& b) { return a.name < b.name; });
@@ -90,6 +97,7 @@ int main(int argc, char** argv) {
     return usageError(message + (parsed ? fmt::format(" (see throng {} --help)", parsed->get_name())
                                         : std::string(" (see throng --help)")));
   }
+  setVerbosity(quiet ? Verbosity::kQuiet : verbose ? Verbosity::kVerbose : Verbosity::kNormal);
   for (auto& [sub, action] : actions) {
     if (sub->parsed()) return action();
   }

@@ -5,16 +5,16 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "progress_bar.h"
 #include "throng/core/package.h"
-#include "throng/core/pose.h"
-#include "throng/core/skinning.h"
-#include "throng/crowd/frame_palette.h"
-#include "throng/crowd/playback.h"
+#include "throng/crowd/lod_pose.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/obj_export.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 namespace {
@@ -24,130 +24,82 @@ struct PoseArgs {
   float time = 0.0f;
   int lod = 0;
   ImportOptions import;  // --allow-root
+  bool json = false;
 };
 
-// What to skin: a LOD mesh, its palette slots' joints and the full skeleton's palette.
-struct Posed {
-  SkinnedMesh mesh;
-  std::vector<uint16_t> palette_joints;  // empty: slots are skeleton joints
-  std::vector<JointRows> palette;        // skeleton joints
-  std::string clip_name = "(rest pose)";
-  int lod_count = 1;
-};
-
-// Errors of the command line (a LOD or clip the input does not have) come back as
-// kInvalidArgument and exit as usage errors.
-std::string lodRangeError(const std::string& input, int lod, size_t count) {
-  return fmt::format("--lod {}: no such LOD in {} ({} LOD{}; see throng inspect)", lod, input,
-                     count, count == 1 ? "" : "s");
-}
-
-std::string clipError(const std::string& input, const std::string& clip, size_t count) {
-  return fmt::format("--clip {}: no such clip in {} ({} clips; see throng inspect)", clip, input,
-                     count);
-}
-
-// A package: the baked frames of clip C at T seconds from its start (as the runtime plays it).
-Result<Posed> fromPackage(const PoseArgs& args) {
-  Result<Package> package = readPackage(args.input);
-  if (!package.ok()) return package.status();
-  const Package& p = *package;
-  if (args.lod < 0 || static_cast<size_t>(args.lod) >= p.lods.size()) {
-    return Status(ErrorCode::kInvalidArgument, lodRangeError(args.input, args.lod, p.lods.size()));
-  }
-  Posed out;
-  out.lod_count = static_cast<int>(p.lods.size());
-  out.mesh = p.lods[args.lod].mesh;
-  out.palette_joints = p.lods[args.lod].palette_joints;
-  out.palette.resize(p.skeleton.jointCount());
-  if (args.clip.empty()) {
-    PoseScratch scratch;
-    evaluatePalette(p.skeleton, nullptr, 0.0f, scratch, out.palette);
-    return out;
-  }
-  int index = -1;
-  for (size_t c = 0; c < p.clips.size() && index < 0; ++c) {
-    if (p.clips[c].name == args.clip) index = static_cast<int>(c);
-  }
-  if (index < 0 && !args.clip.empty() &&
-      args.clip.find_first_not_of("0123456789") == std::string::npos) {
-    const unsigned long n = std::stoul(args.clip);
-    if (n < p.clips.size()) index = static_cast<int>(n);
-  }
-  if (index < 0) {
-    return Status(ErrorCode::kInvalidArgument, clipError(args.input, args.clip, p.clips.size()));
-  }
-  InstanceFrames frames;
-  frames.primary = sampleFrames(p.clips[index], args.time);
-  frames.secondary = frames.primary;
-  if (!FramePaletteJob{&p.animation, frames, out.palette}.run()) {
-    return Status(
-        ErrorCode::kInvalidData,
-        fmt::format("{}: clip '{}' frames lie outside the texture", args.input, args.clip));
-  }
-  out.clip_name = p.clips[index].name;
-  return out;
-}
-
-// A glTF file: the default LOD chain, the keyframed clip at T on the file's timeline.
-Result<Posed> fromGltf(const PoseArgs& args) {
+// A glTF file: the keyframed clip at T on the file's timeline; LODs above 0 from the default
+// chain, built only for them. The import's warnings go to `warnings`.
+Result<LodPose> fromGltf(const PoseArgs& args, const PoseRequest& request, Character& character,
+                         std::vector<MeshLod>& lods, std::vector<Warning>& warnings) {
   Result<Character> imported = importGltf(args.input, args.import);
   if (!imported.ok()) return imported.status();
-  const Character& c = *imported;
-  Posed out;
-  if (args.lod == 0) {
-    out.mesh = c.mesh;
-  } else {
-    Result<std::vector<MeshLod>> lods = buildLodChain(c, defaultLodChainOptions());
-    if (!lods.ok()) return lods.status();
-    out.lod_count = static_cast<int>(lods->size());
-    if (args.lod < 0 || static_cast<size_t>(args.lod) >= lods->size()) {
-      return Status(ErrorCode::kInvalidArgument, lodRangeError(args.input, args.lod, lods->size()));
-    }
-    out.mesh = std::move((*lods)[args.lod].mesh);
-    out.palette_joints = std::move((*lods)[args.lod].palette_joints);
+  character = std::move(imported).value();
+  warnings = character.warnings;
+  if (args.lod != 0) {
+    ProgressBar bar;
+    LodChainOptions options = defaultLodChainOptions();
+    options.progress = [&bar](uint32_t done, uint32_t total) {
+      bar.update("building LODs", done, total, "levels");
+    };
+    LodChainReport report;
+    Result<std::vector<MeshLod>> chain = buildLodChain(character, options, &report);
+    bar.finish();
+    if (!chain.ok()) return chain.status();
+    lods = std::move(chain).value();
+    warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
   }
-  const Clip* clip = nullptr;
-  if (!args.clip.empty()) {
-    const int index = c.findClip(args.clip);
-    if (index < 0) {
-      return Status(ErrorCode::kInvalidArgument, clipError(args.input, args.clip, c.clips.size()));
-    }
-    clip = &c.clips[index];
-    out.clip_name = clip->name;
-  }
-  PoseScratch scratch;
-  out.palette.resize(c.skeleton.jointCount());
-  evaluatePalette(c.skeleton, clip, args.time, scratch, out.palette);
-  return out;
+  return poseCharacter(character, lods, request, args.input);
 }
 
 int runPose(const PoseArgs& args) {
-  const bool package = std::filesystem::path(args.input).extension() == ".throng";
-  Result<Posed> posed = package ? fromPackage(args) : fromGltf(args);
+  const bool is_package = std::filesystem::path(args.input).extension() == ".throng";
+  const PoseRequest request{args.clip, args.time, args.lod};
+  // What the pose borrows its mesh from lives here.
+  Package package;
+  Character character;
+  std::vector<MeshLod> lods;
+  std::vector<Warning> warnings;
+  Result<LodPose> posed = Status(ErrorCode::kInvalidArgument, "no input");
+  if (is_package) {
+    Result<Package> read = readPackage(args.input);
+    if (!read.ok()) return fail(read.status().message());
+    package = std::move(read).value();
+    posed = posePackage(package, request, args.input);
+  } else {
+    posed = fromGltf(args, request, character, lods, warnings);
+  }
   if (!posed.ok()) {
+    // A LOD, clip or time the input does not have is the command line's mistake.
     return posed.status().code() == ErrorCode::kInvalidArgument
-               ? usageError(posed.status().message())
+               ? usageError("--" + posed.status().message())
                : fail(posed.status().message());
   }
-  Posed& p = *posed;
-  // A bone-reduced LOD's palette slots stand for these skeleton joints.
-  std::vector<JointRows> slots = p.palette;
-  if (!p.palette_joints.empty()) {
-    slots.resize(p.palette_joints.size());
-    for (size_t s = 0; s < slots.size(); ++s) slots[s] = p.palette[p.palette_joints[s]];
-  }
-  std::vector<glm::vec3> positions(p.mesh.vertexCount()), normals(p.mesh.vertexCount());
-  const SkinJob job{p.mesh.positions, p.mesh.normals, p.mesh.joints, p.mesh.weights, slots,
-                    positions,        normals};
-  if (!job.run()) return fail(fmt::format("{}: mesh does not fit its skeleton", args.input));
-  if (Status s = writeObj(p.mesh, positions, normals, args.output); !s.ok()) {
+  const LodPose& p = *posed;
+  if (!args.json) printWarnings(warnings, args.input);
+  if (Status s = writeObj(*p.mesh, p.positions, p.normals, args.output); !s.ok()) {
     return fail(s.message());
   }
+  const std::string clip_name = p.clip < 0   ? "(rest pose)"
+                                : is_package ? package.clips[static_cast<size_t>(p.clip)].name
+                                             : character.clips[static_cast<size_t>(p.clip)].name;
+  if (args.json) {
+    nlohmann::ordered_json out;
+    out["input"] = args.input;
+    out["output"] = args.output;
+    out["lod"] = args.lod;
+    out["lod_count"] = p.lod_count;
+    out["vertices"] = p.positions.size();
+    out["triangles"] = p.mesh->triangleCount();
+    out["joints"] = p.joints;
+    out["clip"] = p.clip < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(clip_name);
+    out["time"] = args.time;
+    out["warnings"] = warningsJson(warnings);
+    fmt::print("{}\n", out.dump(2));
+    return 0;
+  }
   fmt::print("wrote {}: LOD {} of {}, {} vertices, {} triangles, {} joints, clip {}, time {} s\n",
-             args.output, args.lod, p.lod_count, positions.size(), p.mesh.triangleCount(),
-             p.palette_joints.empty() ? p.palette.size() : p.palette_joints.size(), p.clip_name,
-             args.time);
+             args.output, args.lod, p.lod_count, p.positions.size(), p.mesh->triangleCount(),
+             p.joints, clip_name, args.time);
   return 0;
 }
 
@@ -166,6 +118,9 @@ std::function<int()> setupPose(CLI::App& sub) {
   sub.add_option("--allow-root", args->import.allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")
       ->allow_extra_args(false);
+  sub.add_flag("--json", args->json,
+               "print what was written as one JSON object on stdout (LOD, counts, clip, "
+               "warnings as data)");
   return [args] { return runPose(*args); };
 }
 

@@ -18,6 +18,7 @@
 #include "throng/crowd/agent_grid.h"
 #include "throng/crowd/crowd.h"
 #include "throng/render/mixed_crowd_renderer.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 namespace {
@@ -79,7 +80,6 @@ int pickClips(const RenderArgs& args, LoadedInputs& loaded, std::vector<int>& cl
     int usage = 0;
     const int clip = pickClip(args, in, loaded.clip_maps[i], &usage);
     if (usage != 0) return usage;
-    printWarnings(in);
     if (clip < 0) {
       return usageError(fmt::format("--clip {}: no such clip in {} (clips: {})", args.clip, in.name,
                                     clipList(in.package.clips)));
@@ -191,7 +191,7 @@ Status runFrames(const RenderArgs& args, const LoadedInputs& loaded, CrowdDrawin
 
 void printRenderJson(const RenderArgs& args, const LoadedInputs& loaded,
                      const std::vector<int>& clips, const CrowdDrawing& drawing,
-                     const RenderRun& run) {
+                     const RenderRun& run, const std::vector<Warning>& warnings) {
   const render::MixedCrowdRenderer& mixed = *drawing.renderer;
   auto reportOf = [&](size_t c) {
     return characterReport(drawing, loaded.inputs[c], c, run.frame_ms, args.frontend.out);
@@ -213,35 +213,47 @@ void printRenderJson(const RenderArgs& args, const LoadedInputs& loaded,
       json["animation_textures_separate"] = mixed.separateTextures();
   }
   if (args.events) json["events"] = run.event_json;
+  json["warnings"] = warningsJson(warnings);
   fmt::print("{}\n", json.dump());
+}
+
+// "name1, name2": an input's material variants.
+std::string variantNames(const Package& package) {
+  std::string names;
+  for (const std::string& v : package.variants) names += (names.empty() ? "" : ", ") + v;
+  return names;
 }
 
 void printRenderText(const RenderArgs& args, const LoadedInputs& loaded,
                      const std::vector<int>& clips, const CrowdDrawing& drawing,
                      const RenderRun& run) {
   const size_t count = loaded.inputs.size();
-  const render::MixedCrowdRenderer& mixed = *drawing.renderer;
-  for (size_t c = 0; c < count; ++c) {
-    const CrowdInput& in = loaded.inputs[c];
+  if (count == 1) {
+    const CrowdInput& in = loaded.inputs[0];
     const Package& package = in.package;
-    if (count > 1) fmt::print("character {}: ", c);
     fmt::print("input: {} ({}: {} clips, {} LODs)\n", in.name, in.how, package.clips.size(),
                package.lods.size());
     if (!package.variants.empty()) {
-      std::string variant_names;
-      for (const std::string& v : package.variants) {
-        variant_names += (variant_names.empty() ? "" : ", ") + v;
-      }
-      fmt::print("material variants: {} ({})\n", package.variants.size(), variant_names);
+      fmt::print("material variants: {} ({})\n", package.variants.size(), variantNames(package));
     }
-    fmt::print("agents: {} playing '{}' (clip {}), seed {}, {} view\n",
-               count > 1 ? mixed.agentsOf(c) : static_cast<uint32_t>(args.agents),
-               package.clips[clips[c]].name, clips[c], args.seed, args.frontend.view);
-    printReport(characterReport(drawing, in, c, run.frame_ms, args.frontend.out));
-  }
-  if (count > 1) {
-    printMixedCrowd(mixed, static_cast<uint32_t>(args.agents),
-                    fmt::format(", {} tint variants", kVariantTints.size()));
+    fmt::print("agents: {} playing '{}' (clip {}), seed {}, {} view\n", args.agents,
+               package.clips[clips[0]].name, clips[0], args.seed, args.frontend.view);
+    printReport(characterReport(drawing, in, 0, run.frame_ms, args.frontend.out));
+  } else {
+    fmt::print("agents: {}, seed {}, {} view; agent i is character i % {}\n", args.agents,
+               args.seed, args.frontend.view, count);
+    TextColumn variants{"variants", true, {}};
+    TextColumn playing{"playing", false, {}};
+    for (size_t c = 0; c < count; ++c) {
+      const Package& package = loaded.inputs[c].package;
+      variants.cells.push_back(std::to_string(package.variants.size()));
+      playing.cells.push_back(
+          fmt::format("'{}' (clip {})", package.clips[clips[c]].name, clips[c]));
+    }
+    const TextColumn extra[] = {variants, playing};
+    printMixedReport(drawing, loaded.inputs, static_cast<uint32_t>(args.agents),
+                     fmt::format(", {} tint variants", kVariantTints.size()), extra, run.frame_ms,
+                     args.frontend.out);
   }
   if (args.events) {
     size_t events_in_clip = 0;
@@ -290,11 +302,13 @@ int runRender(const RenderArgs& args) {
       code != 0) {
     return code;
   }
+  const std::vector<Warning> warnings = crowdWarnings(drawing, loaded.inputs);
+  if (!args.frontend.json) printWarnings(warnings, "");
   RenderRun run;
   if (Status s = runFrames(args, loaded, drawing, crowd, run); !s.ok()) return fail(s.message());
   if (int code = writeFrame(*drawing.device, args.frontend.out); code != 0) return code;
   if (args.frontend.json) {
-    printRenderJson(args, loaded, clips, drawing, run);
+    printRenderJson(args, loaded, clips, drawing, run, warnings);
   } else {
     printRenderText(args, loaded, clips, drawing, run);
   }

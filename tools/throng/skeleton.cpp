@@ -3,10 +3,12 @@
 #include <string>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "command.h"
 #include "throng/core/skeleton_file.h"
 #include "throng/offline/gltf_import.h"
+#include "warning_output.h"
 
 namespace throng::cli {
 namespace {
@@ -15,6 +17,7 @@ std::function<int()> setupSkeleton(CLI::App& sub) {
   struct Args {
     std::string input, output;
     ImportOptions import;
+    bool json = false;
   };
   auto args = std::make_shared<Args>();
   sub.add_option("file", args->input, "a .glb or .gltf file")->required();
@@ -22,11 +25,23 @@ std::function<int()> setupSkeleton(CLI::App& sub) {
   sub.add_option("--allow-root", args->import.allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")
       ->allow_extra_args(false);
+  sub.add_flag("--json", args->json,
+               "print what was written as one JSON object on stdout (joints, warnings as data)");
   return [args] {
     Result<Character> imported = importGltf(args->input, args->import);
     if (!imported.ok()) return fail(imported.status().message());
+    if (!args->json) printWarnings(imported->warnings, args->input);
     if (Status s = writeSkeletonFile(imported->skeleton, args->output); !s.ok()) {
       return fail(s.message());
+    }
+    if (args->json) {
+      nlohmann::ordered_json out;
+      out["input"] = args->input;
+      out["output"] = args->output;
+      out["joints"] = imported->skeleton.jointCount();
+      out["warnings"] = warningsJson(imported->warnings);
+      fmt::print("{}\n", out.dump(2));
+      return 0;
     }
     fmt::print("wrote {} ({} joints)\n", args->output, imported->skeleton.jointCount());
     return 0;

@@ -101,8 +101,8 @@ int main(int argc, char** argv) {
   for (const std::string& input : options.inputs) {
     Result<cli::CrowdInput> loaded = cli::loadCrowdInput(input);
     if (!loaded.ok()) return viewer::fail(loaded.status().message());
-    for (const std::string& w : loaded->warnings) {
-      fmt::print(stderr, "throng-viewer: warning: {}\n", w);
+    for (const Warning& w : loaded->warnings) {
+      fmt::print(stderr, "throng-viewer: warning: {}\n", w.message);
     }
     characters.push_back(viewer::makeViewerCharacter(std::move(loaded).value()));
   }

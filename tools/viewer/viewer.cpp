@@ -343,7 +343,7 @@ void Viewer::takeLoads() {
                  true);
       continue;
     }
-    for (const std::string& w : done->input->warnings) addMessage("warning: " + w, false);
+    for (const Warning& w : done->input->warnings) addMessage("warning: " + w.message, false);
     characters_.push_back(
         std::make_unique<ViewerCharacter>(makeViewerCharacter(std::move(done->input).value())));
     const ViewerCharacter& added = *characters_.back();

@@ -11,6 +11,7 @@
 #include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/core/skeleton.h"
+#include "throng/core/warning.h"
 
 namespace throng {
 
@@ -21,7 +22,7 @@ struct Character {
   std::vector<Material> materials;    // SubMesh::material indexes it; empty: defaultMaterial()
   std::vector<SourceImage> images;    // TextureRef::image indexes it
   std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
-  std::vector<std::string> warnings;  // non-fatal findings of whoever built it (importer, ...)
+  std::vector<Warning> warnings;      // non-fatal findings of whoever built it (importer, ...)
 
   // Index of the clip named `name`, or of clip number `name` when it is a decimal index; -1 if
   // none.
@@ -31,14 +32,16 @@ struct Character {
 };
 
 // Validates skeleton-mesh-clip consistency (see validateMesh and validateClip) and the looks:
-// materials (validateMaterial), images (validateImageLevel) and every sub-mesh's material and
-// variant indices (see validateLooks).
+// materials (validateMaterial), images (validateImageLevel, one colour space each:
+// validateImageColorSpaces) and every sub-mesh's material and variant indices
+// (validateSubMeshLooks).
 Status validateCharacter(const Character& character, std::string_view source);
 
 // The part of validateCharacter and validatePackage about sub-mesh looks: each sub-mesh's
 // material is below materials.size() (0 when there are none), its variant_materials are empty or
-// one per variant, each in range, and the mesh has the uv sets that those materials' textures
-// read. Errors (kInvalidData) name `source`.
+// one per variant, each in range, the mesh has the uv sets that those materials' textures read,
+// and it has tangents when one of them has a normal texture. Errors (kInvalidData) name
+// `source`.
 Status validateSubMeshLooks(const SkinnedMesh& mesh, std::span<const Material> materials,
                             size_t variant_count, std::string_view source);
 

@@ -1,8 +1,10 @@
-// Material: what a sub-mesh looks like (glTF's base colour subset: factor, texture, vertex
-// colours, alpha mode, sidedness) and the texture sampling it needs.
+// Material: what a sub-mesh looks like (glTF 2.0 metallic-roughness: base colour, metallic and
+// roughness, normal, occlusion and emissive textures and factors, alpha mode, sidedness) and the
+// texture sampling it needs.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,30 +78,83 @@ enum class AlphaMode : uint8_t {
 };
 const char* alphaModeName(AlphaMode mode);  // "OPAQUE", "MASK", "BLEND"
 
-// The colour of a fragment is base_color * texture(uv) * vertex colour (each factor present or
-// 1), in linear space (the texture is sRGB-encoded RGBA8 and is decoded before multiplying);
-// its alpha is the product's alpha, used as alpha_mode says.
+// How an image's RGB channels are encoded (its alpha is always linear). glTF 2.0 fixes it by use:
+// colour textures (base colour, emissive) are sRGB, data textures (metallic-roughness, normal,
+// occlusion) linear. Images are stored once, as RGBA8, in the colour space of their uses
+// (imageColorSpace); a renderer samples kSrgb images through an sRGB format or decodes them in the
+// shader, and kLinear images as they are.
+enum class ColorSpace : uint8_t {
+  kSrgb = 0,
+  kLinear = 1,
+};
+
+// The textures of a material, in the order the package stores them.
+enum class TextureSlot : uint8_t {
+  kBaseColor = 0,          // RGBA: colour and alpha (sRGB)
+  kMetallicRoughness = 1,  // B: metalness, G: roughness (linear; R and A unused)
+  kNormal = 2,             // RGB: tangent-space normal * 0.5 + 0.5 (linear)
+  kOcclusion = 3,          // R: ambient occlusion (linear; G, B and A unused)
+  kEmissive = 4,           // RGB: emitted colour (sRGB; A unused)
+};
+inline constexpr int kTextureSlotCount = 5;
+const char* textureSlotName(TextureSlot slot);  // "base colour", "metallic-roughness", ...
+ColorSpace slotColorSpace(TextureSlot slot);    // kSrgb for base colour and emissive
+
+// glTF 2.0 metallic-roughness (section 3.9), every factor at the specification's default. In
+// linear light, with each texture's value 1 where it is absent:
+//   base = base_color * base colour texture (decoded from sRGB) * vertex colour;
+//   metallic = metallic_factor * metallic-roughness texture.b;
+//   roughness = roughness_factor * metallic-roughness texture.g;
+//   normal = normalize(TBN * ((normal texture.rgb * 2 - 1) * vec3(normal_scale, normal_scale, 1)))
+//     with T = tangent.xyz, B = cross(N, T) * tangent.w (SkinnedMesh::tangents), N the normal;
+//   ambient occlusion = 1 + occlusion_strength * (occlusion texture.r - 1);
+//   emitted = emissive_factor * emissive_strength * emissive texture.rgb (decoded from sRGB).
+// Alpha is base's alpha, used as alpha_mode says.
 struct Material {
   std::string name;
   glm::vec4 base_color{1.0f};  // linear RGBA, each in [0, 1]
   TextureRef base_color_texture;
+  float metallic_factor = 1.0f;   // [0, 1]
+  float roughness_factor = 1.0f;  // [0, 1], perceptual roughness
+  TextureRef metallic_roughness_texture;
+  TextureRef normal_texture;
+  float normal_scale =
+      1.0f;  // finite; scales the sampled normal's x and y (glTF normalTexture.scale)
+  TextureRef occlusion_texture;
+  float occlusion_strength = 1.0f;  // [0, 1]
+  glm::vec3 emissive_factor{0.0f};  // linear RGB, each in [0, 1]
+  float emissive_strength = 1.0f;   // KHR_materials_emissive_strength: finite, >= 0
+  TextureRef emissive_texture;
   AlphaMode alpha_mode = AlphaMode::kOpaque;
   float alpha_cutoff = 0.5f;  // kMask only; >= 0
   bool double_sided = false;  // false: back faces are culled
+
+  const TextureRef& texture(TextureSlot slot) const;
+  TextureRef& texture(TextureSlot slot);
 };
 
-// The material a sub-mesh uses when the material list is empty (glTF's default material: white,
-// opaque, single-sided).
+// The material a sub-mesh uses when the material list is empty (glTF's default material: every
+// property at its default, so white, metallic 1, roughness 1, opaque, single-sided).
 inline Material defaultMaterial() {
   Material m;
   m.name = "default";
   return m;
 }
 
-// Checks material `index`: factors finite and in [0, 1], a finite non-negative cutoff, valid
-// alpha mode, filters and wraps, uv set 0 or 1, a finite transform and an image index below
-// `image_count`. Errors (kInvalidData) name `source` and the material.
+// Checks material `index`: factors finite and in their ranges above, a finite non-negative
+// cutoff, valid alpha mode, and for every texture valid filters and wraps, uv set 0 or 1, a finite
+// transform and an image index below `image_count`. Errors (kInvalidData) name `source`, the
+// material and the texture slot.
 Status validateMaterial(const Material& material, size_t index, size_t image_count,
                         std::string_view source);
+
+// The colour space image `image` is stored in: kLinear when only data slots of `materials` read
+// it, else kSrgb (also for an image no material reads).
+ColorSpace imageColorSpace(std::span<const Material> materials, int image);
+
+// Fails when an image is read both by a colour slot and by a data slot (one stored image has one
+// colour space: such uses need an image each; the glTF importer makes the copy). Errors
+// (kInvalidData) name `source`, the image and both uses.
+Status validateImageColorSpaces(std::span<const Material> materials, std::string_view source);
 
 }  // namespace throng

@@ -17,8 +17,9 @@ namespace throng {
 inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', 'G', 'P', 'K'};
 // The version this library writes; bumped whenever a reader of the previous version could not
 // read the new files. Version 2 added materials, images, vertex colours, a second uv set and
-// sub-mesh materials; animation events (per clip, in CLIP); version 3 each LOD's max and p99 error.
-inline constexpr uint32_t kPackageVersion = 3;
+// sub-mesh materials; animation events (per clip, in CLIP); version 3 each LOD's max and p99 error;
+// version 4 glTF metallic-roughness materials (section PBRM) and vertex tangents (section TANG).
+inline constexpr uint32_t kPackageVersion = 4;
 // The oldest version this library reads. From version 3 on every library reads every version
 // from 3 up to its own kPackageVersion (docs/formats.md, "Compatibility"; each is kept as test
 // data in tests/core/data/packages); versions 1 and 2 came before that promise and are refused
@@ -49,6 +50,16 @@ inline constexpr uint32_t kSectionClips = packageTag("CLIP");      // clip table
 inline constexpr uint32_t kSectionTexture = packageTag("ANIM");    // animation texture
 inline constexpr uint32_t kSectionMaterials = packageTag("MATL");  // materials, variant names
 inline constexpr uint32_t kSectionImages = packageTag("IMGS");     // RGBA8 mip chains
+inline constexpr uint32_t kSectionTangents = packageTag("TANG");   // per LOD tangents (v4)
+inline constexpr uint32_t kSectionPbr = packageTag("PBRM");        // metallic-roughness etc. (v4)
+
+// What a version 3 package's materials read as: they had a base colour only, which throng drew
+// with Lambert diffuse light. A dielectric (metallic 0) of roughness 1 is the metallic-roughness
+// material closest to that: all its light is diffuse, with no visible highlight; glTF's own
+// default (metallic 1) would draw every old package as dark metal. Normal, occlusion and emissive
+// stay at their defaults (none, 1, black), and the meshes have no tangents.
+inline constexpr float kVersion3MetallicFactor = 0.0f;
+inline constexpr float kVersion3RoughnessFactor = 1.0f;
 
 // FNV-1a 64 (Fowler, Noll, Vo) of `bytes`, continuing from `hash` (start with the offset basis).
 inline constexpr uint64_t kFnvOffsetBasis = 0xcbf29ce484222325ull;

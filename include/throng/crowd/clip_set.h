@@ -10,6 +10,7 @@
 
 #include "throng/core/animation_texture.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 
 namespace throng {
 
@@ -60,10 +61,10 @@ Result<ClipMap> parseClipMap(std::string_view text);
 // SpeedSource), else ClipSet's defaults. Errors (kInvalidArgument): no clips at all, or a map
 // naming a clip `clips` lacks.
 Result<ClipSet> makeClipSet(std::span<const BakedClip> clips, const ClipMap& map,
-                            std::vector<std::string>* warnings = nullptr);
+                            std::vector<Warning>* warnings = nullptr);
 // makeClipSet with an empty map.
 Result<ClipSet> clipSetByName(std::span<const BakedClip> clips,
-                              std::vector<std::string>* warnings = nullptr);
+                              std::vector<Warning>* warnings = nullptr);
 
 // The name heuristic alone, never failing (for showing any character): a state whose name
 // matches no clip plays clip `fallback` (< clips.size()) and is appended to `missing` when

@@ -26,8 +26,8 @@ struct LodView {
 };
 
 // LodView::reach of a character whose LOD chain is `lods`: the distance (model units) from its
-// origin to the farthest vertex of LOD 0's bind mesh (0 for an empty chain). Every front end
-// measures the LOD rule with it (CrowdRenderer, drawMergedCrowd).
+// origin to the farthest vertex of LOD 0's bind mesh (0 for an empty chain or a LOD 0 without its
+// mesh). Every front end measures the LOD rule with it (CrowdRenderer, drawMergedCrowd).
 float lodReach(std::span<const MeshLod> lods);
 
 // The LOD of a character standing at `placement`, seen from `view`: the single place every render

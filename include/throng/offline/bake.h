@@ -36,8 +36,9 @@ struct BakeOptions {
   float max_error = -1.0f;  // model units; the bake fails when its error exceeds it; < 0: no limit
   int threads = 0;          // worker threads; 0 = std::thread::hardware_concurrency()
   std::string source;       // recorded as Package::source
-  // Called after each baked frame with (frames done, frames in all); calls are serialised but
-  // come from worker threads, and `done` may arrive out of order. May be empty.
+  // Called after each baked frame with (frames done, frames in all): `done` rises by one per call
+  // from 1 to `total`. Calls are serialised but come from worker threads; keep them cheap (a
+  // frame waits for its call). May be empty.
   std::function<void(uint32_t done, uint32_t total)> progress;
 };
 
@@ -88,7 +89,7 @@ struct BakeReport {
   uint64_t image_bytes = 0;  // RGBA8 bytes of the material images, mip chains included
   int threads = 0;
   double seconds = 0.0;  // wall-clock time of the bake
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
 };
 
 // Samples every selected clip at its frame times, stores each frame's skinning palette

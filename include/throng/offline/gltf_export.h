@@ -15,8 +15,10 @@ namespace throng {
 // node. The skin lists every joint with its inverse bind matrix. The mesh has one primitive per
 // SubMesh (one covering all indices when there are none; none when there are no vertices), each
 // with its own material named after the sub-mesh, sharing POSITION (with min/max), NORMAL,
-// TEXCOORD_0 (when uvs exist), JOINTS_0 (UNSIGNED_SHORT) and WEIGHTS_0 (FLOAT), and UNSIGNED_INT
-// indices. Each clip becomes an animation with one sampler per non-empty track (keys on the
+// TEXCOORD_0 and TEXCOORD_1, COLOR_0 and TANGENT (when the mesh has them), JOINTS_0
+// (UNSIGNED_SHORT) and WEIGHTS_0 (FLOAT), and UNSIGNED_INT indices. Materials keep every
+// metallic-roughness factor and texture (KHR_materials_emissive_strength when the strength is not
+// 1). Each clip becomes an animation with one sampler per non-empty track (keys on the
 // clip's own timeline, interpolation kept); glTF requires a channel, so a clip without keys gets
 // one STEP rotation key holding joint 0's rest rotation at its start time.
 // The character is checked first (validateCharacter; kInvalidData names `path`). The file is

@@ -1,6 +1,7 @@
 // glTF 2.0 import: one Character (skeleton, skinned mesh, clips) from a .gltf or .glb file.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,12 @@
 #include "throng/core/status.h"
 
 namespace throng {
+
+// When the importer gives a mesh without TANGENT tangents (SkinnedMesh::tangents).
+enum class TangentPolicy : uint8_t {
+  kForNormalTextures = 0,  // when some material has a normal texture (what drawing needs)
+  kAlways = 1,             // always (a shader of the program's own may want them)
+};
 
 struct ImportOptions {
   // More glTF files (typically rigs without meshes) whose clips are added to the character,
@@ -20,6 +27,9 @@ struct ImportOptions {
   // Folders that external uris (buffers, images) of a .gltf may lead into besides the .gltf's own
   // folder (see docs/import.md, "External files"). Empty: only the file's own folder and below.
   std::vector<std::string> allowed_roots;
+  // Tangents the file does not have are generated with the MikkTSpace rules (generateTangents)
+  // when this says so; a file's TANGENT is always read.
+  TangentPolicy tangents = TangentPolicy::kForNormalTextures;
 };
 
 // Imports `path` (.gltf with embedded or external buffers, or .glb) following the rules of
@@ -40,7 +50,7 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
 // warning; joints without channels keep `target`'s rest values (the file's rest pose is not used).
 // Appends non-fatal findings to `warnings`. `options.allowed_roots` applies; errors as importGltf.
 Result<std::vector<Clip>> importClipsByName(const std::string& path, const Skeleton& target,
-                                            std::vector<std::string>& warnings,
+                                            std::vector<Warning>& warnings,
                                             const ImportOptions& options = {});
 
 }  // namespace throng

@@ -2,6 +2,8 @@
 // its measured error against the full mesh and skeleton.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,9 @@ struct LodChainOptions {
   // The camera at which MeshLod::max_distance is derived (see pickLod in crowd/lod_pick.h).
   LodProjection projection;
   float threshold_px = kDefaultLodThresholdPx;
+  // Called after each level is built with (levels done, levels in all): `done` rises by one per
+  // call from 1 to levels.size(), on the calling thread. May be empty.
+  std::function<void(uint32_t done, uint32_t total)> progress;
 };
 
 // What became of one level.
@@ -56,7 +61,7 @@ struct LodChainReport {
   float character_size = 0.0f;         // Character::size(): errors / size = fractions of its height
   std::vector<LodLevelReport> levels;  // one per level, in level order
   // Dropped levels, missed triangle targets (and why), joint counts kept above the target.
-  std::vector<std::string> warnings;
+  std::vector<Warning> warnings;
 };
 
 // The seed's rule made concrete: full detail near; 50% / 24 joints, 25% / 15 joints and

@@ -52,7 +52,7 @@ struct SimplifiedMesh {
 
 // Simplifies each sub-mesh of `mesh` separately (sub-mesh ranges are kept, re-based; a mesh
 // without sub-meshes is one), then drops unused vertices. Every output vertex is a copy of an
-// input vertex, so skin weights, normals and UVs are never interpolated.
+// input vertex, so skin weights, normals, tangents and UVs are never interpolated.
 //
 // Seams: vertices are first welded by position and skin (meshopt_generateShadowIndexBuffer on
 // position, the joints of non-zero weights and the weights rounded to 1/255), so UV and normal

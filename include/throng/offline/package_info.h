@@ -7,14 +7,18 @@
 
 namespace throng {
 
-// Several lines: source, skeleton, LODs, the clip table (frames, rate, duration, loop, root
+// Several lines: source, skeleton, LODs (with their tangents' source when they have tangents:
+// "tangents generated (MikkTSpace rules)"), the clip table (frames, rate, duration, loop, root
 // motion, bounds), the texture (size, format, bytes), the materials (describeMaterial), variants
-// and images (size, mip levels, power-of-two copy).
+// and images (size, mip levels, colour space, power-of-two copy).
 std::string describePackage(const Package& package);
 
 // One line: name, base colour (linear RGBA), texture (image, uv set, filters, wraps, transform),
-// alpha mode (and cutoff) and sidedness, e.g.
-// "Body: colour (1, 1, 1, 1), texture image 0 uv0 linear/trilinear repeat/repeat, OPAQUE".
+// metallic and roughness factors, the metallic-roughness, normal (scale), occlusion (strength)
+// and emissive textures present, the emissive factor (and strength) when not black, alpha mode
+// (and cutoff) and sidedness, e.g. "Body: colour (1, 1, 1, 1), texture image 0 uv0
+// linear/trilinear repeat/repeat, metallic 0 roughness 1, normal texture image 1 uv0
+// linear/trilinear repeat/repeat scale 1, OPAQUE".
 std::string describeMaterial(const Material& material);
 
 // Reads `path` and describes it: the header and section table (offsets, sizes), then

@@ -18,6 +18,7 @@
 #include "throng/core/joint_encoding.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/core/warning.h"
 #include "throng/crowd/crowd.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
@@ -196,9 +197,9 @@ class CrowdRenderer {
   int lodCount() const;
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
-  // One line per LOD drawn with a coarser one (merged paths: which, the budget, the LOD drawn and
-  // its error); empty when every LOD is drawn as itself.
-  const std::vector<std::string>& warnings() const;
+  // One warning (kLodDrawnCoarser) per LOD drawn with a coarser one (merged paths: which, the
+  // budget, the LOD drawn and its error); empty when every LOD is drawn as itself.
+  const std::vector<Warning>& warnings() const;
   // Merged paths: the joint encoding of the palette uniforms (kRows on the other paths).
   JointEncoding jointEncoding() const;
   // Merged paths: the encoding and why, e.g. "quat+translation+scale (2 vec4): worst error

@@ -1,0 +1,125 @@
+// Posing a LOD: the palette from baked frames or keyframes, the LOD's slots, the CPU skinner.
+#include "throng/crowd/lod_pose.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "throng/core/pose.h"
+#include "throng/core/skinning.h"
+#include "throng/crowd/clip_set.h"
+#include "throng/crowd/frame_palette.h"
+#include "throng/crowd/playback.h"
+
+namespace throng {
+namespace {
+
+Status badArgument(std::string message) {
+  return Status(ErrorCode::kInvalidArgument, std::move(message));
+}
+
+Status checkRequest(const PoseRequest& request, size_t lod_count, std::string_view source) {
+  if (!std::isfinite(request.time)) {
+    return badArgument(fmt::format("time {} is not a number of seconds", request.time));
+  }
+  if (request.lod < 0 || static_cast<size_t>(request.lod) >= lod_count) {
+    return badArgument(
+        fmt::format("lod {}: no such LOD in {} ({} LOD{}; {})", request.lod, source, lod_count,
+                    lod_count == 1 ? "" : "s",
+                    lod_count == 1 ? "0 only" : fmt::format("0 to {}", lod_count - 1)));
+  }
+  return {};
+}
+
+// "clip run: no such clip in hero.glb (clips: 0 idle, 1 walk)"; `clips` has a name per clip.
+template <typename ClipT>
+Status noSuchClip(const PoseRequest& request, std::span<const ClipT> clips,
+                  std::string_view source) {
+  std::string list;
+  for (size_t c = 0; c < clips.size(); ++c) {
+    list += fmt::format("{}{} {}", c == 0 ? "" : ", ", c, clips[c].name);
+  }
+  return badArgument(fmt::format("clip {}: no such clip in {} (clips: {})", request.clip, source,
+                                 list.empty() ? "none" : list));
+}
+
+// Skins `out.mesh` with `palette` (one entry per skeleton joint): a bone-reduced LOD's palette
+// slots stand for the skeleton joints `palette_joints` names.
+Status skin(std::span<const uint16_t> palette_joints, std::span<const JointRows> palette,
+            std::string_view source, LodPose& out) {
+  std::vector<JointRows> slots(palette.begin(), palette.end());
+  if (!palette_joints.empty()) {
+    slots.resize(palette_joints.size());
+    for (size_t s = 0; s < slots.size(); ++s) slots[s] = palette[palette_joints[s]];
+  }
+  const SkinnedMesh& mesh = *out.mesh;
+  out.joints = slots.size();
+  out.positions.resize(mesh.vertexCount());
+  out.normals.resize(mesh.normals.empty() ? 0 : mesh.vertexCount());
+  const SkinJob job{mesh.positions, mesh.normals,  mesh.joints, mesh.weights,
+                    slots,          out.positions, out.normals};
+  if (!job.run()) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: the mesh does not fit its skeleton", source));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<LodPose> posePackage(const Package& package, const PoseRequest& request,
+                            std::string_view source) {
+  if (Status s = checkRequest(request, package.lods.size(), source); !s.ok()) return s;
+  LodPose out;
+  out.lod_count = package.lods.size();
+  const MeshLod& lod = package.lods[static_cast<size_t>(request.lod)];
+  out.mesh = &lod.mesh;
+  std::vector<JointRows> palette(static_cast<size_t>(package.skeleton.jointCount()));
+  if (request.clip.empty()) {
+    PoseScratch scratch;
+    evaluatePalette(package.skeleton, nullptr, 0.0f, scratch, palette);
+  } else {
+    out.clip = findClip(package.clips, request.clip);
+    if (out.clip < 0) return noSuchClip(request, std::span<const BakedClip>(package.clips), source);
+    const BakedClip& clip = package.clips[static_cast<size_t>(out.clip)];
+    InstanceFrames frames;
+    frames.primary = sampleFrames(clip, request.time);
+    frames.secondary = frames.primary;
+    if (!FramePaletteJob{&package.animation, frames, palette}.run()) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: clip '{}' frames lie outside the texture", source, clip.name));
+    }
+  }
+  if (Status s = skin(lod.palette_joints, palette, source, out); !s.ok()) return s;
+  return out;
+}
+
+Result<LodPose> poseCharacter(const Character& character, std::span<const MeshLod> lods,
+                              const PoseRequest& request, std::string_view source) {
+  if (Status s = checkRequest(request, std::max<size_t>(1, lods.size()), source); !s.ok()) {
+    return s;
+  }
+  LodPose out;
+  out.lod_count = std::max<size_t>(1, lods.size());
+  std::span<const uint16_t> palette_joints;
+  out.mesh = &character.mesh;
+  if (request.lod > 0) {
+    const MeshLod& lod = lods[static_cast<size_t>(request.lod)];
+    out.mesh = &lod.mesh;
+    palette_joints = lod.palette_joints;
+  }
+  const Clip* clip = nullptr;
+  if (!request.clip.empty()) {
+    out.clip = character.findClip(request.clip);
+    if (out.clip < 0) return noSuchClip(request, std::span<const Clip>(character.clips), source);
+    clip = &character.clips[static_cast<size_t>(out.clip)];
+  }
+  PoseScratch scratch;
+  std::vector<JointRows> palette(static_cast<size_t>(character.skeleton.jointCount()));
+  evaluatePalette(character.skeleton, clip, request.time, scratch, palette);
+  if (Status s = skin(palette_joints, palette, source, out); !s.ok()) return s;
+  return out;
+}
+
+}  // namespace throng
