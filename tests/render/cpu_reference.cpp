@@ -1,44 +1,152 @@
-// CPU reference images: SkinJob then a trivial static-mesh draw; a small test-only baker.
+// CPU reference images: SkinJob (the oracle skinner) then the documented shading in test-owned
+// shaders; a small test-only baker.
 #include "render/cpu_reference.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 
-#include "render/frame_shading.h"
-#include "render/gl_check.h"
-#include "render/material_draws.h"
-#include "render/program.h"
-#include "render/shader_assembly.h"
+#include <string>
+
+#include <GLES3/gl3.h>
+#include <glm/gtc/matrix_inverse.hpp>
+
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 #include "throng/render/frame_view.h"
 
 namespace throng::test {
+namespace {
+
+// The reference's shaders, written from docs/formats.md ("Shading") and owned by the tests: none
+// of the library's shaders, programs or material code draws the picture every path is compared
+// with. GLSL ES 1.00, so that ES 2.0 and ES 3 contexts both compile them.
+constexpr const char* kVertexShader = R"(#version 100
+uniform mat4 u_view_projection;
+attribute vec3 a_position;  // world space, skinned and placed on the CPU
+attribute vec3 a_normal;    // world space
+attribute vec4 a_color;     // linear RGBA: base colour factor x vertex colour
+attribute vec4 a_material;  // metallic, perceptual roughness, occlusion strength, unused
+attribute vec3 a_emissive;  // linear: emissive factor x strength
+varying vec3 v_position;
+varying vec3 v_normal;
+varying vec4 v_color;
+varying vec4 v_material;
+varying vec3 v_emissive;
+void main() {
+  v_position = a_position;
+  v_normal = a_normal;
+  v_color = a_color;
+  v_material = a_material;
+  v_emissive = a_emissive;
+  gl_Position = u_view_projection * vec4(a_position, 1.0);
+}
+)";
+// docs/shaders.md, "The built-in look": glTF metallic-roughness (Schlick's Fresnel, GGX's D,
+// Smith's separable visibility) under one directional light, plus hemisphere ambient.
+constexpr const char* kFragmentShader = R"(#version 100
+#ifdef GL_FRAGMENT_PRECISION_HIGH
+precision highp float;
+#else
+precision mediump float;
+#endif
+uniform vec3 u_light_direction;  // the direction the light travels, normalised
+uniform vec3 u_light;            // colour x intensity
+uniform vec3 u_sky;
+uniform vec3 u_ground;
+uniform vec4 u_eye;  // homogeneous: w 0 for a direction (orthographic views)
+varying vec3 v_position;
+varying vec3 v_normal;
+varying vec4 v_color;
+varying vec4 v_material;
+varying vec3 v_emissive;
+const float kPi = 3.14159265358979;
+// sRGB's encoding of a linear value in 0..1 (IEC 61966-2-1).
+float encodeSrgb(float c) {
+  return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
+void main() {
+  // A back face (drawn only for double-sided materials) is lit from its own side.
+  vec3 n = normalize(gl_FrontFacing ? v_normal : -v_normal);
+  vec3 v = normalize(u_eye.xyz - v_position * u_eye.w);
+  vec3 l = -u_light_direction;
+  vec3 h = normalize(l + v);
+  float nl = clamp(dot(n, l), 0.0, 1.0);
+  float nv = clamp(abs(dot(n, v)), 1e-4, 1.0);
+  float nh = clamp(dot(n, h), 0.0, 1.0);
+  float vh = clamp(dot(v, h), 0.0, 1.0);
+  float metallic = v_material.x;
+  float roughness = max(v_material.y, 0.089);
+  float a2 = roughness * roughness * roughness * roughness;
+  vec3 base = v_color.rgb;
+  vec3 f0 = mix(vec3(0.04), base, metallic);
+  vec3 c_diff = base * (1.0 - metallic);
+  vec3 fresnel = f0 + (vec3(1.0) - f0) * pow(1.0 - vh, 5.0);
+  float dd = nh * nh * (a2 - 1.0) + 1.0;
+  float d = a2 / (kPi * dd * dd);
+  float vis = 1.0 / ((nl + sqrt(a2 + (1.0 - a2) * nl * nl)) * (nv + sqrt(a2 + (1.0 - a2) * nv * nv)));
+  vec3 f = (vec3(1.0) - fresnel) * c_diff / kPi + fresnel * d * vis;
+  vec3 direct = kPi * f * nl * u_light;
+  float up = 0.5 + 0.5 * n.y;
+  vec3 hemisphere = u_ground * (1.0 - up) + u_sky * up;
+  vec3 ambient = hemisphere * v_material.z * (c_diff * (vec3(1.0) - f0) + f0);
+  vec3 lit = clamp(ambient + direct + v_emissive, 0.0, 1.0);
+  gl_FragColor = vec4(encodeSrgb(lit.r), encodeSrgb(lit.g), encodeSrgb(lit.b), 1.0);
+}
+)";
+
+// Compiles and links the two shaders above with plain GL; 0 and `*error` on failure.
+GLuint referenceProgram(std::string* error) {
+  GLuint shaders[2] = {glCreateShader(GL_VERTEX_SHADER), glCreateShader(GL_FRAGMENT_SHADER)};
+  const char* sources[2] = {kVertexShader, kFragmentShader};
+  const GLuint program = glCreateProgram();
+  char log[2048] = {};
+  GLint ok = 0;
+  for (int i = 0; i < 2; ++i) {
+    glShaderSource(shaders[i], 1, &sources[i], nullptr);
+    glCompileShader(shaders[i]);
+    glGetShaderiv(shaders[i], GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+      glGetShaderInfoLog(shaders[i], sizeof log, nullptr, log);
+      *error = std::string("cpu reference: shader ") + std::to_string(i) + ": " + log;
+    }
+    glAttachShader(program, shaders[i]);
+    glDeleteShader(shaders[i]);
+  }
+  glBindAttribLocation(program, 0, "a_position");
+  glBindAttribLocation(program, 1, "a_normal");
+  glBindAttribLocation(program, 2, "a_color");
+  glBindAttribLocation(program, 3, "a_material");
+  glBindAttribLocation(program, 4, "a_emissive");
+  glLinkProgram(program);
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok && error->empty()) {
+    glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    *error = std::string("cpu reference: link: ") + log;
+  }
+  if (!error->empty()) {
+    glDeleteProgram(program);
+    return 0;
+  }
+  return program;
+}
+
+}  // namespace
 
 Result<render::Image> drawCpuReference(render::Device& device,
                                        std::span<const ReferenceCharacter> characters,
                                        const glm::mat4& view_projection,
                                        const glm::vec4& clear_color) {
-  render::CrowdProgramSource source;
-  source.name = "gles2/static";
-  source.vertex_path = "gles2/static.vert";
-  Result<render::ProgramDesc> desc = render::assembleCrowdProgram(source);
-  if (!desc.ok()) return desc.status();
-  desc->attributes = {
-      {"a_position", 0}, {"a_normal", 1}, {"a_tangent", 2}, {"a_uv", 3}, {"a_color", 4}};
-  Result<render::Program> program = render::buildProgram(*desc);
-  if (!program.ok()) return program.status();
-  render::bindCrowdSamplers(*program);
-
-  // Unindexed triangle soup: position, normal, colour (material factor x vertex colour) per
-  // corner.
+  // Unindexed triangle soups, position, normal and colour per corner: one of single-sided
+  // triangles (back faces culled) and one of double-sided ones.
   struct Corner {
     glm::vec3 position;
     glm::vec3 normal;
     glm::vec4 color;
+    glm::vec4 material;  // metallic, roughness, occlusion strength, 0
+    glm::vec3 emissive;
   };
-  std::vector<Corner> soup;
+  std::vector<Corner> soups[2];
   std::vector<glm::vec3> positions, normals;
   for (const ReferenceCharacter& c : characters) {
     const SkinnedMesh& m = *c.mesh;
@@ -49,60 +157,111 @@ Result<render::Image> drawCpuReference(render::Device& device,
       return Status(ErrorCode::kInvalidArgument, "cpu reference: SkinJob rejected its input");
     }
     auto add = [&](uint32_t first, uint32_t count, uint32_t material) {
-      const glm::vec4 factor =
-          material < c.materials.size() ? c.materials[material].base_color : glm::vec4(1.0f);
+      // A sub-mesh without a material has glTF's default one (white, metallic and rough).
+      const Material look = material < c.materials.size() ? c.materials[material] : Material{};
+      std::vector<Corner>& soup = soups[look.double_sided ? 1 : 0];
+      const glm::vec4 factors(look.metallic_factor, look.roughness_factor,
+                              look.occlusion_strength, 0.0f);
       for (uint32_t i = first; i < first + count; ++i) {
         const uint32_t v = m.indices[i];
         soup.push_back({positions[v], normals[v],
-                        factor * (m.colors.empty() ? glm::vec4(1.0f) : m.colors[v])});
+                        look.base_color * (m.colors.empty() ? glm::vec4(1.0f) : m.colors[v]),
+                        factors, look.emissive_factor * look.emissive_strength});
       }
     };
     if (m.submeshes.empty()) add(0, static_cast<uint32_t>(m.indices.size()), 0);
     for (const SubMesh& sub : m.submeshes) add(sub.first_index, sub.index_count, sub.material);
   }
-  device.beginFrame(clear_color);
+  std::string error;
+  const GLuint program = referenceProgram(&error);
+  if (program == 0) return Status(ErrorCode::kGlError, error);
+  device.beginFrame(clear_color);  // depth test on (LEQUAL), cleared
+  glDisable(GL_BLEND);
+  glUseProgram(program);
+  glUniformMatrix4fv(glGetUniformLocation(program, "u_view_projection"), 1, GL_FALSE,
+                     &view_projection[0][0]);
+  // FrameView's default light: every path draws with it (docs/shaders.md).
+  const render::FrameView light;
+  const glm::vec3 direction = glm::normalize(light.light_direction);
+  glUniform3f(glGetUniformLocation(program, "u_light_direction"), direction.x, direction.y,
+              direction.z);
+  const glm::vec3 e = light.light_color * light.light_intensity;
+  glUniform3f(glGetUniformLocation(program, "u_light"), e.x, e.y, e.z);
+  glUniform3f(glGetUniformLocation(program, "u_sky"), light.sky_color.x, light.sky_color.y,
+              light.sky_color.z);
+  glUniform3f(glGetUniformLocation(program, "u_ground"), light.ground_color.x,
+              light.ground_color.y, light.ground_color.z);
+  // The eye: a perspective projection sends it to clip (0, 0, 1, 0) up to scale; an orthographic
+  // one sends the direction towards the viewer there (w 0).
+  glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  if (eye.w < 0.0f) eye = -eye;
+  if (eye.w > 0.0f) eye /= eye.w;
+  glUniform4f(glGetUniformLocation(program, "u_eye"), eye.x, eye.y, eye.z, eye.w);
   GLuint buffer = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(Corner)), soup.data(),
-               GL_STATIC_DRAW);
-  glUseProgram(program->id());
-  render::FrameView light;  // the default light every path draws with
-  light.view_projection = view_projection;
-  // A perspective projection sends the eye to clip (0, 0, c, 0): it is where (0, 0, 1, 0) comes
-  // from (the view direction matters for specular light).
-  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
-  light.eye = glm::vec3(eye) / eye.w;
-  render::applyShading(render::ShadingUniforms::of(*program), light, {});
-  glUniform4f(program->uniform("u_static_tint"), 1.0f, 1.0f, 1.0f, 1.0f);
-  glUniform3f(program->uniform("u_static_agent"), 0.0f, 0.0f, 0.0f);
-  // The default material (white, untextured); the colours come per corner, no uvs.
-  Result<render::GpuMaterials> material = render::GpuMaterials::create(device, render::Looks{});
-  if (!material.ok()) return material.status();
-  material->apply(render::MaterialUniforms::of(*program), 0, true);
-  glVertexAttrib4f(2, 0.0f, 0.0f, 0.0f, 0.0f);
-  glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 0.0f);
   const GLsizei stride = sizeof(Corner);
-  glEnableVertexAttribArray(0);
-  glEnableVertexAttribArray(1);
-  glEnableVertexAttribArray(4);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(Corner, position)));
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(Corner, normal)));
-  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(Corner, color)));
-  // apply() culls back faces as the merged and instanced paths (counter-clockwise fronts).
-  glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size()));
+  for (int sided = 0; sided < 2; ++sided) {
+    const std::vector<Corner>& soup = soups[sided];
+    if (soup.empty()) continue;
+    if (sided == 0) {
+      glEnable(GL_CULL_FACE);  // counter-clockwise fronts
+      glCullFace(GL_BACK);
+      glFrontFace(GL_CCW);
+    } else {
+      glDisable(GL_CULL_FACE);
+    }
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(Corner)),
+                 soup.data(), GL_STREAM_DRAW);
+    for (GLuint a = 0; a < 5; ++a) glEnableVertexAttribArray(a);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, position)));
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, normal)));
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, color)));
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, material)));
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, emissive)));
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size()));
+  }
   glDisable(GL_CULL_FACE);
-  glDisableVertexAttribArray(0);
-  glDisableVertexAttribArray(1);
-  glDisableVertexAttribArray(4);
+  for (GLuint a = 0; a < 5; ++a) glDisableVertexAttribArray(a);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glDeleteBuffers(1, &buffer);
-  if (Status s = render::checkGl("cpu reference draw"); !s.ok()) return s;
+  glUseProgram(0);
+  glDeleteProgram(program);
+  if (GLenum e = glGetError(); e != GL_NO_ERROR) {
+    return Status(ErrorCode::kGlError, "cpu reference draw: GL error " + std::to_string(e));
+  }
   device.finish();
   return device.readPixels();
+}
+
+std::vector<JointRows> referencePalette(const Skeleton& skeleton, const Clip* clip, float clip_time,
+                                        const glm::vec3& position, float heading, float scale,
+                                        std::span<const uint16_t> palette_joints) {
+  PoseScratch scratch;
+  std::vector<JointRows> model_space(static_cast<size_t>(skeleton.jointCount()));
+  evaluatePalette(skeleton, clip, clip_time, scratch, model_space);
+  const float c = std::cos(heading), s = std::sin(heading);
+  // Rows of the placement: scale, then the turn about +Y (0 faces +Z), then the position.
+  const glm::vec4 place[3] = {glm::vec4(c * scale, 0.0f, s * scale, position.x),
+                              glm::vec4(0.0f, scale, 0.0f, position.y),
+                              glm::vec4(-s * scale, 0.0f, c * scale, position.z)};
+  const size_t slots = palette_joints.empty() ? model_space.size() : palette_joints.size();
+  std::vector<JointRows> out(slots);
+  for (size_t slot = 0; slot < slots; ++slot) {
+    const JointRows& m = model_space[palette_joints.empty() ? slot : palette_joints[slot]];
+    for (int r = 0; r < 3; ++r) {
+      for (int col = 0; col < 4; ++col) {
+        out[slot].rows[r][col] = place[r][0] * m.rows[0][col] + place[r][1] * m.rows[1][col] +
+                                 place[r][2] * m.rows[2][col] + (col == 3 ? place[r][3] : 0.0f);
+      }
+    }
+  }
+  return out;
 }
 
 AnimationTexture bakeForTest(const Character& character, float fps, std::vector<BakedClip>& clips) {
