@@ -185,8 +185,8 @@ Result<render::Image> drawCpuReference(render::Device& device,
   const glm::vec3 direction = glm::normalize(light.light_direction);
   glUniform3f(glGetUniformLocation(program, "u_light_direction"), direction.x, direction.y,
               direction.z);
-  const glm::vec3 e = light.light_color * light.light_intensity;
-  glUniform3f(glGetUniformLocation(program, "u_light"), e.x, e.y, e.z);
+  const glm::vec3 irradiance = light.light_color * light.light_intensity;
+  glUniform3f(glGetUniformLocation(program, "u_light"), irradiance.x, irradiance.y, irradiance.z);
   glUniform3f(glGetUniformLocation(program, "u_sky"), light.sky_color.x, light.sky_color.y,
               light.sky_color.z);
   glUniform3f(glGetUniformLocation(program, "u_ground"), light.ground_color.x,

@@ -12,6 +12,7 @@
 
 #include "render/gl_check.h"
 #include "render_test_support.h"
+#include "support/require.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/core/pose.h"
@@ -110,7 +111,9 @@ TEST_P(DepthPaths, DrawDepthMatchesACpuRasterOfTheSkinnedMesh) {
   if (GetParam() == RenderPath::kGpu) desc.gles_minor = 1;
   std::unique_ptr<Device> device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  if (GetParam() == RenderPath::kGpu && !device->caps().compute) GTEST_SKIP() << "no compute";
+  if (GetParam() == RenderPath::kGpu) {
+    THRONG_REQUIRE(device->caps().compute, "no ES 3.1 compute on " + device->caps().version);
+  }
   const Scene scene;
   CrowdRendererDesc rd;
   rd.path = GetParam();

@@ -315,7 +315,7 @@ TEST(RenderCli, ShaderShadowsAndLightOptions) {
   const auto draw = [&](const std::string& name, const std::string& options) {
     const auto png = dir / (name + ".png");
     const test::CliResult r =
-        test::runCli("render " + bakedSampleFile() + common + options + " -o " + quoted(png));
+        test::runCli("render " + test::bakedSamplePackage() + common + options + " -o " + quoted(png));
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return std::make_pair(readImage(png), r.output);
   };
@@ -338,12 +338,12 @@ TEST(RenderCli, ShaderShadowsAndLightOptions) {
   EXPECT_GT(badShare(overhead.first, builtin.first), 0.005);
 
   const test::CliResult broken =
-      test::runCli("render " + bakedSampleFile() + " --shader " + quoted(dir / "broken.glsl") +
+      test::runCli("render " + test::bakedSamplePackage() + " --shader " + quoted(dir / "broken.glsl") +
                    " -o " + quoted(dir / "broken.png"));
   EXPECT_EQ(broken.exit_code, 1) << broken.output;
   EXPECT_NE(broken.output.find("broken.glsl:2"), std::string::npos) << broken.output;
   EXPECT_EQ(
-      test::runCli("render " + bakedSampleFile() + " --shadows soft -o " + quoted(dir / "x.png"))
+      test::runCli("render " + test::bakedSamplePackage() + " --shadows soft -o " + quoted(dir / "x.png"))
           .exit_code,
       2);
   std::filesystem::remove_all(dir);

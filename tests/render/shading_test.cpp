@@ -12,6 +12,7 @@
 
 #include "render/pbr_reference.h"
 #include "render_test_support.h"
+#include "support/require.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/render/capture.h"
@@ -51,7 +52,9 @@ class ShadingPaths : public ::testing::TestWithParam<RenderPath> {
     if (GetParam() == RenderPath::kGpu) desc.gles_minor = 1;
     device_ = test::makeTestDevice(desc);
     ASSERT_NE(device_, nullptr);
-    if (GetParam() == RenderPath::kGpu && !device_->caps().compute) GTEST_SKIP() << "no compute";
+    if (GetParam() == RenderPath::kGpu) {
+      THRONG_REQUIRE(device_->caps().compute, "no ES 3.1 compute on " + device_->caps().version);
+    }
   }
   CrowdRendererDesc desc(const char* name, const char* text) const {
     CrowdRendererDesc d;
