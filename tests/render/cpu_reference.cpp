@@ -160,8 +160,8 @@ Result<render::Image> drawCpuReference(render::Device& device,
       // A sub-mesh without a material has glTF's default one (white, metallic and rough).
       const Material look = material < c.materials.size() ? c.materials[material] : Material{};
       std::vector<Corner>& soup = soups[look.double_sided ? 1 : 0];
-      const glm::vec4 factors(look.metallic_factor, look.roughness_factor,
-                              look.occlusion_strength, 0.0f);
+      const glm::vec4 factors(look.metallic_factor, look.roughness_factor, look.occlusion_strength,
+                              0.0f);
       for (uint32_t i = first; i < first + count; ++i) {
         const uint32_t v = m.indices[i];
         soup.push_back({positions[v], normals[v],
@@ -189,8 +189,8 @@ Result<render::Image> drawCpuReference(render::Device& device,
   glUniform3f(glGetUniformLocation(program, "u_light"), irradiance.x, irradiance.y, irradiance.z);
   glUniform3f(glGetUniformLocation(program, "u_sky"), light.sky_color.x, light.sky_color.y,
               light.sky_color.z);
-  glUniform3f(glGetUniformLocation(program, "u_ground"), light.ground_color.x,
-              light.ground_color.y, light.ground_color.z);
+  glUniform3f(glGetUniformLocation(program, "u_ground"), light.ground_color.x, light.ground_color.y,
+              light.ground_color.z);
   // The eye: a perspective projection sends it to clip (0, 0, 1, 0) up to scale; an orthographic
   // one sends the direction towards the viewer there (w 0).
   glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);

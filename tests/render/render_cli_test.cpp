@@ -63,9 +63,11 @@ TEST(RenderCli, APackageGivesThePngThePathWhyAndTheDrawCalls) {
       test::runCli("render " + package + " --agents 30 --out " + png +
                    " --width 96 --height 64 --clip twist --frames 2 --seed 3");
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  // auto: render draws blob shadows, which the gpu path does not draw yet: instanced, saying so.
-  EXPECT_NE(result.output.find("path: instanced (OpenGL ES 3"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("blob shadows asked for"), std::string::npos) << result.output;
+  // auto: render's default shadows are a shadow map, which every path draws: the gpu path,
+  // saying why, and the shadow pass's own line.
+  EXPECT_NE(result.output.find("path: gpu (OpenGL ES 3"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("shadows: map: 2048x2048 depth texture"), std::string::npos)
+      << result.output;
   EXPECT_NE(result.output.find("draw calls: 1\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("triangles: 960\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("playing 'twist' (clip 1)"), std::string::npos) << result.output;
@@ -168,9 +170,9 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
     EXPECT_EQ(lineCount(r.output), 1) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
     ASSERT_TRUE(json.is_object()) << r.output;
-    if (std::string(path) == "auto") {  // blob shadows (render's default): not the gpu path
-      EXPECT_EQ(json["path"], "instanced");
-      EXPECT_NE(json["path_reason"].get<std::string>().find("blob shadows"), std::string::npos);
+    if (std::string(path) == "auto") {  // mapped shadows (render's default): the gpu path
+      EXPECT_EQ(json["path"], "gpu");
+      EXPECT_NE(json["path_reason"].get<std::string>().find("compute shaders"), std::string::npos);
     } else {
       EXPECT_EQ(json["path"], path);
     }
@@ -314,8 +316,8 @@ TEST(RenderCli, ShaderShadowsAndLightOptions) {
       "--height 90";
   const auto draw = [&](const std::string& name, const std::string& options) {
     const auto png = dir / (name + ".png");
-    const test::CliResult r =
-        test::runCli("render " + test::bakedSamplePackage() + common + options + " -o " + quoted(png));
+    const test::CliResult r = test::runCli("render " + test::bakedSamplePackage() + common +
+                                           options + " -o " + quoted(png));
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return std::make_pair(readImage(png), r.output);
   };
@@ -338,14 +340,19 @@ TEST(RenderCli, ShaderShadowsAndLightOptions) {
   EXPECT_GT(badShare(overhead.first, builtin.first), 0.005);
 
   const test::CliResult broken =
-      test::runCli("render " + test::bakedSamplePackage() + " --shader " + quoted(dir / "broken.glsl") +
-                   " -o " + quoted(dir / "broken.png"));
+      test::runCli("render " + test::bakedSamplePackage() + " --shader " +
+                   quoted(dir / "broken.glsl") + " -o " + quoted(dir / "broken.png"));
   EXPECT_EQ(broken.exit_code, 1) << broken.output;
   EXPECT_NE(broken.output.find("broken.glsl:2"), std::string::npos) << broken.output;
-  EXPECT_EQ(
-      test::runCli("render " + test::bakedSamplePackage() + " --shadows soft -o " + quoted(dir / "x.png"))
-          .exit_code,
-      2);
+  EXPECT_EQ(test::runCli("render " + test::bakedSamplePackage() + " --shadows soft -o " +
+                         quoted(dir / "x.png"))
+                .exit_code,
+            2);
+  const test::CliResult no_light = test::runCli("render " + test::bakedSamplePackage() +
+                                                " --light 0,0,0 -o " + quoted(dir / "x.png"));
+  EXPECT_EQ(no_light.exit_code, 2) << no_light.output;
+  EXPECT_NE(no_light.output.find("--light 0,0,0: must be the direction"), std::string::npos)
+      << no_light.output;
   std::filesystem::remove_all(dir);
 }
 

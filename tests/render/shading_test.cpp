@@ -84,6 +84,15 @@ TEST_P(ShadingPaths, UniformsAgentAndStateReachThrongShade) {
   EXPECT_NE(missing.message().find("nothing_here"), std::string::npos) << missing.message();
   EXPECT_EQ(renderer.setShaderUniform("paint", glm::mat4(1.0f)).code(),
             ErrorCode::kInvalidArgument);
+  const int two[] = {1, 2};
+  const Status ints = renderer.setShaderUniformInts("paint", two);
+  EXPECT_EQ(ints.code(), ErrorCode::kInvalidArgument);
+  const Status not_sampler = renderer.setShaderTexture("paint", 0);
+  EXPECT_NE(not_sampler.message().find("not a sampler2D"), std::string::npos)
+      << not_sampler.message();
+  const Status no_sampler = renderer.setShaderTexture("map", 0);
+  EXPECT_NE(no_sampler.message().find("has no active sampler 'map'"), std::string::npos)
+      << no_sampler.message();
 
   // Agents in a row, their indices 10 + 7 i given by the frame, their states i % 6.
   std::vector<Placement> placements(kAgents);
@@ -158,6 +167,29 @@ TEST(Shading, AVersionLineAndAnUnreadableFileAreRefused) {
   EXPECT_NE(renderer.status().message().find("v.glsl:1"), std::string::npos)
       << renderer.status().message();
   EXPECT_EQ(readShaderFile("/nonexistent/toon.glsl").status().code(), ErrorCode::kIoError);
+
+  // A file without throngShade compiles alone but fails where throng calls it.
+  d.shader = shader("none.glsl", "vec4 otherShade(ThrongSurface s) { return vec4(1.0); }\n");
+  CrowdRenderer uncalled(*device, package, d);
+  EXPECT_EQ(uncalled.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(uncalled.status().message().find("none.glsl: the fragment stage fails where throng "
+                                             "calls the file"),
+            std::string::npos)
+      << uncalled.status().message();
+
+  // Empty and oversized files are refused as they are read.
+  const auto dir = test::makeTempDir("shading-files");
+  const std::string empty = (dir / "empty.glsl").string();
+  const std::string huge = (dir / "huge.glsl").string();
+  test::writeFile(empty, "");
+  test::writeFile(huge, std::string(kMaxShaderBytes + 1, ' '));
+  Result<ShaderSource> read_empty = readShaderFile(empty);
+  ASSERT_FALSE(read_empty.ok());
+  EXPECT_EQ(read_empty.status().message(), empty + ": the shading file is empty");
+  Result<ShaderSource> read_huge = readShaderFile(huge);
+  ASSERT_FALSE(read_huge.ok());
+  EXPECT_NE(read_huge.status().message().find("bytes of GLSL"), std::string::npos)
+      << read_huge.status().message();
 }
 
 }  // namespace
