@@ -6,10 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GLES3/gl3.h>
-
+#include "surfaceless_context.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
@@ -31,44 +28,10 @@ struct Engine {
   GLuint depth = 0;
 };
 
-// An OpenGL ES 3 context with no window (Mesa's surfaceless platform; a real engine would have a
-// window surface) and a framebuffer object with colour and depth.
+// The engine's context (surfaceless_context.h) and a framebuffer object with colour and depth.
 bool createEngine(Engine& engine) {
-  auto get_platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
-      eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  engine.display =
-      get_platform_display != nullptr
-          ? get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr)
-          : eglGetDisplay(EGL_DEFAULT_DISPLAY);
-  if (engine.display == EGL_NO_DISPLAY || !eglInitialize(engine.display, nullptr, nullptr) ||
-      !eglBindAPI(EGL_OPENGL_ES_API))
-    return false;
-  // A context drawing only into framebuffer objects needs no config where EGL allows that.
-  EGLConfig config = EGL_NO_CONFIG_KHR;
-  const char* extensions = eglQueryString(engine.display, EGL_EXTENSIONS);
-  if (extensions == nullptr || std::strstr(extensions, "EGL_KHR_no_config_context") == nullptr) {
-    const EGLint config_attributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE};
-    EGLint configs = 0;
-    if (!eglChooseConfig(engine.display, config_attributes, &config, 1, &configs) || configs == 0)
-      return false;
-  }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
-  engine.context = eglCreateContext(engine.display, config, EGL_NO_CONTEXT, context_attributes);
-  if (engine.context == EGL_NO_CONTEXT ||
-      !eglMakeCurrent(engine.display, EGL_NO_SURFACE, EGL_NO_SURFACE, engine.context))
-    return false;
-
-  glGenFramebuffers(1, &engine.framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, engine.framebuffer);
-  glGenRenderbuffers(1, &engine.color);
-  glBindRenderbuffer(GL_RENDERBUFFER, engine.color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kWidth, kHeight);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, engine.color);
-  glGenRenderbuffers(1, &engine.depth);
-  glBindRenderbuffer(GL_RENDERBUFFER, engine.depth);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, kWidth, kHeight);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, engine.depth);
-  return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  if (!createSurfacelessContext(engine.display, engine.context)) return false;
+  return createFrameTarget(kWidth, kHeight, engine.framebuffer, engine.color, engine.depth);
 }
 
 void destroyEngine(Engine& engine) {

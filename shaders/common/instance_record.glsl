@@ -1,7 +1,8 @@
-// The instanced path's 32-byte instance record (render/instance_record.h) read as two uvec4:
-// record0 = position x, y, z (float bits), heading (low 16 bits: turns * 65536) | scale (high 16:
-// half); record1 = frames (primary a | b << 16, secondary a | b << 16), bytes (primary blend,
-// secondary blend, fade, appearance), tint RGBA8.
+// The instanced path's 40-byte instance record (render/instance_record.h) read as two uvec4 and a
+// uvec2: record0 = position x, y, z (float bits), heading (low 16 bits: turns * 65536) | scale
+// (high 16: half); record1 = frames (primary a | b << 16, secondary a | b << 16), bytes (primary
+// blend, secondary blend, fade, appearance), tint RGBA8; record2 = the agent's index, its state
+// (low 8 bits).
 
 // Primary frame a, b; secondary frame a, b.
 uvec4 recordFrames(uvec4 record1) {

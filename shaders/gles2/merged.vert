@@ -1,43 +1,28 @@
-#version 100
 // Merged batch (method A): K characters in one draw; each vertex's joints index the batch palette
 // (copy k: k*x .. k*x+x-1), whose entries already include the character's placement.
 // COPIES (= K), JOINTS_PER_COPY (= x) and JOINT_VECTORS (the joint encoding's vec4 per joint: 3,
 // the rows of a 3x4 matrix, or 2, quaternion + translation and uniform scale) are #defined by the
-// renderer before compiling.
+// renderer; the shader assembler (render/shader_assembly.h) puts the version, the precision and
+// common/prelude.glsl (with the user's file) before it. Seven attributes: ES 2.0 guarantees 8.
 
-uniform mat4 u_view_projection;
-// Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
-uniform vec4 u_fog_eye;    // eye (world), fog start distance
-uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
-uniform float u_uv_set;       // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
-uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
 // Each placed skinning matrix: its 3 rows, or (JOINT_VECTORS 2) its rotation quaternion (x, y, z,
 // w) and its translation with its uniform scale in w (core/joint_encoding.h, QuatJoint).
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * JOINT_VECTORS];
-// One RGBA tint per character (the instanced path's per-instance tint); its alpha carries the
-// character's appearance (material variant) as 2 * appearance + alpha, which costs no uniform.
-uniform vec4 u_tint[COPIES];
+// Per character, one vector (render/merged_batch.h, packMergedAgent): its agent index; its tint's
+// RGB bytes as r + 256 g + 65536 b; its tint's alpha byte + 256 state + 2048 appearance (material
+// variant); its LOD. Whole numbers below 2^24: exact in the vertex stage's highp floats.
+uniform vec4 u_agent[COPIES];
 
-attribute vec3 a_position;
+attribute vec4 a_position;  // xyz bind position; w the vertex's look row (material variants)
 attribute vec3 a_normal;
-attribute vec2 a_uv0;
-attribute vec2 a_uv1;
-attribute vec4 a_color;  // linear RGBA vertex colour (COLOR_0; white when absent)
-attribute vec4 a_joints;  // floats: GLSL ES 1.00 has no integer attributes
+attribute vec4 a_tangent;  // xyz tangent, w handedness (0 when the mesh has none)
+attribute vec4 a_uv;       // uv0, uv1
+attribute vec4 a_color;    // linear RGBA vertex colour (COLOR_0; white when absent)
+attribute vec4 a_joints;   // floats: GLSL ES 1.00 has no integer attributes
 attribute vec4 a_weights;
-attribute float a_look;  // the vertex's look row (material variants)
 
-varying vec3 v_normal;
-varying vec4 v_tint;
-varying vec4 v_fog;  // fogTerm
-varying vec2 v_uv;
-varying vec4 v_color;
-
-// Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
-vec4 fogTerm(vec3 world) {
-  float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
-  return vec4(u_fog_color.rgb * amount, amount);
-}
+#include "common/varyings.glsl"
+#include "common/emit.glsl"
 
 // Material variants (render/material_draws.h): this draw's material, and material(row,
 // appearance) for every look row, 4 entries per vector. Only when LOOKS is #defined (a package
@@ -75,25 +60,36 @@ vec3 skinPoint(float joint, vec4 p) {
 #endif
 }
 
+vec3 skin(vec4 p) {
+  return a_weights.x * skinPoint(a_joints.x, p) + a_weights.y * skinPoint(a_joints.y, p) +
+         a_weights.z * skinPoint(a_joints.z, p) + a_weights.w * skinPoint(a_joints.w, p);
+}
+
 void main() {
   // Every joint of a vertex lies in its own copy's palette range.
-  vec4 tint = u_tint[int(a_joints.x + 0.5) / JOINTS_PER_COPY];
-  float appearance = floor(tint.a * 0.5);
-  if (lookHidden(a_look, appearance)) {
+  int character = int(a_joints.x + 0.5) / JOINTS_PER_COPY;
+  vec4 agent = u_agent[character];
+  // Divisions by powers of two: exact.
+  float appearance = floor(agent.z / 2048.0);
+  float alpha_state = agent.z - appearance * 2048.0;
+  float state = floor(alpha_state / 256.0);
+  if (lookHidden(a_position.w, appearance)) {
     gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
     return;
   }
-  tint.a -= 2.0 * appearance;
-  vec4 p = vec4(a_position, 1.0);
-  vec4 n = vec4(a_normal, 0.0);
-  vec3 world = a_weights.x * skinPoint(a_joints.x, p) + a_weights.y * skinPoint(a_joints.y, p) +
-               a_weights.z * skinPoint(a_joints.z, p) + a_weights.w * skinPoint(a_joints.w, p);
-  vec3 normal = a_weights.x * skinPoint(a_joints.x, n) + a_weights.y * skinPoint(a_joints.y, n) +
-                a_weights.z * skinPoint(a_joints.z, n) + a_weights.w * skinPoint(a_joints.w, n);
-  v_normal = normal;
-  v_tint = tint;
-  v_fog = fogTerm(world);
-  v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
-  v_color = a_color;
-  gl_Position = u_view_projection * vec4(world, 1.0);
+  ThrongVertex v;
+  v.position = skin(vec4(a_position.xyz, 1.0));
+  v.normal = skin(vec4(a_normal, 0.0));
+  v.tangent = vec4(skin(vec4(a_tangent.xyz, 0.0)), a_tangent.w);
+  v.uv0 = a_uv.xy;
+  v.uv1 = a_uv.zw;
+  v.color = a_color;
+  float blue = floor(agent.y / 65536.0);
+  float green = floor((agent.y - blue * 65536.0) / 256.0);
+  float red = agent.y - blue * 65536.0 - green * 256.0;
+  v.tint = vec4(red, green, blue, alpha_state - state * 256.0) / 255.0;
+  v.agent = agent.x;
+  v.state = state;
+  v.lod = agent.w;
+  throngEmit(v);
 }

@@ -1,28 +1,23 @@
-#version 300 es
 // Method B vertex shader: skins one vertex of one instance from the baked animation texture
 // (or, with PALETTE_TEXTURE, from the palette the palette pass blended for it this frame).
 // The palette blend is exactly FramePaletteJob's (include/throng/crowd/frame_palette.h):
 //   palette = (1 - fade) * mix(P[a], P[b], blend) + fade * mix(S[a], S[b], blend2)
-// and skinning is SkinJob's: p' = sum_i w_i * (M_i * p), n' = sum_i w_i * (M_i3x3 * n).
-precision highp float;
-precision highp int;
+// and skinning is SkinJob's: p' = sum_i w_i * (M_i * p), n' = sum_i w_i * (M_i3x3 * n), tangents
+// like normals. GLSL ES 3.00: the shader assembler (render/shader_assembly.h) puts the version,
+// the precision and common/prelude.glsl (with the user's file) before it.
 precision highp sampler2D;
 
-uniform mat4 u_view_projection;
 uniform sampler2D u_animation;  // RGBA32F or RGBA16F, 3 texels (matrix rows) per joint
 uniform int u_base_row;  // the character's first row (several characters share a texture)
 uniform int u_frames_per_row;
 uniform int u_texels_per_frame;  // 3 * joint count
 uniform int u_rows_per_frame;    // 1, or more when a frame is wider than the texture
 uniform int u_joints_per_row;    // joint count, or width / 3 when a frame spans rows
-// Distance fog (FrameView::fog; the same term in every shader): blended in by the fragment shader.
-uniform vec4 u_fog_eye;    // eye (world), fog start distance
-uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fog
-uniform float u_uv_set;       // the material's texture coordinates: 0 = a_uv0, 1 = a_uv1
-uniform mat3 u_uv_transform;  // KHR_texture_transform of the material's texture
+uniform float u_lod;  // the LOD this draw draws
 
 in vec3 a_position;  // model space, bind pose
 in vec3 a_normal;
+in vec4 a_tangent;   // xyz tangent, w handedness (0 when the mesh has none)
 in uvec4 a_joints;   // skeleton joints (texture columns)
 in vec4 a_weights;
 in vec2 a_uv0;
@@ -42,6 +37,8 @@ uvec4 i_frames;
 float i_fade;
 vec4 i_tint;
 const float i_variant = 0.0;  // the GPU-driven path draws every agent's own materials
+float i_agent_index;
+float i_state;
 void loadInstance() {
   int a = int(i_agent);
   ivec2 at = ivec2(4 * (a % u_instances_per_row), a / u_instances_per_row);
@@ -51,11 +48,14 @@ void loadInstance() {
   uvec4 last = texelFetch(u_instances, at + ivec2(3, 0), 0);
   i_fade = uintBitsToFloat(last.x);
   i_tint = vec4((uvec4(last.y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu) / 255.0;
+  i_state = float(last.z);
+  i_agent_index = float(last.w);
 }
 #else
 #include "common/instance_record.glsl"
 in uvec4 i_record0;
 in uvec4 i_record1;
+in uvec2 i_record2;
 // The record's fields, as the GPU-driven path's loadInstance() fills them too.
 vec4 i_position_scale;  // world position, uniform scale
 vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
@@ -63,6 +63,8 @@ uvec4 i_frames;         // primary frame a, b; secondary frame a, b (texture fra
 float i_fade;           // weight of the secondary (fading-out) clip
 vec4 i_tint;
 float i_variant;  // appearance: 0 own materials, v material variant v - 1
+float i_agent_index;  // the agent's index in its crowd
+float i_state;        // its AgentState
 void loadInstance() {
   float heading = float(i_record0.w & 0xffffu) * (6.283185307179586 / 65536.0);
   i_position_scale = vec4(uintBitsToFloat(i_record0.xyz), unpackHalf2x16(i_record0.w >> 16).x);
@@ -72,15 +74,13 @@ void loadInstance() {
   i_fade = bytes.z / 255.0;
   i_variant = bytes.w;
   i_tint = recordBytes(i_record1.w) / 255.0;
+  i_agent_index = float(i_record2.x);
+  i_state = float(i_record2.y & 0xffu);
 }
 #endif
 
-out vec3 v_world_position;
-out vec3 v_world_normal;
-out vec4 v_tint;
-out vec4 v_fog;  // fogTerm
-out vec2 v_uv;
-out vec4 v_color;
+#include "common/varyings.glsl"
+#include "common/emit.glsl"
 
 // The texel addressing of core/animation_texture.h, split in two so each part is computed
 // once: frameTexel(f) + jointTexel(j) + ivec2(row, 0) is row `row` of joint j at frame f.
@@ -145,11 +145,13 @@ void jointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
 }
 #endif
 
-void skinInfluence(uint joint, float w, vec4 p, vec4 n, inout vec3 position, inout vec3 normal) {
+void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 position,
+                   inout vec3 normal, inout vec3 tangent) {
   vec4 r0, r1, r2;
   jointRows(joint, r0, r1, r2);
   position += w * vec3(dot(r0, p), dot(r1, p), dot(r2, p));
   normal += w * vec3(dot(r0, n), dot(r1, n), dot(r2, n));
+  tangent += w * vec3(dot(r0, t), dot(r1, t), dot(r2, t));
 }
 
 // Material variants (render/material_draws.h): this draw's material, and material(row,
@@ -169,10 +171,9 @@ bool lookHidden(float row, float appearance) {
   return abs(m - u_look_material) > 0.5;
 }
 
-// Fog colour times its amount, and the amount (0 clear .. 1 fog colour) at `world`.
-vec4 fogTerm(vec3 world) {
-  float amount = clamp((distance(world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
-  return vec4(u_fog_color.rgb * amount, amount);
+// placementMatrix (crowd/playback.h): rotate about +Y by the heading (cos c, sin s).
+vec3 turn(vec3 d, float c, float s) {
+  return vec3(c * d.x + s * d.z, d.y, c * d.z - s * d.x);
 }
 
 void main() {
@@ -183,8 +184,10 @@ void main() {
   }
   vec4 p = vec4(a_position, 1.0);
   vec4 n = vec4(a_normal, 0.0);
+  vec4 t = vec4(a_tangent.xyz, 0.0);
   vec3 position = vec3(0.0);
   vec3 normal = vec3(0.0);
+  vec3 tangent = vec3(0.0);
 #ifdef PALETTE_TEXTURE
   int instance = u_palette_first + gl_InstanceID;
   g_palette = ivec2((instance % u_palette_instances_per_row) * u_palette_texels,
@@ -197,19 +200,22 @@ void main() {
 #endif
   // Unrolled (a loop with dynamic indexing ran about 30% slower on llvmpipe); slot x holds the
   // largest weight (reduceInfluences sorts them), a zero weight elsewhere is an unused slot.
-  skinInfluence(a_joints.x, a_weights.x, p, n, position, normal);
-  if (a_weights.y > 0.0) skinInfluence(a_joints.y, a_weights.y, p, n, position, normal);
-  if (a_weights.z > 0.0) skinInfluence(a_joints.z, a_weights.z, p, n, position, normal);
-  if (a_weights.w > 0.0) skinInfluence(a_joints.w, a_weights.w, p, n, position, normal);
-  // placementMatrix (crowd/playback.h): translate * rotate about +Y by heading * scale.
+  skinInfluence(a_joints.x, a_weights.x, p, n, t, position, normal, tangent);
+  if (a_weights.y > 0.0) skinInfluence(a_joints.y, a_weights.y, p, n, t, position, normal, tangent);
+  if (a_weights.z > 0.0) skinInfluence(a_joints.z, a_weights.z, p, n, t, position, normal, tangent);
+  if (a_weights.w > 0.0) skinInfluence(a_joints.w, a_weights.w, p, n, t, position, normal, tangent);
   float c = i_rotation_blend.x;
   float s = i_rotation_blend.y;
-  vec3 turned = vec3(c * position.x + s * position.z, position.y, c * position.z - s * position.x);
-  v_world_position = i_position_scale.xyz + i_position_scale.w * turned;
-  v_world_normal = vec3(c * normal.x + s * normal.z, normal.y, c * normal.z - s * normal.x);
-  v_tint = i_tint;
-  v_fog = fogTerm(v_world_position);
-  v_uv = (u_uv_transform * vec3(mix(a_uv0, a_uv1, u_uv_set), 1.0)).xy;
-  v_color = a_color;
-  gl_Position = u_view_projection * vec4(v_world_position, 1.0);
+  ThrongVertex v;
+  v.position = i_position_scale.xyz + i_position_scale.w * turn(position, c, s);
+  v.normal = turn(normal, c, s);
+  v.tangent = vec4(turn(tangent, c, s), a_tangent.w);
+  v.uv0 = a_uv0;
+  v.uv1 = a_uv1;
+  v.color = a_color;
+  v.tint = i_tint;
+  v.agent = i_agent_index;
+  v.state = i_state;
+  v.lod = u_lod;
+  throngEmit(v);
 }

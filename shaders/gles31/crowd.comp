@@ -15,7 +15,7 @@ struct Agent {
   vec4 position_heading;    // world x, y, z; heading (radians)
   vec4 target_scale_speed;  // walk/run target x, z; scale; playback speed
   vec4 times;               // clip time, previous clip time, fade, unused
-  uvec4 codes;              // clip | previous clip << 16; state | resume << 8 | loop << 16; 0; 0
+  uvec4 codes;  // clip | previous clip << 16; state | resume << 8 | loop << 16; agent id; 0
 };
 layout(std430, binding = 0) buffer Agents { Agent agents[]; };
 
@@ -55,6 +55,7 @@ uniform uint u_last_frame;  // the animation texture's last frame (frame indices
 uniform uint u_list_capacity;
 uniform int u_instances_per_row;
 uniform bool u_has_tints;
+uniform bool u_has_ids;  // the agent's index a shader sees is its record's codes.z (else its own)
 uniform bool u_has_state_tints;
 uniform vec4 u_state_tints[6];
 uniform bool u_lod_tint;  // debug: colour by LOD (u_lod_colors[lod % 8]) instead
@@ -369,5 +370,7 @@ void main() {
   imageStore(u_instances, at + ivec2(2, 0),
              uvec4(min(primary.a, u_last_frame), min(primary.b, u_last_frame),
                    min(secondary.a, u_last_frame), min(secondary.b, u_last_frame)));
-  imageStore(u_instances, at + ivec2(3, 0), uvec4(floatBitsToUint(fade), packUnorm4x8(tint), 0u, 0u));
+  imageStore(u_instances, at + ivec2(3, 0),
+             uvec4(floatBitsToUint(fade), packUnorm4x8(tint), g_state,
+                   u_has_ids ? record.codes.z : agent));
 }

@@ -64,6 +64,9 @@ Caps probeCaps() {
   caps.element_index_uint = es3 || hasExtension(extensions, "GL_OES_element_index_uint");
   caps.depth24 = es3 || hasExtension(extensions, "GL_OES_depth24");
   caps.transform_feedback = es3;
+  caps.depth_textures = es3 || hasExtension(extensions, "GL_OES_depth_texture") ||
+                        hasExtension(extensions, "GL_WEBGL_depth_texture") ||
+                        hasExtension(extensions, "WEBGL_depth_texture");
   const bool es32 = caps.gles_major > 3 || (es3 && caps.gles_minor >= 2);
   caps.color_buffer_float = es32 || (es3 && hasExtension(extensions, "GL_EXT_color_buffer_float"));
 #ifndef __EMSCRIPTEN__  // WebGL2 has no compute, and its headers may lack the ES 3.1 names
@@ -98,6 +101,7 @@ Caps applyCapsOverride(Caps caps, const CapsOverride& limits) {
   if (limits.disable_half_float_textures) caps.half_float_textures = false;
   if (limits.disable_instancing) caps.instancing = false;
   if (limits.disable_color_buffer_float) caps.color_buffer_float = false;
+  if (limits.disable_depth_textures) caps.depth_textures = false;
   if (limits.disable_compute) {
     caps.compute = false;
     caps.max_compute_work_group_size_x = 0;

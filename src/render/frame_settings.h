@@ -21,6 +21,7 @@ struct FrameSettings {
   bool lod_tint = false;              // debug: every agent in its LOD's colour
   std::optional<std::array<glm::vec4, kAgentStateCount>> state_tints;
   GroundDesc ground;
+  ShadowMode shadows = ShadowMode::kOff;
 };
 
 // The colour agent `agent` of `frame` is drawn with at LOD `lod`: its LOD's debug colour, or its
@@ -33,6 +34,15 @@ inline glm::vec4 agentTint(const FrameSettings& settings, const CrowdFrame& fram
     tint *= (*settings.state_tints)[static_cast<int>(frame.states[agent])];
   }
   return tint;
+}
+
+// What a user's shader reads of agent `agent` of `frame`: its index (CrowdFrame::agent_ids, else
+// its place in the frame) and its state (idle when the frame has none).
+inline uint32_t agentId(const CrowdFrame& frame, uint32_t agent) {
+  return frame.agent_ids.empty() ? agent : frame.agent_ids[agent];
+}
+inline uint8_t agentStateByte(const CrowdFrame& frame, uint32_t agent) {
+  return frame.states.empty() ? uint8_t{0} : static_cast<uint8_t>(frame.states[agent]);
 }
 
 }  // namespace throng::render

@@ -24,7 +24,7 @@ struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
       state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
       eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints, lod_tint, lod_colors, lod_screen;
+      tints, lod_tint, lod_colors, lod_screen, has_ids;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -42,7 +42,8 @@ Status GpuCrowd::draw(const FrameView&, const Crowd&, std::span<const glm::vec4>
   return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 Status GpuCrowd::draw(const FrameView&, std::span<const Placement>, std::span<const AgentPlayback>,
-                      std::span<const glm::vec4>, const GpuDrawOptions&) {
+                      std::span<const glm::vec4>, const GpuDrawOptions&,
+                      std::span<const AgentState>, std::span<const uint32_t>) {
   return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 Result<bool> GpuCrowd::readBack(Crowd&, bool) {
@@ -214,7 +215,7 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                           at("u_has_tints"),     at("u_has_state_tints"),
                                           at("u_state_tints"),   at("u_tints"),
                                           at("u_lod_tint"),      at("u_lod_colors"),
-                                          at("u_lod_screen")});
+                                          at("u_lod_screen"),    at("u_has_ids")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -527,7 +528,8 @@ bool screenLod(const GpuDrawOptions& options) {
 
 }  // namespace
 
-Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints) {
+Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
+                         bool has_ids) {
   const bool simulate = pending_.active;
   const bool draw = view != nullptr;
   if (draw && options->fixed_lod >= lod_count_) {
@@ -595,6 +597,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
       glUniform4f(u.lod_screen, 0.0f, 0.0f, 0.0f, 0.0f);
     }
     glUniform1i(u.has_tints, has_tints ? 1 : 0);
+    glUniform1i(u.has_ids, has_ids ? 1 : 0);
     glUniform1i(u.has_state_tints, options->state_tints ? 1 : 0);
     if (options->state_tints) {
       glUniform4fv(u.state_tints, kAgentStateCount, glm::value_ptr((*options->state_tints)[0]));
@@ -646,14 +649,16 @@ Status GpuCrowd::draw(const FrameView& view, const Crowd& crowd, std::span<const
   pending_.active = false;
   commands_.clear();
   if (!s.ok()) return s;
-  return finishFrame(view, options.fixed_lod);
+  return finishFrame(view, options);
 }
 
 Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placements,
                       std::span<const AgentPlayback> playback, std::span<const glm::vec4> tints,
-                      const GpuDrawOptions& options) {
+                      const GpuDrawOptions& options, std::span<const AgentState> states,
+                      std::span<const uint32_t> ids) {
   const size_t n = placements.size();
-  if (playback.size() != n || (!tints.empty() && tints.size() != n)) {
+  if (playback.size() != n || (!tints.empty() && tints.size() != n) ||
+      (!states.empty() && states.size() != n) || (!ids.empty() && ids.size() != n)) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("GPU-driven crowd: {} placements, {} playback states and {} tints", n,
                               playback.size(), tints.size()));
@@ -677,7 +682,9 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
     r.placement = placements[a];
     r.playback = playback[a];
     r.target = glm::vec2(r.placement.position.x, r.placement.position.z);
-    const GpuAgent g = packAgent(r);
+    if (!states.empty()) r.state = states[a];
+    GpuAgent g = packAgent(r);
+    g.codes[2] = ids.empty() ? static_cast<uint32_t>(a) : ids[a];
     std::memcpy(record_bytes_.data() + a * sizeof(GpuAgent), &g, sizeof(g));
   }
   if (n > 0) uploadRecords(0, record_bytes_);
@@ -686,20 +693,21 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
   if (!tints.empty()) {
     if (Status s = uploadTints(tints); !s.ok()) return s;
   }
-  if (Status s = runPass(&view, &options, !tints.empty()); !s.ok()) return s;
-  return finishFrame(view, options.fixed_lod);
+  if (Status s = runPass(&view, &options, !tints.empty(), !ids.empty()); !s.ok()) return s;
+  return finishFrame(view, options);
 }
 
-Status GpuCrowd::finishFrame(const FrameView& view, int fixed_lod) {
-  ++frames_drawn_;
+Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& options) {
   IndirectInstances in;
   in.draw_commands = frame_;
   in.agent_lists = lists_;
   in.list_capacity = capacity_;
   in.instances = instances_;
   in.instances_per_row = instances_per_row_;
-  in.only_lod = fixed_lod;
-  if (Status s = renderer_->drawIndirect(view, in); !s.ok()) return s;
+  in.only_lod = options.fixed_lod;
+  if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok()) return s;
+  if (options.pass == DrawPass::kDepth) return Status::okStatus();
+  ++frames_drawn_;
 
   // The frame's counters, copied for a later look (the draw commands' instance counts).
   Readback& counts = count_copies_[next_count_copy_];

@@ -43,6 +43,11 @@ struct GpuDrawOptions {
   const std::array<glm::vec4, kAgentStateCount>* state_tints = nullptr;
   // Debug: colour every agent by its LOD instead (lod_colors[lod % kGpuLodColors]), or none.
   const std::array<glm::vec4, kGpuLodColors>* lod_colors = nullptr;
+  // The shadow map and the user's uniforms the draws shade with.
+  FrameShading shading;
+  // kDepth: the depth pass for a light's view (the depth programs; the frame's counters, frame
+  // count and read-back copies are left to the colour pass).
+  DrawPass pass = DrawPass::kColor;
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).
@@ -97,10 +102,13 @@ class GpuCrowd {
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints,
               const GpuDrawOptions& options);
   // Draws agents given as spans (no state machine): uploads them whole, O(agents), and forgets
-  // any mirrored crowd. Sizes as CrowdFrame's; clip indices < the package's clips.
+  // any mirrored crowd. Sizes as CrowdFrame's (states and ids may be empty: idle, and each
+  // agent's index in the spans, for what a shader reads of it); clip indices < the package's
+  // clips.
   Status draw(const FrameView& view, std::span<const Placement> placements,
               std::span<const AgentPlayback> playback, std::span<const glm::vec4> tints,
-              const GpuDrawOptions& options);
+              const GpuDrawOptions& options, std::span<const AgentState> states = {},
+              std::span<const uint32_t> ids = {});
 
   // Writes the GPU's agents back into `crowd` (placements, playback, states, targets). Without
   // `wait`, uses the copy the last draw started if the GPU has finished it (one frame late,
@@ -132,9 +140,10 @@ class GpuCrowd {
   Status reserve(uint32_t agents);
   void uploadRecords(uint32_t first, std::span<const uint8_t> bytes);
   Status uploadCommands(std::span<const Command> commands);
-  Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints);
+  Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
+                 bool has_ids = false);
   struct Readback;
-  Status finishFrame(const FrameView& view, int fixed_lod);
+  Status finishFrame(const FrameView& view, const GpuDrawOptions& options);
   Status startCopy(GLuint source, size_t bytes, Readback& copy);
   bool ready(Readback& copy, bool wait);
   Status unpackInto(Crowd& crowd, const Readback& copy);

@@ -9,6 +9,7 @@
 
 #include "fog_uniforms.h"
 #include "render/gl_check.h"
+#include "render/shader_assembly.h"
 
 namespace throng::render {
 namespace {
@@ -57,6 +58,8 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
                          {{"a_corner", kCornerLocation}}, deviceFaults(device));
   if (!ground.ok()) return ground.status();
   r->ground_ = std::move(ground).value();
+  bindCrowdSamplers(r->ground_);  // the shadow map's unit
+  r->ground_shading_ = ShadingUniforms::of(r->ground_);
   Result<Program> shadow = buildGroundProgram(
       "gles2/blob_shadow", "gles2/blob_shadow.vert", "gles2/blob_shadow.frag",
       {{"a_corner", kCornerLocation}, {"a_blob", kBlobLocation}}, deviceFaults(device));
@@ -104,16 +107,16 @@ GroundRenderer::~GroundRenderer() {
 }
 
 Status GroundRenderer::draw(const FrameView& view, const GroundDesc& desc,
-                            std::span<const BlobShadow> shadows) {
+                            std::span<const BlobShadow> shadows, const FrameShading& shading) {
   draw_calls_ = 0;
-  if (!desc.grid && (!desc.shadows || shadows.empty())) return Status::okStatus();
+  if (!desc.grid && shadows.empty()) return Status::okStatus();
   // Client-side attribute state lives in vertex array 0 on ES 3.
   if (device_->caps().gles_major >= 3) glBindVertexArray(0);
   glDisable(GL_CULL_FACE);  // the ground is seen from above, and from below by a low camera
   if (desc.grid) {
-    if (Status s = drawGround(view, desc); !s.ok()) return s;
+    if (Status s = drawGround(view, desc, shading); !s.ok()) return s;
   }
-  if (desc.shadows && !shadows.empty()) {
+  if (!shadows.empty()) {
     if (Status s = drawShadows(view, desc, shadows); !s.ok()) return s;
   }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -121,7 +124,8 @@ Status GroundRenderer::draw(const FrameView& view, const GroundDesc& desc,
   return checkGl("ground renderer: draw");
 }
 
-Status GroundRenderer::drawGround(const FrameView& view, const GroundDesc& desc) {
+Status GroundRenderer::drawGround(const FrameView& view, const GroundDesc& desc,
+                                  const FrameShading& shading) {
   const float cell = desc.cell > 0.0f ? desc.cell : 1.0f;
   const float extent = desc.extent > 0.0f   ? desc.extent
                        : view.fog.enabled() ? view.fog.end
@@ -132,17 +136,14 @@ Status GroundRenderer::drawGround(const FrameView& view, const GroundDesc& desc)
   const float pixel_angle = 2.0f * std::tan(0.5f * view.fov_y) / viewport_height;
   const GLuint program = ground_.id();
   glUseProgram(program);
-  glUniformMatrix4fv(ground_.uniform("u_view_projection"), 1, GL_FALSE,
-                     glm::value_ptr(view.view_projection));
+  // The camera, the light and the shadow map as the crowd has them (not the user's uniforms).
+  applyShading(ground_shading_, view, FrameShading{shading.shadow, nullptr});
   glUniform4f(ground_.uniform("u_ground"), view.eye.x, view.eye.z, extent, desc.height);
   glUniform3f(ground_.uniform("u_color"), desc.color.r, desc.color.g, desc.color.b);
   glUniform4f(ground_.uniform("u_line"), desc.line_color.r, desc.line_color.g, desc.line_color.b,
               std::clamp(desc.line_strength, 0.0f, 1.0f));
   glUniform2f(ground_.uniform("u_cell"), cell, kMajorCells * cell);
   glUniform1f(ground_.uniform("u_pixel_angle"), pixel_angle);
-  const glm::vec3 light = glm::normalize(view.light_direction);
-  glUniform3f(ground_.uniform("u_light_direction"), light.x, light.y, light.z);
-  glUniform1f(ground_.uniform("u_ambient"), view.ambient);
   detail::setFogUniforms(ground_.uniform("u_fog_eye"), ground_.uniform("u_fog_color"), view);
   glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
   glEnableVertexAttribArray(kCornerLocation);

@@ -10,6 +10,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/frame_shading.h"
 #include "render/program.h"
 #include "throng/core/status.h"
 #include "throng/render/device.h"
@@ -39,23 +40,26 @@ class GroundRenderer {
   GroundRenderer(const GroundRenderer&) = delete;
   GroundRenderer& operator=(const GroundRenderer&) = delete;
 
-  // Draws the ground (desc.grid) then `shadows` (desc.shadows) into the bound framebuffer, with
-  // depth testing as Device::beginFrame left it: draw it before the characters. The ground writes
+  // Draws the ground (desc.grid), lit by `view`'s light and shadowed by `shading`'s shadow map
+  // (if any), then the blob `shadows` (none when empty) into the bound framebuffer, with depth
+  // testing as Device::beginFrame left it: draw it before the characters. The ground writes
   // depth, shadows do not (they blend onto it). Leaves blending and polygon offset off and no
   // vertex array or attribute enabled. kGlError on GL failure.
-  Status draw(const FrameView& view, const GroundDesc& desc, std::span<const BlobShadow> shadows);
+  Status draw(const FrameView& view, const GroundDesc& desc, std::span<const BlobShadow> shadows,
+              const FrameShading& shading = {});
   // Draw calls of the last draw().
   uint32_t drawCalls() const { return draw_calls_; }
 
  private:
   GroundRenderer() = default;
-  Status drawGround(const FrameView& view, const GroundDesc& desc);
+  Status drawGround(const FrameView& view, const GroundDesc& desc, const FrameShading& shading);
   Status drawShadows(const FrameView& view, const GroundDesc& desc,
                      std::span<const BlobShadow> shadows);
 
   Device* device_ = nullptr;
   bool instancing_ = false;
   Program ground_;
+  ShadingUniforms ground_shading_;
   Program shadow_;
   unsigned quad_buffer_ = 0;    // ground: 4 corners
   unsigned corner_buffer_ = 0;  // shadows: 4 corners (instanced) or kMaxShadowsPerDraw quads

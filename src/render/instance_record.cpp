@@ -1,4 +1,4 @@
-// Packing and unpacking of the 32-byte instance record.
+// Packing and unpacking of the 40-byte instance record.
 #include "render/instance_record.h"
 
 #include <algorithm>
@@ -21,7 +21,7 @@ uint16_t wrappedHeading(float units) {
 InstanceRecord encodeInstanceRecord(const Instance& in, uint32_t last_frame) {
   InstanceRecord out;
   encodeInstanceRecord(in.placement, in.frames.primary, in.frames.secondary, in.frames.fade,
-                       in.tint, in.variant, last_frame, out);
+                       in.tint, in.variant, in.agent, in.state, last_frame, out);
   return out;
 }
 
@@ -36,6 +36,8 @@ Instance decodeInstanceRecord(const InstanceRecord& record) {
   out.frames.fade = record.fade / 255.0f;
   out.variant = record.appearance;
   for (int c = 0; c < 4; ++c) out.tint[c] = record.tint[c] / 255.0f;
+  out.agent = record.agent;
+  out.state = record.state;
   return out;
 }
 

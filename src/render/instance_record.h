@@ -1,4 +1,4 @@
-// The instanced path's per-instance record: 32 bytes the vertex shader and the palette pass read.
+// The instanced path's per-instance record: 40 bytes the vertex shader and the palette pass read.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +25,8 @@ struct Instance {
   glm::vec4 tint{1.0f};   // RGBA 0..1, multiplies the base colour (stored as 8-bit)
   // Appearance: 0 the package's own materials, v its material variant v - 1 (material_draws.h).
   uint16_t variant = 0;
+  uint32_t agent = 0;  // its index in its crowd (ThrongSurface::agent)
+  uint8_t state = 0;   // its AgentState (ThrongSurface::state)
 };
 
 // Frames are stored in 16 bits: an animation texture of more frames cannot use the instanced path
@@ -36,7 +38,8 @@ inline constexpr uint32_t kMaxRecordAppearances = 256;
 // What instance i's GPU copy holds, as instanced.vert and palette.vert decode it
 // (shaders/common/instance_record.glsl). Quantised where the eye cannot tell: heading to 1/65,536
 // of a turn (the shader takes its sine and cosine, so the CPU takes none), scale to a half float,
-// frame blends and the fade to 1/255, tint to 8 bits per channel.
+// frame blends and the fade to 1/255, tint to 8 bits per channel. The last 8 bytes carry what a
+// user's shader reads of the agent (its index and state): 32 bytes had no room for them.
 struct InstanceRecord {
   float position[3];   // world units
   uint16_t heading;    // turns * 65,536, wrapped
@@ -46,8 +49,11 @@ struct InstanceRecord {
   uint8_t fade;        // secondary clip's weight * 255
   uint8_t appearance;  // Instance::variant
   uint8_t tint[4];     // RGBA * 255
+  uint32_t agent;      // Instance::agent
+  uint8_t state;       // Instance::state
+  uint8_t reserved[3];  // 0
 };
-static_assert(sizeof(InstanceRecord) == 32, "instance records are 32 bytes");
+static_assert(sizeof(InstanceRecord) == 40, "instance records are 40 bytes");
 
 // Packs `in`: frames past `last_frame` are clamped to it, blends, fade and tint to 0..1 (NaN to 0),
 // the appearance to 255; a non-finite heading becomes 0; position and scale are stored as they
@@ -56,7 +62,8 @@ InstanceRecord encodeInstanceRecord(const Instance& in, uint32_t last_frame);
 // The same from an agent's parts (withAgentFrames' pairs: `secondary` may be `primary`).
 inline void encodeInstanceRecord(const Placement& placement, const FrameSample& primary,
                                  const FrameSample& secondary, float fade, const glm::vec4& tint,
-                                 uint16_t variant, uint32_t last_frame, InstanceRecord& out);
+                                 uint16_t variant, uint32_t agent, uint8_t state,
+                                 uint32_t last_frame, InstanceRecord& out);
 // The values the GPU reads from `record` (heading in radians in [-pi, pi)): what the CPU
 // reference must be fed to compare with the shader exactly.
 Instance decodeInstanceRecord(const InstanceRecord& record);
@@ -93,17 +100,20 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the record's words are laid out little-endian, as the shaders read them");
 #endif
 static_assert(offsetof(InstanceRecord, heading) == 12 && offsetof(InstanceRecord, frames) == 16 &&
-                  offsetof(InstanceRecord, blends) == 24 && offsetof(InstanceRecord, tint) == 28,
-              "the record's words: position, heading | scale, frames, bytes, tint");
+                  offsetof(InstanceRecord, blends) == 24 && offsetof(InstanceRecord, tint) == 28 &&
+                  offsetof(InstanceRecord, agent) == 32 && offsetof(InstanceRecord, state) == 36,
+              "the record's words: position, heading | scale, frames, bytes, tint, agent, state");
 
 // (Non-temporal stores were tried here: no faster on the 2-core machine, see benchmarks.md.)
-inline void storeRecordWords(const uint32_t (&words)[8], InstanceRecord& out) {
+inline void storeRecordWords(const uint32_t (&words)[10], InstanceRecord& out) {
 #if defined(__SSE2__)
   auto* to = reinterpret_cast<__m128i*>(&out);
   _mm_storeu_si128(to, _mm_setr_epi32(static_cast<int>(words[0]), static_cast<int>(words[1]),
                                       static_cast<int>(words[2]), static_cast<int>(words[3])));
   _mm_storeu_si128(to + 1, _mm_setr_epi32(static_cast<int>(words[4]), static_cast<int>(words[5]),
                                           static_cast<int>(words[6]), static_cast<int>(words[7])));
+  _mm_storel_epi64(to + 2, _mm_setr_epi32(static_cast<int>(words[8]), static_cast<int>(words[9]),
+                                          0, 0));
 #else
   std::memcpy(&out, words, sizeof(words));
 #endif
@@ -112,11 +122,12 @@ inline void storeRecordWords(const uint32_t (&words)[8], InstanceRecord& out) {
 
 inline void encodeInstanceRecord(const Placement& placement, const FrameSample& primary,
                                  const FrameSample& secondary, float fade, const glm::vec4& tint,
-                                 uint16_t variant, uint32_t last_frame, InstanceRecord& out) {
+                                 uint16_t variant, uint32_t agent, uint8_t state,
+                                 uint32_t last_frame, InstanceRecord& out) {
   assert(last_frame < kMaxRecordFrames);
-  // The record's eight little-endian words, built in registers and stored as two 16-byte
-  // halves: fields stored one by one and then copied on (or streamed) as wider words stall on
-  // store forwarding.
+  // The record's ten little-endian words, built in registers and stored as two 16-byte parts and
+  // one 8-byte part: fields stored one by one and then copied on (or streamed) as wider words
+  // stall on store forwarding.
   const auto frame = [last_frame](uint32_t f) { return std::min(f, last_frame); };
   const uint32_t scale = placement.scale == 1.0f ? detail::kHalfOne : floatToHalf(placement.scale);
   uint32_t tint_word = 0xffffffffu;  // untinted, the common case
@@ -124,7 +135,7 @@ inline void encodeInstanceRecord(const Placement& placement, const FrameSample& 
     tint_word = uint32_t{detail::unorm8(tint.r)} | uint32_t{detail::unorm8(tint.g)} << 8 |
                 uint32_t{detail::unorm8(tint.b)} << 16 | uint32_t{detail::unorm8(tint.a)} << 24;
   }
-  const uint32_t words[8] = {
+  const uint32_t words[10] = {
       detail::floatBits(placement.position.x),
       detail::floatBits(placement.position.y),
       detail::floatBits(placement.position.z),
@@ -135,6 +146,8 @@ inline void encodeInstanceRecord(const Placement& placement, const FrameSample& 
           uint32_t{detail::unorm8(fade)} << 16 |
           std::min<uint32_t>(variant, kMaxRecordAppearances - 1) << 24,
       tint_word,
+      agent,
+      state,
   };
   detail::storeRecordWords(words, out);
 }

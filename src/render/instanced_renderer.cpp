@@ -16,8 +16,8 @@
 #include <fmt/core.h>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "fog_uniforms.h"
 #include "render/gl_check.h"
+#include "render/shader_assembly.h"
 
 namespace throng::render {
 namespace {
@@ -29,7 +29,9 @@ enum Attribute : GLuint {
   kJoints = 2,
   kWeights = 3,
   kRecord0 = 4,  // InstanceRecord's first 16 bytes: position, heading and scale
-  kRecord1 = 5,  // its last 16: frames, blends, fade, appearance, tint
+  kRecord1 = 5,  // its next 16: frames, blends, fade, appearance, tint
+  kRecord2 = 6,  // its last 8: agent index, state
+  kTangent = 8,
   kUv0 = 9,
   kUv1 = 10,
   kColor = 11,
@@ -41,8 +43,8 @@ const std::vector<AttributeBinding>& attributeBindings() {
   static const std::vector<AttributeBinding> bindings = {
       {"a_position", kPosition}, {"a_normal", kNormal},   {"a_joints", kJoints},
       {"a_weights", kWeights},   {"i_record0", kRecord0}, {"i_record1", kRecord1},
-      {"a_uv0", kUv0},           {"a_uv1", kUv1},         {"a_color", kColor},
-      {"a_look", kLook},
+      {"i_record2", kRecord2},   {"a_tangent", kTangent}, {"a_uv0", kUv0},
+      {"a_uv1", kUv1},           {"a_color", kColor},     {"a_look", kLook},
   };
   return bindings;
 }
@@ -50,6 +52,7 @@ const std::vector<AttributeBinding>& attributeBindings() {
 struct GpuVertex {
   float position[3];
   float normal[3];
+  float tangent[4];  // xyz, handedness; 0 when the mesh has none
   uint16_t joints[4];
   float weights[4];
   float uv0[2];
@@ -57,7 +60,7 @@ struct GpuVertex {
   float color[4];
   float look;  // look row (MaterialLooks)
 };
-static_assert(sizeof(GpuVertex) == 84, "vertices are 84 tightly packed bytes");
+static_assert(sizeof(GpuVertex) == 100, "vertices are 100 tightly packed bytes");
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -73,11 +76,14 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 // a reserved word that must be 0.
 [[maybe_unused]] constexpr size_t kDrawCommandWords = 5;  // unused on WebGL (no indirect draws)
 
-// drawIndirect's instance records; unit 0 holds the animation texture and kMaterialTextureUnit
-// the material's (ES 3.0 guarantees 16 vertex units).
-[[maybe_unused]] constexpr int kInstancesTextureUnit = kMaterialTextureUnit + 1;
+// drawIndirect's instance records, after the animation texture (unit 0), the material's and the
+// shadow map (ES 3.0 guarantees 16 vertex and 32 combined units; shader_assembly.cpp's table).
+[[maybe_unused]] constexpr int kInstancesTextureUnit = kShadowTextureUnit + 1;
 // The palette pass's texture, in place of the animation texture's fetches (PALETTE_TEXTURE).
-constexpr int kPaletteTextureUnit = kMaterialTextureUnit + 2;
+constexpr int kPaletteTextureUnit = kShadowTextureUnit + 2;
+// The units a user's samplers may take on this path (ES 3.0 guarantees 16 fragment units).
+constexpr int kFirstUserTextureUnit = kPaletteTextureUnit + 1;
+constexpr int kEs3FragmentTextureUnits = 16;
 
 // The instanced.vert variant that skins from the palette pass's texture.
 std::vector<std::string> paletteDefines(const PalettePass& pass) {
@@ -100,6 +106,9 @@ void bindVertexAttributes(GLuint vertex_buffer) {
   glEnableVertexAttribArray(kNormal);
   glVertexAttribPointer(kNormal, 3, GL_FLOAT, GL_FALSE, stride,
                         byteOffset(offsetof(GpuVertex, normal)));
+  glEnableVertexAttribArray(kTangent);
+  glVertexAttribPointer(kTangent, 4, GL_FLOAT, GL_FALSE, stride,
+                        byteOffset(offsetof(GpuVertex, tangent)));
   glEnableVertexAttribArray(kJoints);
   glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, stride,
                          byteOffset(offsetof(GpuVertex, joints)));
@@ -121,29 +130,22 @@ void bindVertexAttributes(GLuint vertex_buffer) {
 const std::vector<AttributeBinding>& indirectAttributeBindings() {
   static const std::vector<AttributeBinding> bindings = {
       {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
-      {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_uv0", kUv0},
-      {"a_uv1", kUv1},           {"a_color", kColor},   {"a_look", kLook},
+      {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_tangent", kTangent},
+      {"a_uv0", kUv0},           {"a_uv1", kUv1},       {"a_color", kColor},
+      {"a_look", kLook},
   };
   return bindings;
 }
 
-Result<Program> buildInstancedProgram(const char* name, std::vector<std::string> varyings,
-                                      const GlFaults& faults,
-                                      std::span<const std::string> defines = {}) {
-  Result<std::string> vertex = embeddedShader("gles3/instanced.vert");
-  if (!vertex.ok()) return vertex.status();
-  if (!defines.empty()) vertex = injectDefines(*vertex, defines);
-  Result<std::string> fragment = embeddedShader("gles3/lit.frag");
-  if (!fragment.ok()) return fragment.status();
-  ProgramDesc desc;
-  desc.name = name;
-  desc.vertex_source = std::move(vertex).value();
-  desc.fragment_source = std::move(fragment).value();
-  const bool gpu_instances =
-      std::find(defines.begin(), defines.end(), "GPU_INSTANCES") != defines.end();
-  desc.attributes = gpu_instances ? indirectAttributeBindings() : attributeBindings();
-  desc.feedback_varyings = std::move(varyings);
-  return buildProgram(desc, faults);
+// The variant's name for errors.
+std::string variantName(bool palette, bool gpu, bool depth, bool capture) {
+  std::string name = "gles3/instanced";
+  std::string parts;
+  for (const auto& [on, part] : {std::pair{palette, "palette texture"}, {gpu, "GPU instances"},
+                                 {depth, "depth"}, {capture, "capture"}}) {
+    if (on) parts += std::string(parts.empty() ? "" : ", ") + part;
+  }
+  return parts.empty() ? name : name + " (" + parts + ")";
 }
 
 }  // namespace
@@ -173,10 +175,8 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   renderer->options_ = options;
   renderer->device_ = &device;
   renderer->joint_count_ = package.skeleton.jointCount();
-  Result<Program> program = buildInstancedProgram("gles3/instanced", {}, deviceFaults(device));
-  if (!program.ok()) return program.status();
-  renderer->program_ = std::move(program).value();
-  renderer->material_uniforms_ = MaterialUniforms::of(renderer->program_);
+  // The colour program now, so that a user's file that does not compile fails creation.
+  if (Result<ProgramSet*> program = renderer->programFor(0); !program.ok()) return program.status();
   Result<GpuMaterials> materials =
       GpuMaterials::create(device, Looks{package.materials, package.images});
   if (!materials.ok()) return materials.status();
@@ -281,6 +281,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
     std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
     const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
     std::memcpy(out.normal, &normal, sizeof(out.normal));
+    const glm::vec4 tangent = meshTangent(mesh, v);
+    std::memcpy(out.tangent, &tangent, sizeof(out.tangent));
     for (int i = 0; i < 4; ++i) {
       // Bone-reduced LODs index palette slots; the texture is indexed by skeleton joint.
       const uint16_t slot = mesh.joints[v][i];
@@ -306,7 +308,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kRecord0, kRecord1}) {
+  for (GLuint a : {kRecord0, kRecord1, kRecord2}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
@@ -443,9 +445,57 @@ void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
   glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(base));
   glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride,
                          byteOffset(base + offsetof(InstanceRecord, frames)));
+  glVertexAttribIPointer(kRecord2, 2, GL_UNSIGNED_INT, stride,
+                         byteOffset(base + offsetof(InstanceRecord, agent)));
 }
 
-void InstancedRenderer::setUniforms(const Program& program, const FrameView& view) {
+Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned variant) {
+  std::unique_ptr<ProgramSet>& slot = programs_[variant];
+  if (slot) return slot.get();
+  const bool palette = (variant & kPaletteVariant) != 0;
+  const bool gpu = (variant & kGpuVariant) != 0;
+  const bool depth = (variant & kDepthVariant) != 0;
+  const bool capture = (variant & kCaptureVariant) != 0;
+  assert(!palette || palette_pass_);
+  CrowdProgramSource source;
+  source.name = variantName(palette, gpu, depth, capture);
+  source.version = GlslVersion::kEs300;
+  source.vertex_path = "gles3/instanced.vert";
+  if (palette) source.defines = paletteDefines(*palette_pass_);
+  if (gpu) source.defines.push_back("GPU_INSTANCES");
+  source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
+  // Capture checks throng's skinning: the user's file (and its vertex hook) stays out of it.
+  source.user = capture ? nullptr : options_.shader.get();
+  Result<ProgramDesc> desc = assembleCrowdProgram(source);
+  if (!desc.ok()) return desc.status();
+  desc->attributes = gpu ? indirectAttributeBindings() : attributeBindings();
+  if (capture) desc->feedback_varyings = {"v_world", "v_normal"};
+  Result<Program> program = buildProgram(*desc, deviceFaults(*device_));
+  if (!program.ok()) return program.status();
+  auto set = std::make_unique<ProgramSet>();
+  set->program = std::move(program).value();
+  set->material = MaterialUniforms::of(set->program);
+  set->shading = ShadingUniforms::of(set->program);
+  set->lod = set->program.uniform("u_lod");
+  set->palette_first = set->program.uniform("u_palette_first");
+  bindCrowdSamplers(set->program);
+  slot = std::move(set);
+  return slot.get();
+}
+
+std::vector<int> InstancedRenderer::userTextureUnits() {
+  std::vector<int> units;
+  for (int unit = kFirstUserTextureUnit; unit < kEs3FragmentTextureUnits; ++unit) units.push_back(unit);
+  return units;
+}
+
+GLuint InstancedRenderer::shadingProgram() const {
+  return programs_[0] ? programs_[0]->program.id() : 0;
+}
+
+void InstancedRenderer::setUniforms(const ProgramSet& set, const FrameView& view,
+                                    const FrameShading& shading) {
+  const Program& program = set.program;
   glUseProgram(program.id());
   glActiveTexture(GL_TEXTURE0);
   // A texture shared with the characters drawn before this one is bound already: no bind.
@@ -455,21 +505,16 @@ void InstancedRenderer::setUniforms(const Program& program, const FrameView& vie
     glBindTexture(GL_TEXTURE_2D, texture_);
     ++stats_.animation_texture_binds;
   }
-  glUniform1i(program.uniform("u_animation"), 0);
   glUniform1i(program.uniform("u_base_row"), static_cast<GLint>(slot_.base_row));
   glUniform1i(program.uniform("u_frames_per_row"), static_cast<GLint>(slot_.frames_per_row));
   glUniform1i(program.uniform("u_texels_per_frame"), static_cast<GLint>(slot_.texels_per_frame));
   glUniform1i(program.uniform("u_rows_per_frame"), static_cast<GLint>(slot_.rows_per_frame));
   glUniform1i(program.uniform("u_joints_per_row"), static_cast<GLint>(slot_.joints_per_row));
-  glUniformMatrix4fv(program.uniform("u_view_projection"), 1, GL_FALSE,
-                     glm::value_ptr(view.view_projection));
-  const glm::vec3 light = glm::normalize(view.light_direction);
-  glUniform3f(program.uniform("u_light_direction"), light.x, light.y, light.z);
-  glUniform1f(program.uniform("u_ambient"), view.ambient);
-  detail::setFogUniforms(program.uniform("u_fog_eye"), program.uniform("u_fog_color"), view);
+  applyShading(set.shading, view, shading);
 }
 
-Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts) {
+Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts,
+                                 const FrameShading& shading, DrawPass draw_pass) {
   assert(lod_counts.size() <= lods_.size());
   assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == uploaded_instances_);
   stats_ = {};
@@ -488,15 +533,20 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
       return status;
   }
   stats_.palette_pass = palette;
-  const Program& program = palette ? palette_program_ : program_;
-  const MaterialUniforms& material_uniforms =
-      palette ? palette_material_uniforms_ : material_uniforms_;
-  setUniforms(program, view);
+  const bool depth = draw_pass == DrawPass::kDepth;
+  Result<ProgramSet*> set =
+      programFor((palette ? kPaletteVariant : 0u) | (depth ? kDepthVariant : 0u));
+  if (!set.ok()) return set.status();
+  const Program& program = (*set)->program;
+  const MaterialUniforms& material_uniforms = (*set)->material;
+  setUniforms(**set, view, shading);
   if (palette) palette_pass_->bind(program, kPaletteTextureUnit);
-  const GLint palette_first = palette ? program.uniform("u_palette_first") : -1;
-  // Opaque and masked materials of every LOD first, then the blended ones over them.
+  const GLint palette_first = (*set)->palette_first;
+  // Opaque and masked materials of every LOD first, then the blended ones over them (the depth
+  // pass draws them in one go, blended ones cut at kDepthBlendCutoff).
   for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
     const bool blend = pass == MaterialPass::kBlend;
+    const MaterialPass state = depth ? MaterialPass::kOpaque : pass;
     bool begun = false;
     size_t first = 0;
     for (size_t l = 0; l < lod_counts.size(); ++l) {
@@ -506,16 +556,17 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
       bool bound = false;
       for (const MaterialRange& range : lod.ranges) {
         if (range.blend != blend) continue;
-        if (!begun) GpuMaterials::beginPass(pass);
+        if (!begun) GpuMaterials::beginPass(state);
         begun = true;
         if (!bound) {
           glBindVertexArray(lod.vertex_array);
           bindInstanceAttributes(first);
           GpuMaterials::setLooks(material_uniforms, lod.looks);
+          glUniform1f((*set)->lod, static_cast<float>(l));
           if (palette) glUniform1i(palette_first, static_cast<GLint>(first));
           bound = true;
         }
-        materials_.apply(material_uniforms, range.material, options_.cull_back_faces);
+        materials_.apply(material_uniforms, range.material, options_.cull_back_faces, depth);
         glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(range.index_count),
                                 GL_UNSIGNED_INT, byteOffset(range.first_index * sizeof(uint32_t)),
                                 static_cast<GLsizei>(count));
@@ -525,7 +576,7 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
       if (!blend) stats_.instances += count;
       first += count;
     }
-    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
+    if (begun && state == MaterialPass::kBlend) GpuMaterials::beginPass(MaterialPass::kOpaque);
   }
   glBindVertexArray(0);
   return checkGl("instanced renderer: draw");
@@ -553,19 +604,19 @@ Result<bool> InstancedRenderer::preparePalettePass() {
     palette_unavailable_ = true;  // too many joints for one texture row: direct fetching
     return false;
   }
-  const std::vector<std::string> defines = paletteDefines(**pass);
-  Result<Program> program = buildInstancedProgram("gles3/instanced (palette texture)", {},
-                                                  deviceFaults(*device_), defines);
-  if (!program.ok()) return program.status();
-  palette_program_ = std::move(program).value();
-  palette_material_uniforms_ = MaterialUniforms::of(palette_program_);
+  palette_pass_ = std::move(pass).value();
+  // Its draw program (instanced.vert skinning from the palette) is built here, so that the first
+  // frame that uses the pass has it.
+  if (Result<ProgramSet*> program = programFor(kPaletteVariant); !program.ok()) {
+    palette_pass_.reset();
+    return program.status();
+  }
   // The pass reads only the records' animation fields (their second half), one per instance.
   glGenVertexArrays(1, &palette_vertex_array_);
   glBindVertexArray(palette_vertex_array_);
   glEnableVertexAttribArray(kRecord1);
   glVertexAttribDivisor(kRecord1, 1);
   glBindVertexArray(0);
-  palette_pass_ = std::move(pass).value();
   return true;
 }
 
@@ -613,13 +664,8 @@ Status InstancedRenderer::prepareIndirect() {
 #ifdef __EMSCRIPTEN__
   return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
 #else
-  if (indirect_program_.valid()) return Status::okStatus();
-  const std::string defines[] = {"GPU_INSTANCES"};
-  Result<Program> program =
-      buildInstancedProgram("gles3/instanced (GPU instances)", {}, deviceFaults(*device_), defines);
-  if (!program.ok()) return program.status();
-  indirect_program_ = std::move(program).value();
-  indirect_material_uniforms_ = MaterialUniforms::of(indirect_program_);
+  if (indirect_commands_) return Status::okStatus();
+  if (Result<ProgramSet*> program = programFor(kGpuVariant); !program.ok()) return program.status();
   // One command per (LOD, material range): its indices, no instances yet (drawIndirect copies
   // the compute pass's per-LOD count into each), no base vertex, the reserved word 0.
   std::vector<GLuint> commands;
@@ -645,11 +691,14 @@ Status InstancedRenderer::prepareIndirect() {
 #endif
 }
 
-Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in) {
+Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in,
+                                       const FrameShading& shading, DrawPass draw_pass) {
   stats_ = {};
 #ifdef __EMSCRIPTEN__
   (void)view;
   (void)in;
+  (void)shading;
+  (void)draw_pass;
   return Status(ErrorCode::kUnsupported, "instanced renderer: WebGL has no indirect draws");
 #else
   if (Status status = prepareIndirect(); !status.ok()) return status;
@@ -676,15 +725,19 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
   glBindBuffer(GL_COPY_READ_BUFFER, 0);
   glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 
-  setUniforms(indirect_program_, view);
+  const bool depth = draw_pass == DrawPass::kDepth;
+  Result<ProgramSet*> set = programFor(kGpuVariant | (depth ? kDepthVariant : 0u));
+  if (!set.ok()) return set.status();
+  const MaterialUniforms& material_uniforms = (*set)->material;
+  setUniforms(**set, view, shading);
   glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
   glBindTexture(GL_TEXTURE_2D, in.instances);
-  glUniform1i(indirect_program_.uniform("u_instances"), kInstancesTextureUnit);
-  glUniform1i(indirect_program_.uniform("u_instances_per_row"), in.instances_per_row);
+  glUniform1i((*set)->program.uniform("u_instances_per_row"), in.instances_per_row);
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
   // Opaque and masked materials of every LOD first, then the blended ones over them (as submit).
   for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
     const bool blend = pass == MaterialPass::kBlend;
+    const MaterialPass state = depth ? MaterialPass::kOpaque : pass;
     bool begun = false;
     for (size_t l = 0; l < lods_.size(); ++l) {
       if (!drawn(l)) continue;
@@ -693,7 +746,7 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
       for (size_t r = 0; r < lod.ranges.size(); ++r) {
         const MaterialRange& range = lod.ranges[r];
         if (range.blend != blend) continue;
-        if (!begun) GpuMaterials::beginPass(pass);
+        if (!begun) GpuMaterials::beginPass(state);
         begun = true;
         if (!bound) {
           glBindVertexArray(lod.indirect_vertex_array);
@@ -703,16 +756,17 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
                                  byteOffset(l * in.list_capacity * sizeof(GLuint)));
           // Every agent in its own materials (the compute pass has no appearances), each
           // sub-mesh drawn once.
-          GpuMaterials::setLooks(indirect_material_uniforms_, lod.looks);
+          GpuMaterials::setLooks(material_uniforms, lod.looks);
+          glUniform1f((*set)->lod, static_cast<float>(l));
           bound = true;
         }
-        materials_.apply(indirect_material_uniforms_, range.material, options_.cull_back_faces);
+        materials_.apply(material_uniforms, range.material, options_.cull_back_faces, depth);
         glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
                                byteOffset((lod.first_indirect_command + r) * kCommandBytes));
         ++stats_.draw_calls;
       }
     }
-    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
+    if (begun && state == MaterialPass::kBlend) GpuMaterials::beginPass(MaterialPass::kOpaque);
   }
   glBindVertexArray(0);
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
@@ -722,9 +776,9 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
 }
 
 Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances,
-                               std::span<const uint32_t> lod_counts) {
+                               std::span<const uint32_t> lod_counts, const FrameShading& shading) {
   if (Status status = upload(instances); !status.ok()) return status;
-  return submit(view, lod_counts);
+  return submit(view, lod_counts, shading);
 }
 
 Status InstancedRenderer::draw(const FrameView& view, std::span<const Instance> instances) {
@@ -747,17 +801,9 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
     if (!ready.ok()) return ready.status();
     palette = *ready && palette_pass_->fits(instances.size());
   }
-  const std::vector<std::string> varyings = {"v_world_position", "v_world_normal"};
-  Program& program = palette ? palette_capture_program_ : capture_program_;
-  if (!program.valid()) {
-    Result<Program> built =
-        palette
-            ? buildInstancedProgram("gles3/instanced (palette texture, capture)", varyings,
-                                    deviceFaults(*device_), paletteDefines(*palette_pass_))
-            : buildInstancedProgram("gles3/instanced (capture)", varyings, deviceFaults(*device_));
-    if (!built.ok()) return built.status();
-    program = std::move(built).value();
-  }
+  Result<ProgramSet*> set = programFor(kCaptureVariant | (palette ? kPaletteVariant : 0u));
+  if (!set.ok()) return set.status();
+  const Program& program = (*set)->program;
   if (Status status = upload(instances); !status.ok()) return status;
   if (palette) {
     Status status = runPalettePass();
@@ -767,7 +813,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
     }
     if (!status.ok()) return status;
   }
-  setUniforms(program, FrameView{});
+  setUniforms(**set, FrameView{}, {});
   if (palette) {
     palette_pass_->bind(program, kPaletteTextureUnit);
     glUniform1i(program.uniform("u_palette_first"), 0);

@@ -9,6 +9,7 @@
 #include <GLES3/gl3.h>
 #include <glm/glm.hpp>
 
+#include "render/frame_shading.h"
 #include "render/instance_record.h"
 #include "render/material_draws.h"
 #include "render/palette_pass.h"
@@ -20,6 +21,7 @@
 #include "throng/render/animation_texture_upload.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/shading.h"
 
 namespace throng::render {
 
@@ -49,6 +51,9 @@ struct InstancedRendererOptions {
   // (PalettePass::fits) or a device that refuses the pass's render target are drawn with direct
   // fetching: RenderStats::palette_pass says which was used.
   PalettePassMode palette_pass = PalettePassMode::kAuto;
+  // The user's shading file (docs/shaders.md); null: the built-in look. Its compile errors fail
+  // create() (kInvalidArgument naming the file and line).
+  std::shared_ptr<const ShaderSource> shader;
 };
 
 // What the GPU-driven path (render/gpu_crowd.h) leaves on the GPU for its draws: per LOD l a
@@ -106,16 +111,17 @@ class InstancedRenderer {
   // framebuffer is bound (Device::beginFrame). Frame indices past the texture's last frame are
   // clamped to it (texelFetch outside a texture is undefined). kGlError on GL failure.
   Status draw(const FrameView& view, std::span<const Instance> instances,
-              std::span<const uint32_t> lod_counts);
+              std::span<const uint32_t> lod_counts, const FrameShading& shading = {});
   // All instances with LOD 0.
   Status draw(const FrameView& view, std::span<const Instance> instances);
   // draw() in its two halves, for callers that time them apart: upload() packs the instance
   // records and streams them into the instance buffer; submit() sets the frame's uniforms and
   // issues one draw per (LOD, material) over what was uploaded last (sum(lod_counts) == its
-  // instance count). `jobs` (optional) packs the records in chunks on its threads: the same bytes
-  // either way.
+  // instance count), for `pass`. `jobs` (optional) packs the records in chunks on its threads: the
+  // same bytes either way.
   Status upload(std::span<const Instance> instances, JobSystem* jobs = nullptr);
-  Status submit(const FrameView& view, std::span<const uint32_t> lod_counts);
+  Status submit(const FrameView& view, std::span<const uint32_t> lod_counts,
+                const FrameShading& shading = {}, DrawPass pass = DrawPass::kColor);
   // upload() for callers that write the records themselves (CrowdRenderer packs them as it plays
   // the agents back): beginRecords() maps room for `count` records of the instance buffer (a ring
   // of kInstanceRingSegments parts, so the GPU may still read the previous frames' while these are
@@ -142,7 +148,15 @@ class InstancedRenderer {
   // (glMemoryBarrier, buffer updates included). stats() counts the draws; its instance and
   // triangle counts stay 0 (they are on the GPU). kUnsupported without ES 3.1; kGlError on GL
   // failure.
-  Status drawIndirect(const FrameView& view, const IndirectInstances& instances);
+  Status drawIndirect(const FrameView& view, const IndirectInstances& instances,
+                      const FrameShading& shading = {}, DrawPass pass = DrawPass::kColor);
+  // Builds drawIndirect's colour program now (create() leaves it for the first drawIndirect):
+  // the GPU-driven path's user shader errors then fail its creation.
+  Status prepareIndirect();
+  // The colour program the user's file is compiled into (for its uniforms' names and types).
+  GLuint shadingProgram() const;
+  // The texture units the user's samplers may take (those its programs leave free).
+  static std::vector<int> userTextureUnits();
 
   // Verification path: runs the same vertex shader with transform feedback (no rasterisation)
   // and returns the world-space skinned vertices of LOD `lod` for every instance (through the
@@ -161,6 +175,22 @@ class InstancedRenderer {
   const PalettePass* palettePass() const { return palette_pass_.get(); }
 
  private:
+  // One variant of instanced.vert with its fragment stage, and its uniforms' locations.
+  struct ProgramSet {
+    Program program;
+    MaterialUniforms material;
+    ShadingUniforms shading;
+    GLint lod = -1;
+    GLint palette_first = -1;
+  };
+  // Variant bits: skinning from the palette pass's texture, instances from the GPU-driven path,
+  // the depth pass, transform-feedback capture (no rasterisation, no user file).
+  static constexpr unsigned kPaletteVariant = 1;
+  static constexpr unsigned kGpuVariant = 2;
+  static constexpr unsigned kDepthVariant = 4;
+  static constexpr unsigned kCaptureVariant = 8;
+  static constexpr unsigned kVariantCount = 16;
+
   struct LodBuffers {
     GLuint vertex_array = 0;
     GLuint indirect_vertex_array = 0;  // drawIndirect's: the agent index is the instance input
@@ -177,8 +207,9 @@ class InstancedRenderer {
   Status uploadTexture(const Device& device, const AnimationTexture& texture);
   Status uploadLod(const MeshLod& lod, int joint_count, std::span<const Material> materials);
   void bindInstanceAttributes(size_t first_instance);
-  void setUniforms(const Program& program, const FrameView& view);
-  Status prepareIndirect();
+  // The program of `variant`, built on first use.
+  Result<ProgramSet*> programFor(unsigned variant);
+  void setUniforms(const ProgramSet& set, const FrameView& view, const FrameShading& shading);
   bool wantsPalettePass(std::span<const uint32_t> lod_counts) const;
   // Builds the pass and its draw program on first use. False (and direct fetching from then on)
   // when the device cannot run it; an error for GL failures.
@@ -187,11 +218,7 @@ class InstancedRenderer {
 
   InstancedRendererOptions options_;
   const Device* device_ = nullptr;  // for its injected faults (test_hooks.h)
-  Program program_;
-  Program capture_program_;
-  Program indirect_program_;  // built on the first drawIndirect
-  MaterialUniforms material_uniforms_;
-  MaterialUniforms indirect_material_uniforms_;  // indirect_program_'s, looked up with it
+  std::unique_ptr<ProgramSet> programs_[kVariantCount];
   GpuMaterials materials_;
   std::vector<LodBuffers> lods_;
   GLuint texture_ = 0;
@@ -217,9 +244,6 @@ class InstancedRenderer {
   uint32_t joint_count_ = 0;
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
-  Program palette_program_;                    // instanced.vert skinning from the palette
-  Program palette_capture_program_;
-  MaterialUniforms palette_material_uniforms_;
   GLuint palette_vertex_array_ = 0;  // the pass's input: the instance records' attributes
   RenderStats stats_;
 };

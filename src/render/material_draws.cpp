@@ -133,19 +133,40 @@ Result<std::vector<MaterialRange>> groupIndicesByMaterial(const SkinnedMesh& mes
   return ranges;
 }
 
+// A uniform array's location: "name[0]", or "name" where the driver names it so.
+GLint arrayUniform(const Program& program, const char* name) {
+  const GLint location = program.uniform((std::string(name) + "[0]").c_str());
+  return location >= 0 ? location : program.uniform(name);
+}
+
+glm::vec4 meshTangent(const SkinnedMesh& mesh, size_t v) {
+  return mesh.tangents.empty() ? glm::vec4(0.0f) : mesh.tangents[v];
+}
+
+ShadedMaterial shadedMaterial(const Material& m, bool plain) {
+  ShadedMaterial out;
+  if (plain) return out;
+  out.base_color = m.base_color;
+  out.metallic = m.metallic_factor;
+  out.roughness = m.roughness_factor;
+  // Without a normal texture the default (flat) one is bound: scale 0 keeps the vertex normal.
+  out.normal_scale = m.normal_texture.present() ? m.normal_scale : 0.0f;
+  out.occlusion_strength = m.occlusion_strength;
+  out.emissive = m.emissive_factor * m.emissive_strength;
+  for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+    const TextureRef& texture = m.texture(static_cast<TextureSlot>(slot));
+    if (texture.present()) out.textures[slot] = &texture;
+  }
+  return out;
+}
+
 MaterialUniforms MaterialUniforms::of(const Program& program) {
   MaterialUniforms u;
-  u.base_color = program.uniform("u_base_color");
-  u.texture = program.uniform("u_base_texture");
-  u.textured = program.uniform("u_textured");
-  u.uv_set = program.uniform("u_uv_set");
-  u.uv_transform = program.uniform("u_uv_transform");
-  u.alpha_cutoff = program.uniform("u_alpha_cutoff");
-  u.opaque = program.uniform("u_opaque");
+  u.material = arrayUniform(program, "u_material");
+  u.uv_transforms = arrayUniform(program, "u_uv_transforms");
   u.look_appearances = program.uniform("u_look_appearances");
   u.look_material = program.uniform("u_look_material");
-  u.looks = program.uniform("u_looks[0]");
-  if (u.looks < 0) u.looks = program.uniform("u_looks");
+  u.looks = arrayUniform(program, "u_looks");
   return u;
 }
 
@@ -186,7 +207,18 @@ Result<GpuMaterials> GpuMaterials::create(const Device& device, const Looks& loo
       return s;
     }
   }
+  // The stand-in for absent textures: white multiplies nothing away (the normal texture's scale
+  // is 0 then, which makes its texel the unbent normal).
+  const uint8_t white[4] = {255, 255, 255, 255};
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  out.textures_.push_back(texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glActiveTexture(GL_TEXTURE0);
+  if (Status s = checkGl("uploading the 1x1 white texture"); !s.ok()) return s;
   return out;
 }
 
@@ -219,36 +251,46 @@ const Material& GpuMaterials::material(uint32_t index) const {
   return index < materials_.size() ? materials_[index] : kDefault;
 }
 
-void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_back_faces) const {
+void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_back_faces,
+                         bool depth) const {
   const Material& m = material(index);
-  const glm::vec4 white(1.0f);
-  glUniform4fv(u.base_color, 1, glm::value_ptr(plain_ ? white : m.base_color));
-  const TextureRef& ref = m.base_color_texture;
-  const bool textured =
-      !plain_ && ref.present() && static_cast<size_t>(ref.image) < textures_.size();
-  glUniform1f(u.textured, textured ? 1.0f : 0.0f);
-  glUniform1i(u.texture, kMaterialTextureUnit);
-  glActiveTexture(GL_TEXTURE0 + kMaterialTextureUnit);
-  if (textured) {
-    glBindTexture(GL_TEXTURE_2D, textures_[static_cast<size_t>(ref.image)]);
+  const ShadedMaterial shaded = shadedMaterial(m, plain_);
+  // OPAQUE keeps every fragment: a cutoff below any alpha; the depth pass cuts BLEND at a half.
+  float cutoff = m.alpha_mode == AlphaMode::kMask ? m.alpha_cutoff : -1.0f;
+  if (depth && m.alpha_mode == AlphaMode::kBlend) cutoff = kDepthBlendCutoff;
+  const glm::vec4 values[4] = {
+      shaded.base_color,
+      {shaded.metallic, shaded.roughness, shaded.normal_scale, shaded.occlusion_strength},
+      {shaded.emissive, cutoff},
+      {m.alpha_mode == AlphaMode::kBlend ? 0.0f : 1.0f, 0.0f, 0.0f, 0.0f},
+  };
+  glUniform4fv(u.material, 4, glm::value_ptr(values[0]));
+  glm::vec4 rows[2 * kMaterialTextures];
+  for (int slot = 0; slot < kMaterialTextures; ++slot) {
+    const TextureRef* ref = shaded.textures[slot];
+    const bool textured = ref && static_cast<size_t>(ref->image) + 1 < textures_.size();
+    glActiveTexture(GL_TEXTURE0 + kMaterialTextureUnit + slot);
+    const glm::mat3 transform = textured ? ref->transform.matrix() : glm::mat3(1.0f);
+    // Row r of the 2D affine transform (column-major mat3: m[column][row]), the uv set in w.
+    rows[2 * slot] = {transform[0][0], transform[1][0], transform[2][0],
+                      textured ? static_cast<float>(ref->uv_set) : 0.0f};
+    rows[2 * slot + 1] = {transform[0][1], transform[1][1], transform[2][1], 0.0f};
+    if (!textured) {
+      glBindTexture(GL_TEXTURE_2D, textures_.back());
+      continue;
+    }
+    glBindTexture(GL_TEXTURE_2D, textures_[static_cast<size_t>(ref->image)]);
     // Samplers are set per draw: one image may be used by materials with different samplers
     // (ES 2.0 has no sampler objects).
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER,
-                    static_cast<GLint>(ref.sampler.mag_filter));
+                    static_cast<GLint>(ref->sampler.mag_filter));
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
-                    static_cast<GLint>(ref.sampler.min_filter));
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, static_cast<GLint>(ref.sampler.wrap_s));
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, static_cast<GLint>(ref.sampler.wrap_t));
-  } else {
-    glBindTexture(GL_TEXTURE_2D, 0);
+                    static_cast<GLint>(ref->sampler.min_filter));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, static_cast<GLint>(ref->sampler.wrap_s));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, static_cast<GLint>(ref->sampler.wrap_t));
   }
   glActiveTexture(GL_TEXTURE0);
-  glUniform1f(u.uv_set, static_cast<float>(textured ? ref.uv_set : 0));
-  const glm::mat3 transform = textured ? ref.transform.matrix() : glm::mat3(1.0f);
-  glUniformMatrix3fv(u.uv_transform, 1, GL_FALSE, glm::value_ptr(transform));
-  // OPAQUE and BLEND keep every fragment: a cutoff below any alpha.
-  glUniform1f(u.alpha_cutoff, m.alpha_mode == AlphaMode::kMask ? m.alpha_cutoff : -1.0f);
-  glUniform1f(u.opaque, m.alpha_mode == AlphaMode::kBlend ? 0.0f : 1.0f);
+  glUniform4fv(u.uv_transforms, 2 * kMaterialTextures, glm::value_ptr(rows[0]));
   glUniform1f(u.look_material, static_cast<float>(index));
   if (cull_back_faces && !m.double_sided) {
     glEnable(GL_CULL_FACE);

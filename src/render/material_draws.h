@@ -1,5 +1,6 @@
 // Materials on the GPU: a package's images as textures, a LOD's indices grouped by material, and
-// the per-draw material state (uniforms, texture, culling, blending) every render path sets.
+// the per-draw material state (uniforms, textures, culling, blending) every render path sets:
+// glTF 2.0 metallic-roughness, as shaders/common/material.glsl reads it.
 #pragma once
 
 #include <cstdint>
@@ -24,9 +25,32 @@ struct Looks {
   std::span<const PackageImage> images;
 };
 
-// The texture unit material textures are bound to (unit 0 holds the instanced path's animation
-// texture); ES 2.0 guarantees 8 fragment units.
+// The texture unit of a material's first texture; its kMaterialTextures textures (base colour,
+// metallic-roughness, normal, occlusion, emissive: TextureSlot's order) take the units from it
+// (unit 0 holds the instanced path's animation texture; ES 2.0 guarantees 8 fragment units).
 inline constexpr int kMaterialTextureUnit = 1;
+inline constexpr int kMaterialTextures = 5;
+// The front end's shadow map's unit, after the material's.
+inline constexpr int kShadowTextureUnit = kMaterialTextureUnit + kMaterialTextures;
+
+// What the shaders read of a material (u_material, u_uv_transforms: material.glsl), from
+// Material's glTF metallic-roughness fields. `textures[slot]` is null where the material has none
+// (a 1x1 white texture stands in; the normal texture's scale is then 0).
+struct ShadedMaterial {
+  glm::vec4 base_color{1.0f};
+  float metallic = 0.0f;
+  float roughness = 1.0f;
+  float normal_scale = 0.0f;
+  float occlusion_strength = 1.0f;
+  glm::vec3 emissive{0.0f};  // factor x strength
+  const TextureRef* textures[kMaterialTextures] = {};
+};
+// Vertex v's tangent (xyz, handedness w) as the shaders take it: 0 when the mesh has none.
+glm::vec4 meshTangent(const SkinnedMesh& mesh, size_t v);
+
+// `m` as the shaders read it; `plain`: white, rough and untextured (debug colours), its alpha
+// mode and sidedness kept.
+ShadedMaterial shadedMaterial(const Material& m, bool plain);
 
 // One material's share of an index buffer: indices [first_index, first_index + index_count).
 struct MaterialRange {
@@ -77,16 +101,11 @@ Result<std::vector<MaterialRange>> groupIndicesByMaterial(const SkinnedMesh& mes
 // Which materials a draw sets up: kOpaque draws OPAQUE and MASK ones, kBlend the BLEND ones.
 enum class MaterialPass : uint8_t { kOpaque, kBlend };
 
-// Uniform locations of the material state in a program built from shaders/gles*/ (any may be -1
+// Uniform locations of the material state in a crowd program (shader_assembly.h; any may be -1
 // when the linker removed it).
 struct MaterialUniforms {
-  GLint base_color = -1;        // u_base_color: vec4, linear RGBA factor
-  GLint texture = -1;           // u_base_texture: sampler2D on kMaterialTextureUnit
-  GLint textured = -1;          // u_textured: float, 1 when the texture is multiplied in
-  GLint uv_set = -1;            // u_uv_set: float, 0 = a_uv0, 1 = a_uv1
-  GLint uv_transform = -1;      // u_uv_transform: mat3 (KHR_texture_transform)
-  GLint alpha_cutoff = -1;      // u_alpha_cutoff: float, fragments with alpha below it are cut
-  GLint opaque = -1;            // u_opaque: float, 1 writes alpha 1 (OPAQUE, MASK)
+  GLint material = -1;          // u_material[4]: vec4 (material.glsl)
+  GLint uv_transforms = -1;     // u_uv_transforms[10]: vec4, two rows per texture
   GLint look_appearances = -1;  // u_look_appearances: float, MaterialLooks::appearances
   GLint look_material = -1;     // u_look_material: float, the draw's material
   GLint looks = -1;             // u_looks[kLookVectors]: vec4, MaterialLooks::table
@@ -100,8 +119,9 @@ class GpuMaterials {
  public:
   GpuMaterials() = default;
   // Uploads every image of `looks` (levelsToUpload: the power-of-two chain on ES 2.0, the
-  // levels that fit GL_MAX_TEXTURE_SIZE) as RGBA8 with its mip chain. kGlError on GL failure;
-  // kLimitExceeded when an image has no level that fits.
+  // levels that fit GL_MAX_TEXTURE_SIZE) as RGBA8 with its mip chain, and a 1x1 white texture for
+  // the textures materials lack. kGlError on GL failure; kLimitExceeded when an image has no level
+  // that fits.
   static Result<GpuMaterials> create(const Device& device, const Looks& looks);
   ~GpuMaterials();
   GpuMaterials(GpuMaterials&& other) noexcept;
@@ -111,10 +131,12 @@ class GpuMaterials {
 
   // Material `index` (the default material when there are none).
   const Material& material(uint32_t index) const;
-  // Sets material `index`'s uniforms on the current program, binds its texture with its sampler
-  // on kMaterialTextureUnit, and culls back faces unless the material is double-sided or
-  // `cull_back_faces` is false.
-  void apply(const MaterialUniforms& uniforms, uint32_t index, bool cull_back_faces) const;
+  // Sets material `index`'s uniforms on the current program, binds its textures with their
+  // samplers on kMaterialTextureUnit.., and culls back faces unless the material is double-sided
+  // or `cull_back_faces` is false. `pass` kDepth: the depth pass's alpha cut (MASK at its cutoff,
+  // BLEND at kDepthBlendCutoff).
+  void apply(const MaterialUniforms& uniforms, uint32_t index, bool cull_back_faces,
+             bool depth = false) const;
   // Sets `looks`' table on the current program (appearances 0: every triangle drawn); apply()
   // then names its material as the draw's.
   static void setLooks(const MaterialUniforms& uniforms, const MaterialLooks& looks);
@@ -128,7 +150,11 @@ class GpuMaterials {
  private:
   bool plain_ = false;
   std::vector<Material> materials_;
-  std::vector<GLuint> textures_;  // one per image
+  std::vector<GLuint> textures_;  // one per image, then the 1x1 white one
 };
+
+// A blended material casts a shadow where its alpha is at least this (the depth pass has no
+// blending: it draws BLEND like MASK at this cutoff).
+inline constexpr float kDepthBlendCutoff = 0.5f;
 
 }  // namespace throng::render

@@ -7,6 +7,13 @@
 
 namespace throng::render {
 
+glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent) {
+  const glm::vec4 bytes = glm::round(glm::clamp(tint, 0.0f, 1.0f) * 255.0f);
+  const float appearance = std::min(agent.z, kMaxPackedAppearance);
+  return {agent.x, bytes.r + 256.0f * bytes.g + 65536.0f * bytes.b,
+          bytes.a + 256.0f * agent.y + 2048.0f * appearance, agent.w};
+}
+
 Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_uniform_vectors,
                                            int joints_per_character, size_t vertices_per_character,
                                            JointEncoding encoding) {
@@ -75,15 +82,16 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
     for (size_t o = 0; o < n; ++o) {
       const size_t v = copied ? out.looks.vertex_source[o] : o;
       BatchVertex& bv = out.vertices[k * n + o];
-      bv.position = lod.positions[v];
+      bv.position = glm::vec4(lod.positions[v], copied ? out.looks.vertex_row[o] : 0.0f);
       bv.normal = lod.normals[v];
-      bv.uv = lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v];
-      bv.uv1 = lod.uvs1.empty() ? glm::vec2(0.0f) : lod.uvs1[v];
+      bv.tangent = meshTangent(lod, v);
+      const glm::vec2 uv0 = lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v];
+      const glm::vec2 uv1 = lod.uvs1.empty() ? glm::vec2(0.0f) : lod.uvs1[v];
+      bv.uv = glm::vec4(uv0, uv1);
       bv.color = lod.colors.empty() ? glm::vec4(1.0f) : lod.colors[v];
       // Unused influences (weight 0) still point into this copy's own palette range.
       bv.joints = glm::vec4(lod.joints[v]) + offset;
       bv.weights = lod.weights[v];
-      bv.look = copied ? out.looks.vertex_row[o] : 0.0f;
     }
   }
   size_t at = 0;

@@ -25,9 +25,18 @@ inline constexpr size_t kMaxBatchVertices = 65535;
 // GL_MAX_VERTEX_UNIFORM_VECTORS is at least this on every ES 2.0 device.
 inline constexpr int kMinEs2VertexUniformVectors = 128;
 
-// Uniform vectors a character of a batch takes besides its palette: its tint (RGBA), so every
-// path colours characters alike.
+// Uniform vectors a character of a batch takes besides its palette: its tint (RGBA bytes, as the
+// instanced record's), agent index, state and appearance packed in one (packMergedAgent).
 inline constexpr int kVec4PerCharacter = 1;
+
+// A character's vector of shaders/gles2/merged.vert's u_agent: (agent index, tint RGB bytes as
+// r + 256 g + 65536 b, tint alpha byte + 256 state + 2048 appearance, LOD), whole numbers below
+// 2^24 so that highp floats hold them exactly. `tint` is RGBA 0..1 (rounded to bytes); `agent` is
+// (index, state 0..7, appearance, LOD) as the path gathers it; appearances past
+// kMaxPackedAppearance (which no look table reaches: every one draws the own materials) are
+// clamped to it.
+glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent);
+inline constexpr float kMaxPackedAppearance = 4095.0f;  // 2048 * 4096 + 2047 < 2^24
 
 // How many characters one merged batch holds, and why.
 struct BatchCapacity {
@@ -47,19 +56,19 @@ Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_un
                                            int joints_per_character, size_t vertices_per_character,
                                            JointEncoding encoding = JointEncoding::kRows);
 
-// The batch's interleaved vertex: 92 bytes. Joint indices are floats because GLSL ES 1.00 has no
-// integer attributes; they are palette entries of the whole batch (copy k: k*x .. k*x+x-1).
+// The batch's interleaved vertex: 108 bytes in 7 attributes (ES 2.0 guarantees 8). Joint indices
+// are floats because GLSL ES 1.00 has no integer attributes; they are palette entries of the
+// whole batch (copy k: k*x .. k*x+x-1).
 struct BatchVertex {
-  glm::vec3 position;
+  glm::vec4 position;  // xyz; w the look row (MaterialLooks; 0 without material variants)
   glm::vec3 normal;
-  glm::vec2 uv;     // texture coordinate set 0 (0 when the mesh has none)
-  glm::vec2 uv1;    // set 1
-  glm::vec4 color;  // linear RGBA vertex colour (white when the mesh has none)
+  glm::vec4 tangent;  // xyz, handedness w; 0 when the mesh has none
+  glm::vec4 uv;       // texture coordinate sets 0 and 1 (0 when the mesh has none)
+  glm::vec4 color;    // linear RGBA vertex colour (white when the mesh has none)
   glm::vec4 joints;
   glm::vec4 weights;
-  float look = 0.0f;  // look row (MaterialLooks; 0 without material variants)
 };
-static_assert(sizeof(BatchVertex) == 92, "BatchVertex is tightly packed");
+static_assert(sizeof(BatchVertex) == 108, "BatchVertex is tightly packed");
 
 // K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy).
 // The indices are grouped by material (groupIndicesByMaterial): for each range r of `ranges`,

@@ -8,31 +8,29 @@
 
 #include <fmt/core.h>
 
-#include "fog_uniforms.h"
 #include "render/gl_check.h"
+#include "render/shader_assembly.h"
+#include "render/user_uniforms.h"
 
 namespace throng::render {
 namespace {
 
+// Seven attributes: ES 2.0 guarantees 8 (the look row rides in the position's w, both uv sets in
+// one vec4).
 constexpr GLuint kPositionLocation = 0;
 constexpr GLuint kNormalLocation = 1;
-constexpr GLuint kJointsLocation = 2;
-constexpr GLuint kWeightsLocation = 3;
-constexpr GLuint kUv0Location = 4;
-constexpr GLuint kUv1Location = 5;
-constexpr GLuint kColorLocation = 6;
-constexpr GLuint kLookLocation = 7;  // the 8th: ES 2.0 guarantees 8 vertex attributes
+constexpr GLuint kTangentLocation = 2;
+constexpr GLuint kUvLocation = 3;
+constexpr GLuint kColorLocation = 4;
+constexpr GLuint kJointsLocation = 5;
+constexpr GLuint kWeightsLocation = 6;
 // Every attribute a batch draw enables (and disables after it, in vertex array 0).
-constexpr GLuint kBatchAttributes[] = {kPositionLocation, kNormalLocation, kJointsLocation,
-                                       kWeightsLocation,  kUv0Location,    kUv1Location,
-                                       kColorLocation,    kLookLocation};
-
-// The shader reads a character's appearance from its tint's alpha (merged.vert): 2 * appearance
-// + alpha, so variants cost no uniform vector.
-glm::vec4 withAppearance(glm::vec4 tint, uint16_t variant) {
-  tint.a = std::clamp(tint.a, 0.0f, 1.0f) + 2.0f * static_cast<float>(variant);
-  return tint;
-}
+constexpr GLuint kBatchAttributes[] = {kPositionLocation, kNormalLocation, kTangentLocation,
+                                       kUvLocation,       kColorLocation,  kJointsLocation,
+                                       kWeightsLocation};
+// The texture units the merged path leaves to a user's samplers: ES 2.0 guarantees 8, and its
+// programs take 1..kShadowTextureUnit (no animation texture on unit 0).
+constexpr int kUserTextureUnits[] = {0, kShadowTextureUnit + 1};
 
 int vectorsOfType(GLenum type) {
   switch (type) {
@@ -48,25 +46,29 @@ int vectorsOfType(GLenum type) {
 }
 
 Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
-                                   bool looks, const GlFaults& faults) {
-  Result<std::string> vertex = embeddedShader("gles2/merged.vert");
-  if (!vertex.ok()) return vertex.status();
-  Result<std::string> fragment = embeddedShader("gles2/lambert.frag");
-  if (!fragment.ok()) return fragment.status();
-  std::vector<std::string> defines = {fmt::format("COPIES {}", copies),
-                                      fmt::format("JOINTS_PER_COPY {}", joints_per_copy),
-                                      fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
-  if (looks) defines.push_back("LOOKS 1");
-  ProgramDesc desc;
-  desc.name = fmt::format("gles2/merged ({} characters of {} joints, {})", copies, joints_per_copy,
-                          jointEncodingName(encoding));
-  desc.vertex_source = injectDefines(*vertex, defines);
-  desc.fragment_source = *fragment;
-  desc.attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
-                     {"a_joints", kJointsLocation},     {"a_weights", kWeightsLocation},
-                     {"a_uv0", kUv0Location},           {"a_uv1", kUv1Location},
-                     {"a_color", kColorLocation},       {"a_look", kLookLocation}};
-  return buildProgram(desc, faults);
+                                   bool looks, CrowdPass pass, const ShaderSource* user,
+                                   const GlFaults& faults) {
+  CrowdProgramSource source;
+  source.name =
+      fmt::format("gles2/merged ({} characters of {} joints, {}{})", copies, joints_per_copy,
+                  jointEncodingName(encoding), pass == CrowdPass::kDepth ? ", depth" : "");
+  source.version = GlslVersion::kEs100;
+  source.vertex_path = "gles2/merged.vert";
+  source.defines = {fmt::format("COPIES {}", copies),
+                    fmt::format("JOINTS_PER_COPY {}", joints_per_copy),
+                    fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
+  if (looks) source.defines.push_back("LOOKS 1");
+  source.pass = pass;
+  source.user = user;
+  Result<ProgramDesc> desc = assembleCrowdProgram(source);
+  if (!desc.ok()) return desc.status();
+  desc->attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
+                      {"a_tangent", kTangentLocation},   {"a_uv", kUvLocation},
+                      {"a_color", kColorLocation},       {"a_joints", kJointsLocation},
+                      {"a_weights", kWeightsLocation}};
+  Result<Program> program = buildProgram(*desc, faults);
+  if (program.ok()) bindCrowdSamplers(*program);
+  return program;
 }
 
 // Per palette slot, the centre of the bind vertices it moves, weighted by their weights (the
@@ -92,24 +94,12 @@ std::vector<glm::vec3> pivotsOfSlots(const SkinnedMesh& mesh, int slots) {
 }  // namespace
 
 int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character) {
-  GLint count = 0, max_length = 0;
-  glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
-  glGetProgramiv(program, GL_ACTIVE_UNIFORM_MAX_LENGTH, &max_length);
-  std::string name(static_cast<size_t>(std::max(max_length, 1)), '\0');
   int vectors = 0;
-  for (GLint i = 0; i < count; ++i) {
-    GLsizei length = 0;
-    GLint size = 0;
-    GLenum type = 0;
-    glGetActiveUniform(program, static_cast<GLuint>(i), static_cast<GLsizei>(name.size()), &length,
-                       &size, &type, name.data());
-    const std::string_view active(name.data(), static_cast<size_t>(length));
-    // Arrays are reported as "name[0]".
-    const std::string_view base = active.substr(0, active.find('['));
-    if (std::find(per_character.begin(), per_character.end(), base) != per_character.end()) {
+  for (const ActiveUniform& u : activeUniformsOf(program)) {
+    if (std::find(per_character.begin(), per_character.end(), u.name) != per_character.end()) {
       continue;
     }
-    vectors += vectorsOfType(type) * size;
+    vectors += vectorsOfType(u.type) * u.size;
   }
   return vectors;
 }
@@ -157,11 +147,15 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   std::vector<uint32_t> vertex_counts;
   Result<bool> has_looks = countLookVertices(lods, looks, vertex_counts);
   if (!has_looks.ok()) return has_looks.status();
-  // The shader's own uniforms, read from a program linked for one character of one joint.
+  renderer->shader_ = desc.shader;
+  renderer->faults_ = &deviceFaults(device);
+  // The vertex stage's own uniforms, read from a program linked for one character of one joint
+  // with a fragment stage that takes none (the budget is the vertex stage's).
   Result<Program> probe =
-      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, deviceFaults(device));
+      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, CrowdPass::kVertexProbe,
+                         desc.shader.get(), deviceFaults(device));
   if (!probe.ok()) return probe.status();
-  const std::string_view per_character[] = {kPaletteUniform, kTintUniform};
+  const std::string_view per_character[] = {kPaletteUniform, kAgentUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
 
   const int count = static_cast<int>(lods.size());
@@ -214,22 +208,15 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   lod.triangles_per_character = mesh->indices_per_copy / 3;
   lod.ranges = mesh->ranges;
   lod.looks = mesh->looks;
+  lod.has_looks = build.has_looks;
   Result<Program> program =
-      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, deviceFaults(device));
+      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, CrowdPass::kColor,
+                         desc.shader.get(), deviceFaults(device));
   if (!program.ok()) return program.status();
-  lod.program = std::move(*program);
-  lod.palette_location = lod.program.uniform("u_palette[0]");
-  if (lod.palette_location < 0) lod.palette_location = lod.program.uniform("u_palette");
-  lod.tint_location = lod.program.uniform("u_tint[0]");
-  if (lod.tint_location < 0) lod.tint_location = lod.program.uniform("u_tint");
-  lod.view_projection_location = lod.program.uniform("u_view_projection");
-  lod.light_location = lod.program.uniform("u_light_direction");
-  lod.ambient_location = lod.program.uniform("u_ambient");
-  lod.material_uniforms = MaterialUniforms::of(lod.program);
-  lod.fog_eye_location = lod.program.uniform("u_fog_eye");
-  lod.fog_color_location = lod.program.uniform("u_fog_color");
+  lod.color = LodProgram::of(std::move(*program));
   if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
-  if (variant_tints_.size() < static_cast<size_t>(k)) variant_tints_.resize(k);
+  if (agents_.size() < static_cast<size_t>(k)) agents_.resize(k);
+  if (packed_.size() < static_cast<size_t>(k)) packed_.resize(k);
 
   glGenBuffers(1, &lod.vertex_buffer);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
@@ -251,6 +238,7 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
     lod.pivots = pivotsOfSlots(source.mesh, x);
   }
   lod.staging_tints.resize(k);
+  lod.staging_agents.resize(k);
   return Status::okStatus();
 }
 
@@ -322,25 +310,58 @@ std::span<const glm::vec3> MergedBatchRenderer::palettePivots(int lod) const {
   return lods_[lods_[lod].info.drawn_lod].pivots;
 }
 
-void MergedBatchRenderer::beginFrame(const FrameView& view) {
+MergedBatchRenderer::LodProgram MergedBatchRenderer::LodProgram::of(Program program) {
+  LodProgram p;
+  p.program = std::move(program);
+  p.palette_location = p.program.uniform("u_palette[0]");
+  if (p.palette_location < 0) p.palette_location = p.program.uniform("u_palette");
+  p.agent_location = p.program.uniform("u_agent[0]");
+  if (p.agent_location < 0) p.agent_location = p.program.uniform("u_agent");
+  p.material_uniforms = MaterialUniforms::of(p.program);
+  p.shading = ShadingUniforms::of(p.program);
+  return p;
+}
+
+std::vector<int> MergedBatchRenderer::userTextureUnits() {
+  return {std::begin(kUserTextureUnits), std::end(kUserTextureUnits)};
+}
+
+GLuint MergedBatchRenderer::shadingProgram() const {
+  return lods_[lods_[0].info.drawn_lod].color.program.id();
+}
+
+void MergedBatchRenderer::beginFrame(const FrameView& view, const FrameShading& shading,
+                                     DrawPass pass) {
   view_ = view;
+  shading_ = shading;
+  pass_ = pass;
   stats_ = {};
-  for (Lod& lod : lods_) lod.pending = 0;
+  status_ = Status::okStatus();
+  for (Lod& lod : lods_) {
+    lod.pending = 0;
+    lod.color.frame_set = false;
+    lod.depth.frame_set = false;
+  }
 }
 
 std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index, const glm::vec4& tint,
                                                        uint16_t variant) {
   assert(lod_index >= 0 && lod_index < lodCount());
-  Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
+  const int drawn = lods_[lod_index].info.drawn_lod;
+  Lod& lod = lods_[drawn];
   if (lod.pending == lod.info.characters_per_batch) flush(lod);
   const size_t x = static_cast<size_t>(lod.info.joints);
-  lod.staging_tints[lod.pending] = withAppearance(tint, variant);
+  lod.staging_tints[lod.pending] = tint;
+  lod.staging_agents[lod.pending] =
+      glm::vec4(static_cast<float>(stats_.characters + lod.pending), 0.0f,
+                static_cast<float>(variant), static_cast<float>(drawn));
   return std::span<JointRows>(lod.staging.data() + x * lod.pending++, x);
 }
 
 void MergedBatchRenderer::flush(Lod& lod) {
   if (lod.pending == 0) return;
-  drawBatch(lod, lod.staging.data(), lod.staging_tints.data(), lod.pending);
+  drawBatch(lod, lod.staging.data(), lod.staging_tints.data(), lod.staging_agents.data(),
+            lod.pending);
   lod.pending = 0;
 }
 
@@ -353,88 +374,110 @@ bool MergedBatchRenderer::hasBlendedMaterials(int lod_index) const {
 void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRows> palettes,
                                          std::span<const glm::vec4> tints,
                                          std::optional<MaterialPass> pass,
-                                         std::span<const uint16_t> variants) {
+                                         std::span<const glm::vec4> agents) {
   assert(lod_index >= 0 && lod_index < lodCount());
-  Lod& lod = lods_[lods_[lod_index].info.drawn_lod];
+  const int drawn = lods_[lod_index].info.drawn_lod;
+  Lod& lod = lods_[drawn];
   const size_t x = static_cast<size_t>(lod.info.joints);
   assert(palettes.size() % x == 0);
   const size_t characters = palettes.size() / x;
   assert(tints.empty() || tints.size() == characters);
-  assert(variants.empty() || variants.size() == characters);
+  assert(agents.empty() || agents.size() == characters);
   if (pass == MaterialPass::kBlend && !hasBlendedMaterials(lod_index)) return;
   const size_t k = static_cast<size_t>(lod.info.characters_per_batch);
   for (size_t first = 0; first < characters; first += k) {
     const int count = static_cast<int>(std::min(k, characters - first));
     const glm::vec4* batch_tints = tints.empty() ? white_.data() : tints.data() + first;
-    if (!variants.empty()) {
+    const glm::vec4* batch_agents = agents.data() + first;
+    if (agents.empty()) {
+      // No agent facts given: each character its place in the call, its own materials.
       for (int c = 0; c < count; ++c) {
-        variant_tints_[c] = withAppearance(batch_tints[c], variants[first + c]);
+        agents_[c] =
+            glm::vec4(static_cast<float>(first + c), 0.0f, 0.0f, static_cast<float>(drawn));
       }
-      batch_tints = variant_tints_.data();
+      batch_agents = agents_.data();
     }
-    drawBatch(lod, palettes.data() + first * x, batch_tints, count, pass);
+    drawBatch(lod, palettes.data() + first * x, batch_tints, batch_agents, count, pass);
   }
 }
 
+Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod) {
+  if (pass_ == DrawPass::kColor) return &lod.color;
+  if (!lod.depth.program.valid()) {
+    Result<Program> program =
+        buildMergedProgram(lod.info.characters_per_batch, lod.info.joints, lod.info.encoding,
+                           lod.has_looks, CrowdPass::kDepth, shader_.get(), *faults_);
+    if (!program.ok()) return program.status();
+    lod.depth = LodProgram::of(std::move(*program));
+  }
+  return &lod.depth;
+}
+
 void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
-                                    int count, std::optional<MaterialPass> pass) {
-  glUseProgram(lod.program.id());
-  glUniformMatrix4fv(lod.view_projection_location, 1, GL_FALSE, &view_.view_projection[0][0]);
-  const glm::vec3 light = glm::normalize(view_.light_direction);
-  glUniform3f(lod.light_location, light.x, light.y, light.z);
-  glUniform1f(lod.ambient_location, view_.ambient);
-  detail::setFogUniforms(lod.fog_eye_location, lod.fog_color_location, view_);
+                                    const glm::vec4* agents, int count,
+                                    std::optional<MaterialPass> pass) {
+  Result<LodProgram*> made = programOf(lod);
+  if (!made.ok()) {
+    if (status_.ok()) status_ = made.status();
+    return;
+  }
+  LodProgram& program = **made;
+  glUseProgram(program.program.id());
+  // The frame's uniforms once per program and frame: many batches share them.
+  if (!program.frame_set) {
+    applyShading(program.shading, view_, shading_);
+    program.frame_set = true;
+  }
   // One upload of the filled part of the palette (count * x * vec4PerJoint vectors, encoded
   // here when 2 vec4 per joint) and of the tints.
   const size_t entries = static_cast<size_t>(count) * lod.info.joints;
   if (lod.info.encoding == JointEncoding::kQuatScale) {
     encodeQuatJoints(std::span<const JointRows>(palettes, entries), lod.pivots,
                      std::span<QuatJoint>(lod.encoded.data(), entries));
-    glUniform4fv(lod.palette_location, static_cast<GLsizei>(entries) * kVec4PerQuatJoint,
+    glUniform4fv(program.palette_location, static_cast<GLsizei>(entries) * kVec4PerQuatJoint,
                  &lod.encoded[0].rotation.x);
   } else {
-    glUniform4fv(lod.palette_location, static_cast<GLsizei>(entries) * kVec4PerJoint,
+    glUniform4fv(program.palette_location, static_cast<GLsizei>(entries) * kVec4PerJoint,
                  &palettes[0].rows[0].x);
   }
-  glUniform4fv(lod.tint_location, count, &tints[0].x);
+  for (int c = 0; c < count; ++c) packed_[c] = packMergedAgent(tints[c], agents[c]);
+  glUniform4fv(program.agent_location, count, &packed_[0].x);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   const GLsizei stride = sizeof(BatchVertex);
   for (const GLuint location : kBatchAttributes) glEnableVertexAttribArray(location);
-  glVertexAttribPointer(kPositionLocation, 3, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, position)));
-  glVertexAttribPointer(kNormalLocation, 3, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, normal)));
-  glVertexAttribPointer(kJointsLocation, 4, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, joints)));
-  glVertexAttribPointer(kWeightsLocation, 4, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, weights)));
-  glVertexAttribPointer(kUv0Location, 2, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, uv)));
-  glVertexAttribPointer(kUv1Location, 2, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, uv1)));
-  glVertexAttribPointer(kColorLocation, 4, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, color)));
-  glVertexAttribPointer(kLookLocation, 1, GL_FLOAT, GL_FALSE, stride,
-                        reinterpret_cast<const void*>(offsetof(BatchVertex, look)));
-  GpuMaterials::setLooks(lod.material_uniforms, lod.looks);
-  // One draw per material: opaque and masked ones, then blended ones (both unless `pass` says).
+  const auto pointer = [stride](GLuint location, GLint size, size_t offset) {
+    glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offset));
+  };
+  pointer(kPositionLocation, 4, offsetof(BatchVertex, position));
+  pointer(kNormalLocation, 3, offsetof(BatchVertex, normal));
+  pointer(kTangentLocation, 4, offsetof(BatchVertex, tangent));
+  pointer(kUvLocation, 4, offsetof(BatchVertex, uv));
+  pointer(kColorLocation, 4, offsetof(BatchVertex, color));
+  pointer(kJointsLocation, 4, offsetof(BatchVertex, joints));
+  pointer(kWeightsLocation, 4, offsetof(BatchVertex, weights));
+  GpuMaterials::setLooks(program.material_uniforms, lod.looks);
+  const bool depth = pass_ == DrawPass::kDepth;
+  // One draw per material: opaque and masked ones, then blended ones (both unless `pass` says;
+  // the depth pass draws blended ones unblended, cut at kDepthBlendCutoff).
   for (const MaterialPass p : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
     if (pass && *pass != p) continue;
     const bool blend = p == MaterialPass::kBlend;
+    const MaterialPass state = depth ? MaterialPass::kOpaque : p;
     bool begun = false;
     for (const MaterialRange& range : lod.ranges) {
       if (range.blend != blend) continue;
-      if (!begun) GpuMaterials::beginPass(p);  // the ground may have left blending on
+      if (!begun) GpuMaterials::beginPass(state);  // the ground may have left blending on
       begun = true;
-      materials_.apply(lod.material_uniforms, range.material, cull_back_faces_);
+      materials_.apply(program.material_uniforms, range.material, cull_back_faces_, depth);
       const uint32_t index_count = static_cast<uint32_t>(count) * range.index_count;
       glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count), GL_UNSIGNED_SHORT,
                      reinterpret_cast<const void*>(range.first_index * sizeof(uint16_t)));
       ++stats_.draw_calls;
       stats_.triangles += static_cast<uint64_t>(count) * (range.index_count / 3);
     }
-    if (begun && blend) GpuMaterials::beginPass(MaterialPass::kOpaque);
+    if (begun && state == MaterialPass::kBlend) GpuMaterials::beginPass(MaterialPass::kOpaque);
   }
   // Vertex array 0 is shared with the ground and the user: leave no array enabled that points
   // into this renderer's buffers (WebGL refuses draws whose enabled arrays have no live buffer).

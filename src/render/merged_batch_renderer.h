@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "render/frame_shading.h"
 #include "render/material_draws.h"
 #include "render/merged_batch.h"
 #include "render/program.h"
@@ -22,13 +23,14 @@
 #include "throng/core/warning.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
+#include "throng/render/shading.h"
 
 namespace throng::render {
 
 // Names of the per-character arrays in shaders/gles2/merged.vert (palettes and tints); every other
 // active uniform of the program counts against the budget left for them.
 inline constexpr std::string_view kPaletteUniform = "u_palette";
-inline constexpr std::string_view kTintUniform = "u_tint";
+inline constexpr std::string_view kAgentUniform = "u_agent";
 
 // Vertex uniform vectors every other active uniform of `program` takes (each uniform costs
 // ceil(columns) vec4 slots times its array size: float..vec4 = 1, mat2 = 2, mat3 = 3, mat4 = 4),
@@ -59,6 +61,9 @@ struct MergedBatchDesc {
   // about the weighted centre of its slot's bind vertices (pivotsOfSlots), so that a blended
   // matrix's error is smallest where its joint's vertices are.
   JointEncoding joint_encoding = JointEncoding::kRows;
+  // The user's shading file (docs/shaders.md); null: the built-in look. Its errors fail create()
+  // (kInvalidArgument naming the file and line); its vertex uniforms count against the budget.
+  std::shared_ptr<const ShaderSource> shader;
 };
 
 // What create() decided for one of the package's LODs.
@@ -114,19 +119,23 @@ class MergedBatchRenderer {
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
 
-  // Starts a frame: every batch empty, camera (world -> clip) and light set.
-  void beginFrame(const FrameView& view);
+  // Starts a frame of `pass`: every batch empty, the camera (world -> clip; a light's for the
+  // depth pass), the light and `shading` set on each program as it is first used.
+  void beginFrame(const FrameView& view, const FrameShading& shading = {},
+                  DrawPass pass = DrawPass::kColor);
   // Reserves the next character drawn with LOD `lod` (tinted by `tint`, RGBA 0..1) and returns its
   // x palette entries, to be filled with the character's placed skinning matrices (slot order of
   // paletteJoints(lod)) before the next addCharacter for the same LOD or endFrame. When that
   // LOD's batch is already full it is drawn first. Allocates nothing.
   // `variant`: its appearance (material_draws.h: 0 its own materials, v material variant v - 1).
+  // Its agent index (ThrongSurface::agent) is its place in the frame's characters.
   std::span<JointRows> addCharacter(int lod, const glm::vec4& tint = glm::vec4(1.0f),
                                     uint16_t variant = 0);
   // Draws characters whose palettes the caller packed: palettes.size() / x characters of LOD
   // `lod` (x = paletteJoints(lod).size(); character c's entries are palettes[c*x, (c+1)*x)),
   // K per draw call, uploaded straight from `palettes`. tints: one per character, or empty
-  // (white); variants: one appearance per character, or empty (all 0: their own materials).
+  // (white); agents: one (agent index, state, appearance, LOD drawn) per character, what the
+  // shader reads of it, or empty (index = place in the call, state 0, own materials).
   // One draw per (batch, material): every material, opaque ones first, or only those
   // of `pass` (a caller drawing blended materials after every opaque one calls twice; kBlend
   // skips LODs without blended materials). Draws between beginFrame and endFrame. Allocates
@@ -134,35 +143,47 @@ class MergedBatchRenderer {
   void drawCharacters(int lod, std::span<const JointRows> palettes,
                       std::span<const glm::vec4> tints,
                       std::optional<MaterialPass> pass = std::nullopt,
-                      std::span<const uint16_t> variants = {});
+                      std::span<const glm::vec4> agents = {});
   // True when the LOD drawn for `lod` has a blended (AlphaMode::kBlend) material.
   bool hasBlendedMaterials(int lod) const;
   // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
   MergedFrameStats endFrame();
+  // The first error of the frame's draws (a depth program that failed to build), or ok.
+  const Status& frameStatus() const { return status_; }
+  // The colour program the user's file is compiled into (LOD 0's drawn LOD).
+  GLuint shadingProgram() const;
+  // The texture units the user's samplers may take (those its programs leave free).
+  static std::vector<int> userTextureUnits();
 
  private:
+  // A LOD's program for one pass and its uniforms' locations.
+  struct LodProgram {
+    Program program;
+    int palette_location = -1;
+    int agent_location = -1;
+    MaterialUniforms material_uniforms;
+    ShadingUniforms shading;
+    bool frame_set = false;  // the frame's uniforms are set (beginFrame clears it)
+
+    static LodProgram of(Program program);
+  };
   struct Lod {
     MergedLodInfo info;
     std::vector<uint16_t> palette_joints;
-    Program program;
-    int palette_location = -1;
-    int tint_location = -1;
-    int view_projection_location = -1;
-    int light_location = -1;
-    int ambient_location = -1;
-    int fog_eye_location = -1;
-    int fog_color_location = -1;
+    LodProgram color;
+    LodProgram depth;  // built on the first depth pass
+    bool has_looks = false;
     uint32_t triangles_per_character = 0;
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;
-    std::vector<JointRows> staging;        // K * x entries
-    std::vector<QuatJoint> encoded;        // K * x entries when the encoding is kQuatScale
-    std::vector<glm::vec3> pivots;         // x entries when the encoding is kQuatScale
-    std::vector<glm::vec4> staging_tints;  // K entries
-    int pending = 0;                       // characters in staging
-    std::vector<MaterialRange> ranges;     // of the batch mesh (index_count: per character)
-    MaterialLooks looks;                   // material variants' table (appearances 0: none)
-    MaterialUniforms material_uniforms;
+    std::vector<JointRows> staging;         // K * x entries
+    std::vector<QuatJoint> encoded;         // K * x entries when the encoding is kQuatScale
+    std::vector<glm::vec3> pivots;          // x entries when the encoding is kQuatScale
+    std::vector<glm::vec4> staging_tints;   // K entries
+    std::vector<glm::vec4> staging_agents;  // K entries
+    int pending = 0;                        // characters in staging
+    std::vector<MaterialRange> ranges;      // of the batch mesh (index_count: per character)
+    MaterialLooks looks;                    // material variants' table (appearances 0: none)
   };
   // What building one LOD's batch reads.
   struct LodBuild {
@@ -179,9 +200,12 @@ class MergedBatchRenderer {
   Status resolveFallbacks(std::span<const MeshLod> lods, const MergedBatchDesc& desc,
                           std::span<const Status> does_not_fit);
   void flush(Lod& lod);
+  // The program of the frame's pass for `lod`, the depth one built on first use.
+  Result<LodProgram*> programOf(Lod& lod);
   // One draw call of `count` characters (<= K) of `lod` from caller memory.
   // `pass`: only that pass's materials; none: both, opaque first.
-  void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints, int count,
+  void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
+                 const glm::vec4* agents, int count,
                  std::optional<MaterialPass> pass = std::nullopt);
 
   std::vector<Lod> lods_;
@@ -191,9 +215,15 @@ class MergedBatchRenderer {
   JointEncoding encoding_ = JointEncoding::kRows;
   bool cull_back_faces_ = true;
   FrameView view_;
-  std::vector<glm::vec4> white_;  // K of the largest batch: the tints of untinted characters
-  std::vector<glm::vec4> variant_tints_;  // K of the largest batch: tints with appearances
+  FrameShading shading_;
+  DrawPass pass_ = DrawPass::kColor;
+  std::shared_ptr<const ShaderSource> shader_;
+  const GlFaults* faults_ = nullptr;  // the device's (it outlives the renderer)
+  std::vector<glm::vec4> white_;      // K of the largest batch: the tints of untinted characters
+  std::vector<glm::vec4> agents_;     // K of the largest batch: agent facts when none are given
+  std::vector<glm::vec4> packed_;     // K of the largest batch: u_agent's vectors (packMergedAgent)
   MergedFrameStats stats_;
+  Status status_;
 };
 
 }  // namespace throng::render

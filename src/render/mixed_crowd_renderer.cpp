@@ -5,7 +5,9 @@
 
 #include <fmt/core.h>
 
+#include "render/crowd_renderer_access.h"
 #include "render/passes/pass_support.h"
+#include "render/passes/shadow_pass.h"
 #include "throng/crowd/character_gather.h"
 
 namespace throng::render {
@@ -37,6 +39,8 @@ void addStats(const CrowdFrameStats& one, CrowdFrameStats& sum) {
   sum.cpu_ms.pack_upload += one.cpu_ms.pack_upload;
   sum.cpu_ms.submit += one.cpu_ms.submit;
   sum.cpu_ms.ground += one.cpu_ms.ground;
+  sum.cpu_ms.shadow += one.cpu_ms.shadow;
+  sum.shadow_draw_calls += one.shadow_draw_calls;
 }
 
 }  // namespace
@@ -47,6 +51,7 @@ Result<std::unique_ptr<MixedCrowdRenderer>> MixedCrowdRenderer::create(
   if (packages.empty())
     return Status(ErrorCode::kInvalidArgument, "mixed crowd: no characters to draw");
   std::unique_ptr<MixedCrowdRenderer> out(new MixedCrowdRenderer());
+  out->device_ = &device;
   if (packages.size() > 1 && texturePath(desc.path) && device.caps().gles_major >= 3) {
     std::vector<const AnimationTexture*> textures;
     for (const Package* p : packages) textures.push_back(&p->animation);
@@ -74,9 +79,14 @@ Result<std::unique_ptr<MixedCrowdRenderer>> MixedCrowdRenderer::create(
     }
     each.ground.grid = false;  // one ground under the crowd; every character has its shadows
   }
-  if (packages.size() > 1) out->gathered_.resize(packages.size());
+  if (packages.size() > 1) {
+    out->gathered_.resize(packages.size());
+    out->frames_.resize(packages.size());
+  }
   return out;
 }
+
+MixedCrowdRenderer::~MixedCrowdRenderer() = default;
 
 void MixedCrowdRenderer::update(Crowd& crowd, float seconds) {
   if (renderers_.size() == 1) {
@@ -100,15 +110,93 @@ Status MixedCrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
   }
   if (renderers_.size() == 1) return renderers_[0]->draw(view, crowd, tints);
   for (size_t c = 0; c < renderers_.size(); ++c) {
-    if (Status s = drawCharacter(c, view, crowd, tints); !s.ok()) return s;
+    Result<CrowdFrame> frame = gather(c, crowd, tints);
+    if (!frame.ok()) return frame.status();
+    frames_[c] = *frame;
+  }
+  if (Status s = drawShadowMap(view, frames_); !s.ok()) return s;
+  for (size_t c = 0; c < renderers_.size(); ++c) {
+    if (Status s = renderers_[c]->draw(view, frames_[c]); !s.ok()) return s;
   }
   return Status::okStatus();
 }
 
-// Gathers character c's agents (their placements, playback, tints, states and appearances) and
-// draws them with its renderer.
-Status MixedCrowdRenderer::drawCharacter(size_t c, const FrameView& view, const Crowd& crowd,
-                                         std::span<const glm::vec4> tints) {
+Status MixedCrowdRenderer::drawShadowMap(const FrameView& view,
+                                         std::span<const CrowdFrame> frames) {
+  CrowdRenderer& first = *renderers_[0];
+  if (first.shadows() != ShadowMode::kMap) return Status::okStatus();
+  if (!shadow_map_) {
+    Result<std::unique_ptr<ShadowMapPass>> made =
+        ShadowMapPass::create(*device_, CrowdRendererAccess::shadowMapSize(first));
+    if (!made.ok()) return made.status();
+    shadow_map_ = std::move(made).value();
+    for (auto& r : renderers_) CrowdRendererAccess::shareShadowMap(*r, shadow_map_.get());
+  }
+  // The farthest any character's map would reach (each character's height sets its default).
+  float distance = 0.0f;
+  for (const auto& r : renderers_) {
+    distance = std::max(distance, CrowdRendererAccess::shadowDistance(*r, view));
+  }
+  shadow_map_->fit(view, distance);
+  shadow_map_->begin();
+  Status status;
+  for (size_t c = 0; c < renderers_.size() && status.ok(); ++c) {
+    status = renderers_[c]->drawDepth(shadow_map_->lightView(), frames[c]);
+  }
+  shadow_map_->end();
+  return status;
+}
+
+Status MixedCrowdRenderer::drawDepth(const FrameView& view, const Crowd& crowd) {
+  if (crowd.characterCount() != renderers_.size()) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("mixed crowd: the crowd has {} characters, the renderer {}",
+                              crowd.characterCount(), renderers_.size()));
+  }
+  if (renderers_.size() == 1) return renderers_[0]->drawDepth(view, crowd);
+  for (size_t c = 0; c < renderers_.size(); ++c) {
+    Result<CrowdFrame> frame = gather(c, crowd, {});
+    if (!frame.ok()) return frame.status();
+    if (Status s = renderers_[c]->drawDepth(view, *frame); !s.ok()) return s;
+  }
+  return Status::okStatus();
+}
+
+Status MixedCrowdRenderer::setShaderUniform(std::string_view name,
+                                            std::span<const float> values) {
+  Status first;
+  for (auto& r : renderers_) {
+    Status s = r->setShaderUniform(name, values);
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
+Status MixedCrowdRenderer::setShaderUniformInts(std::string_view name,
+                                                std::span<const int> values) {
+  Status first;
+  for (auto& r : renderers_) {
+    Status s = r->setShaderUniformInts(name, values);
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
+Status MixedCrowdRenderer::setShaderTexture(std::string_view name, unsigned gl_texture) {
+  Status first;
+  for (auto& r : renderers_) {
+    Status s = r->setShaderTexture(name, gl_texture);
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
+void MixedCrowdRenderer::setShadows(ShadowMode shadows) {
+  for (auto& r : renderers_) r->setShadows(shadows);
+}
+
+Result<CrowdFrame> MixedCrowdRenderer::gather(size_t c, const Crowd& crowd,
+                                              std::span<const glm::vec4> tints) {
   Gathered& g = gathered_[c];
   const uint32_t n = crowd.agentCount();
   growTo(g.placements, n);
@@ -134,11 +222,11 @@ Status MixedCrowdRenderer::drawCharacter(size_t c, const FrameView& view, const 
   }
   const std::span<const AgentState> states = crowd.states();
   for (uint32_t i = 0; i < g.count; ++i) g.states[i] = states[g.agents[i]];
-  const CrowdFrame frame{
+  return CrowdFrame{
       std::span(g.placements).first(g.count), std::span(g.playback).first(g.count),
       tints.empty() ? std::span<const glm::vec4>() : std::span(g.tints).first(g.count),
-      std::span(g.states).first(g.count), std::span(g.variants).first(g.count)};
-  return renderers_[c]->draw(view, frame);
+      std::span(g.states).first(g.count), std::span(g.variants).first(g.count),
+      std::span(g.agents).first(g.count)};
 }
 
 const CrowdFrameStats& MixedCrowdRenderer::stats() const {

@@ -18,7 +18,7 @@ constexpr int kTexelsPerJoint = static_cast<int>(kVec4PerJoint);
 constexpr size_t kBytesPerTexel = 16;
 
 // State the pass changes and restores, so that it can run between a caller's beginFrame and
-// its draws.
+// its draws, or inside a depth pass (whose colour writes are masked off).
 struct SavedState {
   GLint draw_framebuffer = 0;
   GLint read_framebuffer = 0;
@@ -27,8 +27,10 @@ struct SavedState {
   GLboolean cull = GL_FALSE;
   GLboolean blend = GL_FALSE;
   GLboolean depth = GL_FALSE;
+  GLboolean color_mask[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE};
 
   SavedState() {
+    glGetBooleanv(GL_COLOR_WRITEMASK, color_mask);
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_framebuffer);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_framebuffer);
     glGetIntegerv(GL_VIEWPORT, viewport);
@@ -46,6 +48,7 @@ struct SavedState {
     set(GL_CULL_FACE, cull);
     set(GL_BLEND, blend);
     set(GL_DEPTH_TEST, depth);
+    glColorMask(color_mask[0], color_mask[1], color_mask[2], color_mask[3]);
   }
 };
 
@@ -160,6 +163,7 @@ Status PalettePass::run(GLuint instance_vertex_array, size_t instances,
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glUseProgram(program_.id());
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, anim.texture);

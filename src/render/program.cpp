@@ -9,6 +9,7 @@
 
 #include "render/embedded_shaders.h"
 #include "render/gl_check.h"
+#include "render/shader_assembly.h"
 
 namespace throng::render {
 namespace {
@@ -46,7 +47,8 @@ std::string programLog(GLuint program) {
   return log;
 }
 
-Result<GLuint> compile(GLenum stage, const std::string& source, const std::string& name) {
+Result<GLuint> compile(GLenum stage, const std::string& source, const ProgramDesc& desc) {
+  const std::string& name = desc.name;
   const char* stage_name = stage == GL_VERTEX_SHADER     ? "vertex"
                            : stage == GL_FRAGMENT_SHADER ? "fragment"
                                                          : "compute";
@@ -62,6 +64,10 @@ Result<GLuint> compile(GLenum stage, const std::string& source, const std::strin
   if (compiled != GL_TRUE) {
     const std::string log = shaderLog(shader);
     glDeleteShader(shader);
+    if (!desc.user_name.empty()) {
+      return userShaderError(log, desc.user_name, stage_name,
+                             lineShift(desc.version_300 ? GlslVersion::kEs300 : GlslVersion::kEs100));
+    }
     return Status(ErrorCode::kGlError, fmt::format("shader '{}': {} shader failed to compile:\n{}",
                                                    name, stage_name, log));
   }
@@ -89,10 +95,18 @@ GLint Program::uniform(const char* name) const {
 
 namespace {
 
-// The link's result (with the program's log) and any GL error while building `name`.
-Status linkStatus(const Program& program, const std::string& name) {
+// The link's result (with the program's log) and any GL error while building `desc`'s program;
+// with a user's file, one line naming it.
+Status linkStatus(const Program& program, const ProgramDesc& desc) {
+  const std::string& name = desc.name;
   GLint linked = GL_FALSE;
   glGetProgramiv(program.id(), GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE && !desc.user_name.empty()) {
+    std::string log = programLog(program.id());
+    log = log.substr(0, log.find('\n'));
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("{}: the program does not link with it: {}", desc.user_name, log));
+  }
   if (linked != GL_TRUE)
     return Status(ErrorCode::kGlError, fmt::format("shader '{}': program failed to link:\n{}", name,
                                                    programLog(program.id())));
@@ -109,21 +123,28 @@ Result<Program> buildComputeProgram(const ProgramDesc& desc, const GlFaults& fau
   if (faults.shader_compile) {
     compute_source = afterVersionLine(compute_source, "#error injected fault: shader compile\n");
   }
-  Result<GLuint> compute = compile(GL_COMPUTE_SHADER, compute_source, desc.name);
+  Result<GLuint> compute = compile(GL_COMPUTE_SHADER, compute_source, desc);
   if (!compute.ok()) return compute.status();
   Program program(glCreateProgram());
   glAttachShader(program.id(), *compute);
   glLinkProgram(program.id());
   glDeleteShader(*compute);
-  if (Status status = linkStatus(program, desc.name); !status.ok()) return status;
+  if (Status status = linkStatus(program, desc); !status.ok()) return status;
   return program;
 #endif
 }
 
 }  // namespace
 
-Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults) {
-  if (!desc.compute_source.empty()) return buildComputeProgram(desc, faults);
+Result<Program> buildProgram(const ProgramDesc& given, const GlFaults& faults) {
+  if (!given.compute_source.empty()) return buildComputeProgram(given, faults);
+  // An injected fault is the driver's (kGlError), whoever's file the program holds.
+  ProgramDesc faulted;
+  if (faults.shader_compile || faults.program_link) {
+    faulted = given;
+    faulted.user_name.clear();
+  }
+  const ProgramDesc& desc = faults.shader_compile || faults.program_link ? faulted : given;
   std::string vertex_source = desc.vertex_source;
   if (faults.shader_compile) {
     vertex_source = afterVersionLine(vertex_source, "#error injected fault: shader compile\n");
@@ -132,9 +153,9 @@ Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults) {
     // The shader compiles, but without a main() no program can link it.
     vertex_source = afterVersionLine(vertex_source, "#define main injected_fault_no_main\n");
   }
-  Result<GLuint> vertex = compile(GL_VERTEX_SHADER, vertex_source, desc.name);
+  Result<GLuint> vertex = compile(GL_VERTEX_SHADER, vertex_source, desc);
   if (!vertex.ok()) return vertex.status();
-  Result<GLuint> fragment = compile(GL_FRAGMENT_SHADER, desc.fragment_source, desc.name);
+  Result<GLuint> fragment = compile(GL_FRAGMENT_SHADER, desc.fragment_source, desc);
   if (!fragment.ok()) {
     glDeleteShader(*vertex);
     return fragment.status();
@@ -154,7 +175,7 @@ Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults) {
   // Shaders are flagged for deletion now and freed with the program.
   glDeleteShader(*vertex);
   glDeleteShader(*fragment);
-  if (Status status = linkStatus(program, desc.name); !status.ok()) return status;
+  if (Status status = linkStatus(program, desc); !status.ok()) return status;
   return program;
 }
 

@@ -27,6 +27,10 @@ struct ProgramDesc {
   std::vector<std::string> feedback_varyings;
   // A compute program (ES 3.1) instead: when set, the other sources and bindings are ignored.
   std::string compute_source;
+  // A crowd program holding a user's shading file (shader_assembly.h): its name, for errors that
+  // point into it; empty for throng's own programs. version_300: GLSL ES 3.00 (else 1.00).
+  std::string user_name;
+  bool version_300 = false;
 };
 
 // An owned, linked GL program object (move-only; deleted with the object). Needs the context it
@@ -51,7 +55,9 @@ class Program {
 };
 
 // Compiles and links. A shader that fails to compile or a program that fails to link returns
-// kGlError with the program name, the stage and the GL info log. Needs a current context.
+// kGlError with the program name, the stage and the GL info log; with a user's file
+// (desc.user_name), kInvalidArgument with one line naming the file and its line
+// (userShaderError). Needs a current context.
 // `faults` (a device's, see test_hooks.h) can break the vertex shader so that GL refuses it.
 Result<Program> buildProgram(const ProgramDesc& desc, const GlFaults& faults = {});
 

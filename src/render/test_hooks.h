@@ -25,6 +25,7 @@ struct CapsOverride {
   bool disable_instancing = false;
   bool disable_compute = false;             // play an ES 3.0 device (or WebGL2) on ES 3.1+
   bool disable_color_buffer_float = false;  // play an ES 3.0 device without RGBA32F targets
+  bool disable_depth_textures = false;      // play an ES 2.0 device without OES_depth_texture
 };
 
 // `caps` lowered by `limits`.

@@ -108,6 +108,9 @@ void expectExamplesWork(const fs::path& root, const fs::path& prefix, const fs::
   step = test::runShell(quoted(build / "own_context"));
   EXPECT_EQ(step.exit_code, 0) << step.output;
   EXPECT_NE(step.output.find("0 failed checks"), std::string::npos) << step.output;
+  step = test::runShell(quoted(build / "engine_shading"));
+  EXPECT_EQ(step.exit_code, 0) << step.output;
+  EXPECT_NE(step.output.find("0 failed checks"), std::string::npos) << step.output;
 
   // A bad input fails with the file named, not with a crash or "ok".
   step = test::runShell(quoted(build / "hello_crowd") + " " + quoted(root / "missing.glb"));

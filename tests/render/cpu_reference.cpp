@@ -9,9 +9,11 @@
 #include <string>
 
 #include <GLES3/gl3.h>
+#include <glm/gtc/matrix_inverse.hpp>
 
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
+#include "throng/render/frame_view.h"
 
 namespace throng::test {
 namespace {
@@ -24,14 +26,24 @@ uniform mat4 u_view_projection;
 attribute vec3 a_position;  // world space, skinned and placed on the CPU
 attribute vec3 a_normal;    // world space
 attribute vec4 a_color;     // linear RGBA: base colour factor x vertex colour
+attribute vec4 a_material;  // metallic, perceptual roughness, occlusion strength, unused
+attribute vec3 a_emissive;  // linear: emissive factor x strength
+varying vec3 v_position;
 varying vec3 v_normal;
 varying vec4 v_color;
+varying vec4 v_material;
+varying vec3 v_emissive;
 void main() {
+  v_position = a_position;
   v_normal = a_normal;
   v_color = a_color;
+  v_material = a_material;
+  v_emissive = a_emissive;
   gl_Position = u_view_projection * vec4(a_position, 1.0);
 }
 )";
+// docs/shaders.md, "The built-in look": glTF metallic-roughness (Schlick's Fresnel, GGX's D,
+// Smith's separable visibility) under one directional light, plus hemisphere ambient.
 constexpr const char* kFragmentShader = R"(#version 100
 #ifdef GL_FRAGMENT_PRECISION_HIGH
 precision highp float;
@@ -39,9 +51,16 @@ precision highp float;
 precision mediump float;
 #endif
 uniform vec3 u_light_direction;  // the direction the light travels, normalised
-uniform float u_ambient;
+uniform vec3 u_light;            // colour x intensity
+uniform vec3 u_sky;
+uniform vec3 u_ground;
+uniform vec4 u_eye;  // homogeneous: w 0 for a direction (orthographic views)
+varying vec3 v_position;
 varying vec3 v_normal;
 varying vec4 v_color;
+varying vec4 v_material;
+varying vec3 v_emissive;
+const float kPi = 3.14159265358979;
 // sRGB's encoding of a linear value in 0..1 (IEC 61966-2-1).
 float encodeSrgb(float c) {
   return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
@@ -49,8 +68,29 @@ float encodeSrgb(float c) {
 void main() {
   // A back face (drawn only for double-sided materials) is lit from its own side.
   vec3 n = normalize(gl_FrontFacing ? v_normal : -v_normal);
-  float lambert = max(dot(n, -u_light_direction), 0.0);
-  vec3 lit = clamp(v_color.rgb * (u_ambient + (1.0 - u_ambient) * lambert), 0.0, 1.0);
+  vec3 v = normalize(u_eye.xyz - v_position * u_eye.w);
+  vec3 l = -u_light_direction;
+  vec3 h = normalize(l + v);
+  float nl = clamp(dot(n, l), 0.0, 1.0);
+  float nv = clamp(abs(dot(n, v)), 1e-4, 1.0);
+  float nh = clamp(dot(n, h), 0.0, 1.0);
+  float vh = clamp(dot(v, h), 0.0, 1.0);
+  float metallic = v_material.x;
+  float roughness = max(v_material.y, 0.089);
+  float a2 = roughness * roughness * roughness * roughness;
+  vec3 base = v_color.rgb;
+  vec3 f0 = mix(vec3(0.04), base, metallic);
+  vec3 c_diff = base * (1.0 - metallic);
+  vec3 fresnel = f0 + (vec3(1.0) - f0) * pow(1.0 - vh, 5.0);
+  float dd = nh * nh * (a2 - 1.0) + 1.0;
+  float d = a2 / (kPi * dd * dd);
+  float vis = 1.0 / ((nl + sqrt(a2 + (1.0 - a2) * nl * nl)) * (nv + sqrt(a2 + (1.0 - a2) * nv * nv)));
+  vec3 f = (vec3(1.0) - fresnel) * c_diff / kPi + fresnel * d * vis;
+  vec3 direct = kPi * f * nl * u_light;
+  float up = 0.5 + 0.5 * n.y;
+  vec3 hemisphere = u_ground * (1.0 - up) + u_sky * up;
+  vec3 ambient = hemisphere * v_material.z * (c_diff * (vec3(1.0) - f0) + f0);
+  vec3 lit = clamp(ambient + direct + v_emissive, 0.0, 1.0);
   gl_FragColor = vec4(encodeSrgb(lit.r), encodeSrgb(lit.g), encodeSrgb(lit.b), 1.0);
 }
 )";
@@ -76,6 +116,8 @@ GLuint referenceProgram(std::string* error) {
   glBindAttribLocation(program, 0, "a_position");
   glBindAttribLocation(program, 1, "a_normal");
   glBindAttribLocation(program, 2, "a_color");
+  glBindAttribLocation(program, 3, "a_material");
+  glBindAttribLocation(program, 4, "a_emissive");
   glLinkProgram(program);
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (!ok && error->empty()) {
@@ -101,6 +143,8 @@ Result<render::Image> drawCpuReference(render::Device& device,
     glm::vec3 position;
     glm::vec3 normal;
     glm::vec4 color;
+    glm::vec4 material;  // metallic, roughness, occlusion strength, 0
+    glm::vec3 emissive;
   };
   std::vector<Corner> soups[2];
   std::vector<glm::vec3> positions, normals;
@@ -113,13 +157,16 @@ Result<render::Image> drawCpuReference(render::Device& device,
       return Status(ErrorCode::kInvalidArgument, "cpu reference: SkinJob rejected its input");
     }
     auto add = [&](uint32_t first, uint32_t count, uint32_t material) {
-      const bool known = material < c.materials.size();
-      const glm::vec4 factor = known ? c.materials[material].base_color : glm::vec4(1.0f);
-      std::vector<Corner>& soup = soups[known && c.materials[material].double_sided ? 1 : 0];
+      // A sub-mesh without a material has glTF's default one (white, metallic and rough).
+      const Material look = material < c.materials.size() ? c.materials[material] : Material{};
+      std::vector<Corner>& soup = soups[look.double_sided ? 1 : 0];
+      const glm::vec4 factors(look.metallic_factor, look.roughness_factor, look.occlusion_strength,
+                              0.0f);
       for (uint32_t i = first; i < first + count; ++i) {
         const uint32_t v = m.indices[i];
         soup.push_back({positions[v], normals[v],
-                        factor * (m.colors.empty() ? glm::vec4(1.0f) : m.colors[v])});
+                        look.base_color * (m.colors.empty() ? glm::vec4(1.0f) : m.colors[v]),
+                        factors, look.emissive_factor * look.emissive_strength});
       }
     };
     if (m.submeshes.empty()) add(0, static_cast<uint32_t>(m.indices.size()), 0);
@@ -133,11 +180,23 @@ Result<render::Image> drawCpuReference(render::Device& device,
   glUseProgram(program);
   glUniformMatrix4fv(glGetUniformLocation(program, "u_view_projection"), 1, GL_FALSE,
                      &view_projection[0][0]);
-  // FrameView's default light: every path draws with it (docs/formats.md, "Shading").
-  const glm::vec3 direction = glm::normalize(glm::vec3(-0.4f, -1.0f, -0.6f));
+  // FrameView's default light: every path draws with it (docs/shaders.md).
+  const render::FrameView light;
+  const glm::vec3 direction = glm::normalize(light.light_direction);
   glUniform3f(glGetUniformLocation(program, "u_light_direction"), direction.x, direction.y,
               direction.z);
-  glUniform1f(glGetUniformLocation(program, "u_ambient"), 0.35f);
+  const glm::vec3 irradiance = light.light_color * light.light_intensity;
+  glUniform3f(glGetUniformLocation(program, "u_light"), irradiance.x, irradiance.y, irradiance.z);
+  glUniform3f(glGetUniformLocation(program, "u_sky"), light.sky_color.x, light.sky_color.y,
+              light.sky_color.z);
+  glUniform3f(glGetUniformLocation(program, "u_ground"), light.ground_color.x, light.ground_color.y,
+              light.ground_color.z);
+  // The eye: a perspective projection sends it to clip (0, 0, 1, 0) up to scale; an orthographic
+  // one sends the direction towards the viewer there (w 0).
+  glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  if (eye.w < 0.0f) eye = -eye;
+  if (eye.w > 0.0f) eye /= eye.w;
+  glUniform4f(glGetUniformLocation(program, "u_eye"), eye.x, eye.y, eye.z, eye.w);
   GLuint buffer = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
@@ -154,17 +213,21 @@ Result<render::Image> drawCpuReference(render::Device& device,
     }
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(soup.size() * sizeof(Corner)),
                  soup.data(), GL_STREAM_DRAW);
-    for (GLuint a = 0; a < 3; ++a) glEnableVertexAttribArray(a);
+    for (GLuint a = 0; a < 5; ++a) glEnableVertexAttribArray(a);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride,
                           reinterpret_cast<const void*>(offsetof(Corner, position)));
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
                           reinterpret_cast<const void*>(offsetof(Corner, normal)));
     glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride,
                           reinterpret_cast<const void*>(offsetof(Corner, color)));
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, material)));
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<const void*>(offsetof(Corner, emissive)));
     glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(soup.size()));
   }
   glDisable(GL_CULL_FACE);
-  for (GLuint a = 0; a < 3; ++a) glDisableVertexAttribArray(a);
+  for (GLuint a = 0; a < 5; ++a) glDisableVertexAttribArray(a);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glDeleteBuffers(1, &buffer);
   glUseProgram(0);

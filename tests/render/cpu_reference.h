@@ -17,15 +17,16 @@ namespace throng::test {
 struct ReferenceCharacter {
   const SkinnedMesh* mesh = nullptr;
   std::vector<JointRows> palette;  // world-space: skinning matrix times placement
-  // The materials the mesh's sub-meshes index (empty: the default, white). Only their base colour
-  // factors (times the vertex colours) and double-sidedness are drawn: no textures, alpha modes.
+  // The materials the mesh's sub-meshes index (one it lacks: glTF's default material). Their
+  // factors (base colour times the vertex colours, metallic, roughness, occlusion strength,
+  // emissive) and double-sidedness are drawn: no textures, normal maps or alpha modes.
   std::span<const Material> materials;
 };
 
 // Skins every character with SkinJob (the oracle) and draws the skinned triangles into a fresh
-// frame of `device` with shaders of the test's own written from docs/formats.md ("Shading"):
-// untinted, FrameView's default light, no fog, each corner coloured by its material's factor
-// and vertex colour, back faces culled unless the material is double-sided. None of the
+// frame of `device` with shaders of the test's own written from docs/shaders.md ("The built-in
+// look"): untinted, FrameView's default light, no fog or shadows, each corner shaded with its
+// material's factors and vertex colour, back faces culled unless the material is double-sided. None of the
 // library's shaders or material code takes part. Reads the frame back.
 Result<render::Image> drawCpuReference(render::Device& device,
                                        std::span<const ReferenceCharacter> characters,

@@ -368,7 +368,7 @@ TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
 // The scenery the tools draw: ground, shadows and fog reaching into the back rows.
 void addScenery(Scene& scene, CrowdRendererDesc& desc) {
   desc.ground.grid = true;
-  desc.ground.shadows = true;
+  desc.shadows = ShadowMode::kBlob;
   scene.view.fog.color = glm::vec3(kClear);
   scene.view.fog.start = 8.0f;
   scene.view.fog.end = 30.0f;
@@ -779,8 +779,8 @@ TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
   EXPECT_EQ(renderer.stats().cpu_ms.ground, 0.0);
   GroundDesc ground;
   ground.grid = true;
-  ground.shadows = true;
   renderer.setGround(ground);
+  renderer.setShadows(ShadowMode::kBlob);
   const Image with_ground = drawOnce(*device, renderer, scene);
   EXPECT_EQ(renderer.stats().draw_calls, crowd_draws);
   EXPECT_EQ(renderer.stats().ground_draw_calls, 2u) << "the ground, and the shadows instanced";

@@ -71,12 +71,14 @@ std::optional<glm::vec3> groundUnder(const FrameView& view, int x, int y, float 
   return ray.origin + t * ray.direction;
 }
 
-// The CPU formula of ground.frag and blob_shadow.frag (without grid lines).
+// The CPU formula of ground.frag and blob_shadow.frag (without grid lines): a Lambert surface
+// facing up under the sky's light and the directional light (docs/shaders.md, "The ground").
 glm::vec3 expectedColor(const FrameView& view, const GroundDesc& desc, const glm::vec3& point,
                         std::span<const BlobShadow> shadows) {
   const glm::vec3 light = glm::normalize(view.light_direction);
   const float diffuse = std::max(-light.y, 0.0f);
-  const glm::vec3 lit = desc.color * (view.ambient + (1.0f - view.ambient) * diffuse);
+  const glm::vec3 lit =
+      desc.color * (view.sky_color + view.light_color * view.light_intensity * diffuse);
   const float fog = fogAmount(view.fog, glm::distance(point, view.eye));
   glm::vec3 color = lit * (1.0f - fog) + view.fog.color * fog;
   for (const BlobShadow& s : shadows) {
@@ -126,8 +128,9 @@ TEST(GroundRenderer, TheDefaultDescDrawsNothing) {
   ASSERT_NE(device, nullptr);
   auto ground = GroundRenderer::create(*device);
   ASSERT_TRUE(ground.ok()) << ground.status().toString();
-  const BlobShadow shadow{glm::vec3(0.0f), 1.0f};
-  const Image image = draw(*device, **ground, testView(), GroundDesc{}, {&shadow, 1});
+  // No grid and no blob shadows (the front end passes none unless CrowdRendererDesc::shadows is
+  // kBlob).
+  const Image image = draw(*device, **ground, testView(), GroundDesc{}, {});
   EXPECT_EQ((*ground)->drawCalls(), 0u);
   for (size_t i = 0; i < image.rgba.size(); i += 4) {
     ASSERT_EQ(image.rgba[i + 2], static_cast<int>(std::lround(kClear.b * 255.0f))) << i;
@@ -147,8 +150,7 @@ TEST(GroundRenderer, EveryPixelIsTheLitFoggedGroundUnderItsShadows) {
     ASSERT_NE(device, nullptr);
     auto ground = GroundRenderer::create(*device);
     ASSERT_TRUE(ground.ok()) << ground.status().toString();
-    GroundDesc with_shadows = desc;
-    with_shadows.shadows = true;
+    const GroundDesc& with_shadows = desc;  // blob shadows: drawn when given
     const Image image = draw(*device, **ground, view, with_shadows, shadows);
     EXPECT_EQ((*ground)->drawCalls(), 2u) << "ground and one batch of shadows";
     const Mismatches m = compareWithCpu(image, view, with_shadows, shadows);
@@ -212,7 +214,6 @@ TEST(GroundRenderer, GridLinesShowWhereCellsAreLargeEnough) {
 TEST(GroundRenderer, InstancedAndExpandedShadowsAgree) {
   const FrameView view = testView();
   GroundDesc desc = plainGround();
-  desc.shadows = true;
   std::vector<BlobShadow> shadows;
   for (int i = 0; i < 40; ++i) {
     shadows.push_back(
@@ -244,7 +245,6 @@ TEST(GroundRenderer, ExpandedShadowsComeInBatchesOfSixteenThousand) {
   auto ground = GroundRenderer::create(*device);
   ASSERT_TRUE(ground.ok());
   GroundDesc desc;
-  desc.shadows = true;
   std::vector<BlobShadow> shadows(GroundRenderer::kMaxShadowsPerDraw + 1,
                                   BlobShadow{glm::vec3(0.0f), 0.5f});
   const Image image = draw(*device, **ground, testView(), desc, shadows);

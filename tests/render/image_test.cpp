@@ -61,9 +61,7 @@ Result<Image> renderCrowd(const Character& character, const CrowdScene& scene) {
   if (!job.run()) return Status(ErrorCode::kInvalidData, "playback job refused its input");
   for (int i = 0; i < count; ++i) instances[i].frames = frames[i];
 
-  FrameView view;
-  view.view_projection =
-      framingViewProjection(scene.framed, static_cast<float>(scene.width) / scene.height);
+  const FrameView view = framingView(scene.framed, static_cast<float>(scene.width) / scene.height);
   device->beginFrame({0.1f, 0.1f, 0.12f, 1.0f});
   if (Status status = (*renderer)->draw(view, instances); !status.ok()) return status;
   device->finish();

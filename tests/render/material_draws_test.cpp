@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "render/pbr_reference.h"
 #include "render_test_support.h"
 #include "support/material_character.h"
 #include "support/test_support.h"
@@ -144,21 +145,19 @@ FrameView frontView() {
 float srgbToLinear(float c) {
   return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
 }
-float linearToSrgb(float c) {
-  return c < 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
-}
 
-// The 8-bit colour a front-facing quad (normal +z) of linear colour `linear` shows.
-glm::ivec3 litColour(glm::vec3 linear) {
-  const FrameView view;
-  const float diffuse =
-      std::max(glm::dot(glm::vec3(0, 0, 1), -glm::normalize(view.light_direction)), 0.0f);
-  const glm::vec3 lit = linear * (view.ambient + (1.0f - view.ambient) * diffuse);
-  glm::ivec3 out;
-  for (int c = 0; c < 3; ++c) {
-    out[c] = static_cast<int>(std::lround(linearToSrgb(std::clamp(lit[c], 0.0f, 1.0f)) * 255.0f));
-  }
-  return out;
+// The 8-bit colour a front-facing quad (normal +z) of base colour `linear` shows at the point
+// drawn at (u, v) of quad q (pixelAt's point): the built-in look (test::shadePbr, FrameView's
+// default light) of a rough dielectric seen from frontView()'s eye.
+// An agent standing `y` units up shows it `y` higher.
+glm::ivec3 litColour(glm::vec3 linear, int q = 0, float u = 0.5f, float v = 0.5f, float y = 0.0f) {
+  const FrameView view = frontView();
+  const glm::vec3 point(2.0f * static_cast<float>(q) + u, y + 1.0f - v, 0.0f);
+  test::PbrPoint p;
+  p.base_color = glm::dvec3(linear);
+  p.normal = glm::dvec3(0.0, 0.0, 1.0);
+  p.view = glm::normalize(glm::dvec3(view.eye - point));
+  return test::encodedColour(test::shadePbr(p, view));
 }
 glm::vec3 texelLinear(const uint8_t* rgba) {
   return {srgbToLinear(rgba[0] / 255.0f), srgbToLinear(rgba[1] / 255.0f),
@@ -256,21 +255,21 @@ TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
   ASSERT_EQ(image.width, kWidth);
   EXPECT_EQ(draws, 4u) << "one draw per material";
   // Quad 0: the factor.
-  EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), litColour({1, 0, 0}), "red factor");
+  EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), litColour({1, 0, 0}, 0, 0.5f, 0.5f), "red factor");
   // Quad 1: the checker, nearest: texel (0, 0) is colour 0, texel (1, 0) colour 1.
-  EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0])),
+  EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
                 "checker texel (0, 0)");
-  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.125f), litColour(texelLinear(test::kCheckerColors[1])),
+  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.125f), litColour(texelLinear(test::kCheckerColors[1]), 1, 0.375f, 0.125f),
                 "checker texel (1, 0)");
-  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.875f), litColour(texelLinear(test::kCheckerColors[0])),
+  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.875f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.375f, 0.875f),
                 "checker texel (1, 3)");
   // Quad 2: the left half is cut away (the clear colour shows), the right half is green.
   const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
   EXPECT_COLOUR(pixelAt(image, 2, 0.25f, 0.5f), clear, "cut-out half");
-  EXPECT_COLOUR(pixelAt(image, 2, 0.75f, 0.5f), litColour({0, 1, 0}), "kept half");
+  EXPECT_COLOUR(pixelAt(image, 2, 0.75f, 0.5f), litColour({0, 1, 0}, 2, 0.75f, 0.5f), "kept half");
   // Quad 3: vertex colours.
   EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f),
-                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}),
+                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3, 0.5f, 0.5f),
                 "vertex colour");
   // Between the quads: nothing.
   const int between = static_cast<int>(1.5f * kPixelsPerUnit + 0.5f * kPixelsPerUnit);
@@ -288,9 +287,14 @@ TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
   const std::vector<glm::vec3> positions = {glm::vec3(0.0f), glm::vec3(6.0f, 0.0f, -1.0f)};
   const std::vector<glm::vec4> tints = {glm::vec4(0.5f, 1.0f, 1.0f, 1.0f), glm::vec4(1.0f)};
   const glm::ivec3 painted =
-      litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]});
-  const glm::ivec3 red = litColour({1, 0, 0});
-  const glm::ivec3 blended = (painted + red + 1) / 2;
+      litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3);
+  // Agent 1's red quad 0 (at x = 6, one unit behind) shows behind agent 0's quad 3.
+  const FrameView view = frontView();
+  test::PbrPoint behind;
+  behind.base_color = glm::dvec3(1.0, 0.0, 0.0);
+  behind.view = glm::normalize(glm::dvec3(view.eye - glm::vec3(6.5f, 0.5f, -1.0f)));
+  const glm::ivec3 red_behind = test::encodedColour(test::shadePbr(behind, view));
+  const glm::ivec3 blended = (painted + red_behind + 1) / 2;
   for (const bool tint : {true, false}) {
     SCOPED_TRACE(tint ? "tint on" : "tint off");
     uint32_t draws = 0;
@@ -299,10 +303,10 @@ TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
     EXPECT_EQ(draws, GetParam().path == RenderPath::kPerCharacter ? 8u : 4u);
     // The tint (sRGB 8-bit 128 -> 0.5 after quantisation) multiplies the factor.
     const float half = std::round(0.5f * 255.0f) / 255.0f;
-    EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), tint ? litColour({half, 0, 0}) : red,
+    EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), litColour({tint ? half : 1.0f, 0, 0}),
                   "tinted red factor");
     EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f),
-                  litColour(texelLinear(test::kCheckerColors[1])), "transformed checker");
+                  litColour(texelLinear(test::kCheckerColors[1]), 1, 0.125f, 0.125f), "transformed checker");
     // Agent 0's quad 3 blends over agent 1's red quad: drawn after it, without hiding it.
     EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f), blended, "blended over opaque");
   }
@@ -351,25 +355,28 @@ TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
     const uint8_t* p = &image.rgba[(static_cast<size_t>(row) * image.width + column) * 4];
     return glm::ivec3(p[0], p[1], p[2]);
   };
-  const glm::ivec3 red = litColour({1, 0, 0});
+  const auto red = [](int r, int q, float u, float v) {
+    return litColour({1, 0, 0}, q, u, v, 2.0f * static_cast<float>(r));
+  };
   const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
   for (const int r : {0, 1, 3}) {
     SCOPED_TRACE("own materials, appearance " + std::to_string(variants[r]));
-    EXPECT_COLOUR(at(r, 0, 0.5f, 0.5f), red, "red factor");
-    EXPECT_COLOUR(at(r, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0])),
+    EXPECT_COLOUR(at(r, 0, 0.5f, 0.5f), red(r, 0, 0.5f, 0.5f), "red factor");
+    EXPECT_COLOUR(at(r, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f, 2.0f * r),
                   "checker texel (0, 0)");
     EXPECT_COLOUR(at(r, 2, 0.25f, 0.5f), clear, "cut-out half");
-    EXPECT_COLOUR(at(r, 2, 0.75f, 0.5f), litColour({0, 1, 0}), "kept half");
+    EXPECT_COLOUR(at(r, 2, 0.75f, 0.5f), litColour({0, 1, 0}, 2, 0.75f, 0.5f, 2.0f * r), "kept half");
     EXPECT_COLOUR(at(r, 3, 0.5f, 0.5f),
-                  litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}),
+                  litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3, 0.5f, 0.5f, 2.0f * r),
                   "vertex colour");
   }
   SCOPED_TRACE("'all red'");
-  EXPECT_COLOUR(at(2, 0, 0.5f, 0.5f), red, "quad 0");
-  EXPECT_COLOUR(at(2, 1, 0.125f, 0.125f), red, "quad 1 (checker in its own materials)");
-  EXPECT_COLOUR(at(2, 2, 0.25f, 0.5f), red, "quad 2, no cut-out in red");
+  EXPECT_COLOUR(at(2, 0, 0.5f, 0.5f), red(2, 0, 0.5f, 0.5f), "quad 0");
+  EXPECT_COLOUR(at(2, 1, 0.125f, 0.125f), red(2, 1, 0.125f, 0.125f),
+                "quad 1 (checker in its own materials)");
+  EXPECT_COLOUR(at(2, 2, 0.25f, 0.5f), red(2, 2, 0.25f, 0.5f), "quad 2, no cut-out in red");
   // Red times quad 3's vertex colour (0, 0.5, 1): black.
-  EXPECT_COLOUR(at(2, 3, 0.5f, 0.5f), litColour({0, 0, 0}), "quad 3, red x vertex colour");
+  EXPECT_COLOUR(at(2, 3, 0.5f, 0.5f), litColour({0, 0, 0}, 3, 0.5f, 0.5f, 4.0f), "quad 3, red x vertex colour");
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, MaterialVariants,
@@ -417,10 +424,10 @@ TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
   (*device)->finish();
   Result<Image> image = (*device)->readPixels();
   ASSERT_TRUE(image.ok());
-  EXPECT_COLOUR(pixelAt(*image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0])),
+  EXPECT_COLOUR(pixelAt(*image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
                 "checker, own material");
   EXPECT_COLOUR(pixelAt(*image, 3, 0.5f, 0.5f),
-                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}),
+                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3, 0.5f, 0.5f),
                 "vertex colour, own material");
 }
 

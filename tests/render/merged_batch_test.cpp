@@ -113,7 +113,7 @@ TEST(MergedBatchMesh, CopyKReferencesOnlyItsOwnPaletteRange) {
         EXPECT_EQ(joint - static_cast<float>(k * x),
                   static_cast<float>(c.mesh.joints[v - k * m.vertices_per_copy][slot]));
       }
-      EXPECT_EQ(m.vertices[v].position, c.mesh.positions[v - k * m.vertices_per_copy]);
+      EXPECT_EQ(glm::vec3(m.vertices[v].position), c.mesh.positions[v - k * m.vertices_per_copy]);
     }
   }
   EXPECT_EQ(m.copyStart(range, 2), 2 * c.mesh.indices.size());

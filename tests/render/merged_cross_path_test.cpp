@@ -58,8 +58,8 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
   for (const InstanceFrames& f : frames) ASSERT_LT(f.primary.blend, 1e-4f);
   Bounds bounds{glm::vec3(-2.5f, 0.0f, -3.5f), glm::vec3(2.5f, 2.0f, 1.0f)};
   const int size = 256;
-  FrameView view;
-  view.view_projection = framingViewProjection(bounds, 1.0f);
+  // framingView fills the eye: the built-in look's specular light depends on it.
+  const FrameView view = framingView(bounds, 1.0f);
   const glm::vec4 clear(0.1f, 0.1f, 0.15f, 1.0f);
 
   Image instanced;

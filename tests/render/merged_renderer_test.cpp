@@ -98,10 +98,9 @@ TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
   Scene scene(1, 1, 0.0f);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  // Besides the palettes and tints, merged.vert declares a mat4, the fog's two vec4s, a mat3 and
-  // a float (10 vectors); lambert.frag a vec3, a vec4, a sampler and four floats (7): counted
-  // together.
-  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 17);
+  // Besides the palettes and the per-character vectors, merged.vert's stage declares a mat4 (4
+  // vectors); the fragment stage's uniforms do not count against the vertex stage's budget.
+  EXPECT_EQ((*renderer)->lodInfo(0).other_uniform_vectors, 4);
 }
 
 TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
@@ -128,8 +127,8 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
           << "budget " << limit << " LOD " << i;
     }
     if (budget == 128) {
-      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 17) / (13 * 3 + 1));
-      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 17) / (4 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(0).characters_per_batch, (128 - 4) / (13 * 3 + 1));
+      EXPECT_EQ((*renderer)->lodInfo(3).characters_per_batch, (128 - 4) / (4 * 3 + 1));
     }
     EXPECT_TRUE(checkGl("create").ok());
   }
@@ -167,16 +166,16 @@ TEST(MergedRenderer, QuatEncodingFitsAtLeast1Point4TimesTheCharacters) {
       }
     }
     if (budget == 256) {
-      EXPECT_EQ((*rows)->lodInfo(0).characters_per_batch, (256 - 17) / (13 * 3 + 1));  // 5
-      EXPECT_EQ((*quat)->lodInfo(0).characters_per_batch, (256 - 17) / (13 * 2 + 1));  // 8
+      EXPECT_EQ((*rows)->lodInfo(0).characters_per_batch, (256 - 4) / (13 * 3 + 1));  // 6
+      EXPECT_EQ((*quat)->lodInfo(0).characters_per_batch, (256 - 4) / (13 * 2 + 1));  // 9
     }
   }
 }
 
 TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   Scene scene(1, 1, 0.0f);
-  // 13 joints need 39 + 1 vectors: with 51 - 17 = 34 free only the 9-, 6- and 4-joint LODs fit.
-  auto device = makeEs2Device(51);
+  // 13 joints need 39 + 1 vectors: with 43 - 4 = 39 free only the 9-, 6- and 4-joint LODs fit.
+  auto device = makeEs2Device(43);
   ASSERT_NE(device, nullptr);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
@@ -188,7 +187,7 @@ TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   EXPECT_EQ((*renderer)->lodInfo(1).error, scene.lods[1].max_error);
   ASSERT_EQ((*renderer)->warnings().size(), 1u);
   const std::string& warning = (*renderer)->warnings()[0].message;
-  EXPECT_NE(warning.find("LOD 0 (13 joints) does not fit 51 uniform vectors; drawing LOD 1 (9 "
+  EXPECT_NE(warning.find("LOD 0 (13 joints) does not fit 43 uniform vectors; drawing LOD 1 (9 "
                          "joints)"),
             std::string::npos)
       << warning;

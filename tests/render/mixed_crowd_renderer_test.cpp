@@ -208,14 +208,8 @@ TEST_P(MixedCrowdPaths, OneCharacterIsDrawnAsItsRendererDrawsTheCrowd) {
   EXPECT_EQ((*mixed)->agentsOf(0), 9u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, MixedCrowdPaths,
-                         ::testing::Values(RenderPath::kInstanced, RenderPath::kMerged,
-                                           RenderPath::kPerCharacter, RenderPath::kGpu),
-                         [](const ::testing::TestParamInfo<RenderPath>& param) {
-                           std::string name = renderPathName(param.param);
-                           std::erase(name, '-');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, MixedCrowdPaths, ::testing::ValuesIn(test::kEveryPath),
+                         test::pathParamName);
 
 TEST(MixedCrowdRenderer, BadInputIsAnErrorNamingTheCharacter) {
   auto device = test::makeTestDevice();
@@ -255,20 +249,21 @@ TEST(MixedCrowdRenderer, SettingsReachEveryCharacterAndTheGridOnlyTheFirst) {
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
   desc.ground.grid = true;
-  desc.ground.shadows = true;
+  desc.shadows = ShadowMode::kBlob;
   Result<std::unique_ptr<MixedCrowdRenderer>> mixed =
       MixedCrowdRenderer::create(*device, packagePointers(), desc);
   ASSERT_TRUE(mixed.ok()) << mixed.status().toString();
   MixedCrowdRenderer& m = **mixed;
   EXPECT_TRUE(m.renderer(0).ground().grid);
   EXPECT_FALSE(m.renderer(1).ground().grid);
-  EXPECT_TRUE(m.renderer(1).ground().shadows);
+  EXPECT_EQ(m.renderer(1).shadows(), ShadowMode::kBlob);
   GroundDesc ground;
   ground.grid = true;
   m.setGround(ground);
   EXPECT_TRUE(m.ground().grid);
   EXPECT_FALSE(m.renderer(1).ground().grid);
-  EXPECT_FALSE(m.renderer(1).ground().shadows);
+  m.setShadows(ShadowMode::kOff);
+  EXPECT_EQ(m.renderer(1).shadows(), ShadowMode::kOff);
   m.setLodTint(true);
   m.setLodThresholdPixels(3.0f);
   for (size_t c = 0; c < m.characterCount(); ++c) {

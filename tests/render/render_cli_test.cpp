@@ -22,8 +22,7 @@ namespace {
 // crowd_bench's agreement rule (see tests/render/crowd_renderer_test.cpp).
 constexpr int kTolerance = 4;
 constexpr double kMaxBadPixelShare = 0.001;
-// (The gpu path draws no blob shadows yet, which the CLI's scenery has: gpu_crowd_test compares
-// its pictures with the instanced path's.)
+// (auto is the gpu path on Mesa's ES 3.2: the tests compare it with these.)
 const char* const kPaths[] = {"instanced", "merged", "per-character"};
 
 std::string quoted(const std::filesystem::path& path) {
@@ -64,9 +63,11 @@ TEST(RenderCli, APackageGivesThePngThePathWhyAndTheDrawCalls) {
       test::runCli("render " + package + " --agents 30 --out " + png +
                    " --width 96 --height 64 --clip twist --frames 2 --seed 3");
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  // auto: render draws blob shadows, which the gpu path does not draw yet: instanced, saying so.
-  EXPECT_NE(result.output.find("path: instanced (OpenGL ES 3"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("blob shadows asked for"), std::string::npos) << result.output;
+  // auto: render's default shadows are a shadow map, which every path draws: the gpu path,
+  // saying why, and the shadow pass's own line.
+  EXPECT_NE(result.output.find("path: gpu (OpenGL ES 3"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("shadows: map: 2048x2048 depth texture"), std::string::npos)
+      << result.output;
   EXPECT_NE(result.output.find("draw calls: 1\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("triangles: 960\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("playing 'twist' (clip 1)"), std::string::npos) << result.output;
@@ -87,7 +88,9 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
     const test::CliResult r =
         test::runCli("render " + test::bakedSamplePackage() + common + " -o " + quoted(reference));
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
+    // auto: gpu where the context has compute (Mesa: ES 3.2), the shadow map on every path.
+    EXPECT_NE(r.output.find("path: gpu"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("shadows: map"), std::string::npos) << r.output;
     const render::Image expected = readImage(reference);
     int lit = 0;
     for (size_t px = 0; px < expected.rgba.size(); px += 4) lit += expected.rgba[px] > 60;
@@ -167,9 +170,9 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
     EXPECT_EQ(lineCount(r.output), 1) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
     ASSERT_TRUE(json.is_object()) << r.output;
-    if (std::string(path) == "auto") {  // blob shadows (render's default): not the gpu path
-      EXPECT_EQ(json["path"], "instanced");
-      EXPECT_NE(json["path_reason"].get<std::string>().find("blob shadows"), std::string::npos);
+    if (std::string(path) == "auto") {  // mapped shadows (render's default): the gpu path
+      EXPECT_EQ(json["path"], "gpu");
+      EXPECT_NE(json["path_reason"].get<std::string>().find("compute shaders"), std::string::npos);
     } else {
       EXPECT_EQ(json["path"], path);
     }
@@ -294,6 +297,62 @@ TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
     const glm::vec4 tint = render::lodDebugColor(lods[i]);
     EXPECT_EQ(red_minus_green[i] > 0, tint.r > tint.g) << "LOD " << lods[i];
   }
+  std::filesystem::remove_all(dir);
+}
+
+// --shader: one file draws the same picture on every path and changes it from the built-in look;
+// a broken one exits 1 naming its line; --shadows and --light change the picture and are said.
+TEST(RenderCli, ShaderShadowsAndLightOptions) {
+  const auto dir = test::makeTempDir("render-cli-shader");
+  test::writeFile(dir / "toon.glsl",
+                  "vec4 throngShade(ThrongSurface s) {\n"
+                  "  float lit = max(dot(s.normal, -throng_light_direction), 0.0) * "
+                  "throngShadow(s);\n"
+                  "  return vec4(s.base_color.rgb * (lit > 0.4 ? 1.0 : 0.35), 1.0);\n}\n");
+  test::writeFile(dir / "broken.glsl",
+                  "vec4 throngShade(ThrongSurface s) {\n  return vec4(nope, 1.0);\n}\n");
+  const std::string common =
+      " --agents 9 --clip walk --seed 2 --view street --width 120 "
+      "--height 90";
+  const auto draw = [&](const std::string& name, const std::string& options) {
+    const auto png = dir / (name + ".png");
+    const test::CliResult r = test::runCli("render " + test::bakedSamplePackage() + common +
+                                           options + " -o " + quoted(png));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return std::make_pair(readImage(png), r.output);
+  };
+  const auto toon = draw("toon-auto", " --shader " + quoted(dir / "toon.glsl"));
+  for (const char* path : kPaths) {
+    const auto other = draw(std::string("toon-") + path,
+                            " --shader " + quoted(dir / "toon.glsl") + " --path " + path);
+    EXPECT_LE(badShare(toon.first, other.first), kMaxBadPixelShare) << path;
+  }
+  const auto builtin = draw("builtin", "");
+  EXPECT_NE(builtin.second.find("shadows: map"), std::string::npos) << builtin.second;
+  EXPECT_GT(badShare(toon.first, builtin.first), 0.01);
+  const auto blob = draw("blob", " --shadows blob");
+  EXPECT_NE(blob.second.find("shadows: blob"), std::string::npos) << blob.second;
+  const auto off = draw("off", " --shadows off");
+  EXPECT_NE(off.second.find("shadows: off"), std::string::npos) << off.second;
+  EXPECT_GT(badShare(off.first, blob.first), 0.005);
+  EXPECT_GT(badShare(off.first, builtin.first), 0.005);
+  const auto overhead = draw("overhead", " --light 0,-1,0");
+  EXPECT_GT(badShare(overhead.first, builtin.first), 0.005);
+
+  const test::CliResult broken =
+      test::runCli("render " + test::bakedSamplePackage() + " --shader " +
+                   quoted(dir / "broken.glsl") + " -o " + quoted(dir / "broken.png"));
+  EXPECT_EQ(broken.exit_code, 1) << broken.output;
+  EXPECT_NE(broken.output.find("broken.glsl:2"), std::string::npos) << broken.output;
+  EXPECT_EQ(test::runCli("render " + test::bakedSamplePackage() + " --shadows soft -o " +
+                         quoted(dir / "x.png"))
+                .exit_code,
+            2);
+  const test::CliResult no_light = test::runCli("render " + test::bakedSamplePackage() +
+                                                " --light 0,0,0 -o " + quoted(dir / "x.png"));
+  EXPECT_EQ(no_light.exit_code, 2) << no_light.output;
+  EXPECT_NE(no_light.output.find("--light 0,0,0: must be the direction"), std::string::npos)
+      << no_light.output;
   std::filesystem::remove_all(dir);
 }
 

@@ -27,6 +27,12 @@ const Package& sampleWithLods() {
   return package;
 }
 
+std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& info) {
+  std::string name = render::renderPathName(info.param);
+  std::erase(name, '-');
+  return name;
+}
+
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
   useGlesVersion(desc.gles_major);
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);

@@ -3,17 +3,29 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "render/instanced_renderer.h"
 #include "throng/core/package.h"
 #include "throng/render/device.h"
+#include "throng/render/render_path.h"
 
 namespace throng::test {
 
 // The built-in sample character baked with its default LOD chain (what `throng render sample`
 // draws), made once per test process.
 const Package& sampleWithLods();
+
+// gtest's name of a render path parameter: its name without '-' ("percharacter").
+std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& info);
+
+// Every render path, for suites instantiated over all of them.
+inline constexpr render::RenderPath kEveryPath[] = {
+    render::RenderPath::kInstanced, render::RenderPath::kMerged, render::RenderPath::kPerCharacter,
+    render::RenderPath::kGpu};
 
 // A headless device (a real ES 2.0 one for gles_major 2: see useGlesVersion); a device that
 // cannot be created fails the test (CI has Mesa), never skips.

@@ -88,6 +88,8 @@ Character makeMaterialCharacter() {
   Material painted;
   painted.name = "painted";
   c.materials = {red, checkered, cut, painted};
+  // Dielectrics: the tests' expected colours are diffuse (glTF's default metallic factor is 1).
+  for (Material& material : c.materials) material.metallic_factor = 0.0f;
   for (size_t q = 0; q < 4; ++q) m.submeshes[q].name = c.materials[q].name;
   c.images = {checker(), cutout()};
   c.variants = {"plain", "all red"};

@@ -1,6 +1,8 @@
 // The tools' scenery: ground and shadows on, fog placed from the crowd's extent.
 #include "scenery.h"
 
+#include "shading_options.h"
+
 #include <algorithm>
 
 namespace throng::cli {
@@ -15,7 +17,7 @@ constexpr float kMinFogDepthSizes = 6.0f;
 
 void addGround(render::CrowdRendererDesc& desc) {
   desc.ground.grid = true;
-  desc.ground.shadows = true;
+  desc.shadows = kDefaultShadows;
 }
 
 void addFog(render::FrameView& view, const glm::vec2& center, float radius, float size,

@@ -1,4 +1,4 @@
-// The scenery the throng tools draw around a crowd: ground, blob shadows and fog, the same in
+// The scenery the throng tools draw around a crowd: ground, shadows and fog, the same in
 // `throng render`, `throng demo` and `throng-viewer`, and on every path.
 #pragma once
 
@@ -12,7 +12,8 @@ namespace throng::cli {
 // The fog's colour, which the frame is also cleared to, so the ground melts into the sky.
 inline const glm::vec4 kFogColor(0.46f, 0.50f, 0.56f, 1.0f);
 
-// Turns on the ground grid and the shadows in `desc`.
+// Turns on the ground grid and the shadows (kDefaultShadows: a shadow map, blobs where the
+// device has no depth textures) in `desc`.
 void addGround(render::CrowdRendererDesc& desc);
 
 // Fog from just past the far side of a crowd (a disc of `radius` world units around `center`,

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "gles_version.h"
+#include "shading_options.h"
 #include "throng/core/joint_encoding.h"
 #include "throng/render/camera.h"
 
@@ -63,6 +64,15 @@ void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
                  "instanced path: on blends each agent's palette once per frame in a pass of its "
                  "own, off blends it per vertex, auto picks by the vertices skinned")
       ->capture_default_str();
+  sub.add_option("--shader", args.shader,
+                 "GLSL file defining vec4 throngShade(ThrongSurface s): the crowd's shading on "
+                 "every path (docs/shaders.md)");
+  sub.add_option("--shadows", args.shadows,
+                 "map (a shadow map from the light; blobs where the device has no depth "
+                 "textures), blob or off")
+      ->capture_default_str();
+  sub.add_option("--light", args.light,
+                 "X,Y,Z: the direction the light travels (default -0.4,-1,-0.6)");
 }
 
 std::string checkRange(const char* flag, long long value, long long low, long long high) {
@@ -112,6 +122,14 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
     return usage(fmt::format("--palette-pass {}: must be auto, on or off", args.palette_pass));
   }
   choice.palette_pass = *palette;
+  const std::optional<render::ShadowMode> shadows = shadowModeFromName(args.shadows);
+  if (!shadows) return usage(fmt::format("--shadows {}: must be map, blob or off", args.shadows));
+  choice.shadows = *shadows;
+  if (!args.light.empty()) {
+    Result<glm::vec3> light = parseLightDirection(args.light);
+    if (!light.ok()) return light.status();
+    choice.light = *light;
+  }
   if (args.out.empty()) return usage("-o/--out: give the PNG file to write");
   return choice;
 }
@@ -206,6 +224,10 @@ nlohmann::json reportJson(const FrameReport& r) {
           {"animation_texture_binds", stats.animation_texture_binds},
           {"triangles", stats.triangles},
           {"palette_pass", stats.palette_pass},
+          {"shadows",
+           {{"mode", render::shadowModeName(r.renderer->shadows())},
+            {"reason", r.renderer->shadowReason()},
+            {"draw_calls", stats.shadow_draw_calls}}},
           {"lods", lods},
           {"joint_encoding", joint_encoding},
           {"cpu_ms",
@@ -215,7 +237,8 @@ nlohmann::json reportJson(const FrameReport& r) {
             {"lod", cpu.lod},
             {"pack_upload", cpu.pack_upload},
             {"submit", cpu.submit},
-            {"ground", cpu.ground}}},
+            {"ground", cpu.ground},
+            {"shadow", cpu.shadow}}},
           {"frame_ms", frame_ms},
           {"out", r.out}};
 }
@@ -260,8 +283,9 @@ void printFrameFooter(const render::CpuPhaseTimes& cpu, const std::vector<double
                       const render::Device& device, const std::string& out) {
   fmt::print(
       "cpu ms: update {:.3f}, playback {:.3f}, cull {:.3f}, lod {:.3f}, pack+upload {:.3f}, "
-      "submit {:.3f}, ground {:.3f}\n",
-      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit, cpu.ground);
+      "submit {:.3f}, ground {:.3f}, shadow {:.3f}\n",
+      cpu.update, cpu.playback, cpu.cull, cpu.lod, cpu.pack_upload, cpu.submit, cpu.ground,
+      cpu.shadow);
   if (!frame_ms.empty()) {
     fmt::print(
         "frame time: {:.3f} ms median of {} frame(s) (min {:.3f}, max {:.3f}; wall clock from "
@@ -292,6 +316,10 @@ void printReport(const FrameReport& r) {
   if (stats.ground_draw_calls > 0) {
     fmt::print("ground and shadows: {} draw calls\n", stats.ground_draw_calls);
   }
+  fmt::print("shadows: {}{}\n", r.renderer->shadowReason(),
+             stats.shadow_draw_calls > 0
+                 ? fmt::format(" ({} depth draw calls)", stats.shadow_draw_calls)
+                 : std::string());
   fmt::print("triangles: {}\n", stats.triangles);
   if (r.renderer->path() == render::RenderPath::kInstanced) {
     fmt::print("palette pass: {}\n", stats.palette_pass ? "on" : "off (direct fetching)");

@@ -43,10 +43,13 @@ struct FrontendArgs {
   bool lod_tint = false;              // colour agents by their LOD (CrowdRendererDesc::lod_tint)
   std::string tint = "on";            // on | off: the per-agent tint multiplies the materials
   std::string palette_pass = "auto";  // auto | on | off (CrowdRendererDesc::palette_pass)
+  std::string shader;                 // GLSL file of the crowd's shading ("" = the built-in look)
+  std::string shadows = "map";        // map | blob | off (CrowdRendererDesc::shadows)
+  std::string light;                  // "X,Y,Z": the light's direction ("" = FrameView's)
 };
 
 // Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json,
-// --tint and --palette-pass to `sub`.
+// --tint, --palette-pass, --shader, --shadows and --light to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The options of `render` and `demo` about their input's clips.
@@ -67,6 +70,8 @@ struct FrontendChoice {
   bool street = false;
   bool tint = true;
   render::PalettePassMode palette_pass = render::PalettePassMode::kAuto;
+  render::ShadowMode shadows = render::ShadowMode::kMap;
+  std::optional<glm::vec3> light;  // the light's direction, when --light gives one
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
 // The usage message for a LOD index the package lacks ("" when `lod` is fine).

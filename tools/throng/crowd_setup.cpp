@@ -8,6 +8,7 @@
 #include "command.h"
 #include "progress_bar.h"
 #include "scenery.h"
+#include "shading_options.h"
 #include "throng/core/joint_encoding.h"
 #include "throng/render/capture.h"
 
@@ -77,6 +78,13 @@ int setUpDrawing(const FrontendArgs& args, const FrontendChoice& choice,
   out.view = crowdView(choice.street, low, high, size,
                        static_cast<float>(args.width) / static_cast<float>(args.height));
   addScenery(out.view, desc, low, high, size);
+  desc.shadows = choice.shadows;
+  if (choice.light) out.view.light_direction = *choice.light;
+  if (!args.shader.empty()) {
+    Result<std::shared_ptr<const render::ShaderSource>> shader = loadShader(args.shader);
+    if (!shader.ok()) return fail(shader.status().message());
+    desc.shader = std::move(shader).value();
+  }
   std::vector<const Package*> packages;
   std::vector<std::string> names;
   for (const CrowdInput& in : inputs) {

@@ -296,9 +296,10 @@ int runRender(const RenderArgs& args) {
   if (int code = pickClips(args, loaded, clips); code != 0) return code;
   RenderCrowd crowd = placeAgents(args, loaded, clips, variant_choice);
   CrowdDrawing drawing;
-  if (int code =
-          setUpDrawing(args.frontend, choice, loaded.inputs, rendererDesc(args.frontend, choice),
-                       crowd.low, crowd.high, loaded.size, drawing);
+  render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
+  desc.events_on_cpu = args.events;  // --events reads Crowd::events() after each update
+  if (int code = setUpDrawing(args.frontend, choice, loaded.inputs, desc, crowd.low, crowd.high,
+                              loaded.size, drawing);
       code != 0) {
     return code;
   }

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "crowd_input.h"
+#include "shading_options.h"
 #include "viewer.h"
 
 namespace {
@@ -58,6 +59,15 @@ int main(int argc, char** argv) {
   app.add_flag("--lod-colors", options.lod_colors, "start with every agent coloured by its LOD");
   app.add_option("--drop", options.drops,
                  "load FILE as if it were dropped onto the window (repeatable)");
+  std::string shader;
+  std::string shadows = render::shadowModeName(options.shadows);
+  app.add_option("--shader", shader,
+                 "GLSL file defining vec4 throngShade(ThrongSurface s): the crowd's shading "
+                 "(docs/shaders.md)");
+  app.add_option("--shadows", shadows,
+                 "map (a shadow map, blobs where the device has no depth textures), blob or off; "
+                 "the panel changes it")
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -66,6 +76,14 @@ int main(int argc, char** argv) {
     return usageError(e.what());
   }
   options.vsync = !no_vsync;
+  const std::optional<render::ShadowMode> shadow_mode = cli::shadowModeFromName(shadows);
+  if (!shadow_mode) return usageError(fmt::format("--shadows {}: must be map, blob or off", shadows));
+  options.shadows = *shadow_mode;
+  if (!shader.empty()) {
+    Result<std::shared_ptr<const render::ShaderSource>> loaded = cli::loadShader(shader);
+    if (!loaded.ok()) return viewer::fail(loaded.status().message());
+    options.shader = std::move(loaded).value();
+  }
   if (agents < 1 || agents > static_cast<int>(viewer::kMaxAgents)) {
     return usageError(
         fmt::format("--agents {}: must be a whole number in 1..{}", agents, viewer::kMaxAgents));

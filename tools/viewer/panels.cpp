@@ -124,7 +124,8 @@ void Viewer::drawRenderingPanel() {
   ImGui::SameLine();
   ImGui::Checkbox("ground", &ground_);
   ImGui::SameLine();
-  ImGui::Checkbox("shadows", &shadows_);
+  ImGui::SetNextItemWidth(80.0f);
+  ImGui::Combo("shadows", &shadows_, "off\0blob\0map\0");
   ImGui::Checkbox("fog", &fog_);
   if (fog_) {
     ImGui::SameLine();

@@ -71,6 +71,7 @@ Viewer::Viewer(ViewerOptions options, std::vector<ViewerCharacter> characters)
   agents_ = static_cast<int>(options_.agents);
   path_index_ = static_cast<int>(options_.path);
   lod_tint_ = options_.lod_colors;
+  shadows_ = static_cast<int>(options_.shadows);
   vsync_ = options_.vsync;
 }
 
@@ -165,7 +166,8 @@ Status Viewer::createScene() {
   desc.lod_tint = lod_tint_;
   desc.lod_threshold_pixels = lod_threshold_;
   desc.ground.grid = ground_;
-  desc.ground.shadows = shadows_;
+  desc.shadows = static_cast<render::ShadowMode>(shadows_);
+  desc.shader = options_.shader;
   std::vector<const ViewerCharacter*> characters;
   size_t lods = characters_[0]->input.package.lods.size();
   for (const auto& c : characters_) {
@@ -179,6 +181,7 @@ Status Viewer::createScene() {
   if (!scene.ok()) return scene.status();
   const bool first = !scene_;
   scene_ = std::move(scene).value();
+  applied_shadows_ = shadows_;
   fixed_lod_ = desc.fixed_lod.value_or(-1);
   if (first) frameCrowd();
   return Status::okStatus();
@@ -190,8 +193,12 @@ void Viewer::applyRenderSettings() {
   r.setLodThresholdPixels(lod_threshold_);
   render::GroundDesc ground = r.ground();
   ground.grid = ground_;
-  ground.shadows = shadows_;
   r.setGround(ground);
+  if (applied_shadows_ != shadows_) {
+    r.setShadows(static_cast<render::ShadowMode>(shadows_));
+    applied_shadows_ = shadows_;
+    addMessage("shadows: " + r.shadowReason(), false);
+  }
 }
 
 void Viewer::frameCrowd() {

@@ -15,6 +15,7 @@
 #include "character_loader.h"
 #include "crowd_scene.h"
 #include "orbit_camera.h"
+#include "shading_options.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 #include "throng/render/mixed_crowd_renderer.h"
@@ -39,6 +40,8 @@ struct ViewerOptions {
   bool vsync = true;
   bool lod_colors = false;
   std::vector<std::string> drops;  // loaded as if dropped onto the window at the start
+  std::shared_ptr<const render::ShaderSource> shader;  // --shader: the crowd's shading; null: built-in
+  render::ShadowMode shadows = render::ShadowMode::kMap;  // --shadows (the panel changes it)
 };
 
 // Prints "throng-viewer: <message>" to standard error and returns kExitFailure.
@@ -108,7 +111,8 @@ class Viewer {
   bool lod_tint_ = false;
   float lod_threshold_ = kDefaultLodThresholdPx;  // pixels
   bool ground_ = true;
-  bool shadows_ = true;
+  int shadows_ = 0;           // render::ShadowMode
+  int applied_shadows_ = -1;  // the renderer's (setShadows when the panel changes it)
   bool fog_ = true;
   float fog_scale_ = 1.0f;
   bool vsync_ = true;

@@ -23,6 +23,9 @@ struct Caps {
   bool element_index_uint = false;   // 32-bit indices (ES3; ES2 OES_element_index_uint)
   bool depth24 = false;              // 24-bit depth renderbuffers (ES3; ES2 OES_depth24)
   bool transform_feedback = false;   // ES3
+  // Depth textures a framebuffer renders into and shaders sample (ES3; ES2 OES_depth_texture,
+  // WebGL1 WEBGL_depth_texture): the shadow map.
+  bool depth_textures = false;
   // RGBA32F colour attachments (ES 3.2; ES 3.0/3.1 EXT_color_buffer_float): the palette pass.
   bool color_buffer_float = false;
   // ES 3.1 compute: compute shaders, shader storage buffers, images, indirect draws. The limits

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -25,6 +26,7 @@
 #include "throng/render/frame_view.h"
 #include "throng/render/ground.h"
 #include "throng/render/render_path.h"
+#include "throng/render/shading.h"
 
 namespace throng::render {
 
@@ -50,9 +52,24 @@ struct CrowdRendererDesc {
   // chunks on its threads; not owned, must outlive the renderer. Null: the calling thread alone.
   // The frame's output (instance records, palettes, draws) is the same whatever its thread count.
   JobSystem* jobs = nullptr;
-  // Ground and blob shadows drawn under the crowd (none by default); their zero sizes are taken
-  // from the character: grid cells half its height, shadows as wide as its footprint.
+  // The ground drawn under the crowd (none by default) and the blob shadows' look; their zero
+  // sizes are taken from the character: grid cells half its height, shadows as wide as its
+  // footprint.
   GroundDesc ground;
+  // Shadows: none (the default), a blob under each agent, or a directional shadow map from
+  // FrameView's light (ShadowMode; docs/shaders.md, "Shadows"): the map covers the camera's view
+  // up to `shadow_distance` world units from the eye (0: the fog's end with fog, else
+  // 40 character heights), `shadow_map_size` texels a side (0: 2048, capped by
+  // GL_MAX_TEXTURE_SIZE). A device without depth textures draws blobs for kMap instead
+  // (shadows() and shadowReason() say so).
+  ShadowMode shadows = ShadowMode::kOff;
+  float shadow_distance = 0.0f;
+  int shadow_map_size = 0;
+  // The user's shading file (shading.h, docs/shaders.md): throngShade compiled behind throng's
+  // prelude on the chosen path in place of the built-in look; null: the built-in look
+  // (glTF metallic-roughness). A file that does not compile fails the renderer with
+  // kInvalidArgument naming the file and its line.
+  std::shared_ptr<const ShaderSource> shader;
   // Debug: colour every agent by its LOD (lodDebugColor) instead of its tint and materials.
   bool lod_tint = false;
   // Instanced and gpu paths: the package's animation texture is slot `animation_texture_slot`
@@ -71,6 +88,9 @@ struct CrowdRendererDesc {
   // measured in docs/benchmarks.md). Frames whose palettes do not fit the device are drawn by
   // direct fetching (CrowdFrameStats::palette_pass says which was used); the other paths ignore it.
   PalettePassMode palette_pass = PalettePassMode::kAuto;
+  // The caller reads Crowd::events() after each update: kAuto then keeps the crowd on the CPU
+  // (the gpu path advances it on the GPU and gathers no events yet).
+  bool events_on_cpu = false;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -88,6 +108,7 @@ struct CpuPhaseTimes {
                              // merged: palettes
   double submit = 0.0;       // state, uniforms (merged: the palettes) and draw calls
   double ground = 0.0;       // ground and blob shadows: packing, upload and draws (0 when off)
+  double shadow = 0.0;       // the shadow map's depth pass (kMap; 0 otherwise): all its phases
 };
 
 // Counters of the last draw().
@@ -101,6 +122,7 @@ struct CrowdFrameStats {
   // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
   uint32_t ground_draw_calls = 0;  // ground and shadows (not counted in draw_calls)
+  uint32_t shadow_draw_calls = 0;  // the shadow map's depth pass (not counted in draw_calls)
   // Animation texture binds (instanced and gpu paths): 1, or 0 when the texture was bound
   // already (shared with the character drawn just before: CrowdRendererDesc::animation_texture).
   uint32_t animation_texture_binds = 0;
@@ -140,6 +162,9 @@ struct CrowdFrame {
   // in its materials' draws: still one draw per (LOD, material). The gpu path draws every
   // agent in its own materials (kAuto picks instanced for a package with variants).
   std::span<const uint16_t> variants;
+  // What a user's shader reads as each agent's index (ThrongSurface::agent): empty = its place in
+  // the frame (MixedCrowdRenderer gives the crowd's indices).
+  std::span<const uint32_t> agent_ids;
 };
 
 // Draws crowds of one package's character on one device.
@@ -167,7 +192,8 @@ struct CrowdFrame {
 // merged paths, the animation texture); `device` must outlive it, with its context current
 // whenever the renderer is used or destroyed. Not thread-safe.
 //
-// Every draw runs the same passes for every path, in order: culling (clip bounds against the
+// Every draw runs the same passes for every path, in order: with a shadow map, the depth pass for
+// the light (drawDepth into the map), then culling (clip bounds against the
 // view frustum) with the LOD pick and a counting sort by LOD, then playback and packing, the
 // scenery (ground and blob shadows), then the path's submit (crowd-layer jobs over spans, or
 // their compute-shader twins on the gpu path). Scratch buffers grow with the crowd and are
@@ -225,6 +251,33 @@ class CrowdRenderer {
   // appearances, CrowdFrame::variants). A mixed crowd is kInvalidArgument: MixedCrowdRenderer
   // draws it.
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
+  // The crowd's depth for a light's `view` (its view_projection; fov_y 0 for an orthographic one,
+  // viewport_height the map's side), into the framebuffer and viewport the caller bound (its
+  // shadow map): culled against the view's frustum, the LOD rule applied with its projection (an
+  // orthographic view allows the coarsest LOD whose error stays under the LOD threshold on its
+  // texels), with the same skinning, vertex hook, alpha MASK and double-sidedness as draw(), and
+  // blended materials cut at half alpha. Depth is written and tested as GL's state says (the
+  // caller clears it and sets any polygon offset); colour gets the depth packed into RGBA8
+  // (docs/shaders.md) for devices without depth textures. Counted in stats().shadow_draw_calls
+  // (cpu_ms.shadow), not draw_calls; draw() after it still counts its own frame. Errors as draw().
+  Status drawDepth(const FrameView& view, const CrowdFrame& frame);
+  Status drawDepth(const FrameView& view, const Crowd& crowd);
+
+  // The user file's uniforms and samplers (CrowdRendererDesc::shader), set on every program that
+  // draws with it from the next draw on: floats (1..4 per element, 16 for a mat4, times the
+  // array's elements), ints (1..4 per element; bools as 0/1), and GL textures (TEXTURE_2D of this
+  // device's context; on the merged paths 2 samplers find units, 7 on the others).
+  // kInvalidArgument when the file has no such active uniform or it takes other values (naming
+  // the file and the uniform); kLimitExceeded when no texture unit is left; status() on a failed
+  // renderer.
+  Status setShaderUniform(std::string_view name, std::span<const float> values);
+  Status setShaderUniform(std::string_view name, float value);
+  Status setShaderUniform(std::string_view name, const glm::vec2& value);
+  Status setShaderUniform(std::string_view name, const glm::vec3& value);
+  Status setShaderUniform(std::string_view name, const glm::vec4& value);
+  Status setShaderUniform(std::string_view name, const glm::mat4& value);
+  Status setShaderUniformInts(std::string_view name, std::span<const int> values);
+  Status setShaderTexture(std::string_view name, unsigned gl_texture);
   // gpu path: writes the GPU's agents back into `crowd` (see GpuCrowd::readBack): without
   // `wait` a copy a frame late if one has arrived, never stalling (true when it wrote; the first
   // call only starts the copies); with `wait` the current state, stalling. CPU paths: the crowd
@@ -248,6 +301,15 @@ class CrowdRenderer {
   // next draw and allocates nothing until the ground is first shown.
   void setGround(const GroundDesc& ground);
   const GroundDesc& ground() const;
+  // The shadows (CrowdRendererDesc::shadows): kMap falls back to kBlob on a device without depth
+  // textures. shadows() is what is drawn; shadowReason() says why, e.g. "map: 2048x2048 depth
+  // texture, up to 54 world units from the eye" or "blob: the device has no depth textures".
+  void setShadows(ShadowMode shadows);
+  ShadowMode shadows() const;
+  const std::string& shadowReason() const;
+  // The light's view the last frame's shadow map was drawn with (kMap), e.g. for a test or an
+  // engine that wants the same fit; FrameView{} before the first.
+  const FrameView& shadowView() const;
   // Debug LOD colours on or off (CrowdRendererDesc::lod_tint).
   void setLodTint(bool on);
   bool lodTint() const;
@@ -259,6 +321,7 @@ class CrowdRenderer {
   struct Impl;  // crowd_renderer.cpp: the package's facts, the chosen path, the passes
   friend Status readInstanceRecords(const CrowdRenderer& renderer,
                                     std::vector<InstanceRecord>& out);  // test_hooks.h
+  friend struct CrowdRendererAccess;  // src/render/crowd_renderer_access.h
   std::unique_ptr<Impl> impl_;
 };
 

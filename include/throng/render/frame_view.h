@@ -9,8 +9,8 @@
 namespace throng::render {
 
 // Distance fog: past `start` world units from the eye, surfaces blend linearly into `color`,
-// reaching it at `end`. Every render path and the ground apply the same term (per vertex for
-// characters, per pixel for the ground). FrameView's default has none.
+// reaching it at `end`. Every render path and the ground apply the same term, per pixel.
+// FrameView's default has none.
 struct Fog {
   glm::vec3 color{0.62f, 0.66f, 0.72f};  // linear RGB 0..1
   float start = 0.0f;                    // world units from the eye
@@ -18,14 +18,25 @@ struct Fog {
   bool enabled() const { return end > start; }
 };
 
+// The camera a frame is seen through and the light it is lit by (docs/shaders.md writes out how
+// the built-in look uses the light). A depth pass (CrowdRenderer::drawDepth) takes a light's view
+// in the same struct: its view_projection and eye, fov_y 0 for an orthographic one.
 struct FrameView {
   glm::mat4 view_projection{1.0f};  // world -> clip space (GL conventions, depth -1..1)
   glm::vec3 eye{0.0f};              // camera position (world): LOD distances are measured from it
   float fov_y = 0.0f;               // vertical field of view, radians; 0 = not a perspective view
   float viewport_height = 0.0f;     // pixels the frame is drawn at; 0 = the device's frame height
-  glm::vec3 light_direction = glm::normalize(glm::vec3(-0.4f, -1.0f, -0.6f));  // travel direction
-  float ambient = 0.35f;                                                       // 0..1
-  Fog fog;                                                                     // none by default
+  // The directional light: the direction it travels (world, any length; normalised when used),
+  // its linear RGB colour and its intensity, scaled so that a white Lambert surface facing it
+  // reflects colour x intensity.
+  glm::vec3 light_direction = glm::normalize(glm::vec3(-0.4f, -1.0f, -0.6f));
+  glm::vec3 light_color{1.0f, 0.97f, 0.92f};
+  float light_intensity = 0.7f;
+  // Hemisphere ambient light (linear RGB) reaching a surface facing straight up (sky) or down
+  // (ground), blended by the normal's y between them.
+  glm::vec3 sky_color{0.36f, 0.38f, 0.42f};
+  glm::vec3 ground_color{0.22f, 0.21f, 0.20f};
+  Fog fog;  // none by default
 };
 
 // How far fog covers a point `distance` world units from the eye: 0 (clear) .. 1 (fog colour).

@@ -1,5 +1,6 @@
 // GroundDesc: the scenery a CrowdRenderer draws under its crowd (a ground plane with grid lines,
-// blob shadows), settable frame by frame.
+// the blob shadows' look), settable frame by frame. Which shadows are drawn is
+// CrowdRendererDesc::shadows.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -11,7 +12,6 @@ namespace throng::render {
 // CrowdRenderer, and from 1 world unit by GroundRenderer alone.
 struct GroundDesc {
   bool grid = false;                          // the ground plane with its grid lines
-  bool shadows = false;                       // a blob shadow under every visible character
   float height = 0.0f;                        // world y of the ground plane (shadows lie on it too)
   glm::vec3 color{0.36f, 0.38f, 0.35f};       // RGB 0..1, lit like the characters
   glm::vec3 line_color{0.55f, 0.57f, 0.52f};  // RGB 0..1 of the grid lines
@@ -19,8 +19,10 @@ struct GroundDesc {
   float cell = 0.0f;             // world units between grid lines (every 10th is stronger)
   float extent = 0.0f;           // half side of the ground square centred under the eye, world
                                  // units; 0 = the fog's end, or 200 cells without fog
-  float shadow_opacity = 0.55f;  // 0..1: how much a shadow darkens the ground at its centre
-  float shadow_radius = 0.0f;    // world units at scale 1 (times Placement::scale)
+  // Blob shadows (ShadowMode::kBlob): how much one darkens the ground at its centre (0..1) and
+  // its radius (world units at scale 1, times Placement::scale).
+  float shadow_opacity = 0.55f;
+  float shadow_radius = 0.0f;
 };
 
 }  // namespace throng::render

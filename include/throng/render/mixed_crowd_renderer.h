@@ -22,12 +22,16 @@
 
 namespace throng::render {
 
+class ShadowMapPass;  // src/render/passes/shadow_pass.h
+
 // Draws stay one per (character, LOD, material) on every path; on the instanced and gpu paths
 // the characters bind one animation texture a frame between them (SharedAnimationTexture). The
 // crowd's character c is drawn with packages[c]. A crowd of one character is drawn as its
 // CrowdRenderer draws it (the gpu path mirrors it on the GPU); several are advanced on the CPU and
 // their agents handed to each character's renderer as spans (CharacterGatherJob), so the gpu
-// path uploads them whole each frame. Scratch grows with the crowd and is reused: a frame of a
+// path uploads them whole each frame. With a shadow map (CrowdRendererDesc::shadows kMap) the
+// characters share one: every character's depth goes into it before any is drawn, so each
+// shadows the others. Scratch grows with the crowd and is reused: a frame of a
 // crowd no larger than a previous one allocates nothing. `device` must outlive it, with its
 // context current whenever it is used or destroyed. Not thread-safe.
 class MixedCrowdRenderer {
@@ -50,6 +54,13 @@ class MixedCrowdRenderer {
   // number of characters than the renderer or tints are not one per agent; the first character's
   // error otherwise (CrowdRenderer::draw).
   Status draw(const FrameView& view, const Crowd& crowd, std::span<const glm::vec4> tints = {});
+  // Every character's depth for a light's `view` (CrowdRenderer::drawDepth), into the bound
+  // framebuffer. Errors as draw().
+  Status drawDepth(const FrameView& view, const Crowd& crowd);
+  // CrowdRenderer's user-shader settings, for every character (the first error is returned).
+  Status setShaderUniform(std::string_view name, std::span<const float> values);
+  Status setShaderUniformInts(std::string_view name, std::span<const int> values);
+  Status setShaderTexture(std::string_view name, unsigned gl_texture);
   // CrowdRenderer::readBack for one character (the gpu path's mirror); several are current: true.
   Result<bool> readBack(Crowd& crowd, bool wait = false);
 
@@ -76,6 +87,15 @@ class MixedCrowdRenderer {
   const GroundDesc& ground() const { return renderers_[0]->ground(); }
   void setLodTint(bool on);
   void setLodThresholdPixels(float pixels);
+  // The shadows (CrowdRenderer::setShadows) of every character; shadows() and shadowReason() are
+  // the first character's (all made alike on one device).
+  void setShadows(ShadowMode shadows);
+  ShadowMode shadows() const { return renderers_[0]->shadows(); }
+  const std::string& shadowReason() const { return renderers_[0]->shadowReason(); }
+
+  ~MixedCrowdRenderer();
+  MixedCrowdRenderer(const MixedCrowdRenderer&) = delete;
+  MixedCrowdRenderer& operator=(const MixedCrowdRenderer&) = delete;
 
  private:
   struct Gathered {
@@ -88,11 +108,19 @@ class MixedCrowdRenderer {
     uint32_t count = 0;
   };
   MixedCrowdRenderer() = default;
-  Status drawCharacter(size_t character, const FrameView& view, const Crowd& crowd,
-                       std::span<const glm::vec4> tints);
+  // Gathers character c's agents (their placements, playback, tints, states and appearances)
+  // into a frame for its renderer.
+  Result<CrowdFrame> gather(size_t character, const Crowd& crowd,
+                            std::span<const glm::vec4> tints);
+  // The crowd's shared shadow map for `view` (kMap with several characters): fitted, and every
+  // character's depth drawn into it.
+  Status drawShadowMap(const FrameView& view, std::span<const CrowdFrame> frames);
 
+  Device* device_ = nullptr;
   std::vector<std::unique_ptr<CrowdRenderer>> renderers_;
   std::vector<Gathered> gathered_;  // per character, when there are several
+  std::vector<CrowdFrame> frames_;   // per character: its gathered frame
+  std::unique_ptr<ShadowMapPass> shadow_map_;  // several characters' shared map (kMap)
   std::shared_ptr<const SharedAnimationTexture> shared_;
   std::string separate_;
   mutable CrowdFrameStats stats_;

@@ -8,9 +8,11 @@
 namespace throng::render {
 
 Status SceneryPass::draw(Device& device, const FrameView& view, const GroundDesc& ground,
-                         std::span<const Placement> placements, std::span<const uint32_t> visible,
+                         ShadowMode shadows, std::span<const Placement> placements,
+                         std::span<const uint32_t> visible, const FrameShading& shading,
                          CrowdFrameStats& stats) {
-  if (!ground.grid && !ground.shadows) return Status::okStatus();
+  const bool blobs = shadows == ShadowMode::kBlob;
+  if (!ground.grid && !blobs) return Status::okStatus();
   const PassClock::time_point start = PassClock::now();
   if (!renderer_) {
     Result<std::unique_ptr<GroundRenderer>> made = GroundRenderer::create(device);
@@ -21,7 +23,7 @@ Status SceneryPass::draw(Device& device, const FrameView& view, const GroundDesc
   if (!(desc.cell > 0.0f)) desc.cell = 0.5f * height_;
   const float radius = desc.shadow_radius > 0.0f ? desc.shadow_radius : footprint_;
   uint32_t count = 0;
-  if (desc.shadows) {
+  if (blobs) {
     growTo(shadows_, visible.size());
     for (const uint32_t a : visible) {
       const Placement& p = placements[a];
@@ -29,7 +31,8 @@ Status SceneryPass::draw(Device& device, const FrameView& view, const GroundDesc
                            radius * std::abs(p.scale)};
     }
   }
-  Status s = renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count));
+  Status s =
+      renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count), shading);
   stats.ground_draw_calls = renderer_->drawCalls();
   stats.cpu_ms.ground = millisecondsSince(start);
   return s;

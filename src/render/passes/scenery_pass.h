@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "render/frame_shading.h"
 #include "render/ground_renderer.h"
 #include "throng/core/status.h"
 #include "throng/crowd/playback.h"
@@ -14,6 +15,7 @@
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/ground.h"
+#include "throng/render/shading.h"
 
 namespace throng::render {
 
@@ -23,12 +25,13 @@ class SceneryPass {
   // shadows of `footprint` radius at scale 1 (world units).
   SceneryPass(float height, float footprint) : height_(height), footprint_(footprint) {}
 
-  // Draws `ground` (nothing when it has neither grid nor shadows) with a shadow under each agent
-  // of `visible` (indices into `placements`). Makes the ground's programs on first use. Times
+  // Draws `ground` (nothing when it has no grid and `shadows` is not kBlob) with a blob shadow
+  // under each agent of `visible` (indices into `placements`) when `shadows` is kBlob; the ground
+  // samples `shading`'s shadow map (kMap). Makes the ground's programs on first use. Times
   // itself into stats.cpu_ms.ground and counts stats.ground_draw_calls. kGlError on GL failure.
-  Status draw(Device& device, const FrameView& view, const GroundDesc& ground,
+  Status draw(Device& device, const FrameView& view, const GroundDesc& ground, ShadowMode shadows,
               std::span<const Placement> placements, std::span<const uint32_t> visible,
-              CrowdFrameStats& stats);
+              const FrameShading& shading, CrowdFrameStats& stats);
 
  private:
   float height_;

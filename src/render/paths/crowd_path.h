@@ -8,6 +8,7 @@
 
 #include "render/crowd_facts.h"
 #include "render/frame_settings.h"
+#include "render/frame_shading.h"
 #include "render/instance_record.h"
 #include "render/passes/cull_lod_pass.h"
 #include "throng/core/job_system.h"
@@ -21,13 +22,15 @@ namespace throng::render {
 
 // One frame's input to the passes.
 struct FrameInput {
-  const FrameView& view;  // the camera (a depth pass would give a light's view)
+  const FrameView& view;  // the camera, or a light's for the depth pass
   const CrowdFrame& frame;
   // draw(view, crowd): the crowd whose spans `frame` holds (the gpu path mirrors it); null for
   // span-given agents.
   const Crowd* crowd = nullptr;
   const FrameSettings& settings;
   JobSystem* jobs = nullptr;  // runs the per-agent passes in chunks (CrowdRendererDesc::jobs)
+  FrameShading shading;       // the shadow map and the user's uniforms
+  DrawPass pass = DrawPass::kColor;
 };
 
 // A frame runs, for every path and in this order: cull (frustum culling, the LOD pick and the
@@ -36,8 +39,8 @@ struct FrameInput {
 // draw calls). Each is one virtual call per frame; the per-agent work inside is plain loops over
 // spans. The gpu path does all of its per-agent work on the GPU in submit and leaves the lists
 // empty. The passes take any view: a depth pass for a light is cull and pack for the light's view
-// and a submit with the path's depth program, no scenery. A new path is a class of its own and a
-// case in paths/path_choice.cpp.
+// and a submit of in.pass kDepth (the path's depth programs), no scenery. A new path is a class of
+// its own and a case in paths/path_choice.cpp.
 class CrowdPath {
  public:
   virtual ~CrowdPath() = default;
@@ -60,6 +63,10 @@ class CrowdPath {
   virtual void setPlainMaterials(bool plain) = 0;
   // Test hook (test_hooks.h's readInstanceRecords): the instance records uploaded last.
   virtual Status readInstanceRecords(std::vector<InstanceRecord>& out) const;
+  // The colour program the user's file is compiled into (its uniforms' names and types), and the
+  // texture units its samplers may take on this path.
+  virtual GLuint shadingProgram() const = 0;
+  virtual std::vector<int> userTextureUnits() const = 0;
 };
 
 // The CPU-fed paths' common half: the crowd advances on the CPU and the CPU culls and picks LODs

@@ -14,6 +14,8 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
       InstancedRenderer::create(device, package, instancedOptions(desc));
   if (!renderer.ok()) return renderer.status();
   path->renderer_ = std::move(renderer).value();
+  // Its colour program now, so that a user's file that does not compile fails creation.
+  if (Status s = path->renderer_->prepareIndirect(); !s.ok()) return s;
   Result<std::unique_ptr<GpuCrowd>> gpu = GpuCrowd::create(device, package, *path->renderer_);
   if (!gpu.ok()) return gpu.status();
   path->gpu_ = std::move(gpu).value();
@@ -49,6 +51,8 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.lod_view = lodViewOf(in.view, device_->height(), settings.lod_threshold_pixels);
   options.lod_view.reach = facts_->reach;
   options.lod_colors = settings.lod_tint ? &lod_colors_ : nullptr;
+  options.shading = in.shading;
+  options.pass = in.pass;
   return options;
 }
 
@@ -72,9 +76,14 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
       for (uint32_t a = 0; a < n; ++a) tints_[a] = agentTint(in.settings, frame, a, 0);
       tints = std::span<const glm::vec4>(tints_.data(), n);
     }
-    s = gpu_->draw(in.view, frame.placements, frame.playback, tints, options);
+    s = gpu_->draw(in.view, frame.placements, frame.playback, tints, options, frame.states,
+                   frame.agent_ids);
   }
   stats.cpu_ms.submit = millisecondsSince(start);
+  if (in.pass == DrawPass::kDepth) {
+    stats.draw_calls = renderer_->stats().draw_calls;
+    return s;
+  }
   stats.agents = gpu_->agentCount();
   stats.draw_calls = renderer_->stats().draw_calls;
   stats.animation_texture_binds = renderer_->stats().animation_texture_binds;

@@ -34,6 +34,10 @@ class GpuDrivenPath final : public CrowdPath {
   // The newest frame's counts the GPU has finished (read back without waiting).
   void pollCounts(CrowdFrameStats& stats) const override;
   void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
+  GLuint shadingProgram() const override { return renderer_->shadingProgram(); }
+  std::vector<int> userTextureUnits() const override {
+    return InstancedRenderer::userTextureUnits();
+  }
 
   const InstancedRenderer& renderer() const { return *renderer_; }
 

@@ -12,6 +12,7 @@ InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
   options.shared_texture = desc.animation_texture;
   options.shared_slot = desc.animation_texture_slot;
   options.palette_pass = desc.palette_pass;
+  options.shader = desc.shader;
   return options;
 }
 
@@ -40,6 +41,7 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
                       encodeInstanceRecord(frame.placements[a], primary, secondary, fade,
                                            agentTint(in.settings, frame, a, l),
                                            frame.variants.empty() ? uint16_t{0} : frame.variants[a],
+                                           agentId(frame, a), agentStateByte(frame, a),
                                            last_frame, records[i]);
                     });
   });
@@ -51,7 +53,7 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
 Status InstancedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
                                   CrowdFrameStats& stats) {
   const PassClock::time_point start = PassClock::now();
-  Status s = renderer_->submit(in.view, lists.lod_counts);
+  Status s = renderer_->submit(in.view, lists.lod_counts, in.shading, in.pass);
   stats.cpu_ms.submit = millisecondsSince(start);
   const RenderStats& drawn = renderer_->stats();
   stats.draw_calls = drawn.draw_calls;

@@ -1,4 +1,4 @@
-// The CPU-fed instanced path (method B, ES 3.0): the CPU culls, picks LODs and packs one 32-byte
+// The CPU-fed instanced path (method B, ES 3.0): the CPU culls, picks LODs and packs one 40-byte
 // record per visible agent straight into the mapped instance buffer; one instanced draw per
 // (LOD, material).
 #pragma once
@@ -30,6 +30,10 @@ class InstancedCrowdPath final : public CpuFedPath {
   Status submit(const FrameInput& in, const AgentLists& lists, CrowdFrameStats& stats) override;
   void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
   Status readInstanceRecords(std::vector<InstanceRecord>& out) const override;
+  GLuint shadingProgram() const override { return renderer_->shadingProgram(); }
+  std::vector<int> userTextureUnits() const override {
+    return InstancedRenderer::userTextureUnits();
+  }
 
   const InstancedRenderer& renderer() const { return *renderer_; }
 

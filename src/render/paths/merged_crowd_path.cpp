@@ -60,6 +60,7 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
   merged_desc.cull_back_faces = !desc.double_sided;
   merged_desc.max_fallback_error = desc.max_fallback_error;
   merged_desc.joint_encoding = chooseEncoding(package, desc, facts);
+  merged_desc.shader = desc.shader;
   Result<std::unique_ptr<MergedBatchRenderer>> merged =
       MergedBatchRenderer::create(device, package.lods, package.skeleton.jointCount(), merged_desc,
                                   Looks{package.materials, package.images});
@@ -109,7 +110,7 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
   }
   growTo(palettes_, rows);
   growTo(tints_, visible);
-  if (!in.frame.variants.empty()) growTo(variants_, visible);
+  growTo(agents_, visible);
   // Slot i (LOD l) starts at row_first[l] + (i - lod_first[l]) * joints of l.
   size_t row_first[kMaxLodLevels] = {};
   for (int l = 1; l < lod_count; ++l) {
@@ -128,7 +129,10 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
                 bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
                              std::span<JointRows>(palettes_.data() + at, joints.size()));
                 tints_[i] = quantizedTint(agentTint(in.settings, frame, a, l));
-                if (!frame.variants.empty()) variants_[i] = frame.variants[a];
+                const uint16_t variant = frame.variants.empty() ? uint16_t{0} : frame.variants[a];
+                agents_[i] = glm::vec4(static_cast<float>(agentId(frame, a)),
+                                       static_cast<float>(agentStateByte(frame, a)),
+                                       static_cast<float>(variant), static_cast<float>(l));
               }
             });
 }
@@ -137,10 +141,15 @@ Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
                                CrowdFrameStats& stats) {
   const PassClock::time_point start = PassClock::now();
   const CrowdFacts& f = facts();
-  const bool variants = !in.frame.variants.empty();
-  renderer_->beginFrame(in.view);
-  // Opaque materials of every LOD, then the blended ones (their batches' palettes go up again).
-  for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {
+  renderer_->beginFrame(in.view, in.shading, in.pass);
+  // Opaque materials of every LOD, then the blended ones (their batches' palettes go up again);
+  // the depth pass draws both at once.
+  const std::optional<MaterialPass> color_passes[] = {MaterialPass::kOpaque, MaterialPass::kBlend};
+  const std::optional<MaterialPass> depth_passes[] = {std::nullopt};
+  const std::span<const std::optional<MaterialPass>> passes =
+      in.pass == DrawPass::kDepth ? std::span<const std::optional<MaterialPass>>(depth_passes)
+                                  : std::span<const std::optional<MaterialPass>>(color_passes);
+  for (const std::optional<MaterialPass> pass : passes) {
     size_t at = 0;
     for (int l = 0; l < f.lodCount(); ++l) {
       const uint32_t count = lists.lod_counts[l];
@@ -149,14 +158,13 @@ Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
       const uint32_t first = lists.lod_first[l];
       renderer_->drawCharacters(l, std::span<const JointRows>(palettes_.data() + at, rows),
                                 std::span<const glm::vec4>(tints_.data() + first, count), pass,
-                                variants
-                                    ? std::span<const uint16_t>(variants_.data() + first, count)
-                                    : std::span<const uint16_t>());
+                                std::span<const glm::vec4>(agents_.data() + first, count));
       at += rows;
     }
   }
   const MergedFrameStats drawn = renderer_->endFrame();
-  Status s = checkGl("crowd renderer: merged draw");
+  Status s = renderer_->frameStatus();
+  if (s.ok()) s = checkGl("crowd renderer: merged draw");
   stats.cpu_ms.submit = millisecondsSince(start);
   stats.draw_calls = static_cast<uint32_t>(drawn.draw_calls);
   stats.triangles = drawn.triangles;

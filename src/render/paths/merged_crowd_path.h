@@ -30,6 +30,10 @@ class MergedCrowdPath final : public CpuFedPath {
   // Every LOD's characters, opaque materials first, then the blended ones.
   Status submit(const FrameInput& in, const AgentLists& lists, CrowdFrameStats& stats) override;
   void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
+  GLuint shadingProgram() const override { return renderer_->shadingProgram(); }
+  std::vector<int> userTextureUnits() const override {
+    return MergedBatchRenderer::userTextureUnits();
+  }
 
  private:
   MergedCrowdPath(const CrowdFacts& facts, const Device& device, bool per_character)
@@ -44,7 +48,7 @@ class MergedCrowdPath final : public CpuFedPath {
   std::vector<InstanceFrames> frames_;  // the visible agents' frames, by agent
   std::vector<JointRows> palettes_;     // every visible agent's, LOD by LOD
   std::vector<glm::vec4> tints_;        // by slot
-  std::vector<uint16_t> variants_;      // by slot: the visible agents' appearances
+  std::vector<glm::vec4> agents_;       // by slot: index, state, appearance, LOD (u_agent)
 };
 
 }  // namespace throng::render

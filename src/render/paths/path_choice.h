@@ -21,7 +21,8 @@ struct PathChoice {
   std::string reason;                   // why (CrowdRenderer::pathReason)
 };
 
-// kAuto tries gpu (ES 3.1 compute, no blob shadows, no material variants), then instanced (ES 3
+// kAuto tries gpu (ES 3.1 compute, no blob shadows, no material variants; mapped shadows and a
+// user's shader are fine), then instanced (ES 3
 // with instancing, float textures and vertex texture fetch, the texture fitting), then merged
 // (ES 2.0, or a texture too large) or per-character. The merged paths write their decisions into
 // `facts` (MergedCrowdPath::create).

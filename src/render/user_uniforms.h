@@ -1,0 +1,71 @@
+// The values of a user shading file's own uniforms and samplers (CrowdRenderer::setShaderUniform,
+// setShaderTexture), kept by the front end and set on every program that draws with the file.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <GLES3/gl3.h>
+
+#include "throng/core/status.h"
+
+namespace throng::render {
+
+// One active uniform of a linked program: its name (arrays without "[0]"), GL type and size.
+struct ActiveUniform {
+  std::string name;
+  GLenum type = 0;
+  int size = 1;
+};
+
+// Every active uniform of `program`, arrays under their base names ("name", not "name[0]").
+std::vector<ActiveUniform> activeUniformsOf(GLuint program);
+
+// The active uniforms of `program` that are the user's: not throng's (u_*, throng_*, gl_*).
+std::vector<ActiveUniform> userUniformsOf(GLuint program);
+
+class UserUniforms {
+ public:
+  // Takes the file's uniforms (userUniformsOf a colour program) and the texture units its
+  // samplers may use (those throng's programs leave free on the path), in order.
+  void declare(std::vector<ActiveUniform> uniforms, std::vector<int> texture_units,
+               std::string file);
+  bool declared() const { return !file_.empty(); }
+
+  // Stores `values` for `name` (floats: 1..4 per element, or 16 for a mat4; ints likewise 1..4).
+  // kInvalidArgument when the file has no such active uniform or its type takes another count or
+  // kind of values (naming the file, the uniform and what it takes).
+  Status setFloats(std::string_view name, std::span<const float> values);
+  Status setInts(std::string_view name, std::span<const int> values);
+  // Binds GL texture `texture` (a TEXTURE_2D of the renderer's context) to sampler `name`, on the
+  // next free unit. kInvalidArgument for an unknown sampler; kLimitExceeded when the path has no
+  // unit left for it.
+  Status setTexture(std::string_view name, GLuint texture);
+
+  // Sets every stored value on the program in use (`program`) and binds the textures.
+  void apply(GLuint program) const;
+
+ private:
+  struct Value {
+    std::string name;
+    bool ints = false;
+    std::vector<float> floats;
+    std::vector<int> int_values;
+    GLenum type = 0;
+    int count = 1;  // array elements set
+    GLuint texture = 0;
+    int unit = -1;  // samplers
+  };
+  const ActiveUniform* find(std::string_view name) const;
+  Value& slot(const ActiveUniform& uniform);
+
+  std::string file_;
+  std::vector<ActiveUniform> uniforms_;
+  std::vector<int> units_;
+  std::vector<Value> values_;
+  size_t next_unit_ = 0;
+};
+
+}  // namespace throng::render
