@@ -444,10 +444,10 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   glUniform4fv(program.agent_location, count, &packed_[0].x);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
-  const GLsizei stride = sizeof(BatchVertex);
+  constexpr GLsizei kStride = sizeof(BatchVertex);
   for (const GLuint location : kBatchAttributes) glEnableVertexAttribArray(location);
-  const auto pointer = [stride](GLuint location, GLint size, size_t offset) {
-    glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, stride,
+  const auto pointer = [](GLuint location, GLint size, size_t offset) {
+    glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, kStride,
                           reinterpret_cast<const void*>(offset));
   };
   pointer(kPositionLocation, 4, offsetof(BatchVertex, position));
