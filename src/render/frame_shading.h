@@ -18,9 +18,9 @@ enum class DrawPass : uint8_t { kColor, kDepth };
 
 // A shadow map as the shaders sample it (shaders/common/shadow.glsl).
 struct ShadowBinding {
-  GLuint texture = 0;          // depth texture (depth in .r when sampled)
-  glm::mat4 matrix{1.0f};      // world -> map: xy texture coordinates, z depth, all 0..1
-  glm::vec4 params{0.0f};      // 1 / map size, depth bias, normal offset (world units), 1
+  GLuint texture = 0;      // depth texture (depth in .r when sampled)
+  glm::mat4 matrix{1.0f};  // world -> map: xy texture coordinates, z depth, all 0..1
+  glm::vec4 params{0.0f};  // 1 / map size, depth bias, normal offset (world units), 1
 };
 
 // What a frame shades with besides the view: the shadow map (null: none, throngShadow is 1) and

@@ -705,7 +705,8 @@ Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& option
   in.instances = instances_;
   in.instances_per_row = instances_per_row_;
   in.only_lod = options.fixed_lod;
-  if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok()) return s;
+  if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok())
+    return s;
   if (options.pass == DrawPass::kDepth) return Status::okStatus();
   ++frames_drawn_;
 

@@ -41,16 +41,16 @@ inline constexpr uint32_t kMaxRecordAppearances = 256;
 // frame blends and the fade to 1/255, tint to 8 bits per channel. The last 8 bytes carry what a
 // user's shader reads of the agent (its index and state): 32 bytes had no room for them.
 struct InstanceRecord {
-  float position[3];   // world units
-  uint16_t heading;    // turns * 65,536, wrapped
-  uint16_t scale;      // IEEE 754 half
-  uint16_t frames[4];  // primary frame a, b; secondary frame a, b (clamped to the last frame)
-  uint8_t blends[2];   // primary, secondary blend * 255
-  uint8_t fade;        // secondary clip's weight * 255
-  uint8_t appearance;  // Instance::variant
-  uint8_t tint[4];     // RGBA * 255
-  uint32_t agent;      // Instance::agent
-  uint8_t state;       // Instance::state
+  float position[3];    // world units
+  uint16_t heading;     // turns * 65,536, wrapped
+  uint16_t scale;       // IEEE 754 half
+  uint16_t frames[4];   // primary frame a, b; secondary frame a, b (clamped to the last frame)
+  uint8_t blends[2];    // primary, secondary blend * 255
+  uint8_t fade;         // secondary clip's weight * 255
+  uint8_t appearance;   // Instance::variant
+  uint8_t tint[4];      // RGBA * 255
+  uint32_t agent;       // Instance::agent
+  uint8_t state;        // Instance::state
   uint8_t reserved[3];  // 0
 };
 static_assert(sizeof(InstanceRecord) == 40, "instance records are 40 bytes");
@@ -112,8 +112,8 @@ inline void storeRecordWords(const uint32_t (&words)[10], InstanceRecord& out) {
                                       static_cast<int>(words[2]), static_cast<int>(words[3])));
   _mm_storeu_si128(to + 1, _mm_setr_epi32(static_cast<int>(words[4]), static_cast<int>(words[5]),
                                           static_cast<int>(words[6]), static_cast<int>(words[7])));
-  _mm_storel_epi64(to + 2, _mm_setr_epi32(static_cast<int>(words[8]), static_cast<int>(words[9]),
-                                          0, 0));
+  _mm_storel_epi64(to + 2,
+                   _mm_setr_epi32(static_cast<int>(words[8]), static_cast<int>(words[9]), 0, 0));
 #else
   std::memcpy(&out, words, sizeof(words));
 #endif

@@ -141,8 +141,10 @@ const std::vector<AttributeBinding>& indirectAttributeBindings() {
 std::string variantName(bool palette, bool gpu, bool depth, bool capture) {
   std::string name = "gles3/instanced";
   std::string parts;
-  for (const auto& [on, part] : {std::pair{palette, "palette texture"}, {gpu, "GPU instances"},
-                                 {depth, "depth"}, {capture, "capture"}}) {
+  for (const auto& [on, part] : {std::pair{palette, "palette texture"},
+                                 {gpu, "GPU instances"},
+                                 {depth, "depth"},
+                                 {capture, "capture"}}) {
     if (on) parts += std::string(parts.empty() ? "" : ", ") + part;
   }
   return parts.empty() ? name : name + " (" + parts + ")";
@@ -485,7 +487,8 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
 
 std::vector<int> InstancedRenderer::userTextureUnits() {
   std::vector<int> units;
-  for (int unit = kFirstUserTextureUnit; unit < kEs3FragmentTextureUnits; ++unit) units.push_back(unit);
+  for (int unit = kFirstUserTextureUnit; unit < kEs3FragmentTextureUnits; ++unit)
+    units.push_back(unit);
   return units;
 }
 

@@ -244,7 +244,7 @@ class InstancedRenderer {
   uint32_t joint_count_ = 0;
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
-  GLuint palette_vertex_array_ = 0;  // the pass's input: the instance records' attributes
+  GLuint palette_vertex_array_ = 0;            // the pass's input: the instance records' attributes
   RenderStats stats_;
 };
 

@@ -162,8 +162,7 @@ Status MixedCrowdRenderer::drawDepth(const FrameView& view, const Crowd& crowd) 
   return Status::okStatus();
 }
 
-Status MixedCrowdRenderer::setShaderUniform(std::string_view name,
-                                            std::span<const float> values) {
+Status MixedCrowdRenderer::setShaderUniform(std::string_view name, std::span<const float> values) {
   Status first;
   for (auto& r : renderers_) {
     Status s = r->setShaderUniform(name, values);
@@ -223,9 +222,11 @@ Result<CrowdFrame> MixedCrowdRenderer::gather(size_t c, const Crowd& crowd,
   const std::span<const AgentState> states = crowd.states();
   for (uint32_t i = 0; i < g.count; ++i) g.states[i] = states[g.agents[i]];
   return CrowdFrame{
-      std::span(g.placements).first(g.count), std::span(g.playback).first(g.count),
+      std::span(g.placements).first(g.count),
+      std::span(g.playback).first(g.count),
       tints.empty() ? std::span<const glm::vec4>() : std::span(g.tints).first(g.count),
-      std::span(g.states).first(g.count), std::span(g.variants).first(g.count),
+      std::span(g.states).first(g.count),
+      std::span(g.variants).first(g.count),
       std::span(g.agents).first(g.count)};
 }
 

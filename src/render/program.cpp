@@ -65,8 +65,9 @@ Result<GLuint> compile(GLenum stage, const std::string& source, const ProgramDes
     const std::string log = shaderLog(shader);
     glDeleteShader(shader);
     if (!desc.user_name.empty()) {
-      return userShaderError(log, desc.user_name, stage_name,
-                             lineShift(desc.version_300 ? GlslVersion::kEs300 : GlslVersion::kEs100));
+      return userShaderError(
+          log, desc.user_name, stage_name,
+          lineShift(desc.version_300 ? GlslVersion::kEs300 : GlslVersion::kEs100));
     }
     return Status(ErrorCode::kGlError, fmt::format("shader '{}': {} shader failed to compile:\n{}",
                                                    name, stage_name, log));

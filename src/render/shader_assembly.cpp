@@ -21,9 +21,9 @@ struct SamplerUnit {
   int unit;
 };
 constexpr SamplerUnit kSamplerUnits[] = {
-    {"u_animation", 0},        {"u_base_texture", 1},      {"u_mr_texture", 2},
-    {"u_normal_texture", 3},   {"u_occlusion_texture", 4}, {"u_emissive_texture", 5},
-    {"throng_shadow_map", 6},  {"u_instances", 7},
+    {"u_animation", 0},       {"u_base_texture", 1},      {"u_mr_texture", 2},
+    {"u_normal_texture", 3},  {"u_occlusion_texture", 4}, {"u_emissive_texture", 5},
+    {"throng_shadow_map", 6}, {"u_instances", 7},
 };
 
 // The common part of both stages' headers: the version line and the macros of the contract.
@@ -76,7 +76,8 @@ int versionLine(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = text.find('\n', start);
-    std::string_view l = text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+    std::string_view l =
+        text.substr(start, end == std::string_view::npos ? text.npos : end - start);
     while (!l.empty() && std::isspace(static_cast<unsigned char>(l.front()))) l.remove_prefix(1);
     if (l.substr(0, 1) == "#") {
       l.remove_prefix(1);
@@ -165,7 +166,8 @@ std::optional<LogEntry> firstError(std::string_view log) {
 // The first line of `log`, trimmed.
 std::string firstLine(std::string_view log) {
   std::string_view line = log.substr(0, log.find('\n'));
-  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+    line.remove_suffix(1);
   return std::string(line);
 }
 
@@ -226,7 +228,8 @@ Result<ProgramDesc> assembleCrowdProgram(const CrowdProgramSource& source) {
   fragment = header(source.version, false, source.defines, depth, hook);
   fragment += prelude_line;
   if (source.pass == CrowdPass::kVertexProbe) {
-    for (const char* part : {"common/prelude.glsl", "common/varyings.glsl", "common/probe_main.glsl"}) {
+    for (const char* part :
+         {"common/prelude.glsl", "common/varyings.glsl", "common/probe_main.glsl"}) {
       if (Status s = appendEmbedded(fragment, part); !s.ok()) return s;
     }
     return desc;
@@ -257,9 +260,8 @@ Status userShaderError(std::string_view log, const std::string& user_name, std::
                        int line_shift) {
   const std::optional<LogEntry> e = firstError(log);
   if (!e) {
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("{}: the {} stage failed to compile: {}", user_name, stage,
-                              firstLine(log)));
+    return Status(ErrorCode::kInvalidArgument, fmt::format("{}: the {} stage failed to compile: {}",
+                                                           user_name, stage, firstLine(log)));
   }
   // Drivers that report the source string say whose line it is; Mesa reports 0 for all, so the
   // line's range says it (kPreludeFirstLine, kContractFirstLine).
@@ -291,9 +293,9 @@ int lineShift(GlslVersion version) {
   std::optional<int>& shift = shifts[version == GlslVersion::kEs300 ? 1 : 0];
   if (shift) return *shift;
   constexpr int kProbeLine = 7;
-  const std::string probe =
-      fmt::format("{}\nprecision mediump float;\n#line {} 1\nvoid main() {{ throng_probe = 1.0; }}\n",
-                  version == GlslVersion::kEs300 ? "#version 300 es" : "#version 100", kProbeLine);
+  const std::string probe = fmt::format(
+      "{}\nprecision mediump float;\n#line {} 1\nvoid main() {{ throng_probe = 1.0; }}\n",
+      version == GlslVersion::kEs300 ? "#version 300 es" : "#version 100", kProbeLine);
   const GLuint shader = glCreateShader(GL_FRAGMENT_SHADER);
   const char* text = probe.c_str();
   glShaderSource(shader, 1, &text, nullptr);

@@ -29,9 +29,9 @@ enum class CrowdPass : uint8_t { kColor, kDepth, kVertexProbe };
 // #defines, the fragment stage throng builds for the pass, and the user's file (null: the
 // built-in look).
 struct CrowdProgramSource {
-  std::string name;          // e.g. "gles2/merged (3 characters of 19 joints)"
+  std::string name;  // e.g. "gles2/merged (3 characters of 19 joints)"
   GlslVersion version = GlslVersion::kEs100;
-  std::string vertex_path;   // e.g. "gles2/merged.vert"
+  std::string vertex_path;           // e.g. "gles2/merged.vert"
   std::vector<std::string> defines;  // both stages ("NAME" or "NAME VALUE")
   CrowdPass pass = CrowdPass::kColor;
   const ShaderSource* user = nullptr;

@@ -26,8 +26,8 @@ struct ReferenceCharacter {
 // Skins every character with SkinJob (the oracle) and draws the skinned triangles into a fresh
 // frame of `device` with shaders of the test's own written from docs/shaders.md ("The built-in
 // look"): untinted, FrameView's default light, no fog or shadows, each corner shaded with its
-// material's factors and vertex colour, back faces culled unless the material is double-sided. None of the
-// library's shaders or material code takes part. Reads the frame back.
+// material's factors and vertex colour, back faces culled unless the material is double-sided. None
+// of the library's shaders or material code takes part. Reads the frame back.
 Result<render::Image> drawCpuReference(render::Device& device,
                                        std::span<const ReferenceCharacter> characters,
                                        const glm::mat4& view_projection,

@@ -257,11 +257,14 @@ TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
   // Quad 0: the factor.
   EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), litColour({1, 0, 0}, 0, 0.5f, 0.5f), "red factor");
   // Quad 1: the checker, nearest: texel (0, 0) is colour 0, texel (1, 0) colour 1.
-  EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
+  EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f),
+                litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
                 "checker texel (0, 0)");
-  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.125f), litColour(texelLinear(test::kCheckerColors[1]), 1, 0.375f, 0.125f),
+  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.125f),
+                litColour(texelLinear(test::kCheckerColors[1]), 1, 0.375f, 0.125f),
                 "checker texel (1, 0)");
-  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.875f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.375f, 0.875f),
+  EXPECT_COLOUR(pixelAt(image, 1, 0.375f, 0.875f),
+                litColour(texelLinear(test::kCheckerColors[0]), 1, 0.375f, 0.875f),
                 "checker texel (1, 3)");
   // Quad 2: the left half is cut away (the clear colour shows), the right half is green.
   const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
@@ -269,7 +272,8 @@ TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
   EXPECT_COLOUR(pixelAt(image, 2, 0.75f, 0.5f), litColour({0, 1, 0}, 2, 0.75f, 0.5f), "kept half");
   // Quad 3: vertex colours.
   EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f),
-                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3, 0.5f, 0.5f),
+                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3,
+                          0.5f, 0.5f),
                 "vertex colour");
   // Between the quads: nothing.
   const int between = static_cast<int>(1.5f * kPixelsPerUnit + 0.5f * kPixelsPerUnit);
@@ -306,7 +310,8 @@ TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
     EXPECT_COLOUR(pixelAt(image, 0, 0.5f, 0.5f), litColour({tint ? half : 1.0f, 0, 0}),
                   "tinted red factor");
     EXPECT_COLOUR(pixelAt(image, 1, 0.125f, 0.125f),
-                  litColour(texelLinear(test::kCheckerColors[1]), 1, 0.125f, 0.125f), "transformed checker");
+                  litColour(texelLinear(test::kCheckerColors[1]), 1, 0.125f, 0.125f),
+                  "transformed checker");
     // Agent 0's quad 3 blends over agent 1's red quad: drawn after it, without hiding it.
     EXPECT_COLOUR(pixelAt(image, 3, 0.5f, 0.5f), blended, "blended over opaque");
   }
@@ -362,12 +367,15 @@ TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
   for (const int r : {0, 1, 3}) {
     SCOPED_TRACE("own materials, appearance " + std::to_string(variants[r]));
     EXPECT_COLOUR(at(r, 0, 0.5f, 0.5f), red(r, 0, 0.5f, 0.5f), "red factor");
-    EXPECT_COLOUR(at(r, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f, 2.0f * r),
+    EXPECT_COLOUR(at(r, 1, 0.125f, 0.125f),
+                  litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f, 2.0f * r),
                   "checker texel (0, 0)");
     EXPECT_COLOUR(at(r, 2, 0.25f, 0.5f), clear, "cut-out half");
-    EXPECT_COLOUR(at(r, 2, 0.75f, 0.5f), litColour({0, 1, 0}, 2, 0.75f, 0.5f, 2.0f * r), "kept half");
+    EXPECT_COLOUR(at(r, 2, 0.75f, 0.5f), litColour({0, 1, 0}, 2, 0.75f, 0.5f, 2.0f * r),
+                  "kept half");
     EXPECT_COLOUR(at(r, 3, 0.5f, 0.5f),
-                  litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3, 0.5f, 0.5f, 2.0f * r),
+                  litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]},
+                            3, 0.5f, 0.5f, 2.0f * r),
                   "vertex colour");
   }
   SCOPED_TRACE("'all red'");
@@ -376,7 +384,8 @@ TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
                 "quad 1 (checker in its own materials)");
   EXPECT_COLOUR(at(2, 2, 0.25f, 0.5f), red(2, 2, 0.25f, 0.5f), "quad 2, no cut-out in red");
   // Red times quad 3's vertex colour (0, 0.5, 1): black.
-  EXPECT_COLOUR(at(2, 3, 0.5f, 0.5f), litColour({0, 0, 0}, 3, 0.5f, 0.5f, 4.0f), "quad 3, red x vertex colour");
+  EXPECT_COLOUR(at(2, 3, 0.5f, 0.5f), litColour({0, 0, 0}, 3, 0.5f, 0.5f, 4.0f),
+                "quad 3, red x vertex colour");
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, MaterialVariants,
@@ -424,10 +433,12 @@ TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
   (*device)->finish();
   Result<Image> image = (*device)->readPixels();
   ASSERT_TRUE(image.ok());
-  EXPECT_COLOUR(pixelAt(*image, 1, 0.125f, 0.125f), litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
+  EXPECT_COLOUR(pixelAt(*image, 1, 0.125f, 0.125f),
+                litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
                 "checker, own material");
   EXPECT_COLOUR(pixelAt(*image, 3, 0.5f, 0.5f),
-                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3, 0.5f, 0.5f),
+                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3,
+                          0.5f, 0.5f),
                 "vertex colour, own material");
 }
 

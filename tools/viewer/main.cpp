@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
   }
   options.vsync = !no_vsync;
   const std::optional<render::ShadowMode> shadow_mode = cli::shadowModeFromName(shadows);
-  if (!shadow_mode) return usageError(fmt::format("--shadows {}: must be map, blob or off", shadows));
+  if (!shadow_mode)
+    return usageError(fmt::format("--shadows {}: must be map, blob or off", shadows));
   options.shadows = *shadow_mode;
   if (!shader.empty()) {
     Result<std::shared_ptr<const render::ShaderSource>> loaded = cli::loadShader(shader);

@@ -40,7 +40,8 @@ struct ViewerOptions {
   bool vsync = true;
   bool lod_colors = false;
   std::vector<std::string> drops;  // loaded as if dropped onto the window at the start
-  std::shared_ptr<const render::ShaderSource> shader;  // --shader: the crowd's shading; null: built-in
+  std::shared_ptr<const render::ShaderSource>
+      shader;  // --shader: the crowd's shading; null: built-in
   render::ShadowMode shadows = render::ShadowMode::kMap;  // --shadows (the panel changes it)
 };
 

@@ -110,16 +110,15 @@ class MixedCrowdRenderer {
   MixedCrowdRenderer() = default;
   // Gathers character c's agents (their placements, playback, tints, states and appearances)
   // into a frame for its renderer.
-  Result<CrowdFrame> gather(size_t character, const Crowd& crowd,
-                            std::span<const glm::vec4> tints);
+  Result<CrowdFrame> gather(size_t character, const Crowd& crowd, std::span<const glm::vec4> tints);
   // The crowd's shared shadow map for `view` (kMap with several characters): fitted, and every
   // character's depth drawn into it.
   Status drawShadowMap(const FrameView& view, std::span<const CrowdFrame> frames);
 
   Device* device_ = nullptr;
   std::vector<std::unique_ptr<CrowdRenderer>> renderers_;
-  std::vector<Gathered> gathered_;  // per character, when there are several
-  std::vector<CrowdFrame> frames_;   // per character: its gathered frame
+  std::vector<Gathered> gathered_;             // per character, when there are several
+  std::vector<CrowdFrame> frames_;             // per character: its gathered frame
   std::unique_ptr<ShadowMapPass> shadow_map_;  // several characters' shared map (kMap)
   std::shared_ptr<const SharedAnimationTexture> shared_;
   std::string separate_;

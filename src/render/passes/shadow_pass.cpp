@@ -33,10 +33,9 @@ ShadowFit fitShadowView(const FrameView& camera, float distance, int map_size) {
   for (int i = 0; i < 4; ++i) {
     const float near_depth = glm::dot(near_corner[i] - camera.eye, axis);
     const float far_depth = glm::dot(far_corner[i] - camera.eye, axis);
-    const float t =
-        far_depth > near_depth ? std::clamp((distance - near_depth) / (far_depth - near_depth),
-                                            0.0f, 1.0f)
-                               : 1.0f;
+    const float t = far_depth > near_depth
+                        ? std::clamp((distance - near_depth) / (far_depth - near_depth), 0.0f, 1.0f)
+                        : 1.0f;
     points[i] = near_corner[i];
     points[4 + i] = glm::mix(near_corner[i], far_corner[i], t);
   }
