@@ -13,6 +13,18 @@
 namespace throng::render {
 namespace {
 
+// Applies `set` to every character's renderer (each compiled the same file); the first error, or
+// ok. Every renderer is told even after one fails, so they stay alike.
+template <typename Set>
+Status setOnEvery(std::vector<std::unique_ptr<CrowdRenderer>>& renderers, Set set) {
+  Status first;
+  for (auto& r : renderers) {
+    Status s = set(*r);
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
 // The instanced and gpu paths read the animation texture on the GPU; the merged ones keep
 // palettes on the CPU.
 bool texturePath(RenderPath path) {
@@ -163,31 +175,18 @@ Status MixedCrowdRenderer::drawDepth(const FrameView& view, const Crowd& crowd) 
 }
 
 Status MixedCrowdRenderer::setShaderUniform(std::string_view name, std::span<const float> values) {
-  Status first;
-  for (auto& r : renderers_) {
-    Status s = r->setShaderUniform(name, values);
-    if (first.ok()) first = s;
-  }
-  return first;
+  return setOnEvery(renderers_, [&](CrowdRenderer& r) { return r.setShaderUniform(name, values); });
 }
 
 Status MixedCrowdRenderer::setShaderUniformInts(std::string_view name,
                                                 std::span<const int> values) {
-  Status first;
-  for (auto& r : renderers_) {
-    Status s = r->setShaderUniformInts(name, values);
-    if (first.ok()) first = s;
-  }
-  return first;
+  return setOnEvery(renderers_,
+                    [&](CrowdRenderer& r) { return r.setShaderUniformInts(name, values); });
 }
 
 Status MixedCrowdRenderer::setShaderTexture(std::string_view name, unsigned gl_texture) {
-  Status first;
-  for (auto& r : renderers_) {
-    Status s = r->setShaderTexture(name, gl_texture);
-    if (first.ok()) first = s;
-  }
-  return first;
+  return setOnEvery(renderers_,
+                    [&](CrowdRenderer& r) { return r.setShaderTexture(name, gl_texture); });
 }
 
 void MixedCrowdRenderer::setShadows(ShadowMode shadows) {
