@@ -104,6 +104,16 @@ void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
   }
 }
 
+// The texels of `format`: floats or halves, as they are in memory.
+void writeTexels(ByteWriter& w, TexelFormat format, const std::vector<float>& texels32,
+                 const std::vector<uint16_t>& texels16) {
+  if (format == TexelFormat::kRgba32F) {
+    w.raw(texels32.data(), texels32.size() * sizeof(float));
+  } else {
+    w.raw(texels16.data(), texels16.size() * sizeof(uint16_t));
+  }
+}
+
 void writeTexture(ByteWriter& w, const AnimationTexture& t) {
   static_assert(2 * sizeof(uint8_t) + sizeof(uint16_t) + 5 * sizeof(uint32_t) + sizeof(uint64_t) ==
                     kTextureHeaderSize,
@@ -117,11 +127,7 @@ void writeTexture(ByteWriter& w, const AnimationTexture& t) {
   w.u32(t.frame_count);
   w.u32(t.frames_per_row);
   w.u64(0);
-  if (t.format == TexelFormat::kRgba32F) {
-    w.raw(t.texels32.data(), t.texels32.size() * sizeof(float));
-  } else {
-    w.raw(t.texels16.data(), t.texels16.size() * sizeof(uint16_t));
-  }
+  writeTexels(w, t.format, t.texels32, t.texels16);
 }
 
 // VATX (version 5 on): kind, format, error, active target names, per-frame weights, then per LOD
@@ -140,11 +146,7 @@ void writeMorph(ByteWriter& w, const MorphAnimation& m) {
     w.u32(t.height);
     w.u32(t.vertex_count);
     w.u32(t.block_count);
-    if (t.format == TexelFormat::kRgba32F) {
-      w.raw(t.texels32.data(), t.texels32.size() * sizeof(float));
-    } else {
-      w.raw(t.texels16.data(), t.texels16.size() * sizeof(uint16_t));
-    }
+    writeTexels(w, t.format, t.texels32, t.texels16);
   }
 }
 

@@ -134,6 +134,11 @@ std::string vertexSetKey(const tinygltf::Primitive& primitive, const Binding& bi
   for (const auto& [name, accessor] : primitive.attributes) {
     key += fmt::format("|{}={}", name, accessor);
   }
+  for (size_t t = 0; t < primitive.targets.size(); ++t) {  // deltas belong to the vertices too
+    for (const auto& [name, accessor] : primitive.targets[t]) {
+      key += fmt::format("|{}:{}={}", t, name, accessor);
+    }
+  }
   return key;
 }
 

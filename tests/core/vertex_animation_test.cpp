@@ -54,33 +54,7 @@ TEST(VertexTexture, StoresAndLoadsTexels) {
 // `kind`, by hand: the layout bakeMorphAnimation makes.
 Package morphPackage(MorphBakeKind kind, TexelFormat format = TexelFormat::kRgba32F) {
   const Character c = test::makeChainCharacter();
-  Package p;
-  p.source = "chain";
-  p.skeleton = c.skeleton;
-  p.lods.push_back(MeshLod{c.mesh, {}, 0.0f, 0.0f, 0.0f});
-  BakedClip clip;
-  clip.name = "bend";
-  clip.frame_count = 4;
-  clip.fps = 4.0f;
-  clip.duration = 1.0f;
-  clip.bounds = computeBounds(c.mesh.positions);
-  p.clips.push_back(clip);
-  AnimationTexture& t = p.animation;
-  t.format = format;
-  t.joint_count = 3;
-  t.frame_count = 4;
-  t.frames_per_row = 2;
-  t.width = 18;
-  t.height = 2;
-  const size_t channels = size_t{t.width} * t.height * 4;
-  if (format == TexelFormat::kRgba32F) {
-    t.texels32.assign(channels, 0.0f);
-  } else {
-    t.texels16.assign(channels, 0);
-  }
-  for (uint32_t f = 0; f < 4; ++f) {
-    for (uint32_t j = 0; j < 3; ++j) storeJointRows(t, f, j, packRows(glm::mat4(1.0f)));
-  }
+  Package p = test::makeChainPackage(format);
   MorphAnimation& m = p.morph;
   m.kind = kind;
   const uint32_t n = static_cast<uint32_t>(c.mesh.vertexCount());

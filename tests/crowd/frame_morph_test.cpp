@@ -111,16 +111,12 @@ TEST_F(FrameMorphFiles, SkinnedMorphBakesToTargetDeltas) {
   const int up = file.gltf.addFloats({0, 0, 0, 0, 0, 0, 0, 0.5f, 0, 0.5f, 0.5f, 0}, "VEC3");
   const int unused = file.gltf.addFloats({1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, "VEC3");
   file.primitive()["targets"] = json::array({{{"POSITION", unused}}, {{"POSITION", up}}});
-  const int times = file.gltf.addFloats({0.0f, 1.0f}, "SCALAR");
-  const int weights = file.gltf.addFloats({0.0f, 0.0f, 0.0f, 1.0f}, "SCALAR");
-  const int turns = file.gltf.addFloats({0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f}, "VEC4");
-  file.gltf.json["animations"] = json::array(
-      {{{"name", "Bend"},
-        {"samplers",
-         {{{"input", times}, {"output", weights}}, {{"input", times}, {"output", turns}}}},
-        {"channels",
-         {{{"sampler", 0}, {"target", {{"node", 3}, {"path", "weights"}}}},
-          {{"sampler", 1}, {"target", {{"node", 2}, {"path", "rotation"}}}}}}}});
+  // The upper edge blends both joints: a true skin (a mesh of rigid parts would bake to VAT).
+  file.primitive()["attributes"]["JOINTS_0"] = file.gltf.add(
+      std::vector<uint16_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 5123, "VEC4");
+  file.primitive()["attributes"]["WEIGHTS_0"] =
+      file.gltf.addFloats({1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0}, "VEC4");
+  test::addBendAnimation(file, {0.0f, 0.0f, 0.0f, 1.0f});
   const std::string path = file.gltf.write(dir_, "bend.gltf");
   Result<Character> c = importGltf(path);
   ASSERT_TRUE(c.ok()) << c.status().toString();
