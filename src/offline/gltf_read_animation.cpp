@@ -111,6 +111,40 @@ void warnSkippedChannels(Document& doc, size_t a, const std::string& name, int w
   }
 }
 
+// Reads weights channel `c` of animation `a` into clip.weights when its node has targets in
+// `morph` (true); false when it has none (the channel is skipped), or when another channel
+// already animates the node's weights (warned).
+Result<bool> readWeightsTarget(Document& doc, const tinygltf::Animation& animation, size_t a,
+                               size_t c, const MorphLayout* morph, Clip& clip) {
+  const tinygltf::AnimationChannel& channel = animation.channels[c];
+  const std::string what = fmt::format("animation {} channel {}", a, c);
+  const NodeMorph targets = channel.target_node >= 0 && morph != nullptr
+                                ? morph->nodes[static_cast<size_t>(channel.target_node)]
+                                : NodeMorph{};
+  if (targets.count == 0) return false;  // a node without targets, or clips bound by name
+  clip.weights.resize(morph->targets.size());
+  const auto tracks =
+      std::span<FloatTrack>(clip.weights)
+          .subspan(static_cast<size_t>(targets.first), static_cast<size_t>(targets.count));
+  if (!tracks.front().empty()) {
+    warn(doc, WarningKind::kChannelAnimatedTwice,
+         fmt::format("{}: node {} weights is animated twice; the first channel is kept", what,
+                     channel.target_node),
+         fmt::format("node {} weights", channel.target_node))
+        .with("animation", a)
+        .with("channel", c)
+        .with("node", channel.target_node)
+        .with("path", channel.target_path);
+    return true;
+  }
+  if (Status s = readWeightsChannel(doc, animation.samplers[static_cast<size_t>(channel.sampler)],
+                                    what, tracks);
+      !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
 }  // namespace
 
 Status readInterpolation(Document& doc, const tinygltf::AnimationSampler& sampler,
@@ -178,34 +212,13 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       } else if (channel.target_path == "scale") {
         path = Path::kScale;
       } else if (channel.target_path == "weights") {
-        const NodeMorph targets = channel.target_node >= 0 && morph != nullptr
-                                      ? morph->nodes[static_cast<size_t>(channel.target_node)]
-                                      : NodeMorph{};
-        if (targets.count == 0) {  // a node without targets, or clips bound by name
+        Result<bool> read = readWeightsTarget(doc, animation, a, c, morph, clip);
+        if (!read.ok()) return read.status();
+        if (*read) {
+          ++read_channels;
+        } else {
           ++weights_channels;
-          continue;
         }
-        clip.weights.resize(morph->targets.size());
-        const auto tracks =
-            std::span<FloatTrack>(clip.weights)
-                .subspan(static_cast<size_t>(targets.first), static_cast<size_t>(targets.count));
-        if (!tracks.front().empty()) {
-          warn(doc, WarningKind::kChannelAnimatedTwice,
-               fmt::format("{}: node {} weights is animated twice; the first channel is kept", what,
-                           channel.target_node),
-               fmt::format("node {} weights", channel.target_node))
-              .with("animation", a)
-              .with("channel", c)
-              .with("node", channel.target_node)
-              .with("path", channel.target_path);
-          continue;
-        }
-        if (Status s = readWeightsChannel(
-                doc, animation.samplers[static_cast<size_t>(channel.sampler)], what, tracks);
-            !s.ok()) {
-          return s;
-        }
-        ++read_channels;
         continue;
       } else {
         ++other_channels;
