@@ -211,7 +211,10 @@ Scene makeScene(int agents, CameraKind camera) {
 
   const int lod_count = static_cast<int>(s.package.lods.size());
   scene.lod_agents.assign(lod_count, 0);
-  const LodView lod_view = lodViewOf(scene.view, kFrameSize);
+  // The front end's LOD rule (every path's, drawMergedCrowd's too): the frame's height, measured to
+  // each agent's nearest point.
+  LodView lod_view = lodViewOf(scene.view, kFrameSize);
+  lod_view.reach = lodReach(s.package.lods);
   for (const Placement& p : scene.placements) {
     const int lod = agentLod(s.package.lods, lod_view, p);
     ++scene.lod_agents[lod];
@@ -524,11 +527,12 @@ std::vector<int> takeCountsFlag(int& argc, char** argv, std::string_view kFlag,
   return agents;
 }
 
-// --cpu-frame: the same Crowd driven through CrowdRenderer on the GPU-driven path (BM_GpuDriven)
-// and on the CPU-fed instanced path (BM_CpuFed), the same calls each frame: a few commands,
-// update, draw, glFinish. Meant for GALLIUM_NOOP=1, where Mesa skips the GPU's work, so what is
-// left is the CPU's; images are blank there and not compared (gpu_crowd_test checks them).
-// Commands each frame: a fixed number (a game issues commands as events happen, not per agent).
+// --cpu-frame: the same Crowd driven through CrowdRenderer on the GPU-driven path (BM_GpuDriven;
+// BM_GpuDrivenReadBack also reads the crowd back every frame) and on the CPU-fed instanced path
+// (BM_CpuFed), the same calls each frame: a few commands, update, draw, glFinish. Meant for
+// GALLIUM_NOOP=1, where Mesa skips the GPU's work, so what is left is the CPU's; images are blank
+// there and not compared (gpu_crowd_test checks them). Commands each frame: a fixed number (a game
+// issues commands as events happen, not per agent).
 constexpr int kCommandsPerFrame = 64;
 constexpr int kCpuFrameAgents[] = {1000, 100000, 1000000};
 
@@ -577,7 +581,13 @@ double threadCpuMilliseconds() {
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
 }
 
-void runPathCpuFrame(benchmark::State& state, bool gpu_driven) {
+// How a --cpu-frame benchmark frames: the CPU-fed path, the GPU-driven path alone, or the
+// GPU-driven path with the crowd read back every frame (CrowdRenderer::readBack without waiting:
+// what a game pays to see its agents' positions and states on the CPU).
+enum class CpuFrameKind { kCpuFed, kGpuDriven, kGpuDrivenReadBack };
+
+void runPathCpuFrame(benchmark::State& state, CpuFrameKind kind) {
+  const bool gpu_driven = kind != CpuFrameKind::kCpuFed;
   CpuFrameShared& s = cpuFrameShared();
   CrowdRenderer& renderer = gpu_driven ? *s.gpu : *s.instanced;
   const int agents = static_cast<int>(state.range(0));
@@ -612,14 +622,37 @@ void runPathCpuFrame(benchmark::State& state, bool gpu_driven) {
     s.device->finish();
   };
   frame();  // untimed: the gpu path uploads the new crowd whole here
-  double cpu_ms = 0.0;
+  const bool read_back = kind == CpuFrameKind::kGpuDrivenReadBack;
+  if (read_back) {
+    // The first call only starts the copies; then a frame and a read-back, so that every timed
+    // read-back has a copy to take.
+    if (Result<bool> r = renderer.readBack(crowd); !r.ok()) die(r.status().toString());
+    frame();
+  }
+  double cpu_ms = 0.0, read_back_ms = 0.0;
+  int64_t delivered = 0;
   for (auto _ : state) {
     const double start = threadCpuMilliseconds();
     frame();
+    const double drawn = threadCpuMilliseconds();
+    if (read_back) {
+      Result<bool> r = renderer.readBack(crowd);
+      if (!r.ok()) die(r.status().toString());
+      delivered += *r;
+      read_back_ms += threadCpuMilliseconds() - drawn;
+    }
     cpu_ms += threadCpuMilliseconds() - start;
   }
+  const double iterations = static_cast<double>(state.iterations());
   state.counters["agents"] = agents;
-  state.counters["cpu_ms"] = cpu_ms / static_cast<double>(state.iterations());
+  // The whole frame's CPU time; with the read-back it includes it (read_back_ms of it).
+  state.counters["cpu_ms"] = cpu_ms / iterations;
+  if (read_back) {
+    state.counters["read_back_ms"] = read_back_ms / iterations;
+    // Frames whose read-back found a finished copy (one or two frames late); the others cost the
+    // check only.
+    state.counters["delivered"] = static_cast<double>(delivered) / iterations;
+  }
   state.counters["draw_calls"] = renderer.stats().draw_calls;
   state.counters["triangles"] = 0;
 }
@@ -817,6 +850,21 @@ void runPaletteFrame(benchmark::State& state, bool pass, int lod, const PaletteS
   state.counters["visible"] = stats.visible;
 }
 
+// THRONG_BENCH_MAX_AGENTS=N (CI's smoke pass, scripts/bench-smoke.sh): every crowd size larger
+// than N is run at N instead (sizes then equal are run once), so every benchmark still runs.
+std::vector<int> capAgents(std::vector<int> counts) {
+  const char* cap_text = std::getenv("THRONG_BENCH_MAX_AGENTS");
+  if (cap_text == nullptr) return counts;
+  const int cap = std::atoi(cap_text);
+  if (cap <= 0) die(std::string("THRONG_BENCH_MAX_AGENTS wants a positive count: ") + cap_text);
+  std::vector<int> out;
+  for (int n : counts) {
+    n = std::min(n, cap);
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
 // Removes `flag` from argv; whether it was there.
 bool takeFlag(int& argc, char** argv, const std::string& flag) {
   bool found = false;
@@ -837,6 +885,16 @@ bool takeFlag(int& argc, char** argv, const std::string& flag) {
 
 int main(int argc, char** argv) {
   using namespace throng::render;
+  // Mesa 22.3's no-op driver crashes in its threaded context on the gpu path's agent upload
+  // (glBufferSubData over a range glCopyBufferSubData wrote: scripts/repro/mesa_noop_threaded.c
+  // reproduces it without throng). Without its thread the driver's CPU time is also counted on
+  // the calling thread, which cpu_ms measures. Set before the first EGL display is made.
+  if (std::getenv("GALLIUM_NOOP") != nullptr && std::getenv("GALLIUM_THREAD") == nullptr) {
+    setenv("GALLIUM_THREAD", "0", 1);
+    std::printf(
+        "GALLIUM_NOOP without GALLIUM_THREAD: running with GALLIUM_THREAD=0 (see "
+        "scripts/repro/mesa_noop_threaded.c)\n");
+  }
   const bool cpu_frame = takeFlag(argc, argv, "--cpu-frame");
   // --palette runs every series; --palette=lods (or lod0, lod3, lod4) one of them.
   std::string palette_series;
@@ -848,13 +906,16 @@ int main(int argc, char** argv) {
     }
   }
   bool agents_given = false;
-  const std::vector<int> agents = takeCountsFlag(
+  const std::vector<int> agents = capAgents(takeCountsFlag(
       argc, argv, "--agents=",
       cpu_frame ? std::span<const int>(kCpuFrameAgents) : std::span<const int>(kDefaultAgents),
-      &agents_given);
+      &agents_given));
   bool cpu_given = false;
   const std::vector<int> cpu_agents =
-      takeCountsFlag(argc, argv, "--cpu-agents=", kDefaultCpuAgents, &cpu_given);
+      capAgents(takeCountsFlag(argc, argv, "--cpu-agents=", kDefaultCpuAgents, &cpu_given));
+  if (const char* cap = std::getenv("THRONG_BENCH_MAX_AGENTS")) {
+    std::printf("crowd sizes capped at %s agents (THRONG_BENCH_MAX_AGENTS)\n", cap);
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (palette) {
@@ -864,7 +925,7 @@ int main(int argc, char** argv) {
       const int lod = series.lod;
       const std::string series_name = lod < 0 ? std::string("lods") : "lod" + std::to_string(lod);
       if (!palette_series.empty() && series_name != palette_series) continue;
-      for (int n : agents_given ? agents : series.agents) {
+      for (int n : agents_given ? agents : capAgents(series.agents)) {
         const std::string name = std::to_string(n) + "/" + series_name;
         PaletteScene& scene = palette_scenes.emplace(name, makePaletteScene(n)).first->second;
         checkPaletteImages(scene, lod, name);
@@ -886,12 +947,22 @@ int main(int argc, char** argv) {
   }
   if (cpu_frame) {
     cpuFrameShared();
-    for (const auto& [name, gpu_driven] :
-         {std::pair{"BM_GpuDriven", true}, std::pair{"BM_CpuFed", false}}) {
-      auto* b =
-          benchmark::RegisterBenchmark(name, [gpu_driven = gpu_driven](benchmark::State& state) {
-            runPathCpuFrame(state, gpu_driven);
-          });
+    // The no-op driver never runs the GPU's copies, so a read-back finds garbage (and says so):
+    // the read-back's CPU cost is measured where the GPU works (llvmpipe), the frame without it
+    // here.
+    const bool noop = !cpuFrameShared().device->caps().rasterizes;
+    if (noop) {
+      std::printf(
+          "NOTE: the no-op driver runs no GPU work: BM_GpuDrivenReadBack runs on a real "
+          "driver only\n");
+    }
+    for (const auto& [name, kind] :
+         {std::pair{"BM_GpuDriven", CpuFrameKind::kGpuDriven},
+          std::pair{"BM_GpuDrivenReadBack", CpuFrameKind::kGpuDrivenReadBack},
+          std::pair{"BM_CpuFed", CpuFrameKind::kCpuFed}}) {
+      if (noop && kind == CpuFrameKind::kGpuDrivenReadBack) continue;
+      auto* b = benchmark::RegisterBenchmark(
+          name, [kind = kind](benchmark::State& state) { runPathCpuFrame(state, kind); });
       for (int n : agents) b->Arg(n);
       b->Unit(benchmark::kMillisecond)->UseRealTime();
     }

@@ -2,7 +2,8 @@
 # Keeps docs/architecture current: scripts/check-architecture.sh BUILD_DIR
 #  1. the target graph (docs/architecture/targets.dot) against the build's own (cmake --graphviz
 #     on BUILD_DIR): the same throng library and program targets (every target named throng_*
-#     but the tests', the test support's and the fuzzers'; a node marked optional=true may be
+#     but the tests', the test support libraries' (throng_test_*), the scalar build's comparison
+#     program (throng_simd_results) and the fuzzers'; a node marked optional=true may be
 #     missing from a build that does not make it, e.g. the viewer without GLFW, the web page
 #     outside emscripten) and the same links between them; external libraries are ignored;
 #  2. every diagram's committed SVG against its .dot: the same nodes and edges (rerun
@@ -49,7 +50,7 @@ if ! cmake --graphviz="$graph_dir/build.dot" "$build" >"$graph_dir/cmake.log" 2>
   echo "check-architecture: cmake --graphviz failed on $build (log: $graph_dir/cmake.log)" >&2
   exit 2
 fi
-project='^throng_' not_project='(_tests$|^throng_test_support$|^throng_fuzz_)'
+project='^throng_' not_project='(_tests$|^throng_test_|^throng_simd_results$|^throng_fuzz_)'
 # CMake writes each edge with a comment naming both targets: ... // from -> to
 build_edges=$(sed -nE 's#.*// ([^ ]+) -> ([^ ]+)$#\1 -> \2#p' "$graph_dir/build.dot" |
   awk -v p="$project" -v n="$not_project" '$1 ~ p && $3 ~ p && $1 !~ n && $3 !~ n && $1 != $3' | sorted)

@@ -14,10 +14,19 @@ SOURCE_DIR = Path(os.environ.get("THRONG_SOURCE_DIR", Path(__file__).resolve().p
 ASSETS_DIR = Path(os.environ.get("THRONG_ASSETS_DIR", SOURCE_DIR.parent / "shared" / "assets"))
 
 
+def in_ci():
+    """Whether this run is CI's: CI set to anything but "", "0" or "false" (as
+    tests/support/require.h decides for the C++ tests)."""
+    return os.environ.get("CI", "") not in ("", "0", "false")
+
+
 def asset(relative):
-    """A shared test character; skips the test when ../shared/assets does not have it."""
+    """A shared test character. When ../shared/assets does not have it: a failure in CI (a missing
+    input is never a silent pass there), a skip elsewhere."""
     path = ASSETS_DIR / relative
     if not path.exists():
+        if in_ci():
+            pytest.fail(f"missing in CI: asset not present: {path}")
         pytest.skip(f"asset not present: {path}")
     return path
 

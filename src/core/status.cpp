@@ -1,8 +1,10 @@
 // Status formatting and the names of the stable error codes.
 #include "throng/core/status.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+
 #include "throng/core/excerpt.h"
 
 namespace throng {
@@ -40,6 +42,20 @@ std::string oneLineMessage(std::string message) {
     clean = byte >= 0x20 && byte != 0x7f;
   }
   return clean ? message : excerpt(message, kMaxMessageBytes);
+}
+
+namespace {
+std::atomic<StatusObserver> status_observer{nullptr};
+}  // namespace
+
+void setStatusObserver(StatusObserver observer) {
+  status_observer.store(observer);
+}
+
+void observeStatus(ErrorCode code, const std::string& message) {
+  if (StatusObserver observer = status_observer.load(std::memory_order_relaxed)) {
+    observer(code, message);
+  }
 }
 
 void abortOnMissingValue(const Status& status) {

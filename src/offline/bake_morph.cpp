@@ -76,7 +76,10 @@ Result<float> bakeVertexFrames(const SkinnedMesh& mesh, std::span<const float> w
         positions,
         normals,
         {}}.run();
-    if (!ok) return Status(ErrorCode::kInvalidData, where + ": morph targets do not fit the mesh");
+    if (!ok) {  // the targets are validated: only the normals can differ
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: {} normals for {} vertices", where, mesh.normals.size(), n));
+    }
     for (uint32_t v = 0; v < n; ++v) {
       if (Status s = checkHalf(positions[v], texture.format, fmt::format("{} frame {}", where, f));
           !s.ok()) {
@@ -181,6 +184,10 @@ Status bakeMorphAnimation(const Character& character, Package& package, uint32_t
   for (size_t l = 0; l < package.lods.size(); ++l) {
     const SkinnedMesh& mesh = package.lods[l].mesh;
     const std::string where = fmt::format("{}: LOD {} morph", source, l);
+    // Both bakes read every target's deltas of every vertex.
+    if (Status s = validateMorphTargets(mesh.morph_targets, mesh.vertexCount(), where); !s.ok()) {
+      return s;
+    }
     VertexTexture texture = allocateVertexTexture(format, static_cast<uint32_t>(mesh.vertexCount()),
                                                   blocks, std::max(2u, max_width));
     if (texture.height > kMaxAnimationTextureSize) {

@@ -106,6 +106,18 @@ TEST(ClipValidation, RejectsBadKeys) {
   Clip short_values = clip;
   short_values.joints[0].translation.interpolation = Interpolation::kCubicSpline;
   EXPECT_EQ(validateClip(short_values, 1, "x").code(), ErrorCode::kInvalidData);
+
+  Clip backwards = clip;
+  backwards.end_time = 0.5f;  // before its start
+  EXPECT_EQ(validateClip(backwards, 1, "x").message(), "x: clip 'c': bad time range [1, 0.5]");
+  Clip keyless = clip;
+  keyless.joints[0].rotation.values = {glm::quat(1.0f, 0.0f, 0.0f, 0.0f)};
+  EXPECT_EQ(validateClip(keyless, 1, "x").message(),
+            "x: clip 'c', joint 0, rotation: values without key times");
+  Clip narrow = clip;
+  narrow.end_time = 3.0f;  // the last key is at 4 s
+  EXPECT_EQ(validateClip(narrow, 1, "x").message(),
+            "x: clip 'c', joint 0, translation: key time 4 outside the clip range [1, 3]");
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.h"
+#include "throng/core/character.h"
 #include "throng/core/mesh.h"
 
 namespace throng {
@@ -118,6 +120,26 @@ TEST(ValidateMorphTargets, NamesTheTargetAndTheProblem) {
   targets[0].default_weight = INFINITY;
   EXPECT_EQ(validateMorphTargets(targets, 2, "face.glb").message(),
             "face.glb: morph target 0 ('smile'): default weight inf is not finite");
+}
+
+// A clip's weights tracks are one per morph target of the mesh, checked like joint tracks.
+TEST(ValidateMorphTargets, ClipWeightsTracksMatchTheMeshTargets) {
+  Character c = test::makeChainCharacter();
+  c.mesh.morph_targets = {target("smile", std::vector<glm::vec3>(c.mesh.vertexCount()))};
+  FloatTrack track;
+  track.times = {0.0f, 1.0f};
+  track.values = {0.0f, 1.0f};
+  c.clips[0].weights = {track};
+  EXPECT_TRUE(validateCharacter(c, "chain").ok());
+  c.clips[0].weights.push_back(track);
+  const Status two = validateCharacter(c, "chain");
+  EXPECT_EQ(two.code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(two.message(),
+            "chain: clip 'bend' has weights tracks for 2 morph targets, the mesh has 1");
+  c.clips[0].weights = {track};
+  c.clips[0].weights[0].values.pop_back();
+  EXPECT_EQ(validateCharacter(c, "chain").message(),
+            "chain: clip 'bend', joint 0, morph weight: 1 values for 2 keys");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "throng/core/vertex_animation.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -132,10 +133,63 @@ TEST(PackageMorph, MeshesWithUnbakedTargetsAreRefused) {
             "them baked (bakeMorphAnimation)");
 }
 
+// A package edited by hand and the message validatePackage gives it, after
+// "chain.throng: section VATX: ".
+struct Inconsistency {
+  const char* name;
+  MorphBakeKind kind;
+  std::function<void(Package&)> edit;
+  const char* message;
+};
+
+// What the reader cannot produce but a package built in memory can hold: validatePackage refuses
+// it (code and message as a damaged file's).
+TEST(PackageMorph, InconsistentMorphDataIsRefusedNamingTheSection) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Inconsistency cases[] = {
+      {"none with textures", MorphBakeKind::kNone, [](Package&) {},
+       "no morph animation, but textures, targets or weights"},
+      {"kind", MorphBakeKind::kVertexFrames,
+       [](Package& p) { p.morph.kind = static_cast<MorphBakeKind>(9); }, "unknown morph kind 9"},
+      {"error", MorphBakeKind::kVertexFrames, [](Package& p) { p.morph.max_error = -1.0f; },
+       "error is negative or not finite"},
+      {"weight count", MorphBakeKind::kTargetDeltas,
+       [](Package& p) { p.morph.frame_weights.pop_back(); }, "7 weights for 4 frames of 2 targets"},
+      {"weight nan", MorphBakeKind::kTargetDeltas,
+       [nan](Package& p) { p.morph.frame_weights[3] = nan; },
+       "weight 3 (frame 1, target 1) is not finite"},
+      {"lod count", MorphBakeKind::kVertexFrames, [](Package& p) { p.morph.lods.clear(); },
+       "0 LOD textures for 1 LODs"},
+      {"format", MorphBakeKind::kVertexFrames,
+       [](Package& p) {
+         p.lods.push_back(p.lods[0]);
+         p.morph.lods.push_back(allocateVertexTexture(
+             TexelFormat::kRgba16F, static_cast<uint32_t>(p.lods[1].mesh.vertexCount()), 4, 64));
+       },
+       "LOD 1 texture: another texel format"},
+      {"odd width", MorphBakeKind::kVertexFrames, [](Package& p) { p.morph.lods[0].width = 63; },
+       "LOD 0 texture: 63x3 is not an even width within the limit of 32768"},
+      {"rows", MorphBakeKind::kVertexFrames, [](Package& p) { p.morph.lods[0].height = 4; },
+       "LOD 0 texture: 160 texels at width 54 need 3 rows, height is 4"},
+      {"channels", MorphBakeKind::kVertexFrames,
+       [](Package& p) { p.morph.lods[0].texels32.pop_back(); },
+       "LOD 0 texture: 647 channels, expected 648"},
+  };
+  for (const Inconsistency& c : cases) {
+    Package p = morphPackage(c.kind);
+    c.edit(p);
+    const Status s = validatePackage(p, "chain.throng");
+    EXPECT_EQ(s.code(), ErrorCode::kInvalidData) << c.name;
+    EXPECT_EQ(s.message(), std::string("chain.throng: section VATX: ") + c.message) << c.name;
+  }
+}
+
 // VATX offsets of a kVertexFrames package (docs/formats.md): kind 0, format 1, error 4, target
 // count 8, weight count 12, LOD count 16, then LOD 0: width 20, height 24, vertices 28, blocks 32,
 // texels 36.
 constexpr size_t kVatxKind = 0;
+constexpr size_t kVatxFormat = 1;
+constexpr size_t kVatxWidth = 20;
 constexpr size_t kVatxBlocks = 32;
 constexpr size_t kVatxTexels = 36;
 
@@ -163,6 +217,10 @@ TEST(PackageMorph, DamagedSectionsAreRejectedNamingFileAndSection) {
          b.insert(16, 4, '\0');
        },
        ErrorCode::kInvalidData, "vertex frames with target names or weights"},
+      {"format", [](std::string& b) { b[kVatxFormat] = 7; }, ErrorCode::kParseError,
+       "unknown texel format 7"},
+      {"width", [](std::string& b) { writeAt<uint32_t>(b, kVatxWidth, 40000); },
+       ErrorCode::kParseError, "vertex texture 40000x"},
   };
   for (const Corruption& c : cases) {
     std::vector<PackageSection> sections = test::splitPackage(valid);

@@ -107,6 +107,27 @@ TEST(CommandScript, ReadsFromAStreamLineByLine) {
   EXPECT_FALSE(one->has_value());
 }
 
+// A stream that fails part way (a socket that drops, a disk that errs) is an error naming the last
+// line read, not a script cut short.
+TEST(CommandScript, AStreamThatFailsIsAnErrorNamingTheLastLine) {
+  // Hands out two lines, then fails as a broken device does (the stream sets its badbit).
+  struct FailingBuffer : std::streambuf {
+    std::string text = "0 0 idle\n0.5 1 die\n";
+    bool handed_out = false;
+    int_type underflow() override {
+      if (handed_out) throw std::ios_base::failure("the device failed");
+      handed_out = true;
+      setg(text.data(), text.data(), text.data() + text.size());
+      return traits_type::to_int_type(text[0]);
+    }
+  } buffer;
+  std::istream in(&buffer);
+  Result<CommandScript> r = readCommandScript(in, "socket 127.0.0.1:9000");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kIoError);
+  EXPECT_EQ(r.status().message(), "socket 127.0.0.1:9000: reading stopped after line 2");
+}
+
 TEST(CommandScript, BindingResolvesClipsAndChecksAgents) {
   const auto clips = makeClips();
   CommandScript script = parseCommandScript(kScript, "fight.txt").value();

@@ -238,5 +238,29 @@ TEST_F(FrameMorphFiles, FramesBlendAndCrossFadeAsTheShaderDoes) {
       (FrameMorphJob{&*p, 0, {{past, 0, 0.0f}, {0, 0, 0.0f}, 0.0f}, positions, normals}.run()));
 }
 
+// posePackage and poseCharacter given morph data built by hand that does not fit the LOD (the
+// package reader and the importer refuse such data first).
+TEST_F(FrameMorphFiles, MorphDataThatDoesNotFitIsRefusedWhenPosing) {
+  const std::string path = writeRippleGrid(dir_);
+  Result<Character> c = importGltf(path);
+  ASSERT_TRUE(c.ok()) << c.status().toString();
+  Result<Package> p = bakeCharacter(*c, BakeOptions{});
+  ASSERT_TRUE(p.ok()) << p.status().toString();
+  ASSERT_TRUE(posePackage(*p, {"ripple", 0.25f, 0}, path).ok());
+  p->morph.lods.clear();
+  Result<LodPose> from_package = posePackage(*p, {"ripple", 0.25f, 0}, path);
+  ASSERT_FALSE(from_package.ok());
+  EXPECT_EQ(from_package.status().code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(from_package.status().message(), path + ": the morph animation does not fit LOD 0");
+
+  std::vector<MeshLod> lods(2, MeshLod{c->mesh, {}, 0.0f, 0.0f, 0.0f});
+  ASSERT_TRUE(poseCharacter(*c, lods, {"ripple", 0.25f, 1}, path).ok());
+  lods[1].mesh.morph_targets[0].positions.pop_back();
+  Result<LodPose> from_keys = poseCharacter(*c, lods, {"ripple", 0.25f, 1}, path);
+  ASSERT_FALSE(from_keys.ok());
+  EXPECT_EQ(from_keys.status().code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(from_keys.status().message(), path + ": the morph targets do not fit the mesh");
+}
+
 }  // namespace
 }  // namespace throng

@@ -161,5 +161,12 @@ std::string caseName(const ::testing::TestParamInfo<Input>& param_info) {
 
 INSTANTIATE_TEST_SUITE_P(Assets, GltfMutation, ::testing::ValuesIn(inputs()), caseName);
 
+// The shared assets are inputs too: without them the list above holds the sample alone.
+TEST(GltfMutationInputs, IncludeTheSharedAssets) {
+  THRONG_REQUIRE(fs::is_directory(test::assetsDir()),
+                 "no shared assets in " + test::assetsDir().string());
+  EXPECT_GT(inputs().size(), 10u);
+}
+
 }  // namespace
 }  // namespace throng

@@ -62,19 +62,24 @@ std::string mutateLines(const std::string& text, std::mt19937_64& rng) {
   return join(ls);
 }
 
+// Shared characters whose skeleton files are mutated too (required: THRONG_REQUIRE_ASSET).
+constexpr const char* kSkeletonAssets[] = {"CesiumMan/CesiumMan.glb",
+                                           "QuaterniusCharacter/Character.glb"};
+
 std::vector<std::pair<std::string, std::string>> skeletonFiles() {
   std::vector<std::pair<std::string, std::string>> out = {
       {"sample.skel", formatSkeletonText(makeSampleCharacter().skeleton)},
       {"chain.skel", formatSkeletonText(test::makeChainCharacter().skeleton)}};
-  for (const char* asset : {"CesiumMan/CesiumMan.glb", "QuaterniusCharacter/Character.glb"}) {
-    if (!std::filesystem::exists(test::assetPath(asset))) continue;
+  for (const char* asset : kSkeletonAssets) {
     Result<Character> c = importGltf(test::assetPath(asset).string());
+    EXPECT_TRUE(c.ok()) << c.status().toString();
     if (c.ok()) out.emplace_back(std::string(asset) + ".skel", formatSkeletonText(c->skeleton));
   }
   return out;
 }
 
 TEST(SkeletonFileMutation, EveryMutationEndsInARoundTripOrOneClearLine) {
+  for (const char* asset : kSkeletonAssets) THRONG_REQUIRE_ASSET(asset);
   for (const auto& [name, text] : skeletonFiles()) {
     int ok = 0;
     for (int i = 0; i < test::kMutationsPerInput; ++i) {

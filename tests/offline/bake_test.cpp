@@ -323,12 +323,54 @@ TEST(Bake, BadOptionsAreRejected) {
   BakeOptions o;
   o.threads = -1;
   EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
+  o = {};
+  o.max_width = 2;
+  EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
+  o = {};
+  o.max_error = NAN;
+  EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
+  o = {};
+  o.format = static_cast<TexelFormat>(7);
+  EXPECT_EQ(bakeCharacter(c, o).status().code(), ErrorCode::kInvalidArgument);
   Character none = c;
   none.clips.clear();
   EXPECT_EQ(bakeCharacter(none, {}).status().code(), ErrorCode::kInvalidArgument);
   Character broken = c;
   broken.mesh.joints[0].x = 7;
   EXPECT_EQ(bakeCharacter(broken, {}).status().code(), ErrorCode::kInvalidData);
+}
+
+// Clips too long for one texture are refused before anything is allocated: one clip past the frame
+// limit, or clips that together need more rows than a texture may have.
+TEST(Bake, ClipsTooLongForATextureAreRefusedBeforeAllocating) {
+  Character c = makeCharacter();
+  Clip& clip = c.clips[0];
+  for (JointTracks& t : clip.joints) {
+    for (float& time : t.rotation.times) time *= 1e8f;
+    for (float& time : t.translation.times) time *= 1e8f;
+    for (float& time : t.scale.times) time *= 1e8f;
+  }
+  updateClipRange(clip);
+  BakeOptions o;
+  o.clips = {clip.name};
+  Result<Package> endless = bakeCharacter(c, o);
+  EXPECT_EQ(endless.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(endless.status().message().find("too many frames at 30 fps"), std::string::npos)
+      << endless.status().message();
+  // 1,000 fps over a clip of 2e4 s: 2e7 frames, under the clip limit, but at 3 joints (9 texels)
+  // per frame and 455 frames per 4,096-texel row, 43,956 rows.
+  for (JointTracks& t : clip.joints) {
+    for (float& time : t.rotation.times) time *= 2e-4f;
+    for (float& time : t.translation.times) time *= 2e-4f;
+    for (float& time : t.scale.times) time *= 2e-4f;
+  }
+  updateClipRange(clip);
+  o.fps = 1000.0f;
+  Result<Package> tall = bakeCharacter(c, o);
+  EXPECT_EQ(tall.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(tall.status().message().find("rows high, more than the limit of 32768"),
+            std::string::npos)
+      << tall.status().message();
 }
 
 TEST(Bake, BoundsHoldEveryFrameAndRootMotionIsRecorded) {
@@ -644,6 +686,9 @@ TEST(Bake, PreviewIsAPngTwiceAsTallAsTheTexture) {
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++files;
   EXPECT_EQ(files, 1);  // no temporary file left
   EXPECT_EQ(writeTexturePreview(p.animation, "/nonexistent/p.png").code(), ErrorCode::kIoError);
+  const Status empty = writeTexturePreview(AnimationTexture{}, (dir / "empty.png").string());
+  EXPECT_EQ(empty.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(empty.message(), (dir / "empty.png").string() + ": the animation texture is empty");
   std::filesystem::remove_all(dir);
 }
 

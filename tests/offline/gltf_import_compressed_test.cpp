@@ -341,10 +341,8 @@ class CompressedAssets : public ::testing::TestWithParam<AssetCase> {
   void check(const Tool& tool, const std::string& flags, const std::string& tag,
              const char* extension) {
     const AssetCase& asset = GetParam();
-    if (!std::filesystem::exists(test::assetPath(asset.file))) {
-      GTEST_SKIP() << "asset not present: " << asset.file;
-    }
-    if (tool.path.empty()) GTEST_SKIP() << tool.name << " is not installed";
+    THRONG_REQUIRE_ASSET(asset.file);
+    THRONG_REQUIRE(!tool.path.empty(), std::string(tool.name) + " is not installed");
     const std::string source = test::assetPath(asset.file).string();
     const std::string out = (dir_ / (tag + ".glb")).string();
     ASSERT_TRUE(run(tool, "-i '" + source + "' -o '" + out + "' " + flags))

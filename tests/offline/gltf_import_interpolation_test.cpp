@@ -15,7 +15,7 @@ constexpr const char* kFile = "feature-tests/InterpolationTest/InterpolationTest
 class InterpolationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(test::assetPath(kFile))) GTEST_SKIP() << "asset not present";
+    THRONG_REQUIRE_ASSET(kFile);
     path_ = test::assetPath(kFile).string();
     Result<Character> imported = importGltf(path_);
     ASSERT_TRUE(imported.ok()) << imported.status().toString();

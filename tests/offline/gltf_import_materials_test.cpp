@@ -9,6 +9,7 @@
 #include <stb_image_write.h>
 
 #include "offline/gltf_builder.h"
+#include "support/message_log.h"
 #include "support/test_support.h"
 #include "throng/offline/gltf_import.h"
 
@@ -174,6 +175,28 @@ TEST_F(GltfMaterials, BadMaterialValuesAreErrors) {
             std::string::npos);
 }
 
+TEST_F(GltfMaterials, BadTextureTransformsAreErrors) {
+  gltf()["extensionsUsed"] = {"KHR_texture_transform"};
+  const json bad[] = {{{"offset", {0.5}}},         // one number, not two
+                      {{"scale", "big"}},          // not numbers
+                      {{"rotation", "quarter"}},   // not a number
+                      {{"offset", {1e39, 0.0}}}};  // past the float range
+  const char* const expected[] = {"KHR_texture_transform offset: expected an array of 2 numbers",
+                                  "KHR_texture_transform scale: expected an array of 2 numbers",
+                                  "KHR_texture_transform: rotation is not a number",
+                                  "KHR_texture_transform: values overflow a float"};
+  for (size_t i = 0; i < std::size(bad); ++i) {
+    SCOPED_TRACE(bad[i].dump());
+    gltf()["images"] = json::array();
+    gltf()["textures"] = json::array();
+    gltf()["materials"] = json::array();
+    primitive()["material"] = addTexturedMaterial(
+        embeddedPng(2, 2), {{"extensions", {{"KHR_texture_transform", bad[i]}}}});
+    const std::string message = importError(ErrorCode::kInvalidData).message();
+    EXPECT_NE(message.find(expected[i]), std::string::npos) << message;
+  }
+}
+
 TEST_F(GltfMaterials, OutOfRangeFactorsAreClampedWithAWarning) {
   primitive()["material"] =
       addMaterial({{"pbrMetallicRoughness", {{"baseColorFactor", {1.5, 0.5, -0.1, 1.0}}}}});
@@ -268,6 +291,8 @@ TEST_F(GltfMaterials, UnusableImagesDropTheTextureWithAWarning) {
   addPrimitive()["material"] = corrupt;
   addPrimitive()["material"] = ktx2;
   const Character c = import();
+  // Warnings are messages too (docs/errors.md's check reads them from the message log).
+  for (const Warning& w : c.warnings) test::logOutputLines(w.message);
   ASSERT_EQ(c.materials.size(), 3u);
   for (const Material& m : c.materials) EXPECT_FALSE(m.base_color_texture.present());
   EXPECT_TRUE(c.images.empty());
@@ -376,6 +401,23 @@ TEST_F(GltfMaterials, MaterialVariants) {
             std::string::npos);
   primitive()["extensions"]["KHR_materials_variants"]["mappings"][1]["variants"] = {3};
   EXPECT_FALSE(importError(ErrorCode::kInvalidData).ok());
+  // A mapping without a material, or naming one that does not exist.
+  json& mappings = primitive()["extensions"]["KHR_materials_variants"]["mappings"];
+  mappings[1] = {{"variants", {2}}};
+  EXPECT_NE(importError(ErrorCode::kInvalidData)
+                .message()
+                .find("mapping 1 needs a material and a variants array"),
+            std::string::npos);
+  mappings[1] = {{"material", 9}, {"variants", {2}}};
+  EXPECT_NE(importError(ErrorCode::kInvalidData).message().find("mapping 1 names material 9"),
+            std::string::npos);
+  // Extensions without their arrays.
+  primitive()["extensions"]["KHR_materials_variants"] = {{"mapping", json::array()}};
+  EXPECT_NE(importError(ErrorCode::kInvalidData).message().find("no 'mappings' array"),
+            std::string::npos);
+  gltf()["extensions"]["KHR_materials_variants"] = {{"variant", json::array()}};
+  EXPECT_NE(importError(ErrorCode::kInvalidData).message().find("no 'variants' array"),
+            std::string::npos);
 }
 
 TEST_F(GltfMaterials, SpecularGlossinessDiffuseIsTheBaseColour) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "offline/gltf_builder.h"
+#include "offline/gltf_read_morph.h"
 #include "offline/gltf_reference.h"
 #include "support/test_support.h"
 #include "throng/offline/gltf_import.h"
@@ -206,6 +207,42 @@ TEST_F(GltfMorph, DefaultWeightsOfAnotherLengthAreRefused) {
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().message(),
             last_path_ + ": node 0 ('quad'): 1 default weights for 2 morph targets of mesh 0");
+}
+
+TEST_F(GltfMorph, TargetsThatDoNotMatchTheMeshAreRefused) {
+  // A target of 3 deltas for the quad's 4 vertices.
+  MorphQuad q;
+  const int short_lift = q.gltf.addFloats({0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3");
+  q.mesh(json::array({{{"POSITION", short_lift}}}));
+  Result<Character> c = tryImport(q.gltf);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(c.status().message(),
+            last_path_ + ": mesh 0 primitive 0 target 0 POSITION: 3 elements, POSITION 4");
+  // A default weight beyond the float range (JSON holds no infinity; 1e300 is a finite double).
+  MorphQuad far;
+  const int lift = far.gltf.addFloats({0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1}, "VEC3");
+  far.mesh(json::array({{{"POSITION", lift}}}), json::array({1e300}));
+  Result<Character> infinite = tryImport(far.gltf);
+  ASSERT_FALSE(infinite.ok());
+  EXPECT_EQ(infinite.status().code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(infinite.status().message(),
+            last_path_ + ": node 0 ('quad'): default weight 1e+300 is not finite");
+}
+
+TEST_F(GltfMorph, MoreTargetsThanTheLimitAreRefused) {
+  MorphQuad q;
+  const int lift = q.gltf.addFloats({0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1}, "VEC3");
+  json targets = json::array();
+  for (size_t t = 0; t <= gltf::kMaxTargetsPerMesh; ++t) targets.push_back({{"POSITION", lift}});
+  q.mesh(targets);
+  Result<Character> c = tryImport(q.gltf);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_EQ(c.status().message(), last_path_ +
+                                      ": mesh 0: " + std::to_string(gltf::kMaxTargetsPerMesh + 1) +
+                                      " morph targets, more than the limit of " +
+                                      std::to_string(gltf::kMaxTargetsPerMesh));
 }
 
 TEST_F(GltfMorph, WeightsOutputOfTheWrongSizeIsRefused) {

@@ -88,7 +88,7 @@ class AssetLodTest : public ::testing::TestWithParam<test::SkinnedAsset> {};
 
 TEST_P(AssetLodTest, DefaultChainWithinItsCapsAndTargets) {
   const test::SkinnedAsset& asset = GetParam();
-  if (!test::assetPresent(asset)) GTEST_SKIP() << "asset not present: " << asset.path;
+  THRONG_REQUIRE(test::assetPresent(asset), std::string("asset not present: ") + asset.path);
   Result<Character> imported = test::importAsset(asset);
   ASSERT_TRUE(imported.ok()) << imported.status().toString();
   const Character& c = *imported;

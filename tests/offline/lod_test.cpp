@@ -295,6 +295,20 @@ TEST(RemapToPalette, MovesWeightToTheNearestKeptAncestor) {
   EXPECT_EQ(remapToPalette(c, c.mesh, no_root).status().code(), ErrorCode::kInvalidArgument);
   const std::vector<uint16_t> unsorted = {0, 3, 2};
   EXPECT_EQ(remapToPalette(c, c.mesh, unsorted).status().code(), ErrorCode::kInvalidArgument);
+  // Meshes the caller did not validate: a joint the skeleton lacks, a vertex without weight.
+  SkinnedMesh foreign = c.mesh;
+  foreign.joints[0] = glm::u16vec4(40, 0, 0, 0);
+  foreign.weights[0] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+  const Result<SkinnedMesh> bad_joint = remapToPalette(c, foreign, kept);
+  EXPECT_EQ(bad_joint.status().code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(bad_joint.status().message(),
+            "bone reduction: vertex 0 uses joint 40, the skeleton has " +
+                std::to_string(c.skeleton.jointCount()));
+  SkinnedMesh weightless = c.mesh;
+  weightless.weights[3] = glm::vec4(0.0f);
+  const Result<SkinnedMesh> no_weight = remapToPalette(c, weightless, kept);
+  EXPECT_EQ(no_weight.status().code(), ErrorCode::kInvalidData);
+  EXPECT_EQ(no_weight.status().message(), "bone reduction: vertex 3 has no positive weight");
 }
 
 TEST(ReduceBones, ErrorIsZeroWithEveryJointAndGrowsAsJointsGo) {
@@ -548,6 +562,9 @@ TEST(LodChain, RejectsLevelsThatAddDetail) {
   EXPECT_TRUE(buildLodChain(c, options).ok());
   options.threshold_px = 0.0f;
   EXPECT_EQ(buildLodChain(c, options).status().code(), ErrorCode::kInvalidArgument);
+  options = {};
+  options.levels.clear();
+  EXPECT_EQ(buildLodChain(c, options).status().message(), "lod chain: no levels");
 }
 
 }  // namespace

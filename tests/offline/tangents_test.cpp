@@ -1,6 +1,6 @@
 // Tangent generation (MikkTSpace rules) against tangents worked out independently: per triangle
 // from the uv gradient, on a quad, a cube, a mirrored strip, a fan whose tangents meet at an
-// angle, and a real file's stored TANGENT.
+// angle, and a smooth cylinder whose chart is mirrored (against the surface's own tangents).
 #include "throng/offline/tangents.h"
 
 #include <algorithm>
@@ -315,41 +315,72 @@ TEST(Tangents, BadArgumentsAreRefused) {
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidData);
 }
 
-// Generated against stored: NormalTangentMirrorTest (Khronos glTF sample models, exported by
-// Blender, whose TANGENT are MikkTSpace's, with mirrored uv charts) gets its frames back from
-// the same mesh without them: every vertex within kStoredAngleDegrees of the stored tangent, with
-// the stored handedness. (Not among the shared assets by default: the test skips without it.)
-constexpr float kStoredAngleDegrees = 0.25f;  // measured: 0.034
-constexpr const char* kMirrorTest =
-    "feature-tests/NormalTangentMirrorTest/NormalTangentMirrorTest.glb";
+// A smooth surface against calculus: a cylinder (radius 1, y in [-1, 1], outward vertex normals)
+// whose texture chart is mirrored at x = -1 and x = 1 (u = theta / pi on the front half, u = 2 -
+// theta / pi on the back), so u runs 0 -> 1 -> 0 around it. The surface's tangent is dP/du
+// (normalised): the circle's direction, reversed on the mirrored half, whose handedness flips.
+// Each facet's dP/du is a chord of the circle, which the vertex normal's plane turns into the
+// circle's direction at that vertex, so every vertex (seam copies, which see one side's facets
+// only, included) must get the surface's tangent up to rounding.
+constexpr int kCylinderSegments = 32;  // around; an even number puts a column on each seam
+constexpr int kCylinderRows = 3;
+constexpr double kSmoothAngleDegrees = 0.01;  // float rounding only
 
-TEST(Tangents, GeneratedMatchAFilesStoredTangents) {
-  THRONG_REQUIRE_ASSET(kMirrorTest);
-  Result<Character> c = importGltf(test::assetPath(kMirrorTest).string());
-  ASSERT_TRUE(c.ok()) << c.status().toString();
-  const SkinnedMesh& stored = c->mesh;
-  ASSERT_EQ(stored.tangent_source, TangentSource::kFile);
-  ASSERT_EQ(stored.tangents.size(), stored.vertexCount());
-  SkinnedMesh mesh = stored;
-  mesh.tangents.clear();
-  mesh.tangent_source = TangentSource::kNone;
-  Result<TangentReport> r = generateTangents(mesh, c->materials);
-  ASSERT_TRUE(r.ok()) << r.status().toString();
-  ASSERT_EQ(mesh.vertexCount(), stored.vertexCount()) << "the exporter split them already";
-  const float cos_limit = std::cos(kStoredAngleDegrees * std::numbers::pi_v<float> / 180.0f);
-  float worst = 1.0f;
-  int mirrored = 0;
-  for (size_t v = 0; v < mesh.vertexCount(); ++v) {
-    const float cos = glm::dot(glm::vec3(mesh.tangents[v]), glm::vec3(stored.tangents[v]));
-    worst = std::min(worst, cos);
-    EXPECT_GE(cos, cos_limit) << "vertex " << v;
-    EXPECT_EQ(mesh.tangents[v].w, stored.tangents[v].w) << "vertex " << v;
-    mirrored += stored.tangents[v].w < 0.0f;
+TEST(Tangents, ASmoothMirroredCylinderGetsItsSurfacesTangents) {
+  MeshBuilder b;
+  const double pi = std::numbers::pi;
+  auto vertex = [&](int i, int j) {  // column i (around), row j (up)
+    const double theta = 2.0 * pi * (i % kCylinderSegments) / kCylinderSegments;
+    const double u = theta > pi ? 2.0 - theta / pi : theta / pi;  // P = (cos, y, sin theta)
+    const double y = -1.0 + 2.0 * j / kCylinderRows;
+    const glm::vec3 n(static_cast<float>(std::cos(theta)), 0.0f,
+                      static_cast<float>(std::sin(theta)));
+    // v grows down the image: v = (1 - y) / 2.
+    return b.vertex(glm::vec3(n.x, static_cast<float>(y), n.z),
+                    glm::vec2(static_cast<float>(u), static_cast<float>((1.0 - y) / 2.0)), n);
+  };
+  for (int i = 0; i < kCylinderSegments; ++i) {
+    for (int j = 0; j < kCylinderRows; ++j) {
+      // Counter-clockwise seen from outside: cross(dP/dy, dP/dtheta) points outwards.
+      const uint32_t a = vertex(i, j), c = vertex(i + 1, j), d = vertex(i, j + 1),
+                     e = vertex(i + 1, j + 1);
+      b.mesh.indices.insert(b.mesh.indices.end(), {a, d, c, c, d, e});
+    }
   }
-  EXPECT_GT(mirrored, 0);  // the file's point: mirrored charts
-  std::printf(
-      "%zu vertices, %d mirrored: the largest angle to the stored tangent is %.3f degrees\n",
-      mesh.vertexCount(), mirrored, std::acos(std::min(worst, 1.0f)) * 180.0 / std::numbers::pi);
+  const size_t shared = b.mesh.vertexCount();
+  ASSERT_EQ(shared, static_cast<size_t>(kCylinderSegments * (kCylinderRows + 1)));
+  Result<TangentReport> r = generateTangents(b.mesh, {});
+  ASSERT_TRUE(r.ok()) << r.status().toString();
+  // Each seam column's vertices get a copy: the two halves need opposite frames there.
+  EXPECT_EQ(r->split, static_cast<size_t>(2 * (kCylinderRows + 1)));
+  EXPECT_EQ(r->fallback, 0u);
+  int mirrored = 0;
+  for (size_t t = 0; t < b.mesh.indices.size(); t += 3) {
+    // The triangle's half: its centroid's angle.
+    glm::vec3 centre(0.0f);
+    for (int k = 0; k < 3; ++k) centre += b.mesh.positions[b.mesh.indices[t + k]] / 3.0f;
+    double centre_theta = std::atan2(centre.z, centre.x);
+    if (centre_theta < 0.0) centre_theta += 2.0 * pi;
+    const bool back = centre_theta > pi;
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = b.mesh.indices[t + k];
+      const glm::dvec3 p = b.mesh.positions[v];
+      const double theta = std::atan2(p.z, p.x);
+      const glm::dvec3 dpdtheta(-std::sin(theta), 0.0, std::cos(theta));
+      const glm::dvec3 want = back ? -dpdtheta : dpdtheta;  // normalised dP/du on this half
+      // Handedness: cross(n, t) * w is the bitangent, -dP/dv = +y (v = (1 - y) / 2).
+      const glm::dvec3 n = b.mesh.normals[v];
+      const float want_w = glm::dot(glm::cross(n, want), glm::dvec3(0, 1, 0)) > 0.0 ? 1.0f : -1.0f;
+      const glm::dvec3 got = glm::vec3(b.mesh.tangents[v]);
+      const double degrees =
+          std::acos(std::clamp(glm::dot(glm::normalize(got), want), -1.0, 1.0)) * 180.0 / pi;
+      EXPECT_LE(degrees, kSmoothAngleDegrees) << "vertex " << v << " at theta " << theta;
+      EXPECT_EQ(b.mesh.tangents[v].w, want_w) << "vertex " << v;
+      mirrored += back;
+    }
+  }
+  EXPECT_GT(mirrored, 0);
+  EXPECT_TRUE(validateMesh(b.mesh, 1, "cylinder").ok());
 }
 
 }  // namespace

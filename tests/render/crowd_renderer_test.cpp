@@ -207,6 +207,21 @@ TEST(CrowdRenderer, AFailedRendererSaysWhyAndDrawsNothing) {
   CrowdRenderer nothing(*device, empty);
   EXPECT_EQ(nothing.status().code(), ErrorCode::kInvalidData);
   EXPECT_NE(nothing.status().message().find("empty.throng"), std::string::npos);
+  // More LODs than a LOD index's byte can hold (refused before any mesh is read).
+  Package crowded;
+  crowded.source = "crowded.throng";
+  crowded.clips = samplePackage().clips;
+  crowded.lods.resize(kMaxLodLevels + 1);
+  CrowdRenderer too_many(*device, crowded);
+  EXPECT_EQ(too_many.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_EQ(too_many.status().message(),
+            "crowded.throng: 257 LODs, more than the 255 a crowd can pick from");
+
+  CrowdRendererDesc unknown;
+  unknown.path = static_cast<RenderPath>(42);
+  CrowdRenderer no_path(*device, samplePackage(), unknown);
+  EXPECT_EQ(no_path.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(no_path.status().message(), "crowd renderer: render path 42 does not exist");
 
   CrowdRendererDesc budget;
   budget.path = RenderPath::kMerged;
@@ -226,6 +241,27 @@ TEST(CrowdRenderer, RejectsFramesWhoseSpansDisagree) {
   EXPECT_EQ(renderer.draw(scene.view, frame).code(), ErrorCode::kInvalidArgument);
   scene.playback[1].clip = 200;
   EXPECT_EQ(renderer.draw(scene.view, scene.frame()).code(), ErrorCode::kInvalidArgument);
+  // The CPU-fed paths check the clips themselves (the renderer above is on the gpu path).
+  CrowdRendererDesc instanced_desc;
+  instanced_desc.path = RenderPath::kInstanced;
+  CrowdRenderer instanced(*device, samplePackage(), instanced_desc);
+  ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
+  const Status bad_clip = instanced.draw(scene.view, scene.frame());
+  EXPECT_EQ(bad_clip.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(bad_clip.message(), "crowd renderer: an agent plays a clip the package lacks (it has " +
+                                    std::to_string(samplePackage().clips.size()) + " clips)");
+  // A mixed crowd is drawn each character's agents by their own renderer (CharacterGatherJob).
+  const ClipSet clip_set = clipSetByName(samplePackage().clips).value();
+  const CrowdCharacter characters[2] = {{samplePackage().clips, clip_set},
+                                        {samplePackage().clips, clip_set}};
+  Crowd mixed(characters);
+  mixed.addAgent({}, 0.0f, 0);
+  mixed.addAgent({}, 0.0f, 1);
+  const Status refused = renderer.draw(scene.view, mixed);
+  EXPECT_EQ(refused.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(refused.message(),
+            "a mixed crowd: draw each character's agents with its own renderer "
+            "(MixedCrowdRenderer)");
 }
 
 // The frame's counters follow from the path: one draw per LOD in use (instanced), one per K
@@ -624,8 +660,8 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageWithFewerDraws) {
   expectNonUniformScaleKeepsTheRows();
 }
 
-// Real characters (each skipped when absent): rigid rigs, so the 2-vec4 encoding is chosen and
-// draws the 3x4 rows' picture, frames blended. Cross-fades are printed, not checked: a 50/50
+// Real characters (required: THRONG_REQUIRE_ASSET): rigid rigs, so the 2-vec4 encoding is chosen
+// and draws the 3x4 rows' picture, frames blended. Cross-fades are printed, not checked: a 50/50
 // fade between clips whose poses differ by a large turn blends the rows linearly, shrinking the
 // limbs across the turn (cos(angle / 2)), which no rotation with a uniform scale can hold.
 // QuaterniusCharacter's (Idle, Walk, Run, Punch, Death...) differ there in ~2% of the pixels.
@@ -634,9 +670,9 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageOfSharedAssets) {
                                 "QuaterniusCharacter/Character.glb"};
   auto es2 = makeDevice(2);
   ASSERT_NE(es2, nullptr);
+  for (const char* asset : assets) THRONG_REQUIRE_ASSET(asset);
   int checked = 0;
   for (const char* asset : assets) {
-    if (!std::filesystem::exists(test::assetPath(asset))) continue;
     SCOPED_TRACE(asset);
     Result<Character> character = importGltf(test::assetPath(asset).string());
     ASSERT_TRUE(character.ok()) << character.status().toString();
@@ -686,7 +722,7 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageOfSharedAssets) {
     }
     ++checked;
   }
-  if (checked == 0) GTEST_SKIP() << "no shared assets";
+  EXPECT_EQ(checked, static_cast<int>(std::size(assets)));
 }
 
 TEST(CrowdRenderer, AgentDrawInfoSaysHowEachAgentWasDrawn) {

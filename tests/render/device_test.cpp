@@ -42,8 +42,9 @@ TEST(Device, Es3ContextReportsItsCaps) {
 TEST(Device, Es2RequestGivesARealEs2Context) {
   // No other device is alive here, so the display is initialised with the ES2 override (which
   // makeDevice puts in the environment: the library does not).
-  if (const char* user = std::getenv("MESA_GLES_VERSION_OVERRIDE"); user && user[0] != '2')
-    GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE=" << user << " decides the version";
+  const char* user = std::getenv("MESA_GLES_VERSION_OVERRIDE");
+  THRONG_REQUIRE(!user || user[0] == '2', std::string("the user's MESA_GLES_VERSION_OVERRIDE=") +
+                                              (user ? user : "") + " decides the version");
   DeviceDesc desc;
   DeviceTestHooks hooks;
   desc.test_hooks = &hooks;
@@ -62,8 +63,8 @@ TEST(Device, Es2RequestGivesARealEs2Context) {
 
 TEST(Device, TheLibraryLeavesTheEnvironmentAlone) {
   test::useGlesVersion(3);  // removes an override an earlier test set
-  if (std::getenv("MESA_GLES_VERSION_OVERRIDE"))
-    GTEST_SKIP() << "the user's MESA_GLES_VERSION_OVERRIDE is set";
+  THRONG_REQUIRE(!std::getenv("MESA_GLES_VERSION_OVERRIDE"),
+                 "the user's MESA_GLES_VERSION_OVERRIDE is set");
   DeviceDesc desc;
   DeviceTestHooks hooks;
   desc.test_hooks = &hooks;
@@ -114,6 +115,16 @@ TEST(Device, BadDescriptionsAreRefused) {
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), ErrorCode::kInvalidArgument);
+  desc = {};
+  hooks = {};
+  desc.test_hooks = &hooks;
+  desc.gles_major = 3;
+  desc.gles_minor = 3;  // ES 3.3 does not exist
+  device = Device::createHeadless(desc);
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(device.status().message(),
+            "device: OpenGL ES 3.3 asked for; 2.0 and 3.0 to 3.2 are supported");
   desc = {};
   hooks = {};
   desc.test_hooks = &hooks;

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "render_test_support.h"
+#include "support/gpu_support.h"
 #include "support/test_support.h"
 #include "throng/crowd/culling.h"
 #include "throng/crowd/lod_select.h"
@@ -53,27 +54,10 @@ GpuDrawOptions lodRule(const FrameView& view) {
   return options;
 }
 
-// An ES 3.1 device, or nullptr with the reason in `*skip` where the driver offers no ES 3.1
-// context or no compute (those tests skip; Mesa's llvmpipe has both).
-std::unique_ptr<Device> makeEs31Device(std::string* skip, CapsOverride caps = {}) {
-  DeviceDesc desc;
-  DeviceTestHooks hooks;
-  desc.test_hooks = &hooks;
-  desc.gles_major = 3;
-  desc.gles_minor = 1;
-  desc.width = desc.height = kFrameSize;
-  hooks.caps = caps;
-  test::useGlesVersion(3);
-  Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
-  if (!device.ok()) {
-    *skip = "no OpenGL ES 3.1 context: " + device.status().toString();
-    return nullptr;
-  }
-  if (!caps.disable_compute && !(*device)->caps().compute) {
-    *skip = "no ES 3.1 compute on " + (*device)->caps().version;
-    return nullptr;
-  }
-  return std::move(device).value();
+// An ES 3.1 device, or nullptr with what the driver lacks in `*missing` (THRONG_REQUIRE: a
+// failure in CI, whose llvmpipe has it all; GpuCrowd's own failures always fail).
+std::unique_ptr<Device> makeEs31Device(std::string* missing, CapsOverride caps = {}) {
+  return test::makeEs31Device(missing, kFrameSize, kFrameSize, caps);
 }
 
 ClipSet sampleClipSet() {
@@ -259,7 +243,7 @@ FrameView streetView() {
 }
 
 struct Pair {
-  std::string skip;  // why the device cannot run the path (the test skips)
+  std::string skip;  // what the driver lacks for the path (THRONG_REQUIRE)
   std::unique_ptr<Device> device;
   std::unique_ptr<InstancedRenderer> renderer;
   std::unique_ptr<GpuCrowd> gpu;
@@ -281,7 +265,7 @@ Pair makeGpuCrowd() {
 
 TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
   Pair pair = makeGpuCrowd();
-  if (!pair.skip.empty()) GTEST_SKIP() << pair.skip;
+  THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
   const Package& package = samplePackage();
   Crowd cpu(package.clips, sampleClipSet());
@@ -319,7 +303,7 @@ TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
 
 TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
   Pair pair = makeGpuCrowd();
-  if (!pair.skip.empty()) GTEST_SKIP() << pair.skip;
+  THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
   const Package& package = samplePackage();
   Crowd cpu(package.clips, sampleClipSet());
@@ -388,7 +372,7 @@ TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
 // Two updates before a draw run as two steps, as on the CPU; a draw without an update only draws.
 TEST(GpuCrowd, UpdatesWithoutDrawsAndDrawsWithoutUpdates) {
   Pair pair = makeGpuCrowd();
-  if (!pair.skip.empty()) GTEST_SKIP() << pair.skip;
+  THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
   const Package& package = samplePackage();
   Crowd cpu(package.clips, sampleClipSet());
@@ -421,7 +405,7 @@ TEST(GpuCrowd, UpdatesWithoutDrawsAndDrawsWithoutUpdates) {
 // deliver a recent frame's state.
 TEST(GpuCrowd, ReadsBackAFrameLateWithoutWaiting) {
   Pair pair = makeGpuCrowd();
-  if (!pair.skip.empty()) GTEST_SKIP() << pair.skip;
+  THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
   const Package& package = samplePackage();
   Crowd cpu(package.clips, sampleClipSet());
@@ -464,7 +448,7 @@ TEST(GpuCrowd, ReadsBackAFrameLateWithoutWaiting) {
 
 TEST(GpuCrowd, RefusesCrowdsOfOtherClipsAndDevicesWithoutCompute) {
   Pair pair = makeGpuCrowd();
-  if (!pair.skip.empty()) GTEST_SKIP() << pair.skip;
+  THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
   std::vector<BakedClip> clips = samplePackage().clips;
   clips.push_back(clips.back());
@@ -472,6 +456,39 @@ TEST(GpuCrowd, RefusesCrowdsOfOtherClipsAndDevicesWithoutCompute) {
   Crowd other(clips, clipSetByName(clips).value());
   other.addAgent({});
   EXPECT_EQ(pair.gpu->update(other, kTick).code(), ErrorCode::kInvalidArgument);
+  // Crowds and spans that do not fit the package or each other.
+  const ClipSet clip_set = clipSetByName(samplePackage().clips).value();
+  const CrowdCharacter characters[2] = {{samplePackage().clips, clip_set},
+                                        {samplePackage().clips, clip_set}};
+  Crowd mixed(characters);
+  mixed.addAgent({}, 0.0f, 1);
+  const Status mixed_status = pair.gpu->update(mixed, kTick);
+  EXPECT_EQ(mixed_status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(mixed_status.message(),
+            "GPU-driven crowd: a mixed crowd (2 characters); one character's crowd only");
+  Crowd crowd(samplePackage().clips, clip_set);
+  crowd.addAgent({});
+  crowd.addAgent({});
+  const FrameView view =
+      lookAtView(glm::vec3(0.0f, 2.0f, 8.0f), glm::vec3(0.0f), 0.8f, 1.0f, 0.1f, 100.0f);
+  GpuDrawOptions far_lod = lodRule(view);
+  far_lod.fixed_lod = 9;
+  EXPECT_EQ(pair.gpu->draw(view, crowd, {}, far_lod).message(),
+            "GPU-driven crowd: LOD 9 asked for; the package has 4 LODs");
+  const glm::vec4 one_tint[1] = {glm::vec4(1.0f)};
+  EXPECT_EQ(pair.gpu->draw(view, crowd, one_tint, lodRule(view)).message(),
+            "GPU-driven crowd: 1 tints for 2 agents (one per agent, or none)");
+  const Placement placements[2] = {};
+  const AgentPlayback playback[1] = {};
+  EXPECT_EQ(pair.gpu->draw(view, placements, playback, {}, lodRule(view)).message(),
+            "GPU-driven crowd: 2 placements, 1 playback states and 0 tints");
+  // A package whose LODs are not the instanced renderer's (here: one LOD of the sample's four).
+  Package one_lod = samplePackage();
+  one_lod.lods.resize(1);
+  auto mismatched = GpuCrowd::create(*pair.device, one_lod, *pair.renderer);
+  EXPECT_EQ(mismatched.status().code(), ErrorCode::kInvalidData);
+  EXPECT_NE(mismatched.status().message().find("LODs (the renderer has "), std::string::npos)
+      << mismatched.status().message();
 
   CapsOverride no_compute;
   no_compute.disable_compute = true;
@@ -489,7 +506,7 @@ TEST(GpuCrowd, RefusesCrowdsOfOtherClipsAndDevicesWithoutCompute) {
 TEST(GpuCrowd, TheFrontEndDrawsTheSameCrowdOnTheGpuAndInstancedPaths) {
   std::string skip;
   auto device = makeEs31Device(&skip);
-  if (!skip.empty()) GTEST_SKIP() << skip;
+  THRONG_REQUIRE(skip.empty(), skip);
   ASSERT_NE(device, nullptr);
   const Package& package = samplePackage();
   std::array<glm::vec4, kAgentStateCount> state_tints;

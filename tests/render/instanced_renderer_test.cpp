@@ -166,6 +166,21 @@ TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
     EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded);
     EXPECT_NE(renderer.status().message().find("frames"), std::string::npos);
   }
+  {
+    DeviceDesc desc;
+    DeviceTestHooks hooks;
+    desc.test_hooks = &hooks;
+    hooks.caps.max_texture_size = 2;  // narrower than one joint's 3 texels (ES guarantees 64)
+    auto device = test::makeTestDevice(desc);
+    ASSERT_NE(device, nullptr);
+    auto renderer = InstancedRenderer::create(*device, package);
+    ASSERT_FALSE(renderer.ok());
+    EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded);
+    EXPECT_NE(renderer.status().message().find(
+                  "animation texture: the device's GL_MAX_TEXTURE_SIZE 2 cannot hold one joint"),
+              std::string::npos)
+        << renderer.status().message();
+  }
 }
 
 TEST(InstancedRenderer, OneDrawCallPerLodWhateverTheCrowdSize) {

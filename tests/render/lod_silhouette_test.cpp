@@ -174,7 +174,7 @@ class AssetSilhouetteTest : public ::testing::TestWithParam<test::SkinnedAsset> 
 
 TEST_P(AssetSilhouetteTest, EachLodAtItsSwitchDistanceLooksLikeLodZero) {
   const test::SkinnedAsset& asset = GetParam();
-  if (!test::assetPresent(asset)) GTEST_SKIP() << "asset not present: " << asset.path;
+  THRONG_REQUIRE(test::assetPresent(asset), std::string("asset not present: ") + asset.path);
   Result<Character> character = test::importAsset(asset);
   ASSERT_TRUE(character.ok()) << character.status().toString();
   if (character->clips.empty()) {

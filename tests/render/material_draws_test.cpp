@@ -207,13 +207,13 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
     desc.width = kWidth;
     desc.height = height_;
     if (GetParam().path == RenderPath::kGpu) {
-      // The GPU-driven path: an ES 3.1 context with compute, or the case skips.
+      // The GPU-driven path: an ES 3.1 context with compute (required: test/require.h).
       desc.gles_minor = 1;
       test::useGlesVersion(3);
       Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
-      if (!device.ok()) GTEST_SKIP() << "no ES 3.1 context: " << device.status().toString();
+      THRONG_REQUIRE(device.ok(), "no ES 3.1 context: " + device.status().toString());
       device_ = std::move(device).value();
-      if (!device_->caps().compute) GTEST_SKIP() << "no ES 3.1 compute";
+      THRONG_REQUIRE(device_->caps().compute, "no ES 3.1 compute on " + device_->caps().version);
     } else {
       device_ = test::makeTestDevice(desc);
     }
@@ -394,8 +394,8 @@ TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
   desc.height = kHeight;
   test::useGlesVersion(3);
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
-  if (!device.ok()) GTEST_SKIP() << "no ES 3.1 context: " << device.status().toString();
-  if (!(*device)->caps().compute) GTEST_SKIP() << "no ES 3.1 compute";
+  THRONG_REQUIRE(device.ok(), "no ES 3.1 context: " + device.status().toString());
+  THRONG_REQUIRE((*device)->caps().compute, "no ES 3.1 compute on " + (*device)->caps().version);
   // Auto picks instanced for a package with variants, and says why.
   {
     CrowdRenderer automatic(**device, materialPackage());

@@ -9,7 +9,6 @@
 #include "render/merged_path.h"
 #include "render/test_hooks.h"
 #include "support/test_support.h"
-#include "throng/crowd/batch_palette.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
@@ -100,15 +99,14 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
             (256 - (*merged)->lodInfo(0).other_uniform_vectors) / (23 * 3 + 1));
 
   std::vector<test::ReferenceCharacter> reference(agents.size());
-  PoseScratch pose;
   for (size_t i = 0; i < agents.size(); ++i) {
     reference[i].mesh = &lods[0].mesh;
     reference[i].materials = character.materials;
-    reference[i].palette.resize(character.skeleton.jointCount());
     const Clip& clip = character.clips[agents[i].clip];
-    treePalette(character.skeleton, &clip,
-                clipTime(clip, agents[i].time, package->clips[agents[i].clip].loop),
-                placementMatrix(placements[i]), {}, pose, reference[i].palette);
+    reference[i].palette =
+        test::referencePalette(character.skeleton, &clip,
+                               clipTime(clip, agents[i].time, package->clips[agents[i].clip].loop),
+                               placements[i].position, placements[i].heading, placements[i].scale);
   }
   Result<Image> cpu = test::drawCpuReference(**es2, reference, view.view_projection, clear);
   ASSERT_TRUE(cpu.ok()) << cpu.status().toString();

@@ -13,8 +13,6 @@
 #include "render/merged_path.h"
 #include "render/test_hooks.h"
 #include "support/test_support.h"
-#include "throng/crowd/batch_palette.h"
-#include "throng/crowd/lod_pick.h"
 #include "throng/offline/lod.h"
 
 namespace throng::render {
@@ -210,6 +208,10 @@ TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
   auto fits = MergedBatchRenderer::create(*roomy, scene.lods, 13);
   ASSERT_TRUE(fits.ok());
   EXPECT_TRUE((*fits)->warnings().empty());
+  // Nothing to draw is a caller's mistake, said as such.
+  const auto no_lods = MergedBatchRenderer::create(*roomy, {}, 13);
+  EXPECT_EQ(no_lods.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(no_lods.status().message(), "merged batch: no LODs");
   MergedBatchDesc strict;
   strict.fall_back_to_fewer_joints = false;
   auto failed = MergedBatchRenderer::create(*device, scene.lods, 13, strict);
@@ -254,7 +256,34 @@ TEST(MergedRenderer, DrawsKCharactersPerCall) {
             20);
 }
 
-// The merged image of both palette sources equals the CPU reference of the same LODs and poses.
+// The vertex uniform vectors merged.vert declares besides the palettes and tints (asserted by
+// ShaderUniformsAreReadFromTheProgram).
+constexpr int kMergedShaderUniformVectors = 17;
+
+// The LOD drawn for an agent `distance` units from the eye, worked out from the LOD data alone
+// (not from the renderer under test): the distance rule picks the first LOD whose max_distance
+// is 0 (none) or at least the distance; a LOD whose palette does not fit the uniform budget
+// (3 vectors per joint and a tint per character: (budget - the shader's own) / (3 * joints + 1)
+// characters per draw, at least 1) is drawn with the next coarser one that fits.
+int expectedDrawnLod(std::span<const MeshLod> lods, int joints, int budget, float distance) {
+  size_t lod = 0;
+  while (lod + 1 < lods.size() && lods[lod].max_distance != 0.0f &&
+         lods[lod].max_distance < distance) {
+    ++lod;
+  }
+  for (; lod < lods.size(); ++lod) {
+    const int lod_joints = lods[lod].palette_joints.empty()
+                               ? joints
+                               : static_cast<int>(lods[lod].palette_joints.size());
+    if ((budget - kMergedShaderUniformVectors) / (3 * lod_joints + 1) >= 1)
+      return static_cast<int>(lod);
+  }
+  ADD_FAILURE() << "no LOD fits " << budget << " uniform vectors";
+  return static_cast<int>(lods.size()) - 1;
+}
+
+// The merged image of both palette sources equals the CPU reference (the test's own shading of
+// SkinJob's vertices) of the LODs and palette joints the package data says, at the same poses.
 TEST(MergedRenderer, ImagesMatchTheCpuReference) {
   for (int budget : {128, 256}) {
     auto device = makeEs2Device(budget);
@@ -266,16 +295,17 @@ TEST(MergedRenderer, ImagesMatchTheCpuReference) {
 
     std::vector<test::ReferenceCharacter> reference;
     std::set<int> lods_seen;
-    PoseScratch pose;
     for (size_t i = 0; i < scene.agents.size(); ++i) {
       const Placement& p = scene.placements[i];
-      const int lod = pickLod(scene.lods, glm::length(p.position - scene.camera));
+      const int lod =
+          expectedDrawnLod(scene.lods, 13, budget, glm::length(p.position - scene.camera));
       lods_seen.insert(lod);
+      const MeshLod& drawn = scene.lods[static_cast<size_t>(lod)];
       test::ReferenceCharacter c;
-      c.mesh = &scene.lods[(*renderer)->lodInfo(lod).drawn_lod].mesh;
-      c.palette.resize((*renderer)->paletteJoints(lod).size());
-      treePalette(scene.character.skeleton, &scene.character.clips[0], scene.agents[i].time,
-                  placementMatrix(p), (*renderer)->paletteJoints(lod), pose, c.palette);
+      c.mesh = &drawn.mesh;
+      c.palette = test::referencePalette(scene.character.skeleton, &scene.character.clips[0],
+                                         scene.agents[i].time, p.position, p.heading, p.scale,
+                                         drawn.palette_joints);
       reference.push_back(std::move(c));
     }
     EXPECT_EQ(lods_seen.size(), 4u);

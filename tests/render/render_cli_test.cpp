@@ -44,25 +44,6 @@ std::string writeChainPackage(const std::filesystem::path& dir) {
   return path;
 }
 
-// The built-in sample baked once per test process with its default LOD chain, as `render sample`
-// bakes it in memory: building the LODs measures every clip frame and would dominate tests that
-// render many times (several times more under the sanitizers).
-std::string bakedSampleFile() {
-  struct Baked {
-    std::filesystem::path dir = test::makeTempDir("render-cli-sample");
-    std::string package = quoted(dir / "sample.throng");
-    Baked() {
-      const std::string glb = quoted(dir / "sample.glb");
-      EXPECT_EQ(test::runCli("sample -o " + glb).exit_code, 0);
-      const test::CliResult bake = test::runCli("bake " + glb + " --lods -o " + package);
-      EXPECT_EQ(bake.exit_code, 0) << bake.output;
-    }
-    ~Baked() { std::filesystem::remove_all(dir); }
-  };
-  static const Baked baked;
-  return baked.package;
-}
-
 render::Image readImage(const std::filesystem::path& png) {
   Result<render::Image> image = render::readPng(png.string());
   EXPECT_TRUE(image.ok()) << image.status().toString();
@@ -83,10 +64,9 @@ TEST(RenderCli, APackageGivesThePngThePathWhyAndTheDrawCalls) {
       test::runCli("render " + package + " --agents 30 --out " + png +
                    " --width 96 --height 64 --clip twist --frames 2 --seed 3");
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  // auto: gpu where the ES 3 context has compute (Mesa: 3.2), instanced otherwise.
-  EXPECT_TRUE(result.output.find("path: gpu (OpenGL ES 3") != std::string::npos ||
-              result.output.find("path: instanced (OpenGL ES 3") != std::string::npos)
-      << result.output;
+  // auto: render draws blob shadows, which the gpu path does not draw yet: instanced, saying so.
+  EXPECT_NE(result.output.find("path: instanced (OpenGL ES 3"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("blob shadows asked for"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("draw calls: 1\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("triangles: 960\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("playing 'twist' (clip 1)"), std::string::npos) << result.output;
@@ -105,7 +85,7 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
                                view + " --width 200 --height 150";
     const auto reference = dir / (std::string(view) + "-auto.png");
     const test::CliResult r =
-        test::runCli("render " + bakedSampleFile() + common + " -o " + quoted(reference));
+        test::runCli("render " + test::bakedSamplePackage() + common + " -o " + quoted(reference));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("path: instanced"), std::string::npos) << r.output;
     const render::Image expected = readImage(reference);
@@ -114,8 +94,8 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
     EXPECT_GT(lit, 200 * 150 / 50) << view << ": the crowd is in view";
     for (const char* path : kPaths) {
       const auto png = dir / (std::string(view) + "-" + path + ".png");
-      const test::CliResult p = test::runCli("render " + bakedSampleFile() + common + " --path " +
-                                             path + " --out " + quoted(png));
+      const test::CliResult p = test::runCli("render " + test::bakedSamplePackage() + common +
+                                             " --path " + path + " --out " + quoted(png));
       ASSERT_EQ(p.exit_code, 0) << p.output;
       EXPECT_NE(p.output.find(std::string("path: ") + path + " (asked for)"), std::string::npos)
           << p.output;
@@ -133,12 +113,12 @@ TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
       " --agents 9 --clip walk --seed 2 --view street --width 160 --height 120";
   const auto tinted = dir / "tinted.png";
   const test::CliResult on =
-      test::runCli("render " + bakedSampleFile() + common + " -o " + quoted(tinted));
+      test::runCli("render " + test::bakedSamplePackage() + common + " -o " + quoted(tinted));
   ASSERT_EQ(on.exit_code, 0) << on.output;
   render::Image reference;
   for (const char* path : kPaths) {
     const auto png = dir / (std::string("plain-") + path + ".png");
-    const test::CliResult r = test::runCli("render " + bakedSampleFile() + common +
+    const test::CliResult r = test::runCli("render " + test::bakedSamplePackage() + common +
                                            " --tint off --path " + path + " -o " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     if (reference.rgba.empty()) {
@@ -161,8 +141,8 @@ TEST(RenderCli, ClipSeedAndFramesMeanTheSameOnEveryPath) {
     auto render = [&](const std::string& name, const std::string& options) {
       const auto png = dir / (std::string(path) + "-" + name + ".png");
       const test::CliResult r =
-          test::runCli("render " + bakedSampleFile() + " --path " + std::string(path) + base +
-                       options + " -o " + quoted(png));
+          test::runCli("render " + test::bakedSamplePackage() + " --path " + std::string(path) +
+                       base + options + " -o " + quoted(png));
       EXPECT_EQ(r.exit_code, 0) << r.output;
       return test::readFile(png);
     };
@@ -179,7 +159,7 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
   const auto dir = test::makeTempDir("render-cli-json");
   for (const char* path : {"auto", "gpu", "instanced", "merged", "per-character"}) {
     const test::CliResult r =
-        test::runCli(std::string("render " + bakedSampleFile() +
+        test::runCli(std::string("render " + test::bakedSamplePackage() +
                                  " --json --agents 16 --width 64 --height 48 --palette-pass on "
                                  "--path ") +
                      path + " -o " + quoted(dir / "j.png"));
@@ -187,8 +167,9 @@ TEST(RenderCli, JsonIsOneObjectWithTheStatsOfEachPath) {
     EXPECT_EQ(lineCount(r.output), 1) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
     ASSERT_TRUE(json.is_object()) << r.output;
-    if (std::string(path) == "auto") {  // gpu where the context has compute (Mesa: ES 3.2)
-      EXPECT_TRUE(json["path"] == "gpu" || json["path"] == "instanced") << json["path"];
+    if (std::string(path) == "auto") {  // blob shadows (render's default): not the gpu path
+      EXPECT_EQ(json["path"], "instanced");
+      EXPECT_NE(json["path_reason"].get<std::string>().find("blob shadows"), std::string::npos);
     } else {
       EXPECT_EQ(json["path"], path);
     }
@@ -262,8 +243,8 @@ TEST(RenderCli, LodThresholdMovesTheLodSwitches) {
   const auto dir = test::makeTempDir("render-cli-threshold");
   auto meanLod = [&](const std::string& extra, int* last_lod_agents) {
     const test::CliResult r =
-        test::runCli("render " + bakedSampleFile() + " --json --view street --agents 25 " + extra +
-                     " --width 96 --height 256 -o " + quoted(dir / "t.png"));
+        test::runCli("render " + test::bakedSamplePackage() + " --json --view street --agents 25 " +
+                     extra + " --width 96 --height 256 -o " + quoted(dir / "t.png"));
     EXPECT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json json = nlohmann::json::parse(r.output, nullptr, false);
     EXPECT_TRUE(json.is_object()) << r.output;
@@ -290,7 +271,7 @@ TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
   for (int i = 0; i < 2; ++i) {
     const auto png = dir / ("tint" + std::to_string(lods[i]) + ".png");
     const test::CliResult r =
-        test::runCli("render " + bakedSampleFile() +
+        test::runCli("render " + test::bakedSamplePackage() +
                      " --agents 1 --lod-tint --view street --width 64 --height 96 "
                      "--lod " +
                      std::to_string(lods[i]) + " -o " + quoted(png));
@@ -424,6 +405,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--agents -5", "--agents -5: must be a whole number in 1..1000000"},
       {"--agents many", "--agents"},
       {"--frames 0", "--frames 0: must be a whole number in 1..100000"},
+      {"--seed -1", "--seed -1: must be a whole number >= 0"},
       {"--clip nope", "--clip nope: no such clip in sample (clips: 0 idle, 1 walk"},
       {"--clip 9", "--clip 9: no such clip"},
       {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
@@ -473,6 +455,14 @@ TEST(RenderCli, InputErrorsExitOneNamingTheFile) {
   r = test::runCli("render " + quoted(dir / "garbage.glb") + " -o " + png);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("garbage.glb"), std::string::npos) << r.output;
+  // A package's clips are baked in: clip files apply to glTF input only.
+  r = test::runCli("render " + package + " --clips-from " + quoted(dir / "garbage.glb") + " -o " +
+                   png);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(": a package's clips are baked in; more clip files apply to glTF input "
+                          "only"),
+            std::string::npos)
+      << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
   std::filesystem::remove_all(dir);
 }
@@ -480,7 +470,7 @@ TEST(RenderCli, InputErrorsExitOneNamingTheFile) {
 // With Mesa held to ES 2.0 (the user's override), auto falls back to an ES 2.0 context and the
 // merged path, and an instanced request fails as a run-time error naming what is missing.
 TEST(RenderCli, AutoFallsBackToMergedOnAnEs2OnlyMachine) {
-  if (std::getenv("MESA_GLES_VERSION_OVERRIDE")) GTEST_SKIP() << "the user's override is set";
+  THRONG_REQUIRE(!std::getenv("MESA_GLES_VERSION_OVERRIDE"), "the user's override is set");
   const auto dir = test::makeTempDir("render-cli-es2");
   setenv("MESA_GLES_VERSION_OVERRIDE", "2.0", 1);
   const test::CliResult automatic =
@@ -502,7 +492,7 @@ TEST(RenderCli, AutoFallsBackToMergedOnAnEs2OnlyMachine) {
 // Under Mesa's no-op driver the PNG is blank: render says so (and still writes it); a real driver
 // gets no such warning.
 TEST(RenderCli, WarnsUnderMesasNoOpDriver) {
-  if (std::getenv("GALLIUM_NOOP")) GTEST_SKIP() << "the user runs under the no-op driver";
+  THRONG_REQUIRE(!std::getenv("GALLIUM_NOOP"), "the user runs under the no-op driver");
   const auto dir = test::makeTempDir("render-cli-noop");
   const std::string args = "render sample --agents 4 --width 64 --height 48 -o ";
   const test::CliResult real = test::runCli(args + quoted(dir / "real.png"));

@@ -1,6 +1,8 @@
 // Shared test helpers: asset paths, temporary folders and small characters built in code.
 #include "support/test_support.h"
 
+#include "support/message_log.h"
+
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -70,8 +72,26 @@ CliResult runShell(const std::string& command_line) {
   size_t n = 0;
   while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
   const int status = pclose(pipe);
+  logOutputLines(result.output);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+const std::string& bakedSamplePackage() {
+  struct Baked {
+    std::filesystem::path dir = makeTempDir("baked-sample");
+    std::string package = "'" + (dir / "sample.throng").string() + "'";
+    Baked() {
+      const std::string glb = "'" + (dir / "sample.glb").string() + "'";
+      const CliResult sample = runCli("sample -o " + glb);
+      EXPECT_EQ(sample.exit_code, 0) << sample.output;
+      const CliResult bake = runCli("bake " + glb + " --lods -o " + package);
+      EXPECT_EQ(bake.exit_code, 0) << bake.output;
+    }
+    ~Baked() { std::filesystem::remove_all(dir); }
+  };
+  static const Baked baked;
+  return baked.package;
 }
 
 Character makeChainCharacter() {

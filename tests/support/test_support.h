@@ -6,12 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/require.h"
 #include "throng/core/character.h"
 #include "throng/core/package.h"
 
 namespace throng::test {
 
-// ../shared/assets (THRONG_ASSETS_DIR); tests that need it skip when it is absent.
+// ../shared/assets (THRONG_ASSETS_DIR); tests that need it THRONG_REQUIRE it (require.h).
 std::filesystem::path assetsDir();
 std::filesystem::path assetPath(const std::string& relative);
 // A fresh, empty folder under the system temp dir, unique per call.
@@ -38,6 +39,11 @@ struct CliResult {
 CliResult runCli(const std::string& args);
 // Runs a shell command line; output has stdout and stderr together.
 CliResult runShell(const std::string& command);
+// The built-in sample baked once per test process by the CLI with its default LOD chain (`throng
+// bake sample.glb --lods`), as `render sample` and `demo` bake it in memory, quoted for a command
+// line. Building the LODs measures every clip frame (about 2 s of CPU in Release, several times
+// that under the sanitizers): CLI tests that are not about baking in memory draw this package.
+const std::string& bakedSamplePackage();
 
 // Mesa answers an ES 2.0 context request with ES 3.2 unless MESA_GLES_VERSION_OVERRIDE=2.0 is in
 // the environment when the EGL display is initialised, and the library never changes the
@@ -47,9 +53,7 @@ void useGlesVersion(int gles_major);
 
 }  // namespace throng::test
 
-// Skips the current test when the shared asset `relative` is missing.
-#define THRONG_REQUIRE_ASSET(relative)                                              \
-  do {                                                                              \
-    if (!std::filesystem::exists(::throng::test::assetPath(relative)))              \
-      GTEST_SKIP() << "asset not present: " << ::throng::test::assetPath(relative); \
-  } while (0)
+// Requires the shared asset `relative` (THRONG_REQUIRE: a skip outside CI, a failure in CI).
+#define THRONG_REQUIRE_ASSET(relative)                                         \
+  THRONG_REQUIRE(std::filesystem::exists(::throng::test::assetPath(relative)), \
+                 "asset not present: " + ::throng::test::assetPath(relative).string())

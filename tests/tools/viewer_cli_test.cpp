@@ -1,6 +1,6 @@
 // Tests of throng-viewer from the outside: bad input and usage (no display needed), a missing
 // display, and under Xvfb a screenshot that is not empty, on ES 3 and ES 2.0, with a broken and a
-// good character dropped in. Skipped when the viewer is not built or xvfb-run is missing.
+// good character dropped in. Without the viewer or xvfb-run: THRONG_REQUIRE (fails in CI).
 #include <algorithm>
 #include <cstdlib>
 #include <set>
@@ -86,7 +86,7 @@ TEST(ViewerCli, NoDisplayIsAClearError) {
 }
 
 TEST(ViewerCli, AScreenshotUnderXvfbShowsTheCrowd) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-shot");
   const auto png = dir / "viewer.png";
   const test::CliResult r = runViewer(
@@ -100,7 +100,7 @@ TEST(ViewerCli, AScreenshotUnderXvfbShowsTheCrowd) {
 }
 
 TEST(ViewerCli, Es2GivesAnEs2ContextAndMergedBatches) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-es2");
   const auto png = dir / "viewer.png";
   const test::CliResult r = runViewer(
@@ -116,7 +116,7 @@ TEST(ViewerCli, Es2GivesAnEs2ContextAndMergedBatches) {
 // A broken file dropped in is a message (window and standard error), never a crash; a good one
 // joins the crowd as a second character.
 TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-drop");
   test::writeFile(dir / "broken.glb", std::string("glTF\x02\0\0\0garbage", 16));
   ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
@@ -138,7 +138,7 @@ TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
 
 // Two inputs make one mixed crowd, agent i of input i % 2, both in the picture.
 TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
-  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed (scripts/install-deps.sh)";
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-mixed");
   ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
   const auto png = dir / "viewer.png";
@@ -159,8 +159,9 @@ TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
 #else
 
 TEST(ViewerCli, NotBuilt) {
-  GTEST_SKIP() << "throng-viewer is not built (GLFW or Dear ImGui missing, or "
-                  "THRONG_BUILD_VIEWER=OFF)";
+  THRONG_REQUIRE(false,
+                 "throng-viewer is not built (GLFW or Dear ImGui missing, or "
+                 "THRONG_BUILD_VIEWER=OFF)");
 }
 
 #endif

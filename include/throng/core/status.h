@@ -32,6 +32,12 @@ std::string oneLineMessage(std::string message);
 // Prints "throng: value of a failed Result: <status>" to stderr and calls std::abort(), in every
 // build type: reading the value of an error is a caller bug that must never run on silently.
 [[noreturn]] void abortOnMissingValue(const Status& status);
+// For tests: a function told of every error Status made (its code and one-line message), on the
+// thread that made it; nullptr (the default) for none. The test programs record which messages
+// each test triggers, and docs/errors.md is checked against them (tests/tools/errors_doc_test.cpp).
+using StatusObserver = void (*)(ErrorCode code, const std::string& message);
+void setStatusObserver(StatusObserver observer);
+void observeStatus(ErrorCode code, const std::string& message);
 }  // namespace detail
 
 // The outcome of an operation: ok, or an error code with a human-readable one-line message.
@@ -41,6 +47,7 @@ class [[nodiscard]] Status {
   Status(ErrorCode code, std::string message)
       : code_(code), message_(detail::oneLineMessage(std::move(message))) {
     assert(code != ErrorCode::kOk);
+    detail::observeStatus(code_, message_);
   }
   static Status okStatus() { return Status(); }
 

@@ -131,7 +131,8 @@ MorphBakeKind chooseMorphBakeKind(const Character& character);
 // loops over them: the per-vertex cost is bounded by the active targets, not all of them).
 // Errors: kInvalidArgument (a baked clip the character lacks, a LOD whose targets differ from the
 // character's), kLimitExceeded (a texture taller than kMaxAnimationTextureSize, a value outside
-// the half-float range for RGBA16F). `report`, when given, says what was made.
+// the half-float range for RGBA16F), kInvalidData (a LOD whose targets' deltas or normals do not
+// match its vertices). `report`, when given, says what was made.
 Status bakeMorphAnimation(const Character& character, Package& package, uint32_t max_width,
                           MorphBakeReport* report = nullptr);
 
