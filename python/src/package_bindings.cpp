@@ -128,6 +128,10 @@ std::shared_ptr<PyPackage> bake(const py::handle& input, bool lods, float fps,
     const LodChainReport* lod_report = nullptr;
     out->package.lods = character->defaultLods(&lod_report);
     out->lod_report = *lod_report;
+    // Each LOD's morph texture holds its own vertices (the chain's meshes keep their targets).
+    const Status morph = bakeMorphAnimation(character->character, out->package, options.max_width,
+                                            &out->bake_report->morph);
+    if (!morph.ok()) raiseStatus(morph);
   }
   if (preview) {
     const Status written = writeTexturePreview(out->package.animation, pathString(*preview));

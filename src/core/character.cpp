@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/excerpt.h"
+
 namespace throng {
 
 int Character::findClip(std::string_view name) const {
@@ -38,8 +40,15 @@ Status validateCharacter(const Character& character, std::string_view source) {
                               "float range can measure",
                               source, b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z));
   }
+  const size_t targets = character.mesh.morph_targets.size();
   for (const Clip& clip : character.clips) {
     if (Status s = validateClip(clip, joints, source); !s.ok()) return s;
+    if (!clip.weights.empty() && clip.weights.size() != targets) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: clip '{}' has weights tracks for {} morph targets, the mesh "
+                                "has {}",
+                                source, excerpt(clip.name), clip.weights.size(), targets));
+    }
   }
   for (size_t m = 0; m < character.materials.size(); ++m) {
     if (Status s = validateMaterial(character.materials[m], m, character.images.size(), source);

@@ -136,6 +136,10 @@ glm::quat sampleTrack(const QuatTrack& track, float time) {
   return glm::normalize(sampleGeneric(track, time, slerpShortest));
 }
 
+float sampleTrack(const FloatTrack& track, float time) {
+  return sampleGeneric(track, time, [](float a, float b, float u) { return a + (b - a) * u; });
+}
+
 float clipTime(const Clip& clip, float playback_seconds, bool loop) {
   const float d = clip.duration();
   if (!(d > 0.0f)) return clip.start_time;
@@ -159,6 +163,7 @@ void updateClipRange(Clip& clip) {
     visit(j.rotation.times);
     visit(j.scale.times);
   }
+  for (const FloatTrack& w : clip.weights) visit(w.times);
   if (lo > hi) lo = hi = 0.0f;
   clip.start_time = lo;
   clip.end_time = hi;
@@ -200,6 +205,14 @@ Status validateClip(const Clip& clip, int joint_count, std::string_view source) 
     if (Status s = validateTrack(t.translation, "translation", clip, j, source); !s.ok()) return s;
     if (Status s = validateTrack(t.rotation, "rotation", clip, j, source); !s.ok()) return s;
     if (Status s = validateTrack(t.scale, "scale", clip, j, source); !s.ok()) return s;
+  }
+  for (size_t t = 0; t < clip.weights.size(); ++t) {
+    // Named "joint <t>, morph weight" by validateTrack: t is the morph target here.
+    if (Status s =
+            validateTrack(clip.weights[t], "morph weight", clip, static_cast<int>(t), source);
+        !s.ok()) {
+      return s;
+    }
   }
   return validateClipEvents(clip.events, clip.duration(), source, clip.name);
 }

@@ -111,6 +111,17 @@ void copyVertices(const SkinnedMesh& from, std::span<const uint32_t> sources, Sk
   copyStream(from.weights, sources, to.weights);
   copyStream(from.tangents, sources, to.tangents);
   to.tangent_source = from.tangent_source;
+  to.morph_targets.resize(from.morph_targets.size());
+  for (size_t t = 0; t < from.morph_targets.size(); ++t) {
+    const MorphTarget& a = from.morph_targets[t];
+    MorphTarget& b = to.morph_targets[t];
+    b.name = a.name;
+    b.group = a.group;
+    b.default_weight = a.default_weight;
+    copyStream(a.positions, sources, b.positions);
+    copyStream(a.normals, sources, b.normals);
+    copyStream(a.tangents, sources, b.tangents);
+  }
 }
 
 Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view source) {
@@ -129,6 +140,7 @@ Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view s
   if (std::string problem = tangentProblem(mesh); !problem.empty()) {
     return Status(ErrorCode::kInvalidData, fmt::format("{}: {}", source, problem));
   }
+  if (Status s = validateMorphTargets(mesh.morph_targets, n, source); !s.ok()) return s;
   if (mesh.indices.size() % 3 != 0) {
     return Status(ErrorCode::kInvalidData,
                   fmt::format("{}: {} indices is not a whole number of triangles", source,

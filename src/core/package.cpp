@@ -104,6 +104,16 @@ void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
   }
 }
 
+// The texels of `format`: floats or halves, as they are in memory.
+void writeTexels(ByteWriter& w, TexelFormat format, const std::vector<float>& texels32,
+                 const std::vector<uint16_t>& texels16) {
+  if (format == TexelFormat::kRgba32F) {
+    w.raw(texels32.data(), texels32.size() * sizeof(float));
+  } else {
+    w.raw(texels16.data(), texels16.size() * sizeof(uint16_t));
+  }
+}
+
 void writeTexture(ByteWriter& w, const AnimationTexture& t) {
   static_assert(2 * sizeof(uint8_t) + sizeof(uint16_t) + 5 * sizeof(uint32_t) + sizeof(uint64_t) ==
                     kTextureHeaderSize,
@@ -117,10 +127,26 @@ void writeTexture(ByteWriter& w, const AnimationTexture& t) {
   w.u32(t.frame_count);
   w.u32(t.frames_per_row);
   w.u64(0);
-  if (t.format == TexelFormat::kRgba32F) {
-    w.raw(t.texels32.data(), t.texels32.size() * sizeof(float));
-  } else {
-    w.raw(t.texels16.data(), t.texels16.size() * sizeof(uint16_t));
+  writeTexels(w, t.format, t.texels32, t.texels16);
+}
+
+// VATX (version 5 on): kind, format, error, active target names, per-frame weights, then per LOD
+// its texture's size and texels (docs/formats.md).
+void writeMorph(ByteWriter& w, const MorphAnimation& m) {
+  w.u8(static_cast<uint8_t>(m.kind));
+  w.u8(static_cast<uint8_t>(m.lods.empty() ? TexelFormat::kRgba32F : m.lods[0].format));
+  w.u16(0);
+  w.f32(m.max_error);
+  w.u32(static_cast<uint32_t>(m.targets.size()));
+  for (const std::string& name : m.targets) w.string(name);
+  w.array(m.frame_weights);
+  w.u32(static_cast<uint32_t>(m.lods.size()));
+  for (const VertexTexture& t : m.lods) {
+    w.u32(t.width);
+    w.u32(t.height);
+    w.u32(t.vertex_count);
+    w.u32(t.block_count);
+    writeTexels(w, t.format, t.texels32, t.texels16);
   }
 }
 
@@ -129,9 +155,10 @@ std::vector<std::byte> serialize(const Package& p) {
     uint32_t tag;
     ByteWriter body;
   };
-  Section sections[9] = {{kSectionMeta, {}},   {kSectionSkeleton, {}}, {kSectionLods, {}},
-                         {kSectionClips, {}},  {kSectionTexture, {}},  {kSectionMaterials, {}},
-                         {kSectionImages, {}}, {kSectionTangents, {}}, {kSectionPbr, {}}};
+  Section sections[10] = {{kSectionMeta, {}},   {kSectionSkeleton, {}}, {kSectionLods, {}},
+                          {kSectionClips, {}},  {kSectionTexture, {}},  {kSectionMaterials, {}},
+                          {kSectionImages, {}}, {kSectionTangents, {}}, {kSectionPbr, {}},
+                          {kSectionMorph, {}}};
   writeMeta(sections[0].body, p);
   writeSkeleton(sections[1].body, p.skeleton);
   writeLods(sections[2].body, p.lods);
@@ -141,8 +168,9 @@ std::vector<std::byte> serialize(const Package& p) {
   detail::writeImages(sections[6].body, p.images);
   writeTangents(sections[7].body, p.lods);
   detail::writePbr(sections[8].body, p.materials);
+  writeMorph(sections[9].body, p.morph);
 
-  const uint32_t count = 9;
+  const uint32_t count = 10;
   ByteWriter table;
   size_t offset = kPackageHeaderSize + count * kPackageSectionEntrySize;
   std::vector<size_t> offsets;
@@ -377,6 +405,58 @@ AnimationTexture readTexture(ByteReader& r) {
   return t;
 }
 
+// Smallest encoded LOD texture: width, height, vertex count, block count.
+constexpr size_t kMinVertexTextureBytes = 16;
+// Smallest encoded target name: its length.
+constexpr size_t kMinNameBytes = 4;
+
+// The sizes are checked against the LODs and frames by validatePackage; here only what reading
+// needs: a known kind and format, and texels within the section and the size limit.
+MorphAnimation readMorph(ByteReader& r) {
+  MorphAnimation m;
+  const uint8_t kind = r.u8("morph kind");
+  const uint8_t format = r.u8("texel format");
+  r.u16("reserved");
+  if (kind > static_cast<uint8_t>(MorphBakeKind::kTargetDeltas)) {
+    r.fail(fmt::format("unknown morph kind {}", kind));
+    return m;
+  }
+  if (format > static_cast<uint8_t>(TexelFormat::kRgba16F)) {
+    r.fail(fmt::format("unknown texel format {}", format));
+    return m;
+  }
+  m.kind = static_cast<MorphBakeKind>(kind);
+  m.max_error = r.f32("morph error");
+  const uint32_t targets = r.u32("target count");
+  if (!r.fits(targets, kMinNameBytes, "target count")) return m;
+  m.targets.resize(targets);
+  for (std::string& name : m.targets) name = r.string("target name");
+  m.frame_weights = r.array<float>("frame weights");
+  const uint32_t lods = r.u32("LOD count");
+  if (!r.fits(lods, kMinVertexTextureBytes, "LOD count")) return m;
+  m.lods.resize(lods);
+  for (VertexTexture& t : m.lods) {
+    t.format = static_cast<TexelFormat>(format);
+    t.width = r.u32("width");
+    t.height = r.u32("height");
+    t.vertex_count = r.u32("vertex count");
+    t.block_count = r.u32("block count");
+    if (t.width > kMaxAnimationTextureSize || t.height > kMaxAnimationTextureSize) {
+      r.fail(fmt::format("vertex texture {}x{} exceeds the limit of {} per side", t.width, t.height,
+                         kMaxAnimationTextureSize));
+      return m;
+    }
+    const uint64_t channels = static_cast<uint64_t>(t.width) * t.height * 4;
+    if (t.format == TexelFormat::kRgba32F) {
+      readStream(r, channels, t.texels32, "RGBA32F texels");
+    } else {
+      readStream(r, channels, t.texels16, "RGBA16F texels");
+    }
+    if (!r.ok()) return m;
+  }
+  return m;
+}
+
 const PackageSectionInfo* findSection(const PackageLayout& layout, uint32_t tag) {
   for (const PackageSectionInfo& s : layout.sections) {
     if (s.tag == tag) return &s;
@@ -402,12 +482,14 @@ Result<Package> readPackage(const std::string& path) {
 Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view source) {
   Result<PackageLayout> layout = readPackageLayout(bytes, source);
   if (!layout.ok()) return layout.status();
-  // Version 3 lacks the sections version 4 added (its unknown sections are skipped, as ever).
+  // Older versions lack the sections later ones added (unknown sections are skipped, as ever).
   const bool v3 = layout->version == 3;
+  const bool morph = layout->version >= 5;
   std::vector<uint32_t> required = {kSectionMeta,  kSectionSkeleton, kSectionLods,
                                     kSectionClips, kSectionTexture,  kSectionMaterials,
                                     kSectionImages};
   if (!v3) required.insert(required.end(), {kSectionTangents, kSectionPbr});
+  if (morph) required.push_back(kSectionMorph);
   for (uint32_t tag : required) {
     if (findSection(*layout, tag) == nullptr) {
       return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
@@ -461,6 +543,13 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
     detail::readPbr(pbrm, p.materials);
     pbrm.expectEnd();
     if (!pbrm.ok()) return pbrm.status();
+  }
+
+  if (morph) {
+    ByteReader vatx = reader(kSectionMorph, "VATX");
+    p.morph = readMorph(vatx);
+    vatx.expectEnd();
+    if (!vatx.ok()) return vatx.status();
   }
 
   if (Status s = validatePackage(p, source); !s.ok()) return s;

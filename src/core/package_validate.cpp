@@ -1,5 +1,6 @@
 // validatePackage: the invariants a runtime relies on, checked once when a package is read or
 // written.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -114,6 +115,86 @@ Status validateClips(const Package& p, std::string_view source) {
   return {};
 }
 
+// The morph animation against the LODs and the animation's frames (vertex_animation.h). Errors
+// name the section, VATX, as a reader of the file would look for it.
+Status validateMorph(const Package& p, std::string_view source) {
+  const MorphAnimation& m = p.morph;
+  const std::string where = fmt::format("{}: section VATX", source);
+  for (size_t l = 0; l < p.lods.size(); ++l) {
+    if (!p.lods[l].mesh.morph_targets.empty()) {
+      return invalid(where, fmt::format("LOD {} mesh still has {} morph targets; a package holds "
+                                        "them baked (bakeMorphAnimation)",
+                                        l, p.lods[l].mesh.morph_targets.size()));
+    }
+  }
+  if (m.kind == MorphBakeKind::kNone) {
+    if (!m.lods.empty() || !m.targets.empty() || !m.frame_weights.empty() || m.max_error != 0.0f) {
+      return invalid(where, "no morph animation, but textures, targets or weights");
+    }
+    return {};
+  }
+  if (m.kind != MorphBakeKind::kVertexFrames && m.kind != MorphBakeKind::kTargetDeltas) {
+    return invalid(where, fmt::format("unknown morph kind {}", static_cast<int>(m.kind)));
+  }
+  if (!finiteNonNegative(m.max_error)) return invalid(where, "error is negative or not finite");
+  const bool frames = m.kind == MorphBakeKind::kVertexFrames;
+  const uint64_t frame_count = p.animation.frame_count;
+  if (frames && (!m.targets.empty() || !m.frame_weights.empty())) {
+    return invalid(where, "vertex frames with target names or weights");
+  }
+  if (!frames && (m.targets.empty() || m.frame_weights.size() != frame_count * m.targets.size())) {
+    return invalid(where, fmt::format("{} weights for {} frames of {} targets",
+                                      m.frame_weights.size(), frame_count, m.targets.size()));
+  }
+  for (size_t i = 0; i < m.frame_weights.size(); ++i) {
+    if (!std::isfinite(m.frame_weights[i])) {
+      return invalid(where, fmt::format("weight {} (frame {}, target {}) is not finite", i,
+                                        i / m.targets.size(), i % m.targets.size()));
+    }
+  }
+  if (m.lods.size() != p.lods.size()) {
+    return invalid(where, fmt::format("{} LOD textures for {} LODs", m.lods.size(), p.lods.size()));
+  }
+  const uint64_t blocks = frames ? frame_count : m.targets.size();
+  for (size_t l = 0; l < m.lods.size(); ++l) {
+    const VertexTexture& t = m.lods[l];
+    const std::string lod = fmt::format("LOD {} texture", l);
+    if (t.format != m.lods[0].format) return invalid(where, lod + ": another texel format");
+    if (t.vertex_count != p.lods[l].mesh.vertexCount() || t.block_count != blocks) {
+      return invalid(where,
+                     fmt::format("{}: {} vertices x {} blocks, the LOD has {} vertices and "
+                                 "{} {}",
+                                 lod, t.vertex_count, t.block_count, p.lods[l].mesh.vertexCount(),
+                                 blocks, frames ? "frames" : "targets"));
+    }
+    if (t.width == 0 || t.width % 2 != 0 || t.width > kMaxAnimationTextureSize ||
+        t.height > kMaxAnimationTextureSize) {
+      return invalid(where, fmt::format("{}: {}x{} is not an even width within the limit of {}",
+                                        lod, t.width, t.height, kMaxAnimationTextureSize));
+    }
+    const uint64_t texels = blocks * t.vertex_count * kVertexTexelsPerVertex;
+    if (static_cast<uint64_t>(t.height) !=
+        std::max<uint64_t>(1, (texels + t.width - 1) / t.width)) {
+      return invalid(
+          where, fmt::format("{}: {} texels at width {} need {} rows, height is {}", lod, texels,
+                             t.width, (texels + t.width - 1) / t.width, t.height));
+    }
+    const uint64_t channels = static_cast<uint64_t>(t.width) * t.height * 4;
+    const bool is32 = t.format == TexelFormat::kRgba32F;
+    const size_t stored = is32 ? t.texels32.size() : t.texels16.size();
+    const size_t other = is32 ? t.texels16.size() : t.texels32.size();
+    if (stored != channels || other != 0) {
+      return invalid(where, fmt::format("{}: {} channels, expected {}", lod, stored, channels));
+    }
+    for (size_t i = 0; i < stored; ++i) {
+      if (!(is32 ? std::isfinite(t.texels32[i]) : halfIsFinite(t.texels16[i]))) {
+        return invalid(where, fmt::format("{}: texel {} is not finite", lod, i / 4));
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Status validatePackage(const Package& p, std::string_view source) {
@@ -158,6 +239,7 @@ Status validatePackage(const Package& p, std::string_view source) {
     if (Status s = validatePackageImage(p.images[i], source, i); !s.ok()) return s;
   }
   if (Status s = validateTexture(p.animation, joints, source); !s.ok()) return s;
+  if (Status s = validateMorph(p, source); !s.ok()) return s;
   return validateClips(p, source);
 }
 

@@ -6,9 +6,11 @@
 
 #include <fmt/core.h>
 
+#include "throng/core/morph.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/clip_set.h"
+#include "throng/crowd/frame_morph.h"
 #include "throng/crowd/frame_palette.h"
 #include "throng/crowd/playback.h"
 
@@ -45,8 +47,10 @@ Status noSuchClip(const PoseRequest& request, std::span<const ClipT> clips,
 }
 
 // Skins `out.mesh` with `palette` (one entry per skeleton joint): a bone-reduced LOD's palette
-// slots stand for the skeleton joints `palette_joints` names.
+// slots stand for the skeleton joints `palette_joints` names. `positions` and `normals` are the
+// mesh's own or its morphed ones (one per vertex).
 Status skin(std::span<const uint16_t> palette_joints, std::span<const JointRows> palette,
+            std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
             std::string_view source, LodPose& out) {
   std::vector<JointRows> slots(palette.begin(), palette.end());
   if (!palette_joints.empty()) {
@@ -57,8 +61,8 @@ Status skin(std::span<const uint16_t> palette_joints, std::span<const JointRows>
   out.joints = slots.size();
   out.positions.resize(mesh.vertexCount());
   out.normals.resize(mesh.normals.empty() ? 0 : mesh.vertexCount());
-  const SkinJob job{mesh.positions, mesh.normals,  mesh.joints, mesh.weights,
-                    slots,          out.positions, out.normals};
+  const SkinJob job{positions, normals,       mesh.joints, mesh.weights,
+                    slots,     out.positions, out.normals};
   if (!job.run()) {
     return Status(ErrorCode::kInvalidData,
                   fmt::format("{}: the mesh does not fit its skeleton", source));
@@ -76,7 +80,9 @@ Result<LodPose> posePackage(const Package& package, const PoseRequest& request,
   const MeshLod& lod = package.lods[static_cast<size_t>(request.lod)];
   out.mesh = &lod.mesh;
   std::vector<JointRows> palette(static_cast<size_t>(package.skeleton.jointCount()));
-  if (request.clip.empty()) {
+  std::vector<glm::vec3> positions = lod.mesh.positions;
+  std::vector<glm::vec3> normals = lod.mesh.normals;
+  if (request.clip.empty()) {  // the rest pose: the base shape, as the file's rest
     PoseScratch scratch;
     evaluatePalette(package.skeleton, nullptr, 0.0f, scratch, palette);
   } else {
@@ -90,8 +96,17 @@ Result<LodPose> posePackage(const Package& package, const PoseRequest& request,
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: clip '{}' frames lie outside the texture", source, clip.name));
     }
+    if (package.morph.kind != MorphBakeKind::kNone &&
+        !FrameMorphJob{&package, static_cast<uint32_t>(request.lod), frames, positions, normals}
+             .run()) {
+      return Status(
+          ErrorCode::kInvalidData,
+          fmt::format("{}: the morph animation does not fit LOD {}", source, request.lod));
+    }
   }
-  if (Status s = skin(lod.palette_joints, palette, source, out); !s.ok()) return s;
+  if (Status s = skin(lod.palette_joints, palette, positions, normals, source, out); !s.ok()) {
+    return s;
+  }
   return out;
 }
 
@@ -118,7 +133,23 @@ Result<LodPose> poseCharacter(const Character& character, std::span<const MeshLo
   PoseScratch scratch;
   std::vector<JointRows> palette(static_cast<size_t>(character.skeleton.jointCount()));
   evaluatePalette(character.skeleton, clip, request.time, scratch, palette);
-  if (Status s = skin(palette_joints, palette, source, out); !s.ok()) return s;
+  // Morph first, then skin (glTF 2.0); a LOD of the chain has its vertices' targets.
+  const SkinnedMesh& mesh = *out.mesh;
+  std::vector<glm::vec3> positions = mesh.positions;
+  std::vector<glm::vec3> normals = mesh.normals;
+  if (!mesh.morph_targets.empty()) {
+    std::vector<float> weights(character.mesh.morph_targets.size());
+    sampleMorphWeights(character.mesh.morph_targets, clip, request.time, weights);
+    if (!MorphJob{
+            mesh.morph_targets, weights, mesh.positions, mesh.normals, {}, positions, normals, {}}
+             .run()) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("{}: the morph targets do not fit the mesh", source));
+    }
+  }
+  if (Status s = skin(palette_joints, palette, positions, normals, source, out); !s.ok()) {
+    return s;
+  }
   return out;
 }
 

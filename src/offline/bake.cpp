@@ -16,6 +16,7 @@
 #include "offline/package_images.h"
 #include "throng/core/excerpt.h"
 #include "throng/core/half.h"
+#include "throng/core/morph.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 
@@ -54,6 +55,8 @@ struct Worker {
   PoseScratch scratch;
   std::vector<JointRows> reference, stored, next, middle, blended;
   std::vector<glm::vec3> ref_positions, stored_positions, mid_positions, blend_positions;
+  std::vector<float> morph_weights;  // the mesh's morph weights at the frame being baked
+  std::vector<glm::vec3> morphed;    // the mesh morphed by them (before skinning)
 
   void resize(size_t joints, size_t vertices) {
     for (auto* p : {&reference, &stored, &next, &middle, &blended}) p->resize(joints);
@@ -63,9 +66,26 @@ struct Worker {
   }
 };
 
-void skin(const SkinnedMesh& mesh, std::span<const JointRows> palette, std::span<glm::vec3> out) {
+// `mesh` at `time` of `clip` (null: the rest pose) before skinning: its positions morphed by the
+// weights there, or its positions as they are without morph targets. `buffer` holds the result
+// when there is one to compute.
+std::span<const glm::vec3> morphedPositions(const SkinnedMesh& mesh, const Clip* clip, float time,
+                                            std::vector<float>& weights,
+                                            std::vector<glm::vec3>& buffer) {
+  if (mesh.morph_targets.empty()) return mesh.positions;
+  weights.resize(mesh.morph_targets.size());
+  buffer.resize(mesh.vertexCount());
+  sampleMorphWeights(mesh.morph_targets, clip, time, weights);
   [[maybe_unused]] const bool ok =
-      SkinJob{mesh.positions, {}, mesh.joints, mesh.weights, palette, out, {}}.run();
+      MorphJob{mesh.morph_targets, weights, mesh.positions, {}, {}, buffer, {}, {}}.run();
+  assert(ok);
+  return buffer;
+}
+
+void skin(const SkinnedMesh& mesh, std::span<const glm::vec3> positions,
+          std::span<const JointRows> palette, std::span<glm::vec3> out) {
+  [[maybe_unused]] const bool ok =
+      SkinJob{positions, {}, mesh.joints, mesh.weights, palette, out, {}}.run();
   assert(ok);
 }
 
@@ -203,9 +223,10 @@ float loopMismatch(const Character& character, const Clip& clip) {
   evaluatePalette(skeleton, &clip, clip.end_time, scratch, last);
   const glm::vec3 root_shift =
       root < 0 ? glm::vec3(0.0f) : glm::vec3(scratch.models[root][3]) - root_first;
-  std::vector<glm::vec3> a(mesh.vertexCount()), b(mesh.vertexCount());
-  skin(mesh, first, a);
-  skin(mesh, last, b);
+  std::vector<glm::vec3> a(mesh.vertexCount()), b(mesh.vertexCount()), morphed;
+  std::vector<float> weights;
+  skin(mesh, morphedPositions(mesh, &clip, clip.start_time, weights, morphed), first, a);
+  skin(mesh, morphedPositions(mesh, &clip, clip.end_time, weights, morphed), last, b);
   for (glm::vec3& p : b) p -= root_shift;  // a walk cycle that moves the root still loops
   const float size = character.size();
   const float distance = maxDistance(a, b);
@@ -422,8 +443,10 @@ class FrameBaker {
       out.representable = out.representable && isFinite(w.stored[j].rows[0]) &&
                           isFinite(w.stored[j].rows[1]) && isFinite(w.stored[j].rows[2]);
     }
-    skin(mesh, w.reference, w.ref_positions);
-    skin(mesh, w.stored, w.stored_positions);
+    const std::span<const glm::vec3> morphed =
+        morphedPositions(mesh, &clip, bakedFrameTime(clip, b, i), w.morph_weights, w.morphed);
+    skin(mesh, morphed, w.reference, w.ref_positions);
+    skin(mesh, morphed, w.stored, w.stored_positions);
     out.error = maxDistance(w.ref_positions, w.stored_positions);
     Bounds a = computeBounds(w.stored_positions), r = computeBounds(w.ref_positions);
     out.bounds = {glm::min(a.min, r.min), glm::max(a.max, r.max)};
@@ -449,8 +472,11 @@ class FrameBaker {
     evaluatePalette(skeleton, &clip, 0.5f * (t0 + t1), w.scratch, w.middle);
     for (uint32_t j = 0; j < texture_.joint_count; ++j)
       w.blended[j] = mixRows(w.stored[j], quantize(w.next[j], options_.format), 0.5f);
-    skin(mesh, w.middle, w.mid_positions);
-    skin(mesh, w.blended, w.blend_positions);
+    // Both at the mid-frame's morph: this measures the palette's interpolation only.
+    const std::span<const glm::vec3> morphed =
+        morphedPositions(mesh, &clip, 0.5f * (t0 + t1), w.morph_weights, w.morphed);
+    skin(mesh, morphed, w.middle, w.mid_positions);
+    skin(mesh, morphed, w.blended, w.blend_positions);
     return maxDistance(w.mid_positions, w.blend_positions);
   }
 
@@ -583,6 +609,9 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   }
   package.animation = std::move(texture).value();
   if (Status s = addLooks(character, package, rep); !s.ok()) return s;
+  if (Status s = bakeMorphAnimation(character, package, options.max_width, &rep.morph); !s.ok()) {
+    return s;
+  }
   if (rep.character_size > 0.0f) {
     rep.max_error_fraction = rep.max_error / rep.character_size;
     rep.interpolation_error_fraction = rep.interpolation_error / rep.character_size;

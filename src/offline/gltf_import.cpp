@@ -11,6 +11,7 @@
 #include "offline/gltf_read_document.h"
 #include "offline/gltf_read_material.h"
 #include "offline/gltf_read_mesh.h"
+#include "offline/gltf_read_morph.h"
 #include "offline/gltf_read_skeleton.h"
 #include "offline/gltf_read_tangents.h"
 
@@ -23,7 +24,9 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
   if (!tree.ok()) return tree.status();
   Result<gltf::SkeletonImport> skeleton = gltf::readSkeleton(*doc, *tree);
   if (!skeleton.ok()) return skeleton.status();
-  Result<SkinnedMesh> mesh = gltf::readMesh(*doc, *skeleton);
+  Result<gltf::MorphLayout> morph = gltf::planMorphTargets(*doc, *skeleton);
+  if (!morph.ok()) return morph.status();
+  Result<SkinnedMesh> mesh = gltf::readMesh(*doc, *skeleton, *morph);
   if (!mesh.ok()) return mesh.status();
   Result<std::vector<std::string>> variants = gltf::readVariantNames(*doc);
   if (!variants.ok()) return variants.status();
@@ -35,7 +38,7 @@ Result<Character> importGltf(const std::string& path, const ImportOptions& optio
     return s;
   }
   Result<std::vector<Clip>> clips =
-      gltf::readClips(*doc, skeleton->node_to_joint, skeleton->skeleton.jointCount());
+      gltf::readClips(*doc, skeleton->node_to_joint, skeleton->skeleton.jointCount(), &*morph);
   if (!clips.ok()) return clips.status();
 
   Character character;

@@ -8,6 +8,7 @@
 
 #include "offline/gltf_key_times.h"
 #include "offline/gltf_read_accessor.h"
+#include "offline/gltf_read_morph.h"
 #include "offline/gltf_read_skeleton.h"
 
 namespace throng::gltf {
@@ -20,16 +21,7 @@ enum class Path { kTranslation, kRotation, kScale };
 template <typename T>
 Status readTrack(Document& doc, const tinygltf::AnimationSampler& sampler, const std::string& what,
                  Path path, Track<T>& track) {
-  if (sampler.interpolation == "LINEAR" || sampler.interpolation.empty()) {
-    track.interpolation = Interpolation::kLinear;
-  } else if (sampler.interpolation == "STEP") {
-    track.interpolation = Interpolation::kStep;
-  } else if (sampler.interpolation == "CUBICSPLINE") {
-    track.interpolation = Interpolation::kCubicSpline;
-  } else {
-    return Status(ErrorCode::kInvalidData, place(doc, fmt::format("{}: unknown interpolation '{}'",
-                                                                  what, sampler.interpolation)));
-  }
+  if (Status s = readInterpolation(doc, sampler, what, track.interpolation); !s.ok()) return s;
   Result<std::vector<float>> times =
       readFloats(doc, {sampler.input, TINYGLTF_TYPE_SCALAR, {kFloatForm}, what + " input"});
   if (!times.ok()) return times.status();
@@ -73,16 +65,7 @@ Status readTrack(Document& doc, const tinygltf::AnimationSampler& sampler, const
   }
   Result<KeyTimeSteps> steps = stepKeyTimes(track.times, track.values, per_key, what);
   if (!steps.ok()) return Status(steps.status().code(), place(doc, steps.status().message()));
-  if (steps->steps > 0) {
-    warn(doc, WarningKind::kKeyTimesRepeated,
-         fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step", what,
-                     steps->steps, steps->steps == 1 ? "" : "s", steps->first_key,
-                     steps->first_time),
-         fmt::format("{} ({})", what, steps->steps))
-        .with("steps", steps->steps)
-        .with("first_key", steps->first_key)
-        .with("first_time", static_cast<double>(steps->first_time));
-  }
+  warnKeySteps(doc, what, *steps);
   return {};
 }
 
@@ -128,10 +111,70 @@ void warnSkippedChannels(Document& doc, size_t a, const std::string& name, int w
   }
 }
 
+// Reads weights channel `c` of animation `a` into clip.weights when its node has targets in
+// `morph` (true); false when it has none (the channel is skipped), or when another channel
+// already animates the node's weights (warned).
+Result<bool> readWeightsTarget(Document& doc, const tinygltf::Animation& animation, size_t a,
+                               size_t c, const MorphLayout* morph, Clip& clip) {
+  const tinygltf::AnimationChannel& channel = animation.channels[c];
+  const std::string what = fmt::format("animation {} channel {}", a, c);
+  const NodeMorph targets = channel.target_node >= 0 && morph != nullptr
+                                ? morph->nodes[static_cast<size_t>(channel.target_node)]
+                                : NodeMorph{};
+  if (targets.count == 0) return false;  // a node without targets, or clips bound by name
+  clip.weights.resize(morph->targets.size());
+  const auto tracks =
+      std::span<FloatTrack>(clip.weights)
+          .subspan(static_cast<size_t>(targets.first), static_cast<size_t>(targets.count));
+  if (!tracks.front().empty()) {
+    warn(doc, WarningKind::kChannelAnimatedTwice,
+         fmt::format("{}: node {} weights is animated twice; the first channel is kept", what,
+                     channel.target_node),
+         fmt::format("node {} weights", channel.target_node))
+        .with("animation", a)
+        .with("channel", c)
+        .with("node", channel.target_node)
+        .with("path", channel.target_path);
+    return true;
+  }
+  if (Status s = readWeightsChannel(doc, animation.samplers[static_cast<size_t>(channel.sampler)],
+                                    what, tracks);
+      !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
 }  // namespace
 
+Status readInterpolation(Document& doc, const tinygltf::AnimationSampler& sampler,
+                         const std::string& what, Interpolation& interpolation) {
+  if (sampler.interpolation == "LINEAR" || sampler.interpolation.empty()) {
+    interpolation = Interpolation::kLinear;
+  } else if (sampler.interpolation == "STEP") {
+    interpolation = Interpolation::kStep;
+  } else if (sampler.interpolation == "CUBICSPLINE") {
+    interpolation = Interpolation::kCubicSpline;
+  } else {
+    return Status(ErrorCode::kInvalidData, place(doc, fmt::format("{}: unknown interpolation '{}'",
+                                                                  what, sampler.interpolation)));
+  }
+  return {};
+}
+
+void warnKeySteps(Document& doc, const std::string& what, const KeyTimeSteps& steps) {
+  if (steps.steps == 0) return;
+  warn(doc, WarningKind::kKeyTimesRepeated,
+       fmt::format("{}: {} repeated key time{} (first at key {}, {} s) kept as a step", what,
+                   steps.steps, steps.steps == 1 ? "" : "s", steps.first_key, steps.first_time),
+       fmt::format("{} ({})", what, steps.steps))
+      .with("steps", steps.steps)
+      .with("first_key", steps.first_key)
+      .with("first_time", static_cast<double>(steps.first_time));
+}
+
 Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_joint,
-                                    int joint_count) {
+                                    int joint_count, const MorphLayout* morph) {
   const tinygltf::Model& model = doc.model;
   std::vector<Clip> clips;
   std::set<std::string> names;
@@ -169,7 +212,13 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
       } else if (channel.target_path == "scale") {
         path = Path::kScale;
       } else if (channel.target_path == "weights") {
-        ++weights_channels;
+        Result<bool> read = readWeightsTarget(doc, animation, a, c, morph, clip);
+        if (!read.ok()) return read.status();
+        if (*read) {
+          ++read_channels;
+        } else {
+          ++weights_channels;
+        }
         continue;
       } else {
         ++other_channels;
@@ -213,7 +262,8 @@ Result<std::vector<Clip>> readClips(Document& doc, std::span<const int> node_to_
     warnSkippedChannels(doc, a, animation.name, weights_channels, other_channels);
     if (read_channels == 0) {
       warn(doc, WarningKind::kAnimationSkipped,
-           fmt::format("animation {} ('{}') animates no joint; skipped", a, animation.name),
+           fmt::format("animation {} ('{}') animates no joint and no morph target; skipped", a,
+                       animation.name),
            animationSubject(a, animation.name))
           .with("animation", a)
           .with("animation_name", animation.name);

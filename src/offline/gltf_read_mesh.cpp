@@ -22,6 +22,7 @@ struct Binding {
   int rigid_joint = -1;      // >= 0: every vertex is bound to this joint with weight 1
   int skin = -1;             // >= 0: read JOINTS_n / WEIGHTS_n against this skin
   glm::mat4 to_model{1.0f};  // primitive space -> skeleton model space at bind time
+  NodeMorph morph;           // the node's character morph targets (count 0: none)
 };
 
 // Area-weighted smooth normals: the sum of the (unnormalised) face normals around each vertex.
@@ -124,12 +125,19 @@ std::vector<ComponentForm> texCoordForms(bool quantized) {
 // Primitives that share every vertex accessor (and binding) share their vertices: exporters
 // write one primitive per material over one vertex set, and copies would multiply the mesh.
 std::string vertexSetKey(const tinygltf::Primitive& primitive, const Binding& binding) {
-  std::string key = fmt::format("{}|{}|", binding.skin, binding.rigid_joint);
+  // Nodes with targets have their own weights: their vertices are never shared with another node.
+  std::string key = fmt::format("{}|{}|{}|", binding.skin, binding.rigid_joint,
+                                binding.morph.count > 0 ? binding.morph.first : -1);
   for (int c = 0; c < 4; ++c) {
     for (int r = 0; r < 4; ++r) key += fmt::format("{},", binding.to_model[c][r]);
   }
   for (const auto& [name, accessor] : primitive.attributes) {
     key += fmt::format("|{}={}", name, accessor);
+  }
+  for (size_t t = 0; t < primitive.targets.size(); ++t) {  // deltas belong to the vertices too
+    for (const auto& [name, accessor] : primitive.targets[t]) {
+      key += fmt::format("|{}:{}={}", t, name, accessor);
+    }
   }
   return key;
 }
@@ -179,6 +187,13 @@ class PrimitiveReader {
                                        const Binding& binding,
                                        const std::vector<glm::u16vec4>& joints,
                                        const std::vector<glm::mat4>& corrections);
+  // The primitive's morph target deltas (readTargetDeltas) in model space, into the mesh's
+  // targets at vertices [base, base + vertex_count); every target grows to the mesh's vertices.
+  Status appendMorphDeltas(const tinygltf::Primitive& primitive, const std::string& what,
+                           const Binding& binding, const PrimitiveStreams& streams,
+                           const std::vector<glm::u16vec4>& joints,
+                           const std::vector<glm::mat4>& corrections, bool normals_computed,
+                           size_t base);
   Status readInfluences(const tinygltf::Primitive& primitive, const std::string& what,
                         size_t vertex_count, const Binding& binding,
                         std::vector<glm::u16vec4>& joints, std::vector<glm::vec4>& weights);
@@ -525,6 +540,57 @@ Status PrimitiveReader::appendVertices(const tinygltf::Primitive& primitive,
   std::vector<float> flat;
   for (const glm::vec4& t : tangents) flat.insert(flat.end(), {t.x, t.y, t.z, t.w});
   appendStream(mesh_.tangents, flat, base, vertex_count, glm::vec4(0.0f));
+  return appendMorphDeltas(primitive, what, binding, streams, joints, corrections, compute, base);
+}
+
+Status PrimitiveReader::appendMorphDeltas(const tinygltf::Primitive& primitive,
+                                          const std::string& what, const Binding& binding,
+                                          const PrimitiveStreams& streams,
+                                          const std::vector<glm::u16vec4>& joints,
+                                          const std::vector<glm::mat4>& corrections,
+                                          bool normals_computed, size_t base) {
+  const size_t total = mesh_.positions.size();
+  for (MorphTarget& target : mesh_.morph_targets) {  // zero deltas on every other node's vertices
+    target.positions.resize(total, glm::vec3(0.0f));
+    if (!target.normals.empty()) target.normals.resize(total, glm::vec3(0.0f));
+    if (!target.tangents.empty()) target.tangents.resize(total, glm::vec3(0.0f));
+  }
+  if (binding.morph.count == 0) return {};
+  const size_t vertex_count = streams.vertex_count;
+  Result<std::vector<TargetDeltas>> deltas = readTargetDeltas(doc_, primitive, vertex_count, what);
+  if (!deltas.ok()) return deltas.status();
+  for (size_t t = 0; t < deltas->size(); ++t) {
+    const TargetDeltas& d = (*deltas)[t];
+    MorphTarget& target = mesh_.morph_targets[static_cast<size_t>(binding.morph.first) + t];
+    // Computed normals have no file deltas to follow; unusable file tangents are regenerated.
+    const bool normals = !d.normals.empty() && !normals_computed && !streams.normals.empty();
+    const bool tangents = !d.tangents.empty() && !streams.tangents.empty();
+    if (normals && target.normals.empty()) target.normals.assign(total, glm::vec3(0.0f));
+    if (tangents && target.tangents.empty()) target.tangents.assign(total, glm::vec3(0.0f));
+    for (size_t v = 0; v < vertex_count; ++v) {
+      glm::mat4 transform = binding.to_model;
+      if (!corrections.empty()) transform = corrections[joints[v][0]] * transform;
+      const glm::mat3 linear(transform);
+      const auto xyz = [](const std::vector<float>& f, size_t i) {
+        return glm::vec3(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
+      };
+      if (!d.positions.empty()) target.positions[base + v] = linear * xyz(d.positions, v);
+      if (normals) {
+        // The base normal was normalised after its transform: its delta shares the scale.
+        const glm::mat3 nm = glm::transpose(glm::inverse(linear));
+        const float length = glm::length(nm * xyz(streams.normals, v));
+        target.normals[base + v] =
+            length > 0.0f ? nm * xyz(d.normals, v) / length : glm::vec3(0.0f);
+      }
+      if (tangents) {
+        const glm::vec3 t0(streams.tangents[4 * v], streams.tangents[4 * v + 1],
+                           streams.tangents[4 * v + 2]);
+        const float length = glm::length(linear * t0);
+        target.tangents[base + v] =
+            length > 0.0f ? linear * xyz(d.tangents, v) / length : glm::vec3(0.0f);
+      }
+    }
+  }
   return {};
 }
 
@@ -683,9 +749,11 @@ Status PrimitiveReader::readInfluences(const tinygltf::Primitive& primitive,
 
 }  // namespace
 
-Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
+Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton,
+                             const MorphLayout& morph) {
   const tinygltf::Model& model = doc.model;
   SkinnedMesh mesh;
+  mesh.morph_targets = morph.targets;
   Result<std::vector<std::string>> variants = readVariantNames(doc);
   if (!variants.ok()) return variants.status();
   PrimitiveReader reader(doc, skeleton, mesh, variants->size());
@@ -725,20 +793,9 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
           .with("mesh", node.mesh);
       continue;
     }
-    bool morph_warned = false;
+    binding.morph = morph.nodes[n];
     for (size_t p = 0; p < gltf_mesh.primitives.size(); ++p) {
       ++primitives;
-      if (!gltf_mesh.primitives[p].targets.empty() && !morph_warned) {
-        morph_warned = true;
-        const size_t targets = gltf_mesh.primitives[p].targets.size();
-        warn(doc, WarningKind::kMorphTargetsIgnored,
-             fmt::format("mesh {} ('{}'): {} morph targets ignored (base shape imported)",
-                         node.mesh, gltf_mesh.name, targets),
-             fmt::format("mesh {} ('{}', {})", node.mesh, gltf_mesh.name, targets))
-            .with("mesh", node.mesh)
-            .with("name", gltf_mesh.name)
-            .with("targets", targets);
-      }
       std::string name = !gltf_mesh.name.empty() ? gltf_mesh.name
                          : !node.name.empty()    ? node.name
                                                  : fmt::format("mesh{}", node.mesh);
@@ -751,6 +808,11 @@ Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton) {
   if (primitives > 0 && mesh.submeshes.empty() && reader.skipped_non_triangles) {
     return Status(ErrorCode::kUnsupported,
                   place(doc, "only point or line primitives; throng needs triangles"));
+  }
+  for (MorphTarget& target : mesh.morph_targets) {  // nodes after a target's own add zeros
+    target.positions.resize(mesh.positions.size(), glm::vec3(0.0f));
+    if (!target.normals.empty()) target.normals.resize(mesh.positions.size(), glm::vec3(0.0f));
+    if (!target.tangents.empty()) target.tangents.resize(mesh.positions.size(), glm::vec3(0.0f));
   }
   groupByMaterial(mesh);
   return mesh;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "offline/gltf_read_document.h"
+#include "offline/gltf_read_morph.h"
 #include "offline/gltf_read_skeleton.h"
 #include "throng/core/mesh.h"
 #include "throng/core/status.h"
@@ -25,7 +26,12 @@ inline constexpr int kMaxInfluenceSets = 4;
 // nodes in the skeleton are bound rigidly to their joint (positions = inverse(inverse bind) *
 // local). Other unskinned meshes are skipped with a warning. Missing normals are computed
 // (area-weighted), missing indices generated, strips and fans converted; points and lines are
-// skipped with a warning (an error when nothing else is left). Warnings go to doc.warnings.
-Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton);
+// skipped with a warning (an error when nothing else is left). Morph targets: the mesh gets
+// `morph`'s targets (planMorphTargets), each with deltas for every vertex (zero on the vertices
+// of other nodes), carried into model space as the vertices are (positions by the linear part of
+// the vertex's transform, normals by its normal matrix and tangents by its linear part, both
+// scaled as their base vector is normalised). Warnings go to doc.warnings.
+Result<SkinnedMesh> readMesh(Document& doc, const SkeletonImport& skeleton,
+                             const MorphLayout& morph);
 
 }  // namespace throng::gltf

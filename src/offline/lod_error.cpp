@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "offline/surface_distance.h"
+#include "throng/core/morph.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 
@@ -18,21 +19,41 @@ namespace {
 // The percentile of correspondences LodError::p99 reports.
 constexpr double kErrorPercentile = 0.99;
 
-void skin(const SkinnedMesh& mesh, std::span<const JointRows> palette, std::span<glm::vec3> out) {
+// The mesh morphed by `weights` (one per morph target; ignored without targets), then skinned.
+void skin(const SkinnedMesh& mesh, std::span<const float> weights,
+          std::span<const JointRows> palette, std::span<glm::vec3> out) {
+  std::span<const glm::vec3> positions = mesh.positions;
+  std::vector<glm::vec3> morphed;
+  if (!mesh.morph_targets.empty()) {
+    morphed.resize(mesh.vertexCount());
+    [[maybe_unused]] const bool morph_ok =
+        MorphJob{mesh.morph_targets, weights, mesh.positions, {}, {}, morphed, {}, {}}.run();
+    assert(morph_ok);
+    positions = morphed;
+  }
   [[maybe_unused]] const bool ok =
-      SkinJob{mesh.positions, {}, mesh.joints, mesh.weights, palette, out, {}}.run();
+      SkinJob{positions, {}, mesh.joints, mesh.weights, palette, out, {}}.run();
   assert(ok);
 }
 
 }  // namespace
 
 std::vector<JointRows> sampleClipPalettes(const Character& character, float fps,
-                                          size_t* frame_count) {
+                                          size_t* frame_count, std::vector<float>* morph_weights) {
   const Skeleton& skeleton = character.skeleton;
   const size_t joints = static_cast<size_t>(skeleton.jointCount());
+  const std::span<const MorphTarget> targets = character.mesh.morph_targets;
   std::vector<JointRows> palettes;
   PoseScratch scratch;
+  if (morph_weights != nullptr) morph_weights->clear();
   auto add = [&](const Clip* clip, float time) {
+    if (morph_weights != nullptr) {
+      morph_weights->resize(morph_weights->size() + targets.size());
+      sampleMorphWeights(
+          targets, clip, time,
+          std::span<float>(morph_weights->data() + morph_weights->size() - targets.size(),
+                           targets.size()));
+    }
     palettes.resize(palettes.size() + joints);
     evaluatePalette(skeleton, clip, time, scratch,
                     std::span<JointRows>(palettes.data() + palettes.size() - joints, joints));
@@ -49,7 +70,7 @@ std::vector<JointRows> sampleClipPalettes(const Character& character, float fps,
 }
 
 LodErrorMeter::LodErrorMeter(const Character& character) : character_(character) {
-  palettes_ = sampleClipPalettes(character, kReductionSampleFps, &frame_count_);
+  palettes_ = sampleClipPalettes(character, kReductionSampleFps, &frame_count_, &weights_);
   const size_t stride = std::max<size_t>(
       1, (frame_count_ + kMaxReductionSearchFrames - 1) / kMaxReductionSearchFrames);
   for (size_t f = 0; f < frame_count_; f += stride) search_frames_.push_back(f);
@@ -57,7 +78,8 @@ LodErrorMeter::LodErrorMeter(const Character& character) : character_(character)
   const size_t joints = static_cast<size_t>(character.skeleton.jointCount());
   search_posed_.resize(search_frames_.size() * full.vertexCount());
   for (size_t i = 0; i < search_frames_.size(); ++i) {
-    skin(full, std::span<const JointRows>(palettes_.data() + search_frames_[i] * joints, joints),
+    skin(full, frameWeights(search_frames_[i]),
+         std::span<const JointRows>(palettes_.data() + search_frames_[i] * joints, joints),
          std::span<glm::vec3>(search_posed_.data() + i * full.vertexCount(), full.vertexCount()));
   }
 }
@@ -135,13 +157,14 @@ LodError LodErrorMeter::measure(const SkinnedMesh& lod, std::span<const uint16_t
     for (size_t s = 0; s < slots.size(); ++s) slots[s] = pose[palette_joints[s]];
     std::span<const glm::vec3> full_at;
     if (every_frame) {
-      skin(full, pose, full_posed);
+      skin(full, frameWeights(f), pose, full_posed);
       full_at = full_posed;
     } else {
       full_at = std::span<const glm::vec3>(search_posed_.data() + i * full.vertexCount(),
                                            full.vertexCount());
     }
-    skin(lod, palette_joints.empty() ? pose : std::span<const JointRows>(slots), lod_posed);
+    skin(lod, frameWeights(f), palette_joints.empty() ? pose : std::span<const JointRows>(slots),
+         lod_posed);
     for (size_t c = 0; c < on_lod.size(); ++c) {
       const float d = glm::distance(full_at[full_vertices[c]],
                                     surfacePosition(on_lod[c], lod_posed, lod.indices));

@@ -125,6 +125,25 @@ std::string describePackage(const Package& p) {
   s += fmt::format("texture: {} x {} texels, {}, {} bytes, {} frames, {} per row, {} joints\n",
                    t.width, t.height, is32 ? "RGBA32F" : "RGBA16F", bytes, t.frame_count,
                    t.frames_per_row, t.joint_count);
+  const MorphAnimation& morph = p.morph;
+  if (morph.kind != MorphBakeKind::kNone) {
+    uint64_t morph_bytes = 0;
+    for (const VertexTexture& v : morph.lods) morph_bytes += v.byteSize();
+    s += fmt::format("morph: {}, {} bytes, error {:.4g}", morphBakeKindName(morph.kind),
+                     morph_bytes, morph.max_error);
+    if (morph.kind == MorphBakeKind::kTargetDeltas) {
+      s += fmt::format(", {} active targets:", morph.targets.size());
+      for (const std::string& name : morph.targets) s += " " + name;
+    }
+    s += "\n";
+    for (size_t l = 0; l < morph.lods.size(); ++l) {
+      const VertexTexture& v = morph.lods[l];
+      s += fmt::format(
+          "  LOD {}: {} x {} texels, {}, {} vertices x {} {}, {} bytes\n", l, v.width, v.height,
+          v.format == TexelFormat::kRgba32F ? "RGBA32F" : "RGBA16F", v.vertex_count, v.block_count,
+          morph.kind == MorphBakeKind::kVertexFrames ? "frames" : "targets", v.byteSize());
+    }
+  }
   s += fmt::format("materials: {}{}\n", p.materials.size(),
                    p.materials.empty() ? " (the default material)" : "");
   for (const Material& m : p.materials) s += "  " + describeMaterial(m) + "\n";

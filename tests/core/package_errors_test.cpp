@@ -24,31 +24,7 @@ using Sections = std::vector<PackageSection>;
 // The chain character (3 joints, 20 vertices, one clip), baked by hand into a package: the same
 // texture layout bakeCharacter makes, written by writePackage.
 std::string chainPackage() {
-  const Character c = test::makeChainCharacter();
-  Package p;
-  p.source = "chain";
-  p.skeleton = c.skeleton;
-  p.lods.push_back(MeshLod{c.mesh, {}, 0.0f, 0.0f, 0.0f});
-  BakedClip clip;
-  clip.name = "bend";
-  clip.first_frame = 0;
-  clip.frame_count = 4;
-  clip.fps = 4.0f;
-  clip.duration = 1.0f;
-  clip.loop = true;
-  clip.bounds = computeBounds(c.mesh.positions);
-  p.clips.push_back(clip);
-  AnimationTexture& t = p.animation;
-  t.format = TexelFormat::kRgba32F;
-  t.joint_count = 3;
-  t.frame_count = 4;
-  t.frames_per_row = 2;
-  t.width = 2 * 9;
-  t.height = 2;
-  t.texels32.assign(static_cast<size_t>(t.width) * t.height * 4, 0.0f);
-  for (uint32_t f = 0; f < 4; ++f) {
-    for (uint32_t j = 0; j < 3; ++j) storeJointRows(t, f, j, JointRows{});
-  }
+  const Package p = test::makeChainPackage();
   const auto dir = test::makeTempDir("package-errors");
   EXPECT_TRUE(writePackage(p, (dir / "chain.throng").string()).ok());
   std::string bytes = test::readFile(dir / "chain.throng");
@@ -151,9 +127,9 @@ std::vector<ErrorCase> cases() {
        "not a throng package (bad magic)"},
       {"Endianness", whole([](std::string& f) { writeAt<uint32_t>(f, 12, 0x04030201u); }),
        ErrorCode::kParseError, "endianness marker is 0x04030201, expected 0x01020304"},
-      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 5); }),
+      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 6); }),
        ErrorCode::kVersionMismatch,
-       "package format version 5 was written by a newer throng (this one reads versions 3 to 4)"},
+       "package format version 6 was written by a newer throng (this one reads versions 3 to 5)"},
       {"FileSize", whole([](std::string& f) { f += std::string(16, '\0'); }),
        ErrorCode::kParseError, "(truncated?)"},
       {"TooManySections", whole([](std::string& f) { writeAt<uint32_t>(f, 24, 65); }),
@@ -180,7 +156,7 @@ std::vector<ErrorCase> cases() {
        },
        ErrorCode::kParseError, "section ANIM range [1073741824, +"},
       {"SectionChecksum", whole([](std::string& f) { f.back() ^= 1; }), ErrorCode::kParseError,
-       "section PBRM checksum mismatch (corrupted)"},
+       "section VATX checksum mismatch (corrupted)"},
       {"Overlap",
        [](Sections s) {
          return test::buildPackage(s, [](std::string& t) {
@@ -189,8 +165,8 @@ std::vector<ErrorCase> cases() {
        },
        ErrorCode::kParseError, "sections META and SKEL overlap"},
       // Nine sections: the table ends at 40 + 9 * 32 = 328, the first section starts at 336.
-      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 9 * 32] = 1; }),
-       ErrorCode::kParseError, "non-zero padding byte at offset 328"},
+      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 10 * 32] = 1; }),
+       ErrorCode::kParseError, "non-zero padding byte at offset 360"},
       {"MissingSection",
        [](Sections s) {
          s.erase(s.begin() + 3);

@@ -92,4 +92,17 @@ TwoBoneFile::TwoBoneFile() {
   gltf.json["skins"] = {{{"joints", {1, 2}}, {"inverseBindMatrices", ibm}}};
 }
 
+void addBendAnimation(TwoBoneFile& file, const std::vector<float>& weights) {
+  const int times = file.gltf.addFloats({0.0f, 1.0f}, "SCALAR");
+  const int values = file.gltf.addFloats(weights, "SCALAR");
+  const int turns = file.gltf.addFloats({0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f}, "VEC4");
+  file.gltf.json["animations"] = nlohmann::json::array(
+      {{{"name", "Bend"},
+        {"samplers",
+         {{{"input", times}, {"output", values}}, {{"input", times}, {"output", turns}}}},
+        {"channels",
+         {{{"sampler", 0}, {"target", {{"node", 3}, {"path", "weights"}}}},
+          {{"sampler", 1}, {"target", {{"node", 2}, {"path", "rotation"}}}}}}}});
+}
+
 }  // namespace throng::test

@@ -72,4 +72,9 @@ struct TwoBoneFile {
   nlohmann::json& primitive() { return gltf.json["meshes"][0]["primitives"][0]; }
 };
 
+// Adds animation "Bend" to `file` (whose primitive has its morph targets): over 0..1 s, LINEAR,
+// the body's weights channel goes through `weights` (2 keys x the targets) while the child joint
+// turns 45 degrees about Z.
+void addBendAnimation(TwoBoneFile& file, const std::vector<float>& weights);
+
 }  // namespace throng::test

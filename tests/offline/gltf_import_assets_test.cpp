@@ -266,21 +266,6 @@ TEST(GltfImportAssets, SparseAccessorIsApplied) {
   for (const glm::vec3& n : c->mesh.normals) EXPECT_NEAR(std::abs(n.z), 1.0f, 1e-5f);
 }
 
-TEST(GltfImportAssets, MorphCubeWarnsAndImports) {
-  THRONG_REQUIRE_ASSET("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb");
-  Result<Character> c =
-      importGltf(test::assetPath("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb").string());
-  ASSERT_TRUE(c.ok()) << c.status().toString();
-  EXPECT_EQ(c->mesh.vertexCount(), 24u);
-  bool morph = false, weights = false;
-  for (const Warning& w : c->warnings) {
-    morph |= w.message.find("morph targets ignored") != std::string::npos;
-    weights |= w.message.find("weights channels skipped") != std::string::npos;
-  }
-  EXPECT_TRUE(morph);
-  EXPECT_TRUE(weights);
-}
-
 TEST(GltfImportAssets, TruncatedGlbIsRejectedAtEveryCut) {
   THRONG_REQUIRE_ASSET("RiggedSimple/RiggedSimple.glb");
   const std::string bytes = test::readFile(test::assetPath("RiggedSimple/RiggedSimple.glb"));

@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include "throng/core/morph.h"
 #include "throng/core/pose.h"
 #include "throng/core/skinning.h"
 
@@ -128,6 +129,70 @@ std::vector<float> accessorFloats(const tinygltf::Model& model, int accessor) {
   return out;
 }
 
+std::vector<float> sampleChannel(const tinygltf::Model& model, const tinygltf::AnimationSampler& s,
+                                 size_t width, bool rotation, float time) {
+  const std::vector<float> times = accessorFloats(model, s.input);
+  const std::vector<float> values = accessorFloats(model, s.output);
+  const bool cubic = s.interpolation == "CUBICSPLINE";
+  const size_t keys = times.size();
+  auto value = [&](size_t key, size_t part) {  // part: 0 in-tangent, 1 value, 2 out-tangent
+    const size_t element = cubic ? key * 3 + part : key;
+    std::vector<float> v(values.begin() + static_cast<long>(element * width),
+                         values.begin() + static_cast<long>((element + 1) * width));
+    return v;
+  };
+  std::vector<float> result(width);
+  if (time <= times.front()) {
+    result = value(0, 1);
+  } else if (time >= times.back()) {
+    result = value(keys - 1, 1);
+  } else {
+    size_t k = 0;
+    while (times[k + 1] <= time) ++k;
+    const float td = times[k + 1] - times[k];
+    const float u = (time - times[k]) / td;
+    if (s.interpolation == "STEP") {
+      result = value(k, 1);
+    } else if (cubic) {
+      const float u2 = u * u, u3 = u2 * u;
+      const std::vector<float> p0 = value(k, 1), m0 = value(k, 2), p1 = value(k + 1, 1),
+                               m1 = value(k + 1, 0);
+      for (size_t c = 0; c < width; ++c) {
+        result[c] = (2 * u3 - 3 * u2 + 1) * p0[c] + td * (u3 - 2 * u2 + u) * m0[c] +
+                    (-2 * u3 + 3 * u2) * p1[c] + td * (u3 - u2) * m1[c];
+      }
+    } else if (rotation) {
+      const std::vector<float> a = value(k, 1), b = value(k + 1, 1);
+      const glm::quat qa(a[3], a[0], a[1], a[2]), qb(b[3], b[0], b[1], b[2]);
+      const glm::quat q = glm::slerp(qa, glm::dot(qa, qb) < 0 ? -qb : qb, u);
+      result = {q.x, q.y, q.z, q.w};
+    } else {
+      const std::vector<float> a = value(k, 1), b = value(k + 1, 1);
+      for (size_t c = 0; c < width; ++c) result[c] = a[c] + (b[c] - a[c]) * u;
+    }
+  }
+  return result;
+}
+
+std::vector<float> morphWeights(const tinygltf::Model& model, int node, int animation, float time) {
+  const tinygltf::Node& n = model.nodes.at(static_cast<size_t>(node));
+  const tinygltf::Mesh& mesh = model.meshes.at(static_cast<size_t>(n.mesh));
+  const size_t targets = mesh.primitives.empty() ? 0 : mesh.primitives[0].targets.size();
+  const std::vector<double>& defaults = !n.weights.empty() ? n.weights : mesh.weights;
+  std::vector<float> weights(targets, 0.0f);
+  for (size_t t = 0; t < targets && t < defaults.size(); ++t) {
+    weights[t] = static_cast<float>(defaults[t]);
+  }
+  if (animation < 0 || targets == 0) return weights;
+  const tinygltf::Animation& anim = model.animations.at(static_cast<size_t>(animation));
+  for (const tinygltf::AnimationChannel& ch : anim.channels) {
+    if (ch.target_path != "weights" || ch.target_node != node) continue;
+    return sampleChannel(model, anim.samplers.at(static_cast<size_t>(ch.sampler)), targets, false,
+                         time);
+  }
+  return weights;
+}
+
 std::vector<glm::mat4> worldMatrices(const tinygltf::Model& model, int animation, float time) {
   std::vector<Trs> locals(model.nodes.size());
   for (size_t n = 0; n < model.nodes.size(); ++n) {
@@ -151,48 +216,9 @@ std::vector<glm::mat4> worldMatrices(const tinygltf::Model& model, int animation
       if (ch.target_path != "translation" && ch.target_path != "rotation" &&
           ch.target_path != "scale")
         continue;
-      const tinygltf::AnimationSampler& s = anim.samplers.at(static_cast<size_t>(ch.sampler));
-      const std::vector<float> times = accessorFloats(model, s.input);
-      const std::vector<float> values = accessorFloats(model, s.output);
       const size_t width = ch.target_path == "rotation" ? 4 : 3;
-      const bool cubic = s.interpolation == "CUBICSPLINE";
-      const size_t keys = times.size();
-      auto value = [&](size_t key, size_t part) {  // part: 0 in-tangent, 1 value, 2 out-tangent
-        const size_t element = cubic ? key * 3 + part : key;
-        std::vector<float> v(values.begin() + static_cast<long>(element * width),
-                             values.begin() + static_cast<long>((element + 1) * width));
-        return v;
-      };
-      std::vector<float> result(width);
-      if (time <= times.front()) {
-        result = value(0, 1);
-      } else if (time >= times.back()) {
-        result = value(keys - 1, 1);
-      } else {
-        size_t k = 0;
-        while (times[k + 1] <= time) ++k;
-        const float td = times[k + 1] - times[k];
-        const float u = (time - times[k]) / td;
-        if (s.interpolation == "STEP") {
-          result = value(k, 1);
-        } else if (cubic) {
-          const float u2 = u * u, u3 = u2 * u;
-          const std::vector<float> p0 = value(k, 1), m0 = value(k, 2), p1 = value(k + 1, 1),
-                                   m1 = value(k + 1, 0);
-          for (size_t c = 0; c < width; ++c) {
-            result[c] = (2 * u3 - 3 * u2 + 1) * p0[c] + td * (u3 - 2 * u2 + u) * m0[c] +
-                        (-2 * u3 + 3 * u2) * p1[c] + td * (u3 - u2) * m1[c];
-          }
-        } else if (width == 4) {
-          const std::vector<float> a = value(k, 1), b = value(k + 1, 1);
-          const glm::quat qa(a[3], a[0], a[1], a[2]), qb(b[3], b[0], b[1], b[2]);
-          const glm::quat q = glm::slerp(qa, glm::dot(qa, qb) < 0 ? -qb : qb, u);
-          result = {q.x, q.y, q.z, q.w};
-        } else {
-          const std::vector<float> a = value(k, 1), b = value(k + 1, 1);
-          for (size_t c = 0; c < width; ++c) result[c] = a[c] + (b[c] - a[c]) * u;
-        }
-      }
+      const std::vector<float> result = sampleChannel(
+          model, anim.samplers.at(static_cast<size_t>(ch.sampler)), width, width == 4, time);
       Trs& x = locals.at(static_cast<size_t>(ch.target_node));
       if (ch.target_path == "translation") x.t = {result[0], result[1], result[2]};
       if (ch.target_path == "scale") x.s = {result[0], result[1], result[2]};
@@ -224,8 +250,18 @@ std::vector<glm::vec3> referencePositions(const tinygltf::Model& model, int anim
          model.meshes[static_cast<size_t>(node.mesh)].primitives) {
       const int pos = prim.attributes.at("POSITION");
       const size_t count = model.accessors[static_cast<size_t>(pos)].count;
+      const std::vector<float> weights =
+          prim.targets.empty() ? std::vector<float>{}
+                               : morphWeights(model, static_cast<int>(n), animation, time);
       for (size_t v = 0; v < count; ++v) {
-        const std::vector<float> p = accessorElement(model, pos, v);
+        std::vector<float> p = accessorElement(model, pos, v);
+        // Morph first, then skin: p + sum_t w_t * POSITION_t (glTF 2.0, "Morph Targets").
+        for (size_t t = 0; t < prim.targets.size(); ++t) {
+          auto it = prim.targets[t].find("POSITION");
+          if (it == prim.targets[t].end()) continue;
+          const std::vector<float> d = accessorElement(model, it->second, v);
+          for (size_t c = 0; c < 3; ++c) p[c] += weights[t] * d[c];
+        }
         const glm::vec4 p1(p[0], p[1], p[2], 1.0f);
         if (node.skin < 0) {
           out.push_back(glm::vec3(worlds[n] * p1));
@@ -260,8 +296,16 @@ std::vector<glm::vec3> skinPositions(const Character& character, const Clip* cli
   scratch.resize(character.skeleton.jointCount());
   evaluatePalette(character.skeleton, clip, time, scratch, palette);
   std::vector<glm::vec3> out(character.mesh.vertexCount());
+  std::vector<glm::vec3> positions = character.mesh.positions;
+  const std::vector<MorphTarget>& targets = character.mesh.morph_targets;
+  if (!targets.empty()) {  // the library's morph: this is the importer side under test
+    std::vector<float> weights(targets.size());
+    sampleMorphWeights(targets, clip, time, weights);
+    EXPECT_TRUE(
+        (MorphJob{targets, weights, character.mesh.positions, {}, {}, positions, {}, {}}.run()));
+  }
   SkinJob job;
-  job.positions = character.mesh.positions;
+  job.positions = positions;
   job.joints = character.mesh.joints;
   job.weights = character.mesh.weights;
   job.palette = palette;

@@ -156,4 +156,38 @@ Character makeChainCharacter() {
   return c;
 }
 
+Package makeChainPackage(TexelFormat format) {
+  const Character c = makeChainCharacter();
+  Package p;
+  p.source = "chain";
+  p.skeleton = c.skeleton;
+  p.lods.push_back(MeshLod{c.mesh, {}, 0.0f, 0.0f, 0.0f});
+  BakedClip clip;
+  clip.name = "bend";
+  clip.first_frame = 0;
+  clip.frame_count = 4;
+  clip.fps = 4.0f;
+  clip.duration = 1.0f;
+  clip.loop = true;
+  clip.bounds = computeBounds(c.mesh.positions);
+  p.clips.push_back(clip);
+  AnimationTexture& t = p.animation;
+  t.format = format;
+  t.joint_count = 3;
+  t.frame_count = 4;
+  t.frames_per_row = 2;
+  t.width = 2 * 9;
+  t.height = 2;
+  const size_t channels = static_cast<size_t>(t.width) * t.height * 4;
+  if (format == TexelFormat::kRgba32F) {
+    t.texels32.assign(channels, 0.0f);
+  } else {
+    t.texels16.assign(channels, 0);
+  }
+  for (uint32_t f = 0; f < 4; ++f) {
+    for (uint32_t j = 0; j < 3; ++j) storeJointRows(t, f, j, JointRows{});
+  }
+  return p;
+}
+
 }  // namespace throng::test

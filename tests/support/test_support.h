@@ -8,6 +8,7 @@
 
 #include "support/require.h"
 #include "throng/core/character.h"
+#include "throng/core/package.h"
 
 namespace throng::test {
 
@@ -23,6 +24,11 @@ void writeFile(const std::filesystem::path& path, const std::string& bytes);
 // whose middle ring blends mid/tip, and one clip "bend" (LINEAR rotations about Z, 0..1 s,
 // first key == last key so it loops) plus a STEP translation track on the root.
 Character makeChainCharacter();
+
+// The chain character baked by hand into a valid package (the texture layout bakeCharacter
+// makes): source "chain", one LOD, clip "bend" (4 frames at 4 fps, looping), a 18 x 2 texture of
+// `format` holding 2 frames per row of default palette entries, no morph animation.
+Package makeChainPackage(TexelFormat format = TexelFormat::kRgba32F);
 
 // Runs the throng CLI (THRONG_CLI_PATH) with `args` through the shell; output has stdout and
 // stderr together.

@@ -46,6 +46,10 @@ Result<CrowdInput> bakeInMemory(const Character& character, CrowdInput input,
   Result<std::vector<MeshLod>> lods = buildLodChain(character, defaultLodChainOptions());
   if (lods.ok()) {
     input.package.lods = std::move(lods).value();
+    // Each LOD's morph texture holds its own vertices (the chain's meshes keep their targets).
+    if (Status s = bakeMorphAnimation(character, input.package, options.max_width); !s.ok()) {
+      return s;
+    }
   } else {
     input.warnings.push_back(
         makeWarning(WarningKind::kNoLodChain,

@@ -66,6 +66,14 @@ void printSummary(const BakeArgs& args, const std::string& source, const BakeRep
   fmt::print("texture: {} x {} texels, {}, {} bytes, {} frames; package {} bytes\n", r.width,
              r.height, r.format == TexelFormat::kRgba32F ? "RGBA32F" : "RGBA16F", r.texel_bytes,
              r.frames, file_bytes);
+  if (r.morph.kind != MorphBakeKind::kNone) {
+    fmt::print("morph: {} targets baked as {}{}, {} bytes, error {:.4g} model units\n",
+               r.morph.targets, morphBakeKindName(r.morph.kind),
+               r.morph.kind == MorphBakeKind::kTargetDeltas
+                   ? fmt::format(" ({} active)", r.morph.active_targets)
+                   : std::string(),
+               r.morph.texel_bytes, r.morph.max_error);
+  }
   fmt::print("looks: {} material{}, {} image{} ({} bytes with their mip chains)\n", r.materials,
              r.materials == 1 ? "" : "s", r.images, r.images == 1 ? "" : "s", r.image_bytes);
   fmt::print("error: {:.4g} model units = {} of the character's size {:.4g}\n", r.max_error,
@@ -130,6 +138,11 @@ void printBakeJson(const BakeArgs& args, const std::string& source, const BakeRe
                     {"frames", r.frames},
                     {"bytes", r.texel_bytes}};
   out["looks"] = {{"materials", r.materials}, {"images", r.images}, {"image_bytes", r.image_bytes}};
+  out["morph"] = {{"kind", morphBakeKindName(r.morph.kind)},
+                  {"targets", r.morph.targets},
+                  {"active_targets", r.morph.active_targets},
+                  {"bytes", r.morph.texel_bytes},
+                  {"max_error", r.morph.max_error}};
   out["character_size"] = r.character_size;
   out["max_error"] = r.max_error;
   out["max_error_fraction"] = r.max_error_fraction;
@@ -209,8 +222,8 @@ int checkClipNames(const BakeArgs& args, const Character& character, const std::
 
 // Method A: the default chain of mesh LODs and bone-reduced skeletons replaces lods[0] alone. 0,
 // or the exit code after the message.
-int buildLods(const Character& character, const std::string& source, Package& package,
-              LodChainReport& report, double& seconds) {
+int buildLods(const Character& character, const std::string& source, uint32_t max_width,
+              Package& package, LodChainReport& report, BakeReport& bake_report, double& seconds) {
   const auto start = std::chrono::steady_clock::now();
   LodChainOptions options = defaultLodChainOptions();
   ProgressBar bar;
@@ -230,6 +243,10 @@ int buildLods(const Character& character, const std::string& source, Package& pa
                       "character's poses move vertices beyond the float range)",
                       source, i, std::isfinite(lod.geometric_error) ? "skinning" : "geometric"));
     }
+  }
+  // Each LOD's morph texture holds its own vertices (the chain's meshes keep their targets).
+  if (Status s = bakeMorphAnimation(character, package, max_width, &bake_report.morph); !s.ok()) {
+    return fail(s.toString());
   }
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return 0;
@@ -282,7 +299,9 @@ int runBake(const BakeArgs& args) {
   LodChainReport lod_report;
   double lod_seconds = 0.0;
   if (args.lods) {
-    if (int code = buildLods(character, source, *package, lod_report, lod_seconds); code != 0) {
+    if (int code = buildLods(character, source, options.max_width, *package, lod_report, report,
+                             lod_seconds);
+        code != 0) {
       return code;
     }
     warnings.insert(warnings.end(), lod_report.warnings.begin(), lod_report.warnings.end());

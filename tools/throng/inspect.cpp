@@ -15,6 +15,7 @@
 #include "throng/core/package.h"
 #include "throng/core/package_format.h"
 #include "throng/crowd/lod_table.h"
+#include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/package_info.h"
 #include "warning_output.h"
@@ -25,6 +26,13 @@ namespace {
 void printTree(const Skeleton& skeleton, int joint, int depth) {
   fmt::print("  {:>4}  {:{}}{}\n", joint, "", depth * 2, skeleton.names()[joint]);
   for (int child : skeleton.children(joint)) printTree(skeleton, child, depth + 1);
+}
+
+// Morph targets whose weight the clip animates.
+int weightTracks(const Clip& clip) {
+  int tracks = 0;
+  for (const FloatTrack& track : clip.weights) tracks += !track.empty();
+  return tracks;
 }
 
 int inspectGltf(const std::string& path, const ImportOptions& options) {
@@ -51,6 +59,16 @@ int inspectGltf(const std::string& path, const ImportOptions& options) {
   }
   if (!m.colors.empty()) fmt::print("vertex colours: yes\n");
   if (!m.tangents.empty()) fmt::print("tangents: {}\n", tangentSourceName(m.tangent_source));
+  if (!m.morph_targets.empty()) {
+    fmt::print("morph targets: {} (baked as {})\n", m.morph_targets.size(),
+               morphBakeKindName(chooseMorphBakeKind(c)));
+    for (size_t t = 0; t < m.morph_targets.size(); ++t) {
+      const MorphTarget& target = m.morph_targets[t];
+      fmt::print("  {:>3}  {:<24} {:<16} default weight {:.4g}{}{}\n", t, target.name, target.group,
+                 target.default_weight, target.normals.empty() ? "" : ", normals",
+                 target.tangents.empty() ? "" : ", tangents");
+    }
+  }
   fmt::print("materials: {}{}\n", c.materials.size(),
              c.materials.empty() ? " (the default material)" : "");
   for (size_t i = 0; i < c.materials.size(); ++i) {
@@ -69,8 +87,10 @@ int inspectGltf(const std::string& path, const ImportOptions& options) {
     for (const JointTracks& t : clip.joints) {
       tracks += !t.translation.empty() + !t.rotation.empty() + !t.scale.empty();
     }
-    fmt::print("  {:>3}  {:<24} {:8.3f} s  ({:.3f} .. {:.3f}), {} tracks\n", i, clip.name,
-               clip.duration(), clip.start_time, clip.end_time, tracks);
+    fmt::print(
+        "  {:>3}  {:<24} {:8.3f} s  ({:.3f} .. {:.3f}), {} tracks{}\n", i, clip.name,
+        clip.duration(), clip.start_time, clip.end_time, tracks,
+        weightTracks(clip) == 0 ? "" : fmt::format(", {} weight tracks", weightTracks(clip)));
   }
   // The report's own section: grouped like stderr's warnings (-v: each in full), even with -q.
   fmt::print("warnings: {}\n", c.warnings.size());
@@ -109,6 +129,16 @@ int inspectGltfJson(const std::string& path, const ImportOptions& options) {
                  {"bounds", {{b.min.x, b.min.y, b.min.z}, {b.max.x, b.max.y, b.max.z}}},
                  {"vertex_colors", !m.colors.empty()},
                  {"sub_meshes", std::move(sub_meshes)}};
+  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+  for (const MorphTarget& target : m.morph_targets) {
+    targets.push_back({{"name", target.name},
+                       {"group", target.group},
+                       {"default_weight", target.default_weight},
+                       {"normals", !target.normals.empty()},
+                       {"tangents", !target.tangents.empty()}});
+  }
+  out["mesh"]["morph_targets"] = std::move(targets);
+  out["mesh"]["morph_bake"] = morphBakeKindName(chooseMorphBakeKind(c));
   nlohmann::ordered_json materials = nlohmann::ordered_json::array();
   for (const Material& material : c.materials) materials.push_back(describeMaterial(material));
   out["materials"] = std::move(materials);
@@ -129,7 +159,8 @@ int inspectGltfJson(const std::string& path, const ImportOptions& options) {
                      {"duration", clip.duration()},
                      {"start", clip.start_time},
                      {"end", clip.end_time},
-                     {"tracks", tracks}});
+                     {"tracks", tracks},
+                     {"weight_tracks", weightTracks(clip)}});
   }
   out["clips"] = std::move(clips);
   out["warnings"] = warningsJson(c.warnings);
@@ -245,6 +276,25 @@ int inspectPackageJson(const std::string& path) {
                     {"frames", t.frame_count},
                     {"frames_per_row", t.frames_per_row},
                     {"rows_per_frame", t.rowsPerFrame()}};
+  const MorphAnimation& morph = p.morph;
+  nlohmann::ordered_json morph_lods = nlohmann::ordered_json::array();
+  uint64_t morph_bytes = 0;
+  for (const VertexTexture& v : morph.lods) {
+    morph_lods.push_back({{"width", v.width},
+                          {"height", v.height},
+                          {"vertices", v.vertex_count},
+                          {"blocks", v.block_count},
+                          {"bytes", v.byteSize()}});
+    morph_bytes += v.byteSize();
+  }
+  out["morph"] = {
+      {"kind", morphBakeKindName(morph.kind)},
+      {"format",
+       morph.lods.empty() || morph.lods[0].format == TexelFormat::kRgba32F ? "rgba32f" : "rgba16f"},
+      {"targets", morph.targets},
+      {"max_error", morph.max_error},
+      {"bytes", morph_bytes},
+      {"lods", std::move(morph_lods)}};
   out["warnings"] = nlohmann::ordered_json::array();  // a package carries none
   fmt::print("{}\n", out.dump(2));
   return 0;

@@ -31,6 +31,7 @@ struct Track {
 };
 using Vec3Track = Track<glm::vec3>;
 using QuatTrack = Track<glm::quat>;
+using FloatTrack = Track<float>;  // a morph target's weight (glTF "weights" channels)
 
 struct JointTracks {
   Vec3Track translation;
@@ -51,6 +52,10 @@ struct Clip {
   float start_time = 0.0f;  // seconds: first key of any track (clips need not start at 0)
   float end_time = 0.0f;    // seconds: last key of any track
   std::vector<JointTracks> joints;
+  // Morph target weights: empty (no weights channel), or one track per morph target of the
+  // character's mesh (SkinnedMesh::morph_targets, same order); an empty track keeps the target's
+  // default weight.
+  std::vector<FloatTrack> weights;
   std::vector<ClipEvent> events;  // sorted by time (see validateClip)
 
   float duration() const { return end_time - start_time; }
@@ -60,12 +65,14 @@ struct Clip {
 // Rotations are normalised. Requires a non-empty, validated track.
 glm::vec3 sampleTrack(const Vec3Track& track, float time);
 glm::quat sampleTrack(const QuatTrack& track, float time);
+float sampleTrack(const FloatTrack& track, float time);
 
 // Maps seconds of playback (0 = clip start) to the clip's file timeline: wraps into
 // [start, end) when looping, clamps to [start, end] otherwise. A zero-length clip maps to start.
 float clipTime(const Clip& clip, float playback_seconds, bool loop);
 
-// Checks sizes (one JointTracks per joint, key/value counts), strictly increasing finite times,
+// Checks sizes (one JointTracks per joint, key/value counts; weights tracks as joint tracks, their
+// count against the mesh is validateCharacter's), strictly increasing finite times,
 // finite values, that start/end cover the keys, and that events are named, sorted and within
 // [0, duration]. Errors name `source`, the clip and the joint.
 Status validateClip(const Clip& clip, int joint_count, std::string_view source);

@@ -1,6 +1,8 @@
 // Math types shared by every layer: joint transforms and the 3x4 "rows" packing of palette entries.
 #pragma once
 
+#include <cmath>
+
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
@@ -58,6 +60,9 @@ inline glm::vec3 transformVector(const JointRows& m, const glm::vec3& v) {
   return {glm::dot(m.rows[0], v0), glm::dot(m.rows[1], v0), glm::dot(m.rows[2], v0)};
 }
 
+inline bool isFinite(float v) {
+  return std::isfinite(v);
+}
 bool isFinite(const glm::vec3& v);
 bool isFinite(const glm::vec4& v);
 bool isFinite(const glm::quat& q);

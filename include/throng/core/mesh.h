@@ -10,6 +10,7 @@
 #include <glm/gtc/type_precision.hpp>
 
 #include "throng/core/math.h"
+#include "throng/core/morph.h"
 #include "throng/core/status.h"
 
 namespace throng {
@@ -60,6 +61,9 @@ struct SkinnedMesh {
   TangentSource tangent_source = TangentSource::kNone;  // kNone exactly when tangents is empty
   std::vector<uint32_t> indices;                        // triangle list
   std::vector<SubMesh> submeshes;
+  // glTF morph targets, deltas per vertex of this mesh (core/morph.h); empty for most meshes.
+  // A package's meshes have none: bakeCharacter turns them into Package::morph.
+  std::vector<MorphTarget> morph_targets;
 
   size_t vertexCount() const { return positions.size(); }
   size_t triangleCount() const { return indices.size() / 3; }
@@ -79,7 +83,8 @@ bool reduceInfluences(const Influence* influences, int count, glm::u16vec4& join
 
 // Sets `to`'s vertex streams to copies of `from`'s vertices `sources` (vertex i of `to` is vertex
 // sources[i] of `from`), every stream `from` has (tangent_source too); `to`'s indices and
-// sub-meshes are left as they are. The one place that lists every vertex stream: code that
+// sub-meshes are left as they are; morph targets keep their names and weights and get the copied
+// vertices' deltas. The one place that lists every vertex stream: code that
 // reorders, drops or duplicates vertices goes through it. Sources must be < from.vertexCount().
 void copyVertices(const SkinnedMesh& from, std::span<const uint32_t> sources, SkinnedMesh& to);
 

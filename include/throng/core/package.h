@@ -13,13 +13,16 @@
 #include "throng/core/mesh.h"
 #include "throng/core/skeleton.h"
 #include "throng/core/status.h"
+#include "throng/core/vertex_animation.h"
 
 namespace throng {
 
 // One level of detail: a mesh and, for bone-reduced LODs (method A), the skeleton joints its
 // palette slots stand for.
 struct MeshLod {
-  SkinnedMesh mesh;  // joint indices are palette slots (see palette_joints)
+  // Joint indices are palette slots (see palette_joints). In a package its morph targets are
+  // baked into Package::morph (bakeMorphAnimation): a validated package's meshes have none.
+  SkinnedMesh mesh;
   // Palette slot -> skeleton joint. Empty means the identity: slots are skeleton joints.
   std::vector<uint16_t> palette_joints;
   // Model units. geometric_error: the simplified mesh's error with the full skeleton;
@@ -44,6 +47,7 @@ struct Package {
   std::vector<Material> materials;    // every LOD's SubMesh::material indexes it; empty: default
   std::vector<PackageImage> images;   // TextureRef::image indexes it
   std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
+  MorphAnimation morph;               // baked morph targets (kNone for most characters)
 };
 
 // Checks every invariant the runtime relies on: a skeleton with joints, at least one LOD whose
@@ -51,8 +55,9 @@ struct Package {
 // texture whose size, layout and values (finite) agree with the skeleton, and clips whose frame
 // ranges, rates, durations, bounds and root motion are consistent, materials that pass
 // validateMaterial, images that pass validatePackageImage, and
-// sub-mesh material and variant indices in range (validateSubMeshLooks). Errors (kInvalidData or
-// kLimitExceeded) name `source` and the place.
+// sub-mesh material and variant indices in range (validateSubMeshLooks), and a morph animation
+// whose textures match the LODs' vertices and the animation's frames (docs/morph.md). Errors
+// (kInvalidData or kLimitExceeded) name `source` and the place.
 Status validatePackage(const Package& package, std::string_view source);
 
 // Validates `package` (validatePackage) and writes it to `path` through a temporary file in the

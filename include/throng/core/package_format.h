@@ -18,8 +18,9 @@ inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', '
 // The version this library writes; bumped whenever a reader of the previous version could not
 // read the new files. Version 2 added materials, images, vertex colours, a second uv set and
 // sub-mesh materials; animation events (per clip, in CLIP); version 3 each LOD's max and p99 error;
-// version 4 glTF metallic-roughness materials (section PBRM) and vertex tangents (section TANG).
-inline constexpr uint32_t kPackageVersion = 4;
+// version 4 glTF metallic-roughness materials (section PBRM) and vertex tangents (section TANG);
+// version 5 baked morph targets (section VATX: vertex animation textures or target deltas).
+inline constexpr uint32_t kPackageVersion = 5;
 // The oldest version this library reads. From version 3 on every library reads every version
 // from 3 up to its own kPackageVersion (docs/formats.md, "Compatibility"; each is kept as test
 // data in tests/core/data/packages); versions 1 and 2 came before that promise and are refused
@@ -52,6 +53,7 @@ inline constexpr uint32_t kSectionMaterials = packageTag("MATL");  // materials,
 inline constexpr uint32_t kSectionImages = packageTag("IMGS");     // RGBA8 mip chains
 inline constexpr uint32_t kSectionTangents = packageTag("TANG");   // per LOD tangents (v4)
 inline constexpr uint32_t kSectionPbr = packageTag("PBRM");        // metallic-roughness etc. (v4)
+inline constexpr uint32_t kSectionMorph = packageTag("VATX");      // baked morph targets (v5)
 
 // What a version 3 package's materials read as: they had a base colour only, which throng drew
 // with Lambert diffuse light. A dielectric (metallic 0) of roughness 1 is the metallic-roughness

@@ -36,7 +36,9 @@ struct LodPose {
 };
 
 // LOD request.lod of `package` with the palette of its clip at request.time blended from the
-// baked frames (sampleFrames + FramePaletteJob, as the instanced shader does), skinned by SkinJob.
+// baked frames (sampleFrames + FramePaletteJob, as the instanced shader does), its morph animation
+// at the same frames (FrameMorphJob: VAT frames or weighted deltas) applied first, skinned by
+// SkinJob. The rest pose (no clip) is the base shape.
 // Errors name `source`: kInvalidArgument for a LOD or clip the package lacks ("lod 9: no such LOD
 // in hero.throng (4 LODs)", "clip run: no such clip in hero.throng (5 clips)") or a time that is
 // not a number; kInvalidData when the clip's frames lie outside the texture.
@@ -44,9 +46,10 @@ Result<LodPose> posePackage(const Package& package, const PoseRequest& request,
                             std::string_view source);
 
 // LOD request.lod of `character` with the palette of its keyframed clip at request.time
-// (evaluatePalette), skinned by SkinJob. LOD 0 is the character's own mesh; LOD i > 0 is lods[i]
-// (the character's LOD chain, buildLodChain; may be empty when only LOD 0 is asked for, then the
-// character has one LOD). Errors as posePackage.
+// (evaluatePalette), its morph targets first blended by the clip's weights there
+// (sampleMorphWeights + MorphJob: the keyframes, not baked frames), skinned by SkinJob. LOD 0 is
+// the character's own mesh; LOD i > 0 is lods[i] (the character's LOD chain, buildLodChain; may be
+// empty when only LOD 0 is asked for, then the character has one LOD). Errors as posePackage.
 Result<LodPose> poseCharacter(const Character& character, std::span<const MeshLod> lods,
                               const PoseRequest& request, std::string_view source);
 

@@ -8,6 +8,7 @@
 
 #include "throng/core/character.h"
 #include "throng/core/package.h"
+#include "throng/core/vertex_animation.h"
 
 namespace throng {
 
@@ -72,6 +73,15 @@ struct ClipBakeReport {
   float interpolation_error = 0.0f;
 };
 
+// What bakeMorphAnimation made of the character's morph targets.
+struct MorphBakeReport {
+  MorphBakeKind kind = MorphBakeKind::kNone;
+  size_t targets = 0;         // the mesh's morph targets
+  size_t active_targets = 0;  // kTargetDeltas: those with a non-zero weight in some frame
+  uint64_t texel_bytes = 0;   // every LOD's vertex texture
+  float max_error = 0.0f;     // model units (MorphAnimation::max_error)
+};
+
 struct BakeReport {
   std::vector<ClipBakeReport> clips;
   float character_size = 0.0f;      // Character::size(), model units
@@ -87,6 +97,7 @@ struct BakeReport {
   size_t materials = 0;      // Package::materials (0: everything draws with the default)
   size_t images = 0;         // Package::images
   uint64_t image_bytes = 0;  // RGBA8 bytes of the material images, mip chains included
+  MorphBakeReport morph;     // the package's morph animation
   int threads = 0;
   double seconds = 0.0;  // wall-clock time of the bake
   std::vector<Warning> warnings;
@@ -94,7 +105,8 @@ struct BakeReport {
 
 // Samples every selected clip at its frame times, stores each frame's skinning palette
 // (evaluatePalette) as 3 texels per joint, measures the error against SkinJob, and returns the
-// package: lods[0] is the character's mesh with the full skeleton, one BakedClip per clip, the
+// package: lods[0] is the character's mesh with the full skeleton (its morph targets baked by
+// bakeMorphAnimation), one BakedClip per clip, the
 // character's materials and variants, and its images with their mip chains (buildPackageImages).
 // Deterministic: the same input gives the same package whatever the thread count. Errors:
 // kInvalidArgument (bad option, unknown clip), kLimitExceeded (a frame wider than max_width, too
@@ -102,6 +114,27 @@ struct BakeReport {
 // validateCharacter). `report`, when given, is filled even when max_error fails the bake.
 Result<Package> bakeCharacter(const Character& character, const BakeOptions& options,
                               BakeReport* report = nullptr);
+
+// How bakeMorphAnimation stores a character's morph targets (docs/morph.md): kNone without any;
+// kVertexFrames (VAT) when every vertex rides a single joint (a creature animated by morph
+// targets alone, whose nodes moved by node animation stay rigid joints); kTargetDeltas otherwise
+// (a skinned mesh with morph targets keeps its joints and adds per-frame weights and deltas).
+MorphBakeKind chooseMorphBakeKind(const Character& character);
+
+// Bakes the morph targets of package.lods' meshes into package.morph at the frames of
+// package.clips (each clip is the character's clip of the same name, sampled at bakedFrameTime),
+// in the animation texture's texel format and at most `max_width` texels wide, then clears the
+// LOD meshes' morph targets. bakeCharacter calls it; call it again after replacing package.lods
+// (buildLodChain's meshes keep their vertices' targets): each LOD's texture holds only its own
+// vertices. kVertexFrames: every frame's morphed positions and normals; kTargetDeltas: the
+// weights of the targets that are non-zero in some frame, and those targets' deltas (the shader
+// loops over them: the per-vertex cost is bounded by the active targets, not all of them).
+// Errors: kInvalidArgument (a baked clip the character lacks, a LOD whose targets differ from the
+// character's), kLimitExceeded (a texture taller than kMaxAnimationTextureSize, a value outside
+// the half-float range for RGBA16F), kInvalidData (a LOD whose targets' deltas or normals do not
+// match its vertices). `report`, when given, says what was made.
+Status bakeMorphAnimation(const Character& character, Package& package, uint32_t max_width,
+                          MorphBakeReport* report = nullptr);
 
 // Frames stored for a clip of `duration` seconds at `fps`: a looping clip stores
 // max(1, round(duration * fps)) frames (its end equals its start), a clamped one

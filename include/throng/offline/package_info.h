@@ -9,8 +9,9 @@ namespace throng {
 
 // Several lines: source, skeleton, LODs (with their tangents' source when they have tangents:
 // "tangents generated (MikkTSpace rules)"), the clip table (frames, rate, duration, loop, root
-// motion, bounds), the texture (size, format, bytes), the materials (describeMaterial), variants
-// and images (size, mip levels, colour space, power-of-two copy).
+// motion, bounds), the texture (size, format, bytes), the morph animation when there is one (its
+// kind, bytes, error, active targets, each LOD's vertex texture), the materials (describeMaterial),
+// variants and images (size, mip levels, colour space, power-of-two copy).
 std::string describePackage(const Package& package);
 
 // One line: name, base colour (linear RGBA), texture (image, uv set, filters, wraps, transform),
