@@ -69,6 +69,16 @@ Status validateCharacter(const Character& character, std::string_view source) {
                               image_bytes, kMaxImageBytes));
   }
   if (Status s = validateImageColorSpaces(character.materials, source); !s.ok()) return s;
+  if (Status s =
+          validateAttachments(character.attachments, character.masks, character.skeleton, source);
+      !s.ok()) {
+    return s;
+  }
+  if (Status s = validateAttachmentGroups(character.mesh.attachments, character.attachments.size(),
+                                          source);
+      !s.ok()) {
+    return s;
+  }
   return validateSubMeshLooks(character.mesh, character.materials, character.variants.size(),
                               source);
 }

@@ -110,6 +110,7 @@ void copyVertices(const SkinnedMesh& from, std::span<const uint32_t> sources, Sk
   copyStream(from.joints, sources, to.joints);
   copyStream(from.weights, sources, to.weights);
   copyStream(from.tangents, sources, to.tangents);
+  copyStream(from.attachments, sources, to.attachments);
   to.tangent_source = from.tangent_source;
   to.morph_targets.resize(from.morph_targets.size());
   for (size_t t = 0; t < from.morph_targets.size(); ++t) {
@@ -137,6 +138,9 @@ Status validateMesh(const SkinnedMesh& mesh, int joint_count, std::string_view s
     return sizeError("colors", mesh.colors.size());
   if (mesh.joints.size() != n) return sizeError("joint sets", mesh.joints.size());
   if (mesh.weights.size() != n) return sizeError("weight sets", mesh.weights.size());
+  if (!mesh.attachments.empty() && mesh.attachments.size() != n) {
+    return sizeError("prop groups", mesh.attachments.size());
+  }
   if (std::string problem = tangentProblem(mesh); !problem.empty()) {
     return Status(ErrorCode::kInvalidData, fmt::format("{}: {}", source, problem));
   }

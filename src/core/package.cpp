@@ -84,6 +84,34 @@ void writeTangents(ByteWriter& w, const std::vector<MeshLod>& lods) {
   }
 }
 
+void writeOffset(ByteWriter& w, const AttachmentOffset& o) {
+  w.vec3(o.translation);
+  w.vec3(o.rotation_degrees);
+  w.f32(o.scale);
+}
+
+// ATCH (version 5 on): the props, the masks, then per LOD in LODS order a flag and, when 1, each
+// vertex's prop group.
+void writeAttachments(ByteWriter& w, const Package& p) {
+  w.u32(static_cast<uint32_t>(p.attachments.size()));
+  for (const Attachment& a : p.attachments) {
+    w.string(a.name);
+    w.string(a.source);
+    w.u32(a.joint);
+    writeOffset(w, a.offset);
+  }
+  w.u32(static_cast<uint32_t>(p.masks.size()));
+  for (const JointMask& m : p.masks) {
+    w.string(m.name);
+    w.u32(m.root);
+  }
+  w.u32(static_cast<uint32_t>(p.lods.size()));
+  for (const MeshLod& lod : p.lods) {
+    w.u8(lod.mesh.attachments.empty() ? 0 : 1);
+    w.raw(lod.mesh.attachments.data(), lod.mesh.attachments.size());
+  }
+}
+
 void writeClips(ByteWriter& w, const std::vector<BakedClip>& clips) {
   w.u32(static_cast<uint32_t>(clips.size()));
   for (const BakedClip& c : clips) {
@@ -155,10 +183,10 @@ std::vector<std::byte> serialize(const Package& p) {
     uint32_t tag;
     ByteWriter body;
   };
-  Section sections[10] = {{kSectionMeta, {}},   {kSectionSkeleton, {}}, {kSectionLods, {}},
-                          {kSectionClips, {}},  {kSectionTexture, {}},  {kSectionMaterials, {}},
-                          {kSectionImages, {}}, {kSectionTangents, {}}, {kSectionPbr, {}},
-                          {kSectionMorph, {}}};
+  Section sections[11] = {{kSectionMeta, {}},   {kSectionSkeleton, {}},   {kSectionLods, {}},
+                          {kSectionClips, {}},  {kSectionTexture, {}},    {kSectionMaterials, {}},
+                          {kSectionImages, {}}, {kSectionTangents, {}},   {kSectionPbr, {}},
+                          {kSectionMorph, {}},  {kSectionAttachments, {}}};
   writeMeta(sections[0].body, p);
   writeSkeleton(sections[1].body, p.skeleton);
   writeLods(sections[2].body, p.lods);
@@ -169,8 +197,9 @@ std::vector<std::byte> serialize(const Package& p) {
   writeTangents(sections[7].body, p.lods);
   detail::writePbr(sections[8].body, p.materials);
   writeMorph(sections[9].body, p.morph);
+  writeAttachments(sections[10].body, p);
 
-  const uint32_t count = 10;
+  const uint32_t count = 11;
   ByteWriter table;
   size_t offset = kPackageHeaderSize + count * kPackageSectionEntrySize;
   std::vector<size_t> offsets;
@@ -339,6 +368,50 @@ void readTangents(ByteReader& r, std::vector<MeshLod>& lods) {
   r.expectEnd();
 }
 
+// Smallest encoded attachment: two empty strings, joint, offset; smallest mask: empty name, root.
+constexpr size_t kMinAttachmentBytes = 4 + 4 + 4 + 7 * 4;
+constexpr size_t kMinMaskBytes = 4 + 4;
+
+// Joint indices are checked by validatePackage; here only that they fit 16 bits.
+uint16_t readJoint(ByteReader& r, const char* what) {
+  const uint32_t joint = r.u32(what);
+  if (joint > static_cast<uint32_t>(kMaxJoints)) {
+    r.fail(fmt::format("{} {} exceeds the joint limit of {}", what, joint, kMaxJoints));
+  }
+  return static_cast<uint16_t>(joint);
+}
+
+void readAttachments(ByteReader& r, Package& p) {
+  const uint32_t count = r.u32("prop count");
+  if (!r.fits(count, kMinAttachmentBytes, "prop count")) return;
+  p.attachments.resize(count);
+  for (Attachment& a : p.attachments) {
+    a.name = r.string("prop name");
+    a.source = r.string("prop source");
+    a.joint = readJoint(r, "prop joint");
+    a.offset.translation = r.vec3("prop translation");
+    a.offset.rotation_degrees = r.vec3("prop rotation");
+    a.offset.scale = r.f32("prop scale");
+  }
+  const uint32_t masks = r.u32("mask count");
+  if (!r.fits(masks, kMinMaskBytes, "mask count")) return;
+  p.masks.resize(masks);
+  for (JointMask& m : p.masks) {
+    m.name = r.string("mask name");
+    m.root = readJoint(r, "mask root");
+  }
+  const uint32_t lods = r.u32("LOD count");
+  if (r.ok() && lods != p.lods.size()) {
+    r.fail(fmt::format("{} LODs, section LODS has {}", lods, p.lods.size()));
+  }
+  for (MeshLod& lod : p.lods) {
+    readOptionalStream(r, lod.mesh.vertexCount(), lod.mesh.attachments, "prop group flag",
+                       "prop groups");
+    if (!r.ok()) break;
+  }
+  r.expectEnd();
+}
+
 // Smallest encoded clip: empty name, 2 u32, 2 f32, loop flag, bounds, empty root motion.
 constexpr size_t kMinClipBytes = 4 + 8 + 8 + 1 + 24 + 4;
 
@@ -484,12 +557,12 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
   if (!layout.ok()) return layout.status();
   // Older versions lack the sections later ones added (unknown sections are skipped, as ever).
   const bool v3 = layout->version == 3;
-  const bool morph = layout->version >= 5;
+  const bool v5 = layout->version >= 5;
   std::vector<uint32_t> required = {kSectionMeta,  kSectionSkeleton, kSectionLods,
                                     kSectionClips, kSectionTexture,  kSectionMaterials,
                                     kSectionImages};
   if (!v3) required.insert(required.end(), {kSectionTangents, kSectionPbr});
-  if (morph) required.push_back(kSectionMorph);
+  if (v5) required.insert(required.end(), {kSectionMorph, kSectionAttachments});
   for (uint32_t tag : required) {
     if (findSection(*layout, tag) == nullptr) {
       return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
@@ -544,8 +617,13 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
     pbrm.expectEnd();
     if (!pbrm.ok()) return pbrm.status();
   }
+  if (v5) {
+    ByteReader atch = reader(kSectionAttachments, "ATCH");
+    readAttachments(atch, p);
+    if (!atch.ok()) return atch.status();
+  }
 
-  if (morph) {
+  if (v5) {
     ByteReader vatx = reader(kSectionMorph, "VATX");
     p.morph = readMorph(vatx);
     vatx.expectEnd();

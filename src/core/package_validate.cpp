@@ -230,6 +230,13 @@ Status validatePackage(const Package& p, std::string_view source) {
     if (Status s = validateSubMeshLooks(lod.mesh, p.materials, p.variants.size(), where); !s.ok()) {
       return s;
     }
+    if (Status s = validateAttachmentGroups(lod.mesh.attachments, p.attachments.size(), where);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (Status s = validateAttachments(p.attachments, p.masks, p.skeleton, source); !s.ok()) {
+    return s;
   }
   for (size_t m = 0; m < p.materials.size(); ++m) {
     if (Status s = validateMaterial(p.materials[m], m, p.images.size(), source); !s.ok()) return s;

@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "throng/core/simd.h"
+#include "throng/crowd/layer_palette.h"
 
 namespace throng {
 
@@ -152,6 +153,19 @@ void bakedPalette(const AnimationTexture& texture, const InstanceFrames& frames,
     bakedPaletteOf(texture, texture.texels32, frames, placement, palette_joints, out);
   } else {
     bakedPaletteOf(texture, texture.texels16, frames, placement, palette_joints, out);
+  }
+}
+
+void layeredBakedPalette(const AnimationTexture& texture, const InstanceFrames& frames,
+                         const LayerSample& layer, std::span<const glm::vec3> pivots,
+                         const glm::mat4& placement, std::span<const uint16_t> palette_joints,
+                         std::span<JointRows> out) {
+  bakedPalette(texture, frames, placement, palette_joints, out);
+  if (!(layer.weight > 0.0f)) return;
+  for (size_t s = 0; s < out.size(); ++s) {
+    const uint32_t j = palette_joints.empty() ? static_cast<uint32_t>(s) : palette_joints[s];
+    if (!layer.range.contains(j)) continue;
+    out[s] = placeRows(placement, layeredJointRows(texture, frames, layer, pivots, j));
   }
 }
 

@@ -13,7 +13,24 @@
 namespace throng {
 namespace {
 
-constexpr const char* kCommandList = "idle, walk-to, run-to, attack, die, play";
+constexpr const char* kCommandList =
+    "idle, walk-to, run-to, attack, die, play, layer, stop-layer, attachments";
+
+// The lines that call the crowd at once rather than submit a Command.
+struct ActionName {
+  ScriptAction action;
+  const char* name;
+};
+constexpr ActionName kActionNames[] = {{ScriptAction::kLayer, "layer"},
+                                       {ScriptAction::kStopLayer, "stop-layer"},
+                                       {ScriptAction::kAttachments, "attachments"}};
+
+const char* actionName(ScriptAction action) {
+  for (const ActionName& a : kActionNames) {
+    if (a.action == action) return a.name;
+  }
+  return "?";
+}
 
 struct CommandName {
   CommandType type;
@@ -109,12 +126,70 @@ Result<AgentGroup> parseGroup(std::string_view word, const LineError& error) {
   return group;
 }
 
+// The arguments of a layer, stop-layer or attachments line (words[3] on) into `command`.
+Status parseAction(const std::vector<std::string_view>& words, const LineError& error,
+                   ScriptCommand& command) {
+  const size_t arguments = words.size() - 3;
+  auto fraction = [&](std::string_view word, float& out, const char* what, bool unit) {
+    if (!parseNumber(word, out) || !std::isfinite(out) || out < 0.0f || (unit && out > 1.0f)) {
+      return error(fmt::format("{}: '{}' is not a {}", actionName(command.action), word, what));
+    }
+    return Status::okStatus();
+  };
+  switch (command.action) {
+    case ScriptAction::kLayer:
+      if (arguments < 2 || arguments > 4) {
+        return error("layer takes a clip, a mask, and then a weight (0..1) and a fade (seconds)");
+      }
+      command.clip = std::string(words[3]);
+      command.mask = std::string(words[4]);
+      if (arguments >= 3) {
+        if (Status s = fraction(words[5], command.weight, "weight (0..1)", true); !s.ok()) return s;
+      }
+      if (arguments == 4) {
+        if (Status s = fraction(words[6], command.fade, "fade (seconds >= 0)", false); !s.ok()) {
+          return s;
+        }
+      }
+      return Status::okStatus();
+    case ScriptAction::kStopLayer:
+      if (arguments > 1) return error("stop-layer takes at most a fade (seconds)");
+      if (arguments == 1) return fraction(words[3], command.fade, "fade (seconds >= 0)", false);
+      return Status::okStatus();
+    case ScriptAction::kAttachments: {
+      if (arguments != 1) {
+        return error("attachments takes all, none or props by name or index, comma-separated");
+      }
+      std::string_view list = words[3];
+      for (size_t start = 0; start <= list.size();) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        const std::string_view name = list.substr(start, comma - start);
+        if (name.empty()) return error(fmt::format("attachments: '{}' has an empty name", list));
+        command.attachment_names.emplace_back(name);
+        start = comma + 1;
+      }
+      return Status::okStatus();
+    }
+    case ScriptAction::kCommand:
+      break;
+  }
+  return Status::okStatus();
+}
+
 bool needsQuotes(std::string_view word) {
   if (word.empty()) return true;
   for (char c : word) {
     if (c == ' ' || c == '\t' || c == '#' || c == '\r') return true;
   }
   return false;
+}
+
+// A name as a line writes it: quoted when it holds spaces or '#'; one holding a double quote
+// cannot be quoted and is written as its index.
+std::string quotedName(const std::string& name, int index) {
+  if (name.find('"') != std::string::npos) return fmt::format("{}", index);
+  if (needsQuotes(name)) return fmt::format("\"{}\"", name);
+  return name;
 }
 
 }  // namespace
@@ -141,6 +216,13 @@ Result<std::optional<ScriptCommand>> parseScriptLine(std::string_view text, uint
   Result<AgentGroup> group = parseGroup(words[1], error);
   if (!group.ok()) return group.status();
   command.agents = *group;
+  for (const ActionName& a : kActionNames) {
+    if (words[2] == a.name) {
+      command.action = a.action;
+      if (Status s = parseAction(words, error, command); !s.ok()) return s;
+      return std::optional<ScriptCommand>(std::move(command));
+    }
+  }
   const CommandName* name = nullptr;
   for (const CommandName& c : kCommandNames) {
     if (words[2] == c.name) name = &c;
@@ -208,15 +290,75 @@ Result<CommandScript> parseCommandScript(std::string_view text, std::string_view
   return readCommandScript(in, source);
 }
 
+namespace {
+
+// Index of the entry named `name` in `list` (anything with a .name), else its decimal index; -1.
+template <typename T>
+int findNamed(std::span<const T> list, std::string_view name) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].name == name) return static_cast<int>(i);
+  }
+  size_t index = 0;
+  if (parseNumber(name, index) && index < list.size()) return static_cast<int>(index);
+  return -1;
+}
+
+template <typename T>
+std::string namedList(std::span<const T> list) {
+  std::string out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    out += fmt::format("{}{} {}", i == 0 ? "" : ", ", i, list[i].name);
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The attachments line's mask from its names (all, none, names or indices).
+Status bindAttachments(const CommandScript& script, std::span<const Attachment> attachments,
+                       ScriptCommand& c) {
+  c.attachments = 0;
+  for (const std::string& name : c.attachment_names) {
+    if (name == "all") {
+      c.attachments = kAllAttachments;
+      continue;
+    }
+    if (name == "none") continue;
+    const int found = findNamed(attachments, name);
+    if (found < 0) {
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{}:{}: no prop '{}' (props: {})", script.source, c.line, name,
+                                namedList(attachments)));
+    }
+    c.attachments |= 1u << found;
+  }
+  return Status::okStatus();
+}
+
+}  // namespace
+
 Status bindCommandScript(CommandScript& script, std::span<const BakedClip> clips,
-                         uint32_t agent_count) {
+                         uint32_t agent_count, std::span<const JointMask> masks,
+                         std::span<const Attachment> attachments) {
   for (ScriptCommand& c : script.commands) {
     if (!c.agents.all && c.agents.last >= agent_count) {
       return Status(ErrorCode::kInvalidArgument,
                     fmt::format("{}:{}: agent {} is not in the crowd (agents 0..{})", script.source,
                                 c.line, c.agents.last, static_cast<int64_t>(agent_count) - 1));
     }
-    if (c.type != CommandType::kPlay) continue;
+    if (c.action == ScriptAction::kAttachments) {
+      if (Status s = bindAttachments(script, attachments, c); !s.ok()) return s;
+      continue;
+    }
+    if (c.action == ScriptAction::kLayer) {
+      const int mask = findNamed(masks, c.mask);
+      if (mask < 0) {
+        return Status(ErrorCode::kInvalidArgument,
+                      fmt::format("{}:{}: no mask '{}' (masks: {}; name them at bake with --mask)",
+                                  script.source, c.line, c.mask, namedList(masks)));
+      }
+      c.mask_index = static_cast<uint8_t>(mask);
+    } else if (c.action != ScriptAction::kCommand || c.type != CommandType::kPlay) {
+      continue;
+    }
     const int found = findClip(clips, c.clip);
     if (found < 0) {
       return Status(ErrorCode::kInvalidArgument,
@@ -234,18 +376,25 @@ std::string formatScriptCommand(const ScriptCommand& c) {
                            ? fmt::format("{}", c.agents.first)
                            : fmt::format("{}..{}", c.agents.first, c.agents.last);
   // Shortest forms that read back to the same double / float.
+  if (c.action != ScriptAction::kCommand) {
+    std::string out = fmt::format("{} {} {}", c.time, agents, actionName(c.action));
+    if (c.action == ScriptAction::kLayer) {
+      out += fmt::format(" {} {} {} {}", quotedName(c.clip, c.clip_index),
+                         quotedName(c.mask, c.mask_index), c.weight, c.fade);
+    } else if (c.action == ScriptAction::kStopLayer) {
+      out += fmt::format(" {}", c.fade);
+    } else {
+      std::string names;
+      for (const std::string& name : c.attachment_names) names += (names.empty() ? "" : ",") + name;
+      out += " " + names;
+    }
+    return out;
+  }
   std::string out = fmt::format("{} {} {}", c.time, agents, commandName(c.type));
   if (c.type == CommandType::kWalkTo || c.type == CommandType::kRunTo) {
     out += fmt::format(" {} {}", c.target.x, c.target.y);
   } else if (c.type == CommandType::kPlay) {
-    // A name holding a double quote cannot be quoted: it is written as its index.
-    if (c.clip.find('"') != std::string::npos) {
-      out += fmt::format(" {}", c.clip_index);
-    } else if (needsQuotes(c.clip)) {
-      out += fmt::format(" \"{}\"", c.clip);
-    } else {
-      out += " " + c.clip;
-    }
+    out += " " + quotedName(c.clip, c.clip_index);
     out += c.loop ? " loop" : " once";
   }
   return out;
@@ -267,7 +416,20 @@ size_t submitDueCommands(const CommandScript& script, double now, size_t* next, 
     const uint32_t first = c.agents.all ? 0 : c.agents.first;
     const uint32_t last = c.agents.all ? crowd.agentCount() : c.agents.last + 1;  // exclusive
     for (uint32_t a = first; a < last; ++a) {
-      crowd.submit({a, c.type, c.target, c.clip_index, c.loop});
+      switch (c.action) {
+        case ScriptAction::kCommand:
+          crowd.submit({a, c.type, c.target, c.clip_index, c.loop});
+          break;
+        case ScriptAction::kLayer:
+          crowd.playLayer(a, c.clip_index, c.mask_index, c.weight, c.fade);
+          break;
+        case ScriptAction::kStopLayer:
+          crowd.stopLayer(a, c.fade);
+          break;
+        case ScriptAction::kAttachments:
+          crowd.setAttachments(a, c.attachments);
+          break;
+      }
       ++submitted;
     }
   }

@@ -23,8 +23,11 @@ float wrapAngle(float a) {
 
 }  // namespace
 
-Crowd::Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc)
-    : Crowd(std::span<const CrowdCharacter>(std::array{CrowdCharacter{clips, clip_set}}), desc) {}
+Crowd::Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc,
+             size_t mask_count)
+    : Crowd(
+          std::span<const CrowdCharacter>(std::array{CrowdCharacter{clips, clip_set, mask_count}}),
+          desc) {}
 
 Crowd::Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc) : desc_(desc) {
   assert(characters.size() <= kMaxCrowdCharacters);
@@ -32,6 +35,7 @@ Crowd::Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc) 
     clip_first_.push_back(static_cast<uint32_t>(clips_.size()));
     clip_count_.push_back(static_cast<uint16_t>(character.clips.size()));
     clip_sets_.push_back(character.clip_set);
+    mask_counts_.push_back(character.mask_count);
     clips_.insert(clips_.end(), character.clips.begin(), character.clips.end());
     for ([[maybe_unused]] uint16_t c : character.clip_set.state_clip) {
       assert(c < character.clips.size());
@@ -54,6 +58,8 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
   resume_states_.push_back(AgentState::kIdle);
   play_loops_.push_back(0);
   targets_.push_back(glm::vec2(placement.position.x, placement.position.z));
+  layers_.push_back({});
+  attachments_.push_back(kAllAttachments);
   changes_.push_back({AgentChange::Kind::kAdded, agentCount() - 1});
   return agentCount() - 1;
 }
@@ -68,6 +74,8 @@ void Crowd::removeAgent(uint32_t agent) {
     resume_states_[agent] = resume_states_[last];
     play_loops_[agent] = play_loops_[last];
     targets_[agent] = targets_[last];
+    layers_[agent] = layers_[last];
+    attachments_[agent] = attachments_[last];
     settled_[agent] = settled_[last];
     characters_[agent] = characters_[last];
     variants_[agent] = variants_[last];
@@ -78,6 +86,8 @@ void Crowd::removeAgent(uint32_t agent) {
   resume_states_.pop_back();
   play_loops_.pop_back();
   targets_.pop_back();
+  layers_.pop_back();
+  attachments_.pop_back();
   settled_.pop_back();
   characters_.pop_back();
   variants_.pop_back();
@@ -122,6 +132,8 @@ void Crowd::truncate(uint32_t count) {
   resume_states_.resize(count);
   play_loops_.resize(count);
   targets_.resize(count);
+  layers_.resize(count);
+  attachments_.resize(count);
   characters_.resize(count);
   variants_.resize(count);
   settled_.resize(count);
@@ -133,6 +145,69 @@ void Crowd::setSpeed(uint32_t agent, float speed) {
   if (agent >= agentCount()) return;
   playback_[agent].speed = std::isfinite(speed) ? std::clamp(speed, 0.0f, kMaxSpeed) : 1.0f;
   changes_.push_back({AgentChange::Kind::kSpeed, agent, playback_[agent].speed});
+}
+
+bool Crowd::playLayer(uint32_t agent, uint16_t clip, uint8_t mask, float weight, float fade,
+                      LayerLoop loop) {
+  if (agent >= agentCount() || clip >= clip_count_[characters_[agent]] ||
+      mask >= mask_counts_[characters_[agent]] || states_[agent] == AgentState::kDead) {
+    return false;
+  }
+  AgentLayer& layer = layers_[agent];
+  const bool clip_loops = clipOf(agent, clip).loop;
+  layer.level = layer.active ? layer.level : 0.0f;
+  layer.active = true;
+  layer.stopping = false;
+  layer.clip = clip;
+  layer.mask = mask;
+  layer.time = 0.0f;
+  layer.weight = std::isfinite(weight) ? std::clamp(weight, 0.0f, 1.0f) : 1.0f;
+  layer.fade_seconds = std::isfinite(fade) ? std::max(fade, 0.0f) : 0.0f;
+  layer.loop = loop == LayerLoop::kLoop || (loop == LayerLoop::kClip && clip_loops);
+  if (layer.fade_seconds == 0.0f) layer.level = 1.0f;
+  return true;
+}
+
+void Crowd::stopLayer(uint32_t agent, float fade) {
+  if (agent >= agentCount() || !layers_[agent].active) return;
+  AgentLayer& layer = layers_[agent];
+  layer.stopping = true;
+  layer.fade_seconds = std::isfinite(fade) ? std::max(fade, 0.0f) : 0.0f;
+  if (layer.fade_seconds == 0.0f) layer = AgentLayer{};
+}
+
+void Crowd::setAttachments(uint32_t agent, uint32_t mask) {
+  if (agent >= agentCount()) return;
+  attachments_[agent] = mask & kAllAttachments;
+}
+
+void Crowd::advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& events) {
+  AgentLayer& layer = layers_[a];
+  const BakedClip& clip = clipOf(a, layer.clip);
+  const float before = layer.time;
+  layer.time += seconds * playback_[a].speed;
+  const float step = layer.fade_seconds > 0.0f ? seconds / layer.fade_seconds : 1.0f;
+  layer.level = std::clamp(layer.level + (layer.stopping ? -step : step), 0.0f, 1.0f);
+  const float duration = clip.duration;
+  if (!layer.loop) {
+    // A layer played once is gone at its end, faded out over its last fade seconds.
+    const float left = duration - layer.time;
+    if (layer.fade_seconds > 0.0f) {
+      layer.level = std::min(layer.level, std::max(left / layer.fade_seconds, 0.0f));
+    }
+  }
+  const float weight = layerWeight(layer);
+  const uint16_t played = layer.clip;
+  forEachCrossedEvent(clip, before, layer.time, layer.loop, [&](uint16_t e) {
+    events.push_back({a, played, e, weight, true});
+  });
+  if (layer.loop && !clip.loop && layer.time >= duration) {
+    // Loop even a clip baked to play once (its own flag would hold the last frame).
+    layer.time = duration > 0.0f ? std::fmod(layer.time, duration) : 0.0f;
+  }
+  if ((layer.stopping && layer.level <= 0.0f) || (!layer.loop && layer.time >= duration)) {
+    layer = AgentLayer{};
+  }
 }
 
 void Crowd::submit(const Command& command) {
@@ -191,6 +266,7 @@ void Crowd::apply(const Command& c) {
       break;
     case CommandType::kDie:
       enterState(c.agent, AgentState::kDead);
+      layers_[c.agent] = AgentLayer{};  // the dead wave no more
       break;
     case CommandType::kPlay:
       // A play-once returns to what the agent was doing; a looped play is left by a command.
@@ -261,6 +337,7 @@ void Crowd::advance(uint32_t begin, uint32_t end, float seconds, std::vector<Eve
         events.push_back({a, faded, e, faded_weight});
       });
     }
+    if (layers_[a].active) advanceLayer(a, seconds, events);
     const float duration = playing.duration;
     if (state == AgentState::kPlay && play_loops_[a] && p.time >= duration) {
       // Loop even a clip baked to play once (its own flag would hold the last frame).

@@ -12,6 +12,7 @@
 #include "throng/crowd/clip_set.h"
 #include "throng/crowd/frame_morph.h"
 #include "throng/crowd/frame_palette.h"
+#include "throng/crowd/layer_palette.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
@@ -36,14 +37,41 @@ Status checkRequest(const PoseRequest& request, size_t lod_count, std::string_vi
 
 // "clip run: no such clip in hero.glb (clips: 0 idle, 1 walk)"; `clips` has a name per clip.
 template <typename ClipT>
-Status noSuchClip(const PoseRequest& request, std::span<const ClipT> clips,
-                  std::string_view source) {
+Status noSuchClip(const PoseRequest& request, std::span<const ClipT> clips, std::string_view source,
+                  const char* flag = "clip") {
   std::string list;
   for (size_t c = 0; c < clips.size(); ++c) {
     list += fmt::format("{}{} {}", c == 0 ? "" : ", ", c, clips[c].name);
   }
-  return badArgument(fmt::format("clip {}: no such clip in {} (clips: {})", request.clip, source,
-                                 list.empty() ? "none" : list));
+  return badArgument(fmt::format("{} {}: no such clip in {} (clips: {})", flag, request.clip,
+                                 source, list.empty() ? "none" : list));
+}
+
+// The layer's joint range and weight, checked against the request. `clip_index` comes from the
+// caller's clip lookup (-1: none found).
+Result<JointRange> layerRange(const PoseRequest& request, const Skeleton& skeleton,
+                              std::string_view source) {
+  if (!(request.layer_weight >= 0.0f && request.layer_weight <= 1.0f)) {
+    return badArgument(
+        fmt::format("layer-weight {}: must be a number in 0..1", request.layer_weight));
+  }
+  if (!std::isfinite(request.layer_time)) {
+    return badArgument(fmt::format("layer-time {} is not a number of seconds", request.layer_time));
+  }
+  const int joint = skeleton.findJoint(request.layer_joint);
+  if (joint < 0) {
+    return badArgument(fmt::format("layer {}@{}: no joint '{}' in {}", request.layer_clip,
+                                   request.layer_joint, request.layer_joint, source));
+  }
+  return jointRange(skeleton, static_cast<uint16_t>(joint));
+}
+
+// Hides the props the request leaves out: out.mesh becomes a copy without their triangles.
+void hideAttachments(const PoseRequest& request, LodPose& out) {
+  if (out.mesh->attachments.empty() || request.attachments == kAllAttachments) return;
+  out.shown =
+      std::make_shared<const SkinnedMesh>(withVisibleAttachments(*out.mesh, request.attachments));
+  out.mesh = out.shown.get();
 }
 
 // Skins `out.mesh` with `palette` (one entry per skeleton joint): a bone-reduced LOD's palette
@@ -92,7 +120,23 @@ Result<LodPose> posePackage(const Package& package, const PoseRequest& request,
     InstanceFrames frames;
     frames.primary = sampleFrames(clip, request.time);
     frames.secondary = frames.primary;
-    if (!FramePaletteJob{&package.animation, frames, palette}.run()) {
+    LayerSample layer;
+    if (!request.layer_clip.empty()) {
+      out.layer_clip = findClip(package.clips, request.layer_clip);
+      if (out.layer_clip < 0) {
+        PoseRequest named = request;
+        named.clip = request.layer_clip;
+        return noSuchClip(named, std::span<const BakedClip>(package.clips), source, "layer");
+      }
+      Result<JointRange> range = layerRange(request, package.skeleton, source);
+      if (!range.ok()) return range.status();
+      layer.frames =
+          sampleFrames(package.clips[static_cast<size_t>(out.layer_clip)], request.layer_time);
+      layer.weight = request.layer_weight;
+      layer.range = *range;
+    }
+    const std::vector<glm::vec3> pivots = jointPivots(package.skeleton);
+    if (!LayerPaletteJob{&package.animation, frames, layer, pivots, palette}.run()) {
       return Status(ErrorCode::kInvalidData,
                     fmt::format("{}: clip '{}' frames lie outside the texture", source, clip.name));
     }
@@ -104,6 +148,7 @@ Result<LodPose> posePackage(const Package& package, const PoseRequest& request,
           fmt::format("{}: the morph animation does not fit LOD {}", source, request.lod));
     }
   }
+  hideAttachments(request, out);
   if (Status s = skin(lod.palette_joints, palette, positions, normals, source, out); !s.ok()) {
     return s;
   }
@@ -133,6 +178,21 @@ Result<LodPose> poseCharacter(const Character& character, std::span<const MeshLo
   PoseScratch scratch;
   std::vector<JointRows> palette(static_cast<size_t>(character.skeleton.jointCount()));
   evaluatePalette(character.skeleton, clip, request.time, scratch, palette);
+  if (!request.layer_clip.empty()) {
+    out.layer_clip = character.findClip(request.layer_clip);
+    if (out.layer_clip < 0) {
+      PoseRequest named = request;
+      named.clip = request.layer_clip;
+      return noSuchClip(named, std::span<const Clip>(character.clips), source, "layer");
+    }
+    Result<JointRange> range = layerRange(request, character.skeleton, source);
+    if (!range.ok()) return range.status();
+    std::vector<JointRows> layer(palette.size());
+    evaluatePalette(character.skeleton, &character.clips[static_cast<size_t>(out.layer_clip)],
+                    request.layer_time, scratch, layer);
+    applyLayerPalette(palette, layer, *range, request.layer_weight,
+                      jointPivots(character.skeleton));
+  }
   // Morph first, then skin (glTF 2.0); a LOD of the chain has its vertices' targets.
   const SkinnedMesh& mesh = *out.mesh;
   std::vector<glm::vec3> positions = mesh.positions;
@@ -147,6 +207,7 @@ Result<LodPose> poseCharacter(const Character& character, std::span<const MeshLo
                     fmt::format("{}: the morph targets do not fit the mesh", source));
     }
   }
+  hideAttachments(request, out);
   if (Status s = skin(palette_joints, palette, positions, normals, source, out); !s.ok()) {
     return s;
   }

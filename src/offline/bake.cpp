@@ -595,6 +595,8 @@ Result<Package> bakeCharacter(const Character& character, const BakeOptions& opt
   Package package;
   package.source = options.source;
   package.skeleton = character.skeleton;
+  package.attachments = character.attachments;
+  package.masks = character.masks;
   package.lods.push_back(MeshLod{character.mesh, {}, 0.0f, 0.0f, 0.0f});
   Status failure;
   const float root_tolerance = kRootMotionTolerance * rep.character_size;

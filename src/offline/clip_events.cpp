@@ -19,11 +19,15 @@ Status parseError(std::string_view source, const std::string& what) {
 }  // namespace
 
 std::string clipEventsSidecarPath(std::string_view gltf_path) {
+  return sidecarPath(gltf_path, ".events.json");
+}
+
+std::string sidecarPath(std::string_view gltf_path, std::string_view suffix) {
   const size_t slash = gltf_path.find_last_of("/\\");
   const size_t dot = gltf_path.rfind('.');
   const bool has_extension =
       dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash);
-  return std::string(has_extension ? gltf_path.substr(0, dot) : gltf_path) + ".events.json";
+  return std::string(has_extension ? gltf_path.substr(0, dot) : gltf_path) + std::string(suffix);
 }
 
 Result<ClipEventTable> parseClipEvents(std::string_view json, std::string_view source) {

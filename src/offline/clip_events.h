@@ -14,6 +14,8 @@ namespace throng {
 // Clip name -> its events (seconds from the clip's start), in file order.
 using ClipEventTable = std::vector<std::pair<std::string, std::vector<ClipEvent>>>;
 
+// "dir/Hero.glb" + ".events.json" -> "dir/Hero.events.json" (also for .gltf): a sidecar's path.
+std::string sidecarPath(std::string_view gltf_path, std::string_view suffix);
 // "dir/Hero.glb" -> "dir/Hero.events.json" (also for .gltf).
 std::string clipEventsSidecarPath(std::string_view gltf_path);
 

@@ -25,7 +25,7 @@ struct WeldKey {
   glm::vec3 position;
   glm::u16vec4 joints;  // 0 where the weight is 0, so unused slots never split a weld
   glm::u8vec4 weights;  // rounded to 1/255: float noise in weights never splits a weld
-  uint32_t padding = 0;
+  uint32_t group = 0;   // prop group (SkinnedMesh::attachments): a prop never welds to the body
 };
 static_assert(sizeof(WeldKey) == 28, "weld keys are tightly packed");
 
@@ -34,6 +34,7 @@ static_assert(sizeof(WeldKey) == 28, "weld keys are tightly packed");
   for (size_t v = 0; v < keys.size(); ++v) {
     WeldKey& k = keys[v];  // every byte is assigned below (no implicit padding)
     k.position = mesh.positions[v];
+    k.group = mesh.attachments.empty() ? 0u : mesh.attachments[v];
     for (int i = 0; i < kMaxInfluences; ++i) {
       const float w = mesh.weights[v][i];
       const bool used = w > 0.0f;
@@ -43,6 +44,21 @@ static_assert(sizeof(WeldKey) == 28, "weld keys are tightly packed");
     }
   }
   return keys;
+}
+
+// `range` cut into runs of consecutive triangles of one prop group (SkinnedMesh::attachments, by
+// each triangle's first corner); the whole range when the mesh carries no prop.
+[[maybe_unused]] std::vector<SubMesh> propGroupRuns(const SkinnedMesh& mesh, const SubMesh& range) {
+  if (mesh.attachments.empty() || range.index_count == 0) return {range};
+  std::vector<SubMesh> runs;
+  for (uint32_t i = 0; i < range.index_count; i += 3) {
+    const uint8_t group = mesh.attachments[mesh.indices[range.first_index + i]];
+    if (runs.empty() || mesh.attachments[mesh.indices[runs.back().first_index]] != group) {
+      runs.push_back({range.name, range.first_index + i, 0, range.material, {}});
+    }
+    runs.back().index_count += 3;
+  }
+  return runs;
 }
 
 // Connected sets of triangles sharing vertices (not positions): UV charts.
@@ -331,35 +347,39 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   SimplifiedMesh out;
   std::vector<uint32_t> indices;
   std::vector<uint32_t> simplified;
-  for (const SubMesh& range : ranges) {
-    const uint32_t* source = welded.indices.data() + range.first_index;
-    const size_t triangles = range.index_count / 3;
-    // At least one triangle: a sub-mesh never vanishes.
-    const size_t target =
-        options.triangle_ratio < 1.0f
-            ? std::clamp<size_t>(
-                  static_cast<size_t>(static_cast<double>(triangles) * options.triangle_ratio), 1,
-                  triangles)
-            : triangles;
-    out.target_triangles += target;
-    simplified.resize(range.index_count);
-    size_t count = range.index_count;
-    float error = 0.0f;
-    if (target < triangles) {
-      count = simplifyRange(mesh, welded, range, target, options, simplified, error, out);
-    } else {
-      std::copy(source, source + range.index_count, simplified.begin());
-    }
-    for (size_t i = 0; i < count; ++i) simplified[i] = welded.representative[simplified[i]];
-    restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
-    for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
-    out.estimated_error = std::max(out.estimated_error, error * scale);
-    SubMesh sub = range;
+  for (const SubMesh& submesh : ranges) {
+    SubMesh sub = submesh;
     sub.first_index = static_cast<uint32_t>(indices.size());
-    sub.index_count = static_cast<uint32_t>(count);
+    // Each prop's triangles (a run of one prop group) are simplified on their own, so that
+    // clustering never joins a prop to the body or to another prop.
+    for (const SubMesh& range : propGroupRuns(mesh, submesh)) {
+      const uint32_t* source = welded.indices.data() + range.first_index;
+      const size_t triangles = range.index_count / 3;
+      // At least one triangle: a sub-mesh never vanishes.
+      const size_t target =
+          options.triangle_ratio < 1.0f
+              ? std::clamp<size_t>(
+                    static_cast<size_t>(static_cast<double>(triangles) * options.triangle_ratio), 1,
+                    triangles)
+              : triangles;
+      out.target_triangles += target;
+      simplified.resize(range.index_count);
+      size_t count = range.index_count;
+      float error = 0.0f;
+      if (target < triangles) {
+        count = simplifyRange(mesh, welded, range, target, options, simplified, error, out);
+      } else {
+        std::copy(source, source + range.index_count, simplified.begin());
+      }
+      for (size_t i = 0; i < count; ++i) simplified[i] = welded.representative[simplified[i]];
+      restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
+      for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
+      out.estimated_error = std::max(out.estimated_error, error * scale);
+      indices.insert(indices.end(), simplified.begin(),
+                     simplified.begin() + static_cast<std::ptrdiff_t>(count));
+    }
+    sub.index_count = static_cast<uint32_t>(indices.size()) - sub.first_index;
     out.mesh.submeshes.push_back(sub);
-    indices.insert(indices.end(), simplified.begin(),
-                   simplified.begin() + static_cast<std::ptrdiff_t>(count));
   }
   if (mesh.submeshes.empty()) out.mesh.submeshes.clear();
   keepReferencedVertices(mesh, indices, out.mesh);

@@ -86,6 +86,32 @@ std::string describeMaterial(const Material& m) {
   return s;
 }
 
+std::vector<PropSummary> summarizeProps(const Package& p) {
+  std::vector<PropSummary> out;
+  for (const Attachment& a : p.attachments) {
+    out.push_back({a.name, p.skeleton.names()[a.joint], a.source, {}});
+  }
+  for (const MeshLod& lod : p.lods) {
+    const SkinnedMesh& mesh = lod.mesh;
+    for (PropSummary& prop : out) prop.triangles.push_back(0);
+    if (mesh.attachments.empty()) continue;
+    for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+      const uint8_t group = mesh.attachments[mesh.indices[i]];
+      if (group > 0 && group <= out.size()) ++out[group - 1u].triangles.back();
+    }
+  }
+  return out;
+}
+
+std::vector<MaskSummary> summarizeMasks(const Package& p) {
+  std::vector<MaskSummary> out;
+  for (const JointMask& m : p.masks) {
+    const JointRange range = jointRange(p.skeleton, m.root);
+    out.push_back({m.name, p.skeleton.names()[m.root], range.end - range.first});
+  }
+  return out;
+}
+
 std::string describePackage(const Package& p) {
   std::string s;
   s += fmt::format("source: {}\n", p.source.empty() ? "(unknown)" : p.source);
@@ -118,6 +144,19 @@ std::string describePackage(const Package& p) {
     for (const ClipEvent& e : c.events) {
       s += fmt::format("    event '{}' at {:.3f} s\n", e.name, e.time);
     }
+  }
+  const std::vector<PropSummary> props = summarizeProps(p);
+  if (!props.empty()) s += fmt::format("props: {}\n", props.size());
+  for (const PropSummary& prop : props) {
+    s += fmt::format("  {} on joint {} from {}, triangles per LOD", prop.name, prop.joint,
+                     prop.source.empty() ? "(unknown)" : prop.source);
+    for (uint32_t triangles : prop.triangles) s += fmt::format(" {}", triangles);
+    s += "\n";
+  }
+  const std::vector<MaskSummary> masks = summarizeMasks(p);
+  if (!masks.empty()) s += fmt::format("masks: {}\n", masks.size());
+  for (const MaskSummary& mask : masks) {
+    s += fmt::format("  {} from joint {}, {} joints\n", mask.name, mask.root, mask.joints);
   }
   const AnimationTexture& t = p.animation;
   const bool is32 = t.format == TexelFormat::kRgba32F;

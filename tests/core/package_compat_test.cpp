@@ -63,6 +63,20 @@ void expectAsDescribed(const fs::path& path, const Package& p, const nlohmann::j
     EXPECT_FLOAT_EQ(clip.duration, row["duration"].get<float>()) << clip.name;
     EXPECT_EQ(clip.loop, row["loop"].get<bool>()) << clip.name;
   }
+  // Props and masks: described from format version 5 on (the sample has masks, no props).
+  const nlohmann::json none = nlohmann::json::array();
+  const nlohmann::json& props = d.contains("props") ? d["props"] : none;
+  ASSERT_EQ(p.attachments.size(), props.size());
+  for (size_t a = 0; a < p.attachments.size(); ++a) {
+    EXPECT_EQ(p.attachments[a].name, props[a]["name"].get<std::string>());
+    EXPECT_EQ(p.skeleton.names()[p.attachments[a].joint], props[a]["joint"].get<std::string>());
+  }
+  const nlohmann::json& masks = d.contains("masks") ? d["masks"] : none;
+  ASSERT_EQ(p.masks.size(), masks.size());
+  for (size_t m = 0; m < p.masks.size(); ++m) {
+    EXPECT_EQ(p.masks[m].name, masks[m]["name"].get<std::string>());
+    EXPECT_EQ(p.skeleton.names()[p.masks[m].root], masks[m]["root"].get<std::string>());
+  }
   const nlohmann::json& t = d["texture"];
   EXPECT_EQ(p.animation.width, t["width"].get<uint32_t>());
   EXPECT_EQ(p.animation.height, t["height"].get<uint32_t>());

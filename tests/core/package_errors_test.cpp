@@ -156,7 +156,7 @@ std::vector<ErrorCase> cases() {
        },
        ErrorCode::kParseError, "section ANIM range [1073741824, +"},
       {"SectionChecksum", whole([](std::string& f) { f.back() ^= 1; }), ErrorCode::kParseError,
-       "section VATX checksum mismatch (corrupted)"},
+       "section ATCH checksum mismatch (corrupted)"},
       {"Overlap",
        [](Sections s) {
          return test::buildPackage(s, [](std::string& t) {
@@ -164,9 +164,9 @@ std::vector<ErrorCase> cases() {
          });
        },
        ErrorCode::kParseError, "sections META and SKEL overlap"},
-      // Nine sections: the table ends at 40 + 9 * 32 = 328, the first section starts at 336.
-      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 10 * 32] = 1; }),
-       ErrorCode::kParseError, "non-zero padding byte at offset 360"},
+      // Eleven sections: the table ends at 40 + 11 * 32 = 392, the first section starts at 400.
+      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 11 * 32] = 1; }),
+       ErrorCode::kParseError, "non-zero padding byte at offset 392"},
       {"MissingSection",
        [](Sections s) {
          s.erase(s.begin() + 3);
@@ -220,6 +220,28 @@ std::vector<ErrorCase> cases() {
       {"TangentsCut", body(kSectionTangents, [](std::string& b) { b[4] = 2; }),
        ErrorCode::kParseError, "tangents claims 20 entries of 16 bytes, only 0 bytes left"},
       // PBRM: material count (MATL's), then per material 8 floats and 4 texture records.
+      // ATCH: prop count, mask count, LOD count (0, 0, 1 here), then per LOD its prop-group flag.
+      {"PropCountClaims",
+       body(kSectionAttachments, [](std::string& b) { writeAt<uint32_t>(b, 0, 1000); }),
+       ErrorCode::kParseError, "prop count claims 1000 entries of 40 bytes"},
+      {"AttachmentLodCount",
+       body(kSectionAttachments, [](std::string& b) { writeAt<uint32_t>(b, 8, 2); }),
+       ErrorCode::kParseError, "section ATCH at byte 12: 2 LODs, section LODS has 1"},
+      {"PropGroupFlag", body(kSectionAttachments, [](std::string& b) { b[12] = 2; }),
+       ErrorCode::kParseError, "prop group flag is 2, not 0 or 1"},
+      {"PropJointLimit",
+       body(kSectionAttachments,
+            [](std::string& b) {
+              // One prop: empty name and source, joint 2000, a zero offset; no masks; one LOD, no
+              // groups.
+              b = std::string(44, '\0') + std::string(9, '\0');
+              writeAt<uint32_t>(b, 0, 1);
+              writeAt<uint32_t>(b, 12, 2000);
+              writeAt<uint32_t>(b, 48, 1);
+            }),
+       ErrorCode::kParseError, "prop joint 2000 exceeds the joint limit of 1024"},
+      {"PropGroupsCut", body(kSectionAttachments, [](std::string& b) { b[12] = 1; }),
+       ErrorCode::kParseError, "prop groups claims"},
       {"PbrMaterialCount", body(kSectionPbr, [](std::string& b) { writeAt<uint32_t>(b, 0, 1); }),
        ErrorCode::kParseError, "section PBRM at byte 4: 1 materials, section MATL has 0"},
       // ---- validatePackage, after every field decoded ----
@@ -228,7 +250,8 @@ std::vector<ErrorCase> cases() {
       {"NoMesh",
        [](Sections s) {
          section(s, kSectionLods).body = std::string(4, '\0');
-         section(s, kSectionTangents).body = std::string(4, '\0');  // TANG: no LODs either
+         section(s, kSectionTangents).body = std::string(4, '\0');      // TANG: no LODs either
+         section(s, kSectionAttachments).body = std::string(12, '\0');  // ATCH: nor here
          return test::buildPackage(s);
        },
        ErrorCode::kInvalidData, "package has no mesh"},

@@ -372,7 +372,7 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(get<uint32_t>(b, 8), kPackageVersion);
   EXPECT_EQ(static_cast<uint8_t>(b[12]), 0x04);  // little-endian marker 0x01020304
   EXPECT_EQ(get<uint64_t>(b, 16), b.size());
-  EXPECT_EQ(get<uint32_t>(b, 24), 10u);
+  EXPECT_EQ(get<uint32_t>(b, 24), 11u);
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
@@ -383,8 +383,9 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(layout->sections[5].name(), "MATL");
   EXPECT_EQ(layout->sections[6].name(), "IMGS");
   EXPECT_EQ(layout->sections[7].name(), "TANG");
-  EXPECT_EQ(layout->sections[9].name(), "VATX");
   EXPECT_EQ(layout->sections[8].name(), "PBRM");
+  EXPECT_EQ(layout->sections[9].name(), "VATX");
+  EXPECT_EQ(layout->sections[10].name(), "ATCH");
 }
 
 TEST(Package, RejectsTruncationAtEverySectionBoundaryAndRandomLengths) {

@@ -73,7 +73,9 @@ TEST(CommandScript, EveryErrorNamesTheSourceAndTheLine) {
       {"0 -3 idle", "is not an agent"},
       {"0 5..2 idle", "runs backwards"},
       {"0 1..z idle", "not an agent range"},
-      {"0 1 jump", "unknown command 'jump' (idle, walk-to, run-to, attack, die, play)"},
+      {"0 1 jump",
+       "unknown command 'jump' (idle, walk-to, run-to, attack, die, play, layer, stop-layer, "
+       "attachments)"},
       {"0 1 walk-to 3", "walk-to takes a target"},
       {"0 1 run-to 3 inf", "run-to takes a target"},
       {"0 1 idle now", "idle takes no arguments"},

@@ -12,9 +12,11 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "attachment_output.h"
 #include "command.h"
 #include "progress_bar.h"
 #include "throng/core/package.h"
+#include "throng/offline/attachments.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/lod.h"
@@ -40,6 +42,8 @@ struct BakeArgs {
   std::vector<std::string> clips_from;
   std::vector<std::string> allowed_roots;
   int threads = 0;
+  std::vector<std::string> attach;  // JOINT=PROP.glb[@tx,ty,tz,rx,ry,rz,s]
+  std::vector<std::string> masks;   // NAME=JOINT
   bool lods = false;
   bool json = false;
 };
@@ -108,10 +112,10 @@ void printLods(const LodChainReport& r, double seconds) {
 }
 
 // The whole report as one JSON object: the bake (per clip and in all), the LOD chain when built,
-// the files written and every warning as data.
+// its props and masks, the files written and every warning as data.
 void printBakeJson(const BakeArgs& args, const std::string& source, const BakeReport& r,
-                   const LodChainReport* lods, double lod_seconds, uint64_t file_bytes,
-                   const std::vector<Warning>& warnings) {
+                   const Package& package, const LodChainReport* lods, double lod_seconds,
+                   uint64_t file_bytes, const std::vector<Warning>& warnings) {
   nlohmann::ordered_json clips = nlohmann::ordered_json::array();
   for (const ClipBakeReport& c : r.clips) {
     clips.push_back({{"name", c.name},
@@ -132,6 +136,8 @@ void printBakeJson(const BakeArgs& args, const std::string& source, const BakeRe
   out["preview"] =
       args.preview.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(args.preview);
   out["clips"] = std::move(clips);
+  out["props"] = propsJson(package);
+  out["masks"] = masksJson(package);
   out["texture"] = {{"width", r.width},
                     {"height", r.height},
                     {"format", texelFormatName(r.format)},
@@ -220,6 +226,53 @@ int checkClipNames(const BakeArgs& args, const Character& character, const std::
   return 0;
 }
 
+// The props and masks of the sidecar next to the input (when there is one), then of --attach and
+// --mask: a text or joint the character lacks is a usage error naming its flag. 0, or the exit
+// code after the message.
+int addAttachments(const BakeArgs& args, bool use_sample, const std::string& source,
+                   Character& character) {
+  AttachmentSidecar all;
+  if (!use_sample) {
+    const std::string sidecar = attachmentsSidecarPath(args.input);
+    std::error_code error;
+    if (std::filesystem::exists(sidecar, error)) {
+      Result<AttachmentSidecar> read = readAttachmentsSidecar(sidecar);
+      if (!read.ok()) return fail(read.status().toString());
+      all = std::move(read).value();
+      ImportOptions import;
+      import.allowed_roots = args.allowed_roots;
+      if (Status s = attachProps(character, all.attachments, import, sidecar); !s.ok()) {
+        return fail(s.toString());
+      }
+      for (const MaskSpec& mask : all.masks) {
+        if (Status s = addJointMask(character, mask, sidecar); !s.ok()) return fail(s.toString());
+      }
+    }
+  }
+  for (const std::string& text : args.attach) {
+    Result<AttachmentSpec> spec = parseAttachmentSpec(text);
+    if (!spec.ok()) return usageError(fmt::format("--attach {}", spec.status().message()));
+    if (character.skeleton.findJoint(spec->joint) < 0) {
+      return usageError(fmt::format("--attach {}: no joint '{}' in {}", text, spec->joint, source));
+    }
+    ImportOptions import;
+    import.allowed_roots = args.allowed_roots;
+    if (Status s = attachProps(character, std::span(&*spec, 1), import, source); !s.ok()) {
+      return s.code() == ErrorCode::kInvalidArgument
+                 ? usageError(fmt::format("--attach {}: {}", text, s.message()))
+                 : fail(s.toString());
+    }
+  }
+  for (const std::string& text : args.masks) {
+    Result<MaskSpec> spec = parseMaskSpec(text);
+    if (!spec.ok()) return usageError(fmt::format("--mask {}", spec.status().message()));
+    if (Status s = addJointMask(character, *spec, source); !s.ok()) {
+      return usageError(fmt::format("--mask {}: {}", text, s.message()));
+    }
+  }
+  return 0;
+}
+
 // Method A: the default chain of mesh LODs and bone-reduced skeletons replaces lods[0] alone. 0,
 // or the exit code after the message.
 int buildLods(const Character& character, const std::string& source, uint32_t max_width,
@@ -274,6 +327,7 @@ int runBake(const BakeArgs& args) {
   std::vector<Warning> warnings = character.warnings;
   if (!args.json) printWarnings(character.warnings, source);
   if (int code = checkClipNames(args, character, source); code != 0) return code;
+  if (int code = addAttachments(args, use_sample, source, character); code != 0) return code;
 
   BakeOptions options;
   options.fps = args.fps;
@@ -319,7 +373,7 @@ int runBake(const BakeArgs& args) {
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(args.output, ec);
   if (args.json) {
-    printBakeJson(args, source, report, args.lods ? &lod_report : nullptr, lod_seconds,
+    printBakeJson(args, source, report, *package, args.lods ? &lod_report : nullptr, lod_seconds,
                   ec ? 0 : bytes, warnings);
   } else {
     printSummary(args, source, report, ec ? 0 : bytes);
@@ -351,6 +405,13 @@ std::function<int()> setupBake(CLI::App& sub) {
                  "more glTF files whose clips are bound to the character by joint name");
   sub.add_option("--allow-root", args->allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")
+      ->allow_extra_args(false);
+  sub.add_option("--attach", args->attach,
+                 "carry a prop: JOINT=PROP.glb[@tx,ty,tz,rx,ry,rz,s] (offset in the joint's "
+                 "space, degrees; repeatable; also read from NAME.attachments.json)")
+      ->allow_extra_args(false);
+  sub.add_option("--mask", args->masks,
+                 "name a joint subtree layers play on: NAME=JOINT (repeatable)")
       ->allow_extra_args(false);
   sub.add_flag(
       "--lods", args->lods,

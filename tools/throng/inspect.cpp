@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
+#include "attachment_output.h"
 #include "command.h"
 #include "crowd_frame.h"
 #include "throng/core/file_io.h"
@@ -226,7 +227,8 @@ nlohmann::ordered_json finiteOrNull(double value) {
 
 // One JSON object: the package and the format version of its file, its LOD table (lodTable:
 // errors as fractions of the character's height, the largest extent of LOD 0's bind mesh; pick
-// distances in model units and in heights at the reference camera), its clips and texture.
+// distances in model units and in heights at the reference camera), its clips, props (triangles
+// per LOD), masks and texture.
 int inspectPackageJson(const std::string& path) {
   Result<PackageFile> file = readPackageFile(path);
   if (!file.ok()) return fail(file.status().message());
@@ -269,6 +271,8 @@ int inspectPackageJson(const std::string& path) {
                      {"loop", c.loop}});
   }
   out["clips"] = std::move(clips);
+  out["props"] = propsJson(p);
+  out["masks"] = masksJson(p);
   const AnimationTexture& t = p.animation;
   out["texture"] = {{"width", t.width},
                     {"height", t.height},

@@ -1,6 +1,9 @@
 // `throng pose INPUT [--lod N] --clip C --time T -o posed.obj`: a LOD's skinned mesh at a clip
 // time, as OBJ, from a glTF file or a baked package.
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,7 +26,11 @@ struct PoseArgs {
   std::string input, clip, output;
   float time = 0.0f;
   int lod = 0;
-  ImportOptions import;  // --allow-root
+  std::string layer;  // CLIP@JOINT
+  float layer_time = 0.0f;
+  float layer_weight = 1.0f;
+  std::string attachments = "all";  // all, none, or names / indices, comma-separated
+  ImportOptions import;             // --allow-root
   bool json = false;
 };
 
@@ -51,9 +58,54 @@ Result<LodPose> fromGltf(const PoseArgs& args, const PoseRequest& request, Chara
   return poseCharacter(character, lods, request, args.input);
 }
 
+// --attachments' mask against the subject's props: all, none, or names / indices. 0, or the exit
+// code after the message.
+int attachmentMask(const std::string& text, std::span<const Attachment> attachments,
+                   uint32_t& mask) {
+  mask = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string name = text.substr(start, comma - start);
+    start = comma + 1;
+    if (name == "all") {
+      mask = kAllAttachments;
+      continue;
+    }
+    if (name == "none") continue;
+    int found = findAttachment(attachments, name);
+    size_t index = 0;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), index);
+    if (found < 0 && ec == std::errc() && end == name.data() + name.size() && !name.empty() &&
+        index < attachments.size()) {
+      found = static_cast<int>(index);
+    }
+    if (found < 0) {
+      std::string list;
+      for (size_t i = 0; i < attachments.size(); ++i) {
+        list += fmt::format("{}{} {}", i == 0 ? "" : ", ", i, attachments[i].name);
+      }
+      return usageError(fmt::format("--attachments {}: no prop '{}' (props: {})", text, name,
+                                    list.empty() ? "none" : list));
+    }
+    mask |= 1u << found;
+  }
+  return 0;
+}
+
 int runPose(const PoseArgs& args) {
   const bool is_package = std::filesystem::path(args.input).extension() == ".throng";
-  const PoseRequest request{args.clip, args.time, args.lod};
+  PoseRequest request{args.clip, args.time, args.lod};
+  if (!args.layer.empty()) {
+    const size_t at = args.layer.rfind('@');
+    if (at == std::string::npos || at == 0 || at + 1 == args.layer.size()) {
+      return usageError(fmt::format("--layer {}: must be CLIP@JOINT", args.layer));
+    }
+    request.layer_clip = args.layer.substr(0, at);
+    request.layer_joint = args.layer.substr(at + 1);
+    request.layer_time = args.layer_time;
+    request.layer_weight = args.layer_weight;
+  }
   // What the pose borrows its mesh from lives here.
   Package package;
   Character character;
@@ -64,8 +116,18 @@ int runPose(const PoseArgs& args) {
     Result<Package> read = readPackage(args.input);
     if (!read.ok()) return fail(read.status().message());
     package = std::move(read).value();
+    if (int code = attachmentMask(args.attachments, package.attachments, request.attachments);
+        code != 0) {
+      return code;
+    }
     posed = posePackage(package, request, args.input);
   } else {
+    if (args.attachments != "all") {
+      return usageError(
+          fmt::format("--attachments {}: a .glb/.gltf carries no props; bake it "
+                      "with --attach and pose the package",
+                      args.attachments));
+    }
     posed = fromGltf(args, request, character, lods, warnings);
   }
   if (!posed.ok()) {
@@ -93,6 +155,8 @@ int runPose(const PoseArgs& args) {
     out["joints"] = p.joints;
     out["clip"] = p.clip < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(clip_name);
     out["time"] = args.time;
+    out["layer"] =
+        p.layer_clip < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(args.layer);
     out["warnings"] = warningsJson(warnings);
     fmt::print("{}\n", out.dump(2));
     return 0;
@@ -114,6 +178,15 @@ std::function<int()> setupPose(CLI::App& sub) {
   sub.add_option("--time", args->time,
                  "seconds: on the file's animation timeline (glTF), from the clip's start "
                  "(package)");
+  sub.add_option("--layer", args->layer,
+                 "a second clip on the subtree of a joint, re-rooted on the base pose: CLIP@JOINT");
+  sub.add_option("--layer-time", args->layer_time, "seconds into the layer's clip (as --time)")
+      ->capture_default_str();
+  sub.add_option("--layer-weight", args->layer_weight, "the layer's weight, 0..1")
+      ->capture_default_str();
+  sub.add_option("--attachments", args->attachments,
+                 "props to show (package): all, none, or names / indices, comma-separated")
+      ->capture_default_str();
   sub.add_option("-o,--out", args->output, "the .obj file to write")->required();
   sub.add_option("--allow-root", args->import.allowed_roots,
                  "a folder the .gltf's external files may also come from (repeatable)")

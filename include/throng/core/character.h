@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "throng/core/attachment.h"
 #include "throng/core/clip.h"
 #include "throng/core/image.h"
 #include "throng/core/material.h"
@@ -19,10 +20,12 @@ struct Character {
   Skeleton skeleton;
   SkinnedMesh mesh;
   std::vector<Clip> clips;
-  std::vector<Material> materials;    // SubMesh::material indexes it; empty: defaultMaterial()
-  std::vector<SourceImage> images;    // TextureRef::image indexes it
-  std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
-  std::vector<Warning> warnings;      // non-fatal findings of whoever built it (importer, ...)
+  std::vector<Material> materials;      // SubMesh::material indexes it; empty: defaultMaterial()
+  std::vector<SourceImage> images;      // TextureRef::image indexes it
+  std::vector<std::string> variants;    // material variant names (SubMesh::variant_materials)
+  std::vector<Attachment> attachments;  // props in the mesh (SkinnedMesh::attachments), attachProp
+  std::vector<JointMask> masks;         // joint subtrees layers play on, addJointMask
+  std::vector<Warning> warnings;        // non-fatal findings of whoever built it (importer, ...)
 
   // Index of the clip named `name`, or of clip number `name` when it is a decimal index; -1 if
   // none.
@@ -34,7 +37,8 @@ struct Character {
 // Validates skeleton-mesh-clip consistency (see validateMesh and validateClip) and the looks:
 // materials (validateMaterial), images (validateImageLevel, one colour space each:
 // validateImageColorSpaces) and every sub-mesh's material and variant indices
-// (validateSubMeshLooks).
+// (validateSubMeshLooks), the attachments and masks (validateAttachments) and the mesh's prop
+// groups (validateAttachmentGroups).
 Status validateCharacter(const Character& character, std::string_view source);
 
 // The part of validateCharacter and validatePackage about sub-mesh looks: each sub-mesh's

@@ -59,7 +59,11 @@ struct SkinnedMesh {
   // some material has a normal texture or the file had TANGENT (see importGltf), else empty.
   std::vector<glm::vec4> tangents;
   TangentSource tangent_source = TangentSource::kNone;  // kNone exactly when tangents is empty
-  std::vector<uint32_t> indices;                        // triangle list
+  // Prop group per vertex: 0 the character's own, i + 1 prop i (Character::attachments,
+  // Package::attachments; core/attachment.h). Empty when the character carries no prop. A
+  // triangle's corners share one group.
+  std::vector<uint8_t> attachments;
+  std::vector<uint32_t> indices;  // triangle list
   std::vector<SubMesh> submeshes;
   // glTF morph targets, deltas per vertex of this mesh (core/morph.h); empty for most meshes.
   // A package's meshes have none: bakeCharacter turns them into Package::morph.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/attachment.h"
 #include "throng/core/image.h"
 #include "throng/core/material.h"
 #include "throng/core/mesh.h"
@@ -48,6 +49,10 @@ struct Package {
   std::vector<PackageImage> images;   // TextureRef::image indexes it
   std::vector<std::string> variants;  // material variant names (SubMesh::variant_materials)
   MorphAnimation morph;               // baked morph targets (kNone for most characters)
+  // Version 5 on (section ATCH): the props every LOD's mesh carries (SkinnedMesh::attachments
+  // names their vertices) and the joint masks layers play on. Empty in older packages.
+  std::vector<Attachment> attachments;
+  std::vector<JointMask> masks;
 };
 
 // Checks every invariant the runtime relies on: a skeleton with joints, at least one LOD whose

@@ -19,7 +19,8 @@ inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', '
 // read the new files. Version 2 added materials, images, vertex colours, a second uv set and
 // sub-mesh materials; animation events (per clip, in CLIP); version 3 each LOD's max and p99 error;
 // version 4 glTF metallic-roughness materials (section PBRM) and vertex tangents (section TANG);
-// version 5 baked morph targets (section VATX: vertex animation textures or target deltas).
+// version 5 baked morph targets (section VATX: vertex animation textures or target deltas), props
+// carried by joints and joint masks (section ATCH).
 inline constexpr uint32_t kPackageVersion = 5;
 // The oldest version this library reads. From version 3 on every library reads every version
 // from 3 up to its own kPackageVersion (docs/formats.md, "Compatibility"; each is kept as test
@@ -44,16 +45,17 @@ inline constexpr uint32_t packageTag(const char (&s)[5]) {
          static_cast<uint32_t>(static_cast<uint8_t>(s[2])) << 16 |
          static_cast<uint32_t>(static_cast<uint8_t>(s[3])) << 24;
 }
-inline constexpr uint32_t kSectionMeta = packageTag("META");       // source file name
-inline constexpr uint32_t kSectionSkeleton = packageTag("SKEL");   // joints
-inline constexpr uint32_t kSectionLods = packageTag("LODS");       // mesh levels of detail
-inline constexpr uint32_t kSectionClips = packageTag("CLIP");      // clip table
-inline constexpr uint32_t kSectionTexture = packageTag("ANIM");    // animation texture
-inline constexpr uint32_t kSectionMaterials = packageTag("MATL");  // materials, variant names
-inline constexpr uint32_t kSectionImages = packageTag("IMGS");     // RGBA8 mip chains
-inline constexpr uint32_t kSectionTangents = packageTag("TANG");   // per LOD tangents (v4)
-inline constexpr uint32_t kSectionPbr = packageTag("PBRM");        // metallic-roughness etc. (v4)
-inline constexpr uint32_t kSectionMorph = packageTag("VATX");      // baked morph targets (v5)
+inline constexpr uint32_t kSectionMeta = packageTag("META");         // source file name
+inline constexpr uint32_t kSectionSkeleton = packageTag("SKEL");     // joints
+inline constexpr uint32_t kSectionLods = packageTag("LODS");         // mesh levels of detail
+inline constexpr uint32_t kSectionClips = packageTag("CLIP");        // clip table
+inline constexpr uint32_t kSectionTexture = packageTag("ANIM");      // animation texture
+inline constexpr uint32_t kSectionMaterials = packageTag("MATL");    // materials, variant names
+inline constexpr uint32_t kSectionImages = packageTag("IMGS");       // RGBA8 mip chains
+inline constexpr uint32_t kSectionTangents = packageTag("TANG");     // per LOD tangents (v4)
+inline constexpr uint32_t kSectionPbr = packageTag("PBRM");          // metallic-roughness etc. (v4)
+inline constexpr uint32_t kSectionMorph = packageTag("VATX");        // baked morph targets (v5)
+inline constexpr uint32_t kSectionAttachments = packageTag("ATCH");  // props, masks (v5)
 
 // What a version 3 package's materials read as: they had a base colour only, which throng drew
 // with Lambert diffuse light. A dielectric (metallic 0) of roughness 1 is the metallic-roughness

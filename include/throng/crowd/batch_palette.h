@@ -9,6 +9,7 @@
 #include "throng/core/math.h"
 #include "throng/core/pose.h"
 #include "throng/core/skeleton.h"
+#include "throng/crowd/layer.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
@@ -45,5 +46,14 @@ void treePalette(const SoaSkeleton& skeleton, const PackedClip* clip, float time
 void bakedPalette(const AnimationTexture& texture, const InstanceFrames& frames,
                   const glm::mat4& placement, std::span<const uint16_t> palette_joints,
                   std::span<JointRows> out);
+
+// bakedPalette with an agent's layer (crowd/layer_palette.h): the same slots, then every slot
+// whose joint layer.range holds gets placement * layeredJointRows(texture, frames, layer, pivots,
+// joint) instead (pivots: jointPivots, one per skeleton joint). At layer weight 0 it is
+// bakedPalette. Allocates nothing.
+void layeredBakedPalette(const AnimationTexture& texture, const InstanceFrames& frames,
+                         const LayerSample& layer, std::span<const glm::vec3> pivots,
+                         const glm::mat4& placement, std::span<const uint16_t> palette_joints,
+                         std::span<JointRows> out);
 
 }  // namespace throng

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/attachment.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
 
@@ -23,16 +24,33 @@ struct AgentGroup {
   bool all = false;
 };
 
+// What a line does: a Command (submitted), or one of the calls that act at once.
+enum class ScriptAction : uint8_t {
+  kCommand,      // `type`: Crowd::submit
+  kLayer,        // "layer CLIP MASK [WEIGHT [FADE]]": Crowd::playLayer
+  kStopLayer,    // "stop-layer [FADE]": Crowd::stopLayer
+  kAttachments,  // "attachments all|none|NAME[,NAME...]": Crowd::setAttachments
+};
+
 // One line of a script.
 struct ScriptCommand {
   double time = 0.0;  // seconds since the script started, >= 0
   AgentGroup agents;
+  ScriptAction action = ScriptAction::kCommand;
   CommandType type = CommandType::kIdle;
   glm::vec2 target{0.0f};   // walk-to / run-to: world x, z
   std::string clip;         // play: clip name, or its index in decimal, as written
   bool loop = false;        // play: "loop" (true) or "once" (false, the default)
-  uint16_t clip_index = 0;  // play: filled by bindCommandScript
-  uint32_t line = 0;        // 1-based line of the source (0: not from text)
+  uint16_t clip_index = 0;  // play, layer: filled by bindCommandScript
+  std::string mask;         // layer: mask name, or its index in decimal, as written
+  uint8_t mask_index = 0;   // layer: filled by bindCommandScript
+  float weight = 1.0f;      // layer: 0..1
+  float fade = 0.25f;       // layer, stop-layer: seconds, >= 0
+  // attachments: the props named, as written ("all", "none" or names / decimal indices), and the
+  // mask bindCommandScript makes of them (bit i: attachment i).
+  std::vector<std::string> attachment_names;
+  uint32_t attachments = 0;
+  uint32_t line = 0;  // 1-based line of the source (0: not from text)
 };
 
 struct CommandScript {
@@ -57,11 +75,14 @@ Result<CommandScript> parseCommandScript(std::string_view text, std::string_view
 // Reads `in` to its end, line by line (a file, a pipe, a socket wrapped in a stream).
 Result<CommandScript> readCommandScript(std::istream& in, std::string_view source);
 
-// Resolves every play command's clip (by name, else by decimal index) against `clips` and checks
-// that every group lies within a crowd of `agent_count` agents. Errors (kInvalidArgument) name the
-// source and the line, and list the clips or the agent range.
+// Resolves every play and layer command's clip (by name, else by decimal index) against `clips`,
+// every layer's mask against `masks` and every attachments line's props against `attachments`
+// (likewise), and checks that every group lies within a crowd of `agent_count` agents. Errors
+// (kInvalidArgument) name the source and the line, and list the clips, masks, props or the agent
+// range.
 Status bindCommandScript(CommandScript& script, std::span<const BakedClip> clips,
-                         uint32_t agent_count);
+                         uint32_t agent_count, std::span<const JointMask> masks = {},
+                         std::span<const Attachment> attachments = {});
 
 // The line that reads back as `command` ("0.5 3..7 walk-to 1.25 -4"), without a newline.
 std::string formatScriptCommand(const ScriptCommand& command);
@@ -70,8 +91,9 @@ std::string formatCommandScript(const CommandScript& script);
 
 // Submits script.commands[*next ...] whose time is due at `now` (seconds; see
 // kScriptTimeEpsilon) to `crowd`, one Command per agent of each group, and advances *next past
-// them. Call before each Crowd::update with the simulated time the update starts at. Requires a
-// bound script. Returns the number of Commands submitted.
+// them (layer, stop-layer and attachments lines call Crowd::playLayer, stopLayer and
+// setAttachments at once). Call before each Crowd::update with the simulated time the update
+// starts at. Requires a bound script. Returns the number of Commands submitted and calls made.
 size_t submitDueCommands(const CommandScript& script, double now, size_t* next, Crowd& crowd);
 
 }  // namespace throng

@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "throng/core/animation_texture.h"
+#include "throng/core/attachment.h"
 #include "throng/core/job_system.h"
 #include "throng/core/status.h"
 #include "throng/crowd/clip_set.h"
 #include "throng/crowd/event_crossing.h"
+#include "throng/crowd/layer.h"
 #include "throng/crowd/playback.h"
 
 namespace throng {
@@ -73,6 +75,7 @@ struct AgentChange {
 struct CrowdCharacter {
   std::span<const BakedClip> clips;  // copied by the Crowd
   ClipSet clip_set;                  // indices into `clips`
+  size_t mask_count = 0;             // its package's joint masks (Package::masks), for layers
 };
 
 // A crowd holds at most this many characters: an agent names its character in 16 bits.
@@ -82,7 +85,9 @@ inline constexpr size_t kMaxCrowdCharacters = 65535;
 class Crowd {
  public:
   // One character: `clips` is copied (durations, loop flags, events); state clips index it.
-  Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc = {});
+  // `mask_count`: the package's joint masks (Package::masks), which layers may play on.
+  Crowd(std::span<const BakedClip> clips, const ClipSet& clip_set, const CrowdDesc& desc = {},
+        size_t mask_count = 0);
   // A mixed crowd: agents of several characters (at most kMaxCrowdCharacters), each with its own
   // clips and ClipSet. Each agent's AgentPlayback clip indices are into its character's clips.
   explicit Crowd(std::span<const CrowdCharacter> characters, const CrowdDesc& desc = {});
@@ -106,6 +111,22 @@ class Crowd {
   // Unknown agents are ignored.
   void setSpeed(uint32_t agent, float speed);
 
+  // Plays `clip` (< its character's clips) on joint mask `mask` (< its character's mask_count)
+  // of `agent` over its base clip, from the clip's start: its weight rises from 0 to `weight`
+  // (clamped to 0..1) over `fade` seconds, it plays at the agent's speed and loops as `loop`
+  // says; a kOnce layer fades out over its last `fade` seconds and ends. A layer already playing
+  // is replaced (its fade level carries on, so the weight does not jump). Its events are reported
+  // like the base clip's (EventHit::layer). Returns false, changing nothing, for an unknown
+  // agent, clip or mask, or a dead agent.
+  bool playLayer(uint32_t agent, uint16_t clip, uint8_t mask, float weight = 1.0f,
+                 float fade = 0.25f, LayerLoop loop = LayerLoop::kClip);
+  // Fades `agent`'s layer out over `fade` seconds (0: at once), then ends it. Unknown agents and
+  // agents without a layer are ignored.
+  void stopLayer(uint32_t agent, float fade = 0.25f);
+  // Which props `agent` shows: bit i shows attachment i (Package::attachments); new agents show
+  // kAllAttachments. Unknown agents are ignored.
+  void setAttachments(uint32_t agent, uint32_t mask);
+
   // Queues a command; commands for unknown agents or (kPlay) clips their character lacks are
   // dropped (counted in droppedCommands()).
   void submit(const Command& command);
@@ -118,6 +139,11 @@ class Crowd {
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }
   std::span<const AgentState> states() const { return states_; }
+  // Per agent: its layer (inactive when none) and its visible props (bit i: attachment i).
+  // Kept by update() and the calls above only: agent() / setAgent() and the change log leave
+  // them out, so a copy of the crowd kept elsewhere reads them here.
+  std::span<const AgentLayer> layers() const { return layers_; }
+  std::span<const uint32_t> attachments() const { return attachments_; }
   // The events crossed during the last update, by agent then clip (playing, then fading out)
   // then time; each crossing once, loop wraps and cross-fades included (forEachCrossedEvent).
   // The same commands and updates give the same list. Valid until the next update.
@@ -156,6 +182,8 @@ class Crowd {
   // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
+  // Agent `a`'s layer one step on; the events its clip crosses are appended to `events`.
+  void advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& events);
 
   // Clip `c` of agent `a`: clips_[clip_first_[characters_[a]] + c].
   const BakedClip& clipOf(uint32_t agent, uint16_t clip) const {
@@ -166,6 +194,7 @@ class Crowd {
   std::vector<uint32_t> clip_first_;  // per character: its first clip in clips_
   std::vector<uint16_t> clip_count_;  // per character: its clip count
   std::vector<ClipSet> clip_sets_;    // per character
+  std::vector<size_t> mask_counts_;   // per character
   CrowdDesc desc_;
   std::vector<uint16_t> characters_;  // per agent
   std::vector<uint16_t> variants_;    // per agent
@@ -175,6 +204,8 @@ class Crowd {
   std::vector<AgentState> resume_states_;  // where an attack or a play-once returns to
   std::vector<uint8_t> play_loops_;        // kPlay: 1 = looped, 0 = once
   std::vector<glm::vec2> targets_;
+  std::vector<AgentLayer> layers_;
+  std::vector<uint32_t> attachments_;
   std::vector<Command> queue_;
   std::vector<AgentChange> changes_;
   std::vector<EventHit> events_;

@@ -14,7 +14,8 @@ struct EventHit {
   uint16_t clip = 0;    // index into the crowd's clips
   uint16_t event = 0;   // index into clips[clip].events
   float weight = 1.0f;  // the clip's blend weight after the update: 1 - fade for the clip
-                        // playing, fade for the clip being faded out
+                        // playing, fade for the clip being faded out, layerWeight for a layer
+  bool layer = false;   // the agent's layer clip (Crowd::playLayer) crossed it
 };
 
 // A tick spanning more passes of a looping clip than this is a stall, not animation: its

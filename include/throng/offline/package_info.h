@@ -1,16 +1,38 @@
 // Human-readable description of a .throng package, for `throng inspect`.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "throng/core/package.h"
 
 namespace throng {
 
+// A prop of a package as reports show it.
+struct PropSummary {
+  std::string name;
+  std::string joint;   // the carrying joint's name
+  std::string source;  // the file it came from
+  // Triangles of the prop in each LOD (a triangle counted in its first corner's prop group, as
+  // withVisibleAttachments draws it); one count per LOD.
+  std::vector<uint32_t> triangles;
+};
+// A joint mask of a package as reports show it.
+struct MaskSummary {
+  std::string name;
+  std::string root;  // the root joint's name
+  int joints = 0;    // joints in the subtree, the root included
+};
+std::vector<PropSummary> summarizeProps(const Package& package);
+std::vector<MaskSummary> summarizeMasks(const Package& package);
+
 // Several lines: source, skeleton, LODs (with their tangents' source when they have tangents:
 // "tangents generated (MikkTSpace rules)"), the clip table (frames, rate, duration, loop, root
-// motion, bounds), the texture (size, format, bytes), the morph animation when there is one (its
-// kind, bytes, error, active targets, each LOD's vertex texture), the materials (describeMaterial),
+// motion, bounds), the props (joint, source, triangles per LOD) and masks (root joint, joint
+// count) when there are any, the texture (size, format, bytes), the morph animation when there is
+// one (its kind, bytes, error, active targets, each LOD's vertex texture), the materials
+// (describeMaterial),
 // variants and images (size, mip levels, colour space, power-of-two copy).
 std::string describePackage(const Package& package);
 
