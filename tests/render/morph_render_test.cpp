@@ -187,8 +187,9 @@ TEST(MorphRender, HalfFloatVatStaysWithinTheReportedError) {
 }
 
 // The gpu path (compute playback, indirect draws from the same vertex shader) draws a herd of
-// VAT creatures as the instanced path does.
-TEST(MorphRender, TheGpuPathDrawsTheSameHerdAsTheInstancedPath) {
+// VAT creatures as the instanced path does, shadow map (the depth pass) included, and the
+// creatures cast shadows on the ground.
+TEST(MorphRender, TheGpuPathDrawsTheSameHerdAndShadowsAsTheInstancedPath) {
   THRONG_REQUIRE_ASSET("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb");
   const Package package =
       bakeFile(test::assetPath("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb").string());
@@ -197,52 +198,51 @@ TEST(MorphRender, TheGpuPathDrawsTheSameHerdAsTheInstancedPath) {
   auto device = test::makeEs31Device(&skip, kSize, kSize);
   THRONG_REQUIRE(skip.empty(), skip);
   ASSERT_NE(device, nullptr);
-  render::CrowdRendererDesc gpu_desc;
-  gpu_desc.path = render::RenderPath::kGpu;
-  render::CrowdRendererDesc instanced_desc;
-  instanced_desc.path = render::RenderPath::kInstanced;
-  render::CrowdRenderer gpu(*device, package, gpu_desc);
-  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
-  render::CrowdRenderer instanced(*device, package, instanced_desc);
-  ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
   const ClipSet clips = clipSetByName(package.clips).value();  // one clip: every state plays it
-  Crowd crowd_gpu(package.clips, clips), crowd_cpu(package.clips, clips);
-  std::mt19937 random(3);
-  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   // Spaced and framed by the creature's size, whatever its units.
   const float size = computeBounds(package.lods[0].mesh.positions).largestExtent();
-  for (int i = 0; i < 16; ++i) {
-    Placement p;
-    p.position =
-        2.0f * size * glm::vec3(static_cast<float>(i % 4) - 1.5f, 0.0f, -static_cast<float>(i / 4));
-    p.heading = unit(random) * 6.0f;
-    const float start = unit(random);
-    crowd_gpu.addAgent(p, start);
-    crowd_cpu.addAgent(p, start);
-  }
   const render::FrameView view =
       render::lookAtView(size * glm::vec3(0.0f, 5.0f, 6.0f), size * glm::vec3(0.0f, 0.0f, -3.0f),
                          0.9f, 1.0f, 0.05f * size, 100.0f * size);
-  render::Image images[2];
   const glm::vec4 clear(0.1f, 0.1f, 0.12f, 1.0f);
-  int k = 0;
-  for (auto [renderer, crowd] : {std::pair{&instanced, &crowd_cpu}, std::pair{&gpu, &crowd_gpu}}) {
-    for (int t = 0; t < 12; ++t) renderer->update(*crowd, 1.0f / 30.0f);
+  // The same herd (same seeds) drawn by a renderer of `path` with `shadows`.
+  auto draw = [&](render::RenderPath path, render::ShadowMode shadows) {
+    render::CrowdRendererDesc desc;
+    desc.path = path;
+    desc.shadows = shadows;
+    desc.ground.grid = true;
+    render::CrowdRenderer renderer(*device, package, desc);
+    EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
+    Crowd crowd(package.clips, clips);
+    std::mt19937 random(3);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    for (int i = 0; i < 16; ++i) {
+      Placement p;
+      p.position = 2.0f * size *
+                   glm::vec3(static_cast<float>(i % 4) - 1.5f, 0.0f, -static_cast<float>(i / 4));
+      p.heading = unit(random) * 6.0f;
+      crowd.addAgent(p, unit(random));
+    }
+    for (int t = 0; t < 12; ++t) renderer.update(crowd, 1.0f / 30.0f);
     device->beginFrame(clear);
-    ASSERT_TRUE(renderer->draw(view, *crowd).ok()) << renderer->status().toString();
+    EXPECT_TRUE(renderer.draw(view, crowd).ok()) << renderer.status().toString();
     device->finish();
-    images[k++] = device->readPixels().value();
-  }
+    return device->readPixels().value();
+  };
+  const render::Image instanced = draw(render::RenderPath::kInstanced, render::ShadowMode::kMap);
+  const render::Image gpu = draw(render::RenderPath::kGpu, render::ShadowMode::kMap);
+  const render::Image unshadowed = draw(render::RenderPath::kInstanced, render::ShadowMode::kOff);
   constexpr int kTolerance = 12;
-  const render::ImageDifference d = render::compareImages(images[0], images[1], kTolerance);
+  const render::ImageDifference d = render::compareImages(instanced, gpu, kTolerance);
   EXPECT_LE(static_cast<double>(d.bad_pixels) / (kSize * kSize), 0.01);
-  int lit = 0;
-  for (size_t px = 0; px < images[1].rgba.size(); px += 4)
-    lit += std::abs(images[1].rgba[px] - static_cast<int>(clear.r * 255.0f)) > kTolerance;
-  EXPECT_GT(lit, kSize * kSize / 50) << "the herd must be in the frame";
+  int darker = 0;
+  for (size_t px = 0; px < gpu.rgba.size(); px += 4)
+    darker += unshadowed.rgba[px + 1] - gpu.rgba[px + 1] > kTolerance;
+  EXPECT_GT(darker, kSize * kSize / 200) << "the creatures must cast shadows";
   if (const char* out = std::getenv("THRONG_TEST_IMAGES")) {
-    ASSERT_TRUE(render::writePng(images[1], std::string(out) + "/morph_gpu.png").ok());
-    ASSERT_TRUE(render::writePng(images[0], std::string(out) + "/morph_instanced.png").ok());
+    ASSERT_TRUE(render::writePng(gpu, std::string(out) + "/morph_gpu.png").ok());
+    ASSERT_TRUE(render::writePng(instanced, std::string(out) + "/morph_instanced.png").ok());
+    ASSERT_TRUE(render::writePng(unshadowed, std::string(out) + "/morph_unshadowed.png").ok());
   }
 }
 
