@@ -298,14 +298,21 @@ TEST(MorphRender, MergedPathsRefuseMorphAnimationNamingTheLimit) {
   desc.test_hooks = &hooks;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  render::CrowdRenderer renderer(*device, package, {});  // auto: no VTF, so the merged path
-  ASSERT_FALSE(renderer.ok());
-  EXPECT_EQ(renderer.status().code(), ErrorCode::kUnsupported);
-  EXPECT_NE(renderer.status().message().find(
-                "bend.gltf animates its vertices (target deltas), which needs vertex texture "
-                "fetch; the device has none (GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS 0)"),
-            std::string::npos)
-      << renderer.status().message();
+  // Auto (no vertex texture fetch: the per-character path on this ES 3 device) and merged.
+  for (const auto& [path, name] : {std::pair{render::RenderPath::kAuto, "per-character path: "},
+                                   std::pair{render::RenderPath::kMerged, "merged path: "}}) {
+    render::CrowdRendererDesc renderer_desc;
+    renderer_desc.path = path;
+    render::CrowdRenderer renderer(*device, package, renderer_desc);
+    ASSERT_FALSE(renderer.ok());
+    EXPECT_EQ(renderer.status().code(), ErrorCode::kUnsupported);
+    EXPECT_NE(renderer.status().message().find(
+                  std::string(name) + package.source +
+                  " animates its vertices (target deltas), which needs vertex texture fetch; the "
+                  "device has none (GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS 0)"),
+              std::string::npos)
+        << renderer.status().message();
+  }
 }
 
 }  // namespace
