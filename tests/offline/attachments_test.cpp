@@ -196,9 +196,9 @@ TEST(Attachments, BadTextsSidecarsAndJointsAreClearErrors) {
   Character character = test::makeChainCharacter();
   const Character prop = character;
   EXPECT_EQ(attachProp(character, "hand", prop, {}, "p", "p.glb", "chain").message(),
-            "chain: prop 'p': no joint 'hand' in the skeleton");
+            "chain: prop 'p': no joint 'hand' in the skeleton (joints: root, mid, tip)");
   EXPECT_EQ(addJointMask(character, {"upper", "spine"}, "chain").message(),
-            "chain: mask 'upper': no joint 'spine' in the skeleton");
+            "chain: mask 'upper': no joint 'spine' in the skeleton (joints: root, mid, tip)");
   ASSERT_TRUE(addJointMask(character, {"upper", "mid"}, "chain").ok());
   EXPECT_EQ(addJointMask(character, {"upper", "tip"}, "chain").message(),
             "chain: mask name 'upper' is empty or already taken");
