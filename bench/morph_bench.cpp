@@ -10,6 +10,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_support.h"
+
 #include "throng/crowd/agent_grid.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
@@ -22,21 +24,12 @@ namespace {
 
 using namespace throng;
 using namespace throng::render;
+using throng::bench::die;
+using throng::bench::take;
 
 constexpr int kFrameSize = 512;
 constexpr float kSpacing = 2.0f;
 const glm::vec4 kClear(0.2f, 0.2f, 0.25f, 1.0f);
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "morph_bench: %s\n", what.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T take(Result<T> r, const char* what) {
-  if (!r.ok()) die(std::string(what) + ": " + r.status().toString());
-  return std::move(r).value();
-}
 
 // The sample character made a creature: every vertex rides the root with weight 1 and two
 // targets (a swell along the normals and a ripple along x) animate it, keyed over each clip:
