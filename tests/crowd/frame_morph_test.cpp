@@ -112,10 +112,7 @@ TEST_F(FrameMorphFiles, SkinnedMorphBakesToTargetDeltas) {
   const int unused = file.gltf.addFloats({1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, "VEC3");
   file.primitive()["targets"] = json::array({{{"POSITION", unused}}, {{"POSITION", up}}});
   // The upper edge blends both joints: a true skin (a mesh of rigid parts would bake to VAT).
-  file.primitive()["attributes"]["JOINTS_0"] = file.gltf.add(
-      std::vector<uint16_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 5123, "VEC4");
-  file.primitive()["attributes"]["WEIGHTS_0"] =
-      file.gltf.addFloats({1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0}, "VEC4");
+  test::blendUpperEdge(file);
   test::addBendAnimation(file, {0.0f, 0.0f, 0.0f, 1.0f});
   const std::string path = file.gltf.write(dir_, "bend.gltf");
   Result<Character> c = importGltf(path);
