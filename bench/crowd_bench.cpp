@@ -25,6 +25,7 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "bench_support.h"
 #include "render/merged_path.h"
 #include "render/test_hooks.h"
 #include "throng/core/job_system.h"
@@ -40,6 +41,12 @@
 
 namespace throng::render {
 namespace {
+
+using bench::capAgents;
+using bench::die;
+using bench::take;
+using bench::takeCountsFlag;
+using bench::takeFlag;
 
 // Frame size of every path (pixels per side).
 constexpr int kFrameSize = 512;
@@ -57,33 +64,9 @@ constexpr int kTolerance = 4;
 constexpr double kMaxBadPixelShare = 0.001;
 const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
 
-// Where the crowd is seen from (the same for every path of a run).
-enum class CameraKind {
-  kOverview,  // the whole crowd framed from above (fit corners): few pixels, far LODs
-  kStreet,    // a spectator at the front row looking into the crowd: near characters cover many
-              // pixels and use LOD 0-1, the rest fade into coarser LODs (or out of the frame)
-};
-constexpr CameraKind kCameras[] = {CameraKind::kOverview, CameraKind::kStreet};
-const char* cameraName(CameraKind camera) {
-  return camera == CameraKind::kOverview ? "overview" : "street";
-}
-// The street camera, in multiples of the character's size: eye height, how far in front of the
-// front row it stands, and how far behind the front row it looks at (the bench of merged_bench).
-constexpr float kStreetEyeHeight = 4.0f;
-constexpr float kStreetEyeBack = 6.0f;
-constexpr float kStreetLookAhead = 20.0f;
-constexpr float kStreetFovY = 0.9f;  // radians
-
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "crowd_bench: %s\n", message.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T take(Result<T> result, const char* what) {
-  if (!result.ok()) die(std::string(what) + ": " + result.status().toString());
-  return std::move(result).value();
-}
+using bench::CameraKind;
+using bench::cameraName;
+using bench::kCameras;
 
 // Device, character, package and the renderers: shared by every crowd size.
 struct Shared {
@@ -173,9 +156,8 @@ Shared& shared() {
   return *s;
 }
 
-// Agent i of a crowd of n: a square grid, a heading and a clip from a fixed integer hash, and a
-// time on a whole baked frame, so the skeleton-tree source (exact clip time) and the baked frames
-// hold the same pose and the images of all paths can be compared.
+// One crowd (bench::hashedCrowd: whole baked frames, so every path holds the same pose) framed by
+// `camera`.
 Scene makeScene(int agents, CameraKind camera) {
   Shared& s = shared();
   Scene scene;
@@ -183,31 +165,11 @@ Scene makeScene(int agents, CameraKind camera) {
   scene.camera = camera;
   const float size = s.character.size();
   const float spacing = kGridSpacing * size;
-  const AgentGrid grid = squareGrid(static_cast<uint32_t>(agents), spacing);
-  const float half = -grid.origin.x;
-  for (int i = 0; i < agents; ++i) {
-    const uint32_t hash = static_cast<uint32_t>(i) * 2654435761u;
-    Placement p;
-    p.position = grid.position(static_cast<uint32_t>(i));
-    p.heading = static_cast<float>(hash >> 16) * (6.2831853f / 65536.0f);
-    scene.placements.push_back(p);
-    AgentPlayback a;
-    a.clip = static_cast<uint16_t>((hash >> 8) % s.package.clips.size());
-    const BakedClip& clip = s.package.clips[a.clip];
-    a.time = static_cast<float>((hash >> 4) % clip.frame_count) / clip.fps;
-    scene.playback.push_back(a);
-  }
-  const Bounds bounds{glm::vec3(-half - spacing, 0.0f, -half - spacing),
-                      glm::vec3(half + spacing, size, half + spacing)};
-  if (camera == CameraKind::kOverview) {
-    scene.view = framingView(bounds, 1.0f, CameraFraming{.fit_corners = true});
-  } else {
-    const float front = half;  // the camera is on the +Z side, like the overview's
-    const glm::vec3 eye(0.0f, kStreetEyeHeight * size, front + kStreetEyeBack * size);
-    const glm::vec3 target(0.0f, 0.0f, front - kStreetLookAhead * size);
-    const float far = 2.0f * (2.0f * half + (kStreetEyeBack + kStreetEyeHeight) * size);
-    scene.view = lookAtView(eye, target, kStreetFovY, 1.0f, 0.1f * size, far);
-  }
+  bench::HashedCrowd crowd = bench::hashedCrowd(agents, spacing, s.package);
+  scene.placements = std::move(crowd.placements);
+  scene.playback = std::move(crowd.playback);
+  const float half = crowd.half_side;
+  scene.view = bench::crowdView(camera, half, spacing, size, 1.0f);
 
   const int lod_count = static_cast<int>(s.package.lods.size());
   scene.lod_agents.assign(lod_count, 0);
@@ -498,34 +460,6 @@ class RatioReporter : public benchmark::ConsoleReporter {
   };
   std::map<int, std::map<bool, CpuRow>> cpu_rows_;  // agents -> one thread? -> row
 };
-
-// Removes "<flag>a,b,c" (flag "--agents=" or "--cpu-agents=") from argv, Google Benchmark
-// rejecting flags it does not know; the counts given, else `defaults`. *given says which.
-std::vector<int> takeCountsFlag(int& argc, char** argv, std::string_view kFlag,
-                                std::span<const int> defaults, bool* given = nullptr) {
-  std::vector<int> agents(defaults.begin(), defaults.end());
-  if (given) *given = false;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.substr(0, kFlag.size()) != kFlag) {
-      argv[kept++] = argv[i];
-      continue;
-    }
-    agents.clear();
-    if (given) *given = true;
-    std::string list(arg.substr(kFlag.size()));
-    for (size_t start = 0; start <= list.size();) {
-      const size_t comma = std::min(list.find(',', start), list.size());
-      const int n = std::atoi(list.substr(start, comma - start).c_str());
-      if (n <= 0) die(std::string(kFlag) + " wants positive counts separated by commas: " + list);
-      agents.push_back(n);
-      start = comma + 1;
-    }
-  }
-  argc = kept;
-  return agents;
-}
 
 // --cpu-frame: the same Crowd driven through CrowdRenderer on the GPU-driven path (BM_GpuDriven;
 // BM_GpuDrivenReadBack also reads the crowd back every frame) and on the CPU-fed instanced path
@@ -848,36 +782,6 @@ void runPaletteFrame(benchmark::State& state, bool pass, int lod, const PaletteS
   state.counters["agents"] = static_cast<double>(scene.placements.size());
   state.counters["skinned_vertices"] = static_cast<double>(skinned);
   state.counters["visible"] = stats.visible;
-}
-
-// THRONG_BENCH_MAX_AGENTS=N (CI's smoke pass, scripts/bench-smoke.sh): every crowd size larger
-// than N is run at N instead (sizes then equal are run once), so every benchmark still runs.
-std::vector<int> capAgents(std::vector<int> counts) {
-  const char* cap_text = std::getenv("THRONG_BENCH_MAX_AGENTS");
-  if (cap_text == nullptr) return counts;
-  const int cap = std::atoi(cap_text);
-  if (cap <= 0) die(std::string("THRONG_BENCH_MAX_AGENTS wants a positive count: ") + cap_text);
-  std::vector<int> out;
-  for (int n : counts) {
-    n = std::min(n, cap);
-    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
-  }
-  return out;
-}
-
-// Removes `flag` from argv; whether it was there.
-bool takeFlag(int& argc, char** argv, const std::string& flag) {
-  bool found = false;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) == flag) {
-      found = true;
-    } else {
-      argv[kept++] = argv[i];
-    }
-  }
-  argc = kept;
-  return found;
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ run() {  # run LOG_NAME [ENV=VALUE ...] PROGRAM [ARGS...]
   else
     status=1
     echo "bench-smoke: $name: FAILED ($((SECONDS - start)) s; log: $log)"
-    grep -E "ERROR OCCURRED|crowd_bench:|merged_bench:|jobs_bench:|terminate|Assertion|Segmentation" "$log" | head -20 || true
+    grep -E "ERROR OCCURRED|[a-z_]+_bench:|terminate|Assertion|Segmentation" "$log" | head -20 || true
     tail -5 "$log"
   fi
 }

@@ -185,14 +185,14 @@ def checkDrawing(state, label):
 def summary(state):
     return (f"WebGL {state.get('webgl')}, {state.get('path')} path, {state.get('agents')} agents "
             f"({state.get('visible')} visible), {state.get('drawCalls')} draw calls, "
-            f"{state.get('frames')} frames, frame {float(state.get('frameMs', 0)):.1f} ms "
+            f"{state.get('frames')} frames, shadows {state.get('shadows')}, frame {float(state.get('frameMs', 0)):.1f} ms "
             f"(callback {float(state.get('callbackMs', 0)):.1f} ms), {float(state.get('covered', 0)):.1%} "
             f"covered, {state.get('character')}; {state.get('renderer')}")
 
 
 SWITCH_SCRIPT = """
 (() => {
-  const select = document.getElementById('path');
+  const select = document.getElementById(%s);
   select.value = %s;
   select.dispatchEvent(new Event('change'));
   return true;
@@ -239,6 +239,10 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
         if int(state["webgl"]) != expect_webgl or state["path"] != expect_path:
             raise CheckFailed(f"{query}: expected WebGL {expect_webgl} and the {expect_path} path, "
                               f"the page reports {summary(state)}")
+        if state.get("shadows") not in ("map", "blob"):
+            raise CheckFailed(f"{query}: the page starts with shadows "
+                              f"'{state.get('shadows')}', not the tools' default (map, or blob "
+                              f"without depth textures): {state.get('shadowReason')}")
         browser.screenshot(out)
         print(f"web-check: {query or '(default)'}: ready in {ready_seconds:.1f} s; {summary(state)}; "
               f"wrote {out}")
@@ -247,12 +251,24 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
             for path, value in (("merged", "merged"), ("per-character", "per-character"),
                                 ("instanced", "auto")):
                 frames_before = int(state["frames"])
-                browser.evaluate(SWITCH_SCRIPT % json.dumps(value))
+                browser.evaluate(SWITCH_SCRIPT % (json.dumps("path"), json.dumps(value)))
                 state = waitFor(browser, f"switching to the {path} path",
                                 lambda s: s.get("path") == path and drawn(s, 3, frames_before),
                                 args.timeout)
                 checkDrawing(state, f"switched to {path}")
                 print(f"web-check: switched to the {path} path: {state['drawCalls']} draw calls")
+            # The shadows toggle: each mode drawn as asked (WebGL2 has depth textures, so the map
+            # is a map), and the frame with the map differs from the one without shadows.
+            for mode in ("off", "blob", "map"):
+                frames_before = int(state["frames"])
+                browser.evaluate(SWITCH_SCRIPT % (json.dumps("shadows"), json.dumps(mode)))
+                state = waitFor(browser, f"switching the shadows to {mode}",
+                                lambda s: s.get("shadows") == mode and drawn(s, 3, frames_before),
+                                args.timeout)
+                checkDrawing(state, f"shadows {mode}")
+                print(f"web-check: shadows {mode}: {state.get('shadowReason')}")
+                if mode == "map":
+                    browser.screenshot(withSuffix(out, "-shadow-map"))
         if drop and not args.measure:
             name = os.path.basename(drop)
             frames_before = int(json.loads(browser.state())["frames"])

@@ -18,7 +18,8 @@ constexpr uint32_t kCommandShare = 12;
 constexpr float kGridSpacing = 1.1f;
 constexpr uint32_t kSeed = 1;
 
-// The page's renderer settings for `path`: ground, blob shadows and agents coloured by state.
+// The page's renderer settings for `path`: ground, the tools' default shadows (a shadow map where
+// the device has depth textures, else blobs) and agents coloured by state.
 render::CrowdRendererDesc sceneDesc(render::RenderPath path) {
   render::CrowdRendererDesc desc;
   desc.path = path;
@@ -87,6 +88,20 @@ Status CrowdScene::setPath(render::RenderPath path) {
                                                " path is unavailable: " + whyNot(path));
   path_ = path;
   return Status::okStatus();
+}
+
+void CrowdScene::setShadows(render::ShadowMode shadows) {
+  for (const std::unique_ptr<render::MixedCrowdRenderer>& r : renderers_) {
+    if (r) r->setShadows(shadows);
+  }
+}
+
+render::ShadowMode CrowdScene::shadows() const {
+  return renderers_[static_cast<int>(path_)]->shadows();
+}
+
+const std::string& CrowdScene::shadowReason() const {
+  return renderers_[static_cast<int>(path_)]->shadowReason();
 }
 
 void CrowdScene::setAgentCount(uint32_t count) {

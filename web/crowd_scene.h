@@ -51,6 +51,12 @@ class CrowdScene {
   // back to the automatic choice.
   Status setPath(render::RenderPath path);
   render::RenderPath path() const { return path_; }
+  // The shadows of every path's renderer (CrowdRenderer::setShadows: a shadow map, blob shadows
+  // or none; kMap draws blobs where the device has no depth textures). The scene starts with the
+  // tools' default (cli::addGround). What the current path draws, and why:
+  void setShadows(render::ShadowMode shadows);
+  render::ShadowMode shadows() const;
+  const std::string& shadowReason() const;
   // Why the automatic choice is what it is (CrowdRenderer::pathReason of the first character).
   const std::string& autoReason() const { return auto_reason_; }
   // Places `count` agents (clamped to [1, kMaxAgents]) on a grid, idle, with the same random
@@ -63,7 +69,7 @@ class CrowdScene {
   float radius() const;
 
   // Applies this frame's random commands, advances the crowd by `seconds` and draws it, with the
-  // ground and the blob shadows, seen through `view` into the bound framebuffer. The renderer's
+  // ground and the shadows, seen through `view` into the bound framebuffer. The renderer's
   // status or kGlError on failure.
   Status frame(float seconds, const render::FrameView& view);
   // Draws the scenery alone (the ground, no characters, no shadows) as `frame` would: what the

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,7 @@
 #include "crowd_scene.h"
 #include "orbit_camera.h"
 #include "scenery.h"
+#include "shading_options.h"
 #include "throng/core/package.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
@@ -85,6 +87,8 @@ struct Page {
   uint32_t agents = 1;
   // The path asked for (kAuto: the renderer's choice); a scene that cannot use it takes its own.
   render::RenderPath path = render::RenderPath::kAuto;
+  // The shadows asked for; empty: the scene's default.
+  std::optional<render::ShadowMode> shadows;
 
   uint64_t frames = 0;
   uint64_t scene_frames = 0;  // frames drawn since the scene was (re)built
@@ -154,6 +158,7 @@ void report() {
   const render::CpuPhaseTimes& cpu = p.stats.cpu_ms;
   const std::string json = fmt::format(
       "{{\"state\":\"{}\",\"webgl\":{},\"path\":\"{}\",\"paths\":{},\"pathReason\":{},"
+      "\"shadows\":\"{}\",\"shadowReason\":{},"
       "\"agents\":{},\"visible\":{},\"drawCalls\":{},\"triangles\":{},\"lods\":\"{}\","
       "\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},\"cpuMs\":{{\"update\":{:.2f},"
       "\"playback\":{:.2f},\"cull\":{:.2f},\"lod\":{:.2f},\"pack\":{:.2f},\"submit\":{:.2f}}},"
@@ -161,7 +166,9 @@ void report() {
       "\"width\":{},"
       "\"height\":{},\"error\":{},\"loadError\":{}}}",
       state, p.webgl, p.scene ? render::renderPathName(p.scene->path()) : "", jsonString(paths),
-      jsonString(p.scene ? p.scene->autoReason() : ""), p.stats.agents, p.stats.visible,
+      jsonString(p.scene ? p.scene->autoReason() : ""),
+      p.scene ? render::shadowModeName(p.scene->shadows()) : "",
+      jsonString(p.scene ? p.scene->shadowReason() : ""), p.stats.agents, p.stats.visible,
       p.stats.draw_calls, p.stats.triangles, lods, p.frames, median(p.intervals, p.timing_samples),
       median(p.callback, p.timing_samples), cpu.update, cpu.playback, cpu.cull, cpu.lod,
       cpu.pack_upload, cpu.submit, p.covered,
@@ -200,6 +207,7 @@ Status rebuildScene() {
   if (!scene.ok()) return scene.status();
   p.scene = std::move(*scene);
   (void)p.scene->setPath(p.path);  // a path this scene cannot use leaves the automatic one
+  if (p.shadows) p.scene->setShadows(*p.shadows);
   p.scene->setAgentCount(p.agents);
   p.covered = -1.0;  // counted again for the new scene
   p.scene_frames = 0;
@@ -438,6 +446,24 @@ EMSCRIPTEN_KEEPALIVE int throng_set_path(const char* name) {
   p.load_error = s.ok() ? "" : s.message();
   report();
   return s.ok() ? 0 : 1;
+}
+
+// `name`: map, blob or off (render::shadowModeName). 0 on success; otherwise the shadows stay and
+// loadError says why. A device without depth textures draws blobs for map (shadowReason says so).
+EMSCRIPTEN_KEEPALIVE int throng_set_shadows(const char* name) {
+  using namespace throng;
+  using namespace throng::web;
+  Page& p = page();
+  const std::optional<render::ShadowMode> wanted = cli::shadowModeFromName(name);
+  if (!wanted) {
+    p.load_error = fmt::format("page: no shadows are called '{}' (map, blob or off)", name);
+  } else {
+    p.shadows = *wanted;
+    p.load_error.clear();
+    if (p.scene) p.scene->setShadows(*wanted);
+  }
+  report();
+  return wanted ? 0 : 1;
 }
 
 // A mouse drag of (dx, dy) CSS pixels turns the camera; a wheel step of `factor` zooms.

@@ -7,6 +7,7 @@
   const maxWebgl = params.get("webgl") === "1" ? 1 : 2;  // ?webgl=1 forces the WebGL 1 path
   const startAgents = Math.max(1, Math.min(50000, parseInt(params.get("agents") || "400", 10) || 400));
   const startPath = params.get("path") || "auto";  // auto, instanced, merged or per-character
+  const startShadows = params.get("shadows");  // map, blob or off; else the page's default
   const startPackage = params.get("package");  // a .throng (or .glb) URL shown instead of the sample
 
   const body = document.body;
@@ -15,6 +16,7 @@
   const agentsInput = document.getElementById("agents");
   const agentsValue = document.getElementById("agents-value");
   const pathSelect = document.getElementById("path");
+  const shadowsSelect = document.getElementById("shadows");
   const fileInput = document.getElementById("file");
   const statsLine = document.getElementById("stats");
   const message = document.getElementById("message");
@@ -43,6 +45,9 @@
     body.dataset.path = s.path;
     body.dataset.paths = s.paths;
     body.dataset.pathReason = s.pathReason;
+    body.dataset.shadows = s.shadows;
+    body.dataset.shadowReason = s.shadowReason;
+    if (s.shadows) shadowsSelect.value = s.shadows;
     body.dataset.triangles = s.triangles;
     body.dataset.lods = s.lods;
     body.dataset.agents = s.agents;
@@ -68,7 +73,7 @@
         (s.clipNote ? ` · ${s.clipNote}` : "") +
         `\nCPU ms: update ${cpu.update.toFixed(2)}, playback ${cpu.playback.toFixed(2)}, ` +
         `cull ${cpu.cull.toFixed(2)}, LOD ${cpu.lod.toFixed(2)}, pack ${cpu.pack.toFixed(2)}, ` +
-        `submit ${cpu.submit.toFixed(2)}\n${s.renderer} · auto: ${s.pathReason}`;
+        `submit ${cpu.submit.toFixed(2)}\n${s.renderer} · auto: ${s.pathReason} · shadows: ${s.shadowReason}`;
     message.textContent = s.error || s.loadError;
     const paths = s.paths.split(" ");
     for (const option of pathSelect.options) {
@@ -111,6 +116,8 @@
     });
     pathSelect.addEventListener("change",
         () => Module.ccall("throng_set_path", "number", ["string"], [pathSelect.value]));
+    shadowsSelect.addEventListener("change",
+        () => Module.ccall("throng_set_shadows", "number", ["string"], [shadowsSelect.value]));
     fileInput.addEventListener("change", () => loadFiles(Array.from(fileInput.files)));
 
     let drag = null;
@@ -167,6 +174,7 @@
       const [width, height] = canvasPixels();
       Module.ccall("throng_start", "number", ["number", "number", "number", "number", "string", "string"],
                    [maxWebgl, width, height, startAgents, startPath, file]);
+      if (startShadows) Module.ccall("throng_set_shadows", "number", ["string"], [startShadows]);
     },
   };
 })();

@@ -65,5 +65,6 @@ PYBIND11_MODULE(throng, m) {
   tp::bindWarning(m);
   tp::bindCharacter(m);
   tp::bindPackage(m);
+  tp::bindAttachments(m);
   tp::bindPose(m);
 }

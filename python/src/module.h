@@ -78,6 +78,9 @@ inline std::string pathString(const std::filesystem::path& path) {
 void bindWarning(py::module_& m);
 void bindCharacter(py::module_& m);
 void bindPackage(py::module_& m);
+// Props and masks: Prop, Mask, Character.with_props, .props and .masks on both classes (after
+// bindCharacter and bindPackage).
+void bindAttachments(py::module_& m);
 void bindPose(py::module_& m);
 
 }  // namespace throng::python

@@ -154,6 +154,72 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 posit
   tangent += w * vec3(dot(r0, t), dot(r1, t), dot(r2, t));
 }
 
+#if defined(MORPH_VAT) || defined(MORPH_DELTAS)
+// Baked morph animation (package section VATX, docs/morph.md "Texture layout"): block b's vertex
+// v has texel i = (b * u_morph_vertices + v) * 2 + k (k = 0 position, 1 normal) at
+// (i % u_morph_width, i / u_morph_width). Blocks are the animation texture's frames (VAT) or the
+// active targets (deltas, whose per-frame weights follow from row u_morph_weight_row, 4 a
+// texel, u_morph_weight_texels texels a frame). The arithmetic is FrameMorphJob's
+// (crowd/frame_morph.h), in its mix order; the result is skinned like a mesh vertex.
+uniform highp sampler2D u_morph;
+uniform int u_morph_width;
+uniform int u_morph_vertices;
+in uint a_vertex;  // the vertex's index in its LOD's mesh (copies of shared vertices included)
+
+ivec2 morphTexel(int block, int vertex) {
+  int i = (block * u_morph_vertices + vertex) * 2;
+  return ivec2(i % u_morph_width, i / u_morph_width);
+}
+
+#ifdef MORPH_VAT
+// Texel k of `vertex` at frame pair (a, b) blended by `blend`.
+vec3 framePair(uint a, uint b, float blend, int vertex, int k) {
+  ivec2 at = ivec2(k, 0);
+  return mix(texelFetch(u_morph, morphTexel(int(a), vertex) + at, 0).xyz,
+             texelFetch(u_morph, morphTexel(int(b), vertex) + at, 0).xyz, blend);
+}
+
+vec3 morphFrames(int vertex, int k) {
+  vec3 primary = framePair(i_frames.x, i_frames.y, i_rotation_blend.z, vertex, k);
+  if (i_fade > 0.0)
+    return mix(primary, framePair(i_frames.z, i_frames.w, i_rotation_blend.w, vertex, k), i_fade);
+  return primary;
+}
+
+void morphVertex(inout vec4 p, inout vec4 n) {
+  int vertex = int(a_vertex);
+  p.xyz = morphFrames(vertex, 0);
+  n.xyz = morphFrames(vertex, 1);
+}
+#else
+uniform int u_morph_targets;
+uniform int u_morph_weight_row;
+uniform int u_morph_weight_texels;  // ceil(targets / 4)
+
+float frameWeight(uint frame, int target) {
+  int i = int(frame) * u_morph_weight_texels + target / 4;
+  vec4 w = texelFetch(u_morph, ivec2(i % u_morph_width, u_morph_weight_row + i / u_morph_width), 0);
+  return w[target % 4];
+}
+
+void morphVertex(inout vec4 p, inout vec4 n) {
+  int vertex = int(a_vertex);
+  for (int t = 0; t < u_morph_targets; ++t) {
+    float w = mix(frameWeight(i_frames.x, t), frameWeight(i_frames.y, t), i_rotation_blend.z);
+    if (i_fade > 0.0) {
+      w = mix(w, mix(frameWeight(i_frames.z, t), frameWeight(i_frames.w, t), i_rotation_blend.w),
+              i_fade);
+    }
+    // A target at rest this frame costs no fetch (docs/morph.md: the per-vertex cost).
+    if (w == 0.0) continue;
+    ivec2 at = morphTexel(t, vertex);
+    p.xyz += w * texelFetch(u_morph, at, 0).xyz;
+    n.xyz += w * texelFetch(u_morph, at + ivec2(1, 0), 0).xyz;
+  }
+}
+#endif
+#endif
+
 // Material variants (render/material_draws.h): this draw's material, and material(row,
 // appearance) for every look row, 4 entries per vector.
 uniform float u_look_appearances;  // appearances (variants + 1); 0: no variants, draw everything
@@ -185,6 +251,9 @@ void main() {
   vec4 p = vec4(a_position, 1.0);
   vec4 n = vec4(a_normal, 0.0);
   vec4 t = vec4(a_tangent.xyz, 0.0);
+#if defined(MORPH_VAT) || defined(MORPH_DELTAS)
+  morphVertex(p, n);
+#endif
   vec3 position = vec3(0.0);
   vec3 normal = vec3(0.0);
   vec3 tangent = vec3(0.0);

@@ -1,6 +1,8 @@
 // The skeleton builder: validates a RawSkeleton and flattens it parents-first.
 #include "throng/core/skeleton.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <unordered_map>
 
@@ -9,13 +11,52 @@
 #include "throng/core/excerpt.h"
 
 namespace throng {
-namespace {}  // namespace
+namespace {
+
+// A joint name as a person means it: letters and digits, lower case.
+std::string foldName(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 int Skeleton::findJoint(std::string_view name) const {
   for (size_t i = 0; i < names_.size(); ++i) {
     if (names_[i] == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+std::string jointNameHint(const Skeleton& skeleton, std::string_view name) {
+  const std::string wanted = foldName(name);
+  std::vector<std::string_view> alike;
+  if (!wanted.empty()) {
+    for (const std::string& joint : skeleton.names()) {
+      const std::string folded = foldName(joint);
+      if (folded.find(wanted) != std::string::npos ||
+          (!folded.empty() && wanted.find(folded) != std::string::npos)) {
+        alike.push_back(joint);
+      }
+    }
+  }
+  const bool suggest = !alike.empty() && alike.size() <= kJointNamesShown;
+  std::string out = suggest ? "did you mean " : "joints: ";
+  const std::span<const std::string> all = skeleton.names();
+  const size_t shown = suggest ? alike.size() : std::min(all.size(), kJointNamesShown);
+  for (size_t i = 0; i < shown; ++i) {
+    const std::string_view joint = suggest ? alike[i] : std::string_view(all[i]);
+    if (i > 0) out += suggest && i + 1 == shown ? " or " : ", ";
+    out += suggest ? fmt::format("'{}'", excerpt(joint)) : excerpt(joint);
+  }
+  if (suggest) return out + "?";
+  if (all.size() > shown) out += fmt::format(", ... ({} in all)", all.size());
+  return out;
 }
 
 std::vector<int> Skeleton::children(int joint) const {

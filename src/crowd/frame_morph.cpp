@@ -2,9 +2,13 @@
 #include "throng/crowd/frame_morph.h"
 
 #include <algorithm>
+#include <array>
 
 namespace throng {
 namespace {
+
+// Targets whose blended weights run() holds at once: a stack array of 1 KiB.
+constexpr size_t kWeightChunk = 256;
 
 // GLSL mix.
 template <typename T>
@@ -35,7 +39,16 @@ bool FrameMorphJob::validate() const {
   }
   const MorphAnimation& m = package->morph;
   if (m.kind == MorphBakeKind::kNone) return true;
-  return lod < m.lods.size() && m.lods[lod].vertex_count == n;
+  if (lod >= m.lods.size()) return false;
+  // A hand-built package is not validated on read: every block and weight run() reads must exist.
+  const VertexTexture& t = m.lods[lod];
+  const bool frames_kind = m.kind == MorphBakeKind::kVertexFrames;
+  const uint64_t blocks = frames_kind ? count : m.targets.size();
+  if (t.vertex_count != n || t.block_count != blocks) return false;
+  if (!frames_kind && m.frame_weights.size() != static_cast<uint64_t>(count) * blocks) return false;
+  const uint64_t channels = blocks * n * kVertexTexelsPerVertex * 4;
+  const size_t stored = t.format == TexelFormat::kRgba32F ? t.texels32.size() : t.texels16.size();
+  return stored >= channels;
 }
 
 bool FrameMorphJob::run() const {
@@ -58,21 +71,27 @@ bool FrameMorphJob::run() const {
     }
     return true;
   }
+  // Weights are blended a chunk of targets at a time into a fixed array (a job allocates
+  // nothing); each vertex still sums its targets in target order, as documented.
   const size_t targets = m.targets.size();
-  std::vector<float> weights(targets);
-  for (size_t t = 0; t < targets; ++t) {
-    weights[t] = blendFrames(frames, [&](uint32_t f) { return m.frame_weights[f * targets + t]; });
-  }
-  for (uint32_t v = 0; v < n; ++v) {
-    glm::vec3 p = mesh.positions[v];
-    glm::vec3 normal = mesh.normals[v];
-    for (uint32_t t = 0; t < targets; ++t) {
-      if (weights[t] == 0.0f) continue;  // adds nothing; the shader may skip it too
-      p += weights[t] * loadVertexTexel(texture, t, v, 0);
-      normal += weights[t] * loadVertexTexel(texture, t, v, 1);
+  std::copy(mesh.positions.begin(), mesh.positions.end(), out_positions.begin());
+  std::copy(mesh.normals.begin(), mesh.normals.end(), out_normals.begin());
+  std::array<float, kWeightChunk> weights;
+  for (size_t first = 0; first < targets; first += kWeightChunk) {
+    const size_t chunk = std::min(kWeightChunk, targets - first);
+    for (size_t i = 0; i < chunk; ++i) {
+      const size_t t = first + i;
+      weights[i] =
+          blendFrames(frames, [&](uint32_t f) { return m.frame_weights[f * targets + t]; });
     }
-    out_positions[v] = p;
-    out_normals[v] = normal;
+    for (uint32_t v = 0; v < n; ++v) {
+      for (size_t i = 0; i < chunk; ++i) {
+        if (weights[i] == 0.0f) continue;  // adds nothing; the shader may skip it too
+        const auto t = static_cast<uint32_t>(first + i);
+        out_positions[v] += weights[i] * loadVertexTexel(texture, t, v, 0);
+        out_normals[v] += weights[i] * loadVertexTexel(texture, t, v, 1);
+      }
+    }
   }
   return true;
 }

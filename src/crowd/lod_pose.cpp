@@ -60,8 +60,9 @@ Result<JointRange> layerRange(const PoseRequest& request, const Skeleton& skelet
   }
   const int joint = skeleton.findJoint(request.layer_joint);
   if (joint < 0) {
-    return badArgument(fmt::format("layer {}@{}: no joint '{}' in {}", request.layer_clip,
-                                   request.layer_joint, request.layer_joint, source));
+    return badArgument(fmt::format("layer {}@{}: no joint '{}' in {} ({})", request.layer_clip,
+                                   request.layer_joint, request.layer_joint, source,
+                                   jointNameHint(skeleton, request.layer_joint)));
   }
   return jointRange(skeleton, static_cast<uint16_t>(joint));
 }

@@ -335,8 +335,9 @@ Status attachProp(Character& character, const std::string& joint, const Characte
                   const std::string& prop_source, std::string_view source) {
   const int j = character.skeleton.findJoint(joint);
   if (j < 0) {
-    return badArgument(fmt::format("{}: prop '{}': no joint '{}' in the skeleton", source,
-                                   excerpt(name), excerpt(joint)));
+    return badArgument(fmt::format("{}: prop '{}': no joint '{}' in the skeleton ({})", source,
+                                   excerpt(name), excerpt(joint),
+                                   jointNameHint(character.skeleton, joint)));
   }
   if (character.attachments.size() >= static_cast<size_t>(kMaxAttachments)) {
     return badArgument(
@@ -428,8 +429,9 @@ Status attachProps(Character& character, std::span<const AttachmentSpec> specs,
 Status addJointMask(Character& character, const MaskSpec& spec, std::string_view source) {
   const int joint = character.skeleton.findJoint(spec.joint);
   if (joint < 0) {
-    return badArgument(fmt::format("{}: mask '{}': no joint '{}' in the skeleton", source,
-                                   excerpt(spec.name), excerpt(spec.joint)));
+    return badArgument(fmt::format("{}: mask '{}': no joint '{}' in the skeleton ({})", source,
+                                   excerpt(spec.name), excerpt(spec.joint),
+                                   jointNameHint(character.skeleton, spec.joint)));
   }
   if (spec.name.empty() || findJointMask(character.masks, spec.name) >= 0) {
     return badArgument(

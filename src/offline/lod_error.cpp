@@ -112,6 +112,22 @@ LodError LodErrorMeter::measure(const SkinnedMesh& lod, std::span<const uint16_t
     full_triangle_parts[t] = full_parts[full.indices[3 * t]];
   }
 
+  // Each part's facing sign: -1 when its winding disagrees with its normals (a piece exported
+  // inside out, as props often are), so that its points are matched by their winding's facing;
+  // else a point of a closed piece would skip its own triangles for the far side's.
+  std::vector<float> part_sign(full.vertexCount(), 0.0f);
+  for (size_t t = 0; t < full_triangle_parts.size(); ++t) {
+    const uint32_t* corner = full.indices.data() + 3 * t;
+    const glm::vec3 a = full.positions[corner[0]], b = full.positions[corner[1]];
+    const glm::vec3 c = full.positions[corner[2]];
+    part_sign[full_triangle_parts[t]] +=
+        glm::dot(glm::cross(b - a, c - a),
+                 full.normals[corner[0]] + full.normals[corner[1]] + full.normals[corner[2]]);
+  }
+  auto facing = [&](const glm::vec3& normal, uint32_t part) {
+    return part < part_sign.size() && part_sign[part] < 0.0f ? -normal : normal;
+  };
+
   // Full mesh vertices -> nearest points of the LOD surface (same part, facing the same way).
   std::vector<uint32_t> full_vertices;
   {
@@ -125,8 +141,8 @@ LodError LodErrorMeter::measure(const SkinnedMesh& lod, std::span<const uint16_t
   std::vector<uint32_t> parts(full_vertices.size());
   for (size_t i = 0; i < points.size(); ++i) {
     points[i] = full.positions[full_vertices[i]];
-    normals[i] = full.normals[full_vertices[i]];
     parts[i] = full_parts[full_vertices[i]];
+    normals[i] = facing(full.normals[full_vertices[i]], parts[i]);
   }
   const std::vector<SurfacePoint> on_lod = closestSurfacePoints(
       points, lod.positions, lod.indices, {normals, parts, lod_triangle_parts});
@@ -139,8 +155,8 @@ LodError LodErrorMeter::measure(const SkinnedMesh& lod, std::span<const uint16_t
     const SurfacePoint& s = lod_samples[i];
     points[i] = surfacePosition(s, lod.positions, lod.indices);
     // The interpolated vertex normal: a sliver triangle's own normal is unreliable.
-    normals[i] = surfacePosition(s, lod.normals, lod.indices);
     parts[i] = lod_triangle_parts[s.triangle];
+    normals[i] = facing(surfacePosition(s, lod.normals, lod.indices), parts[i]);
   }
   const std::vector<SurfacePoint> on_full = closestSurfacePoints(
       points, full.positions, full.indices, {normals, parts, full_triangle_parts});

@@ -344,39 +344,72 @@ Result<SimplifiedMesh> simplifyMesh(const SkinnedMesh& mesh, const SimplifyOptio
   std::vector<SubMesh> ranges = mesh.submeshes;
   if (ranges.empty()) ranges.push_back({"", 0, static_cast<uint32_t>(mesh.indices.size())});
 
+  // Each prop's triangles (a run of one prop group) are simplified on their own, so that
+  // clustering never joins a prop to the body or to another prop. The body goes first: a prop may
+  // then lose no more than the body's own (relative, whole-mesh) error and is never clustered, so a
+  // small prop keeps its shape where the ratio alone would crush it to a few triangles.
+  struct Run {
+    SubMesh range;
+    size_t submesh = 0;
+    bool prop = false;
+    std::vector<uint32_t> indices;  // welded, simplified
+    size_t count = 0;
+    float error = 0.0f;
+  };
+  std::vector<Run> runs;
+  for (size_t s = 0; s < ranges.size(); ++s) {
+    for (const SubMesh& range : propGroupRuns(mesh, ranges[s])) {
+      const bool prop = !mesh.attachments.empty() && range.index_count > 0 &&
+                        mesh.attachments[mesh.indices[range.first_index]] != 0;
+      runs.push_back({range, s, prop, {}, 0, 0.0f});
+    }
+  }
   SimplifiedMesh out;
+  auto simplifyRun = [&](Run& run, const SimplifyOptions& run_options) {
+    const uint32_t* source = welded.indices.data() + run.range.first_index;
+    const size_t triangles = run.range.index_count / 3;
+    // At least one triangle: a sub-mesh never vanishes.
+    const size_t target =
+        run_options.triangle_ratio < 1.0f
+            ? std::clamp<size_t>(
+                  static_cast<size_t>(static_cast<double>(triangles) * run_options.triangle_ratio),
+                  1, triangles)
+            : triangles;
+    out.target_triangles += target;
+    run.indices.resize(run.range.index_count);
+    run.count = run.range.index_count;
+    if (target < triangles) {
+      run.count =
+          simplifyRange(mesh, welded, run.range, target, run_options, run.indices, run.error, out);
+    } else {
+      std::copy(source, source + run.range.index_count, run.indices.begin());
+    }
+  };
+  float body_error = 0.0f;
+  for (Run& run : runs) {
+    if (run.prop) continue;
+    simplifyRun(run, options);
+    body_error = std::max(body_error, run.error);
+  }
+  SimplifyOptions prop_options = options;
+  prop_options.max_relative_error = std::min(options.max_relative_error, body_error);
+  prop_options.allow_sloppy = false;
+  for (Run& run : runs) {
+    if (run.prop) simplifyRun(run, prop_options);
+  }
+
   std::vector<uint32_t> indices;
-  std::vector<uint32_t> simplified;
-  for (const SubMesh& submesh : ranges) {
-    SubMesh sub = submesh;
+  for (size_t s = 0; s < ranges.size(); ++s) {
+    SubMesh sub = ranges[s];
     sub.first_index = static_cast<uint32_t>(indices.size());
-    // Each prop's triangles (a run of one prop group) are simplified on their own, so that
-    // clustering never joins a prop to the body or to another prop.
-    for (const SubMesh& range : propGroupRuns(mesh, submesh)) {
-      const uint32_t* source = welded.indices.data() + range.first_index;
-      const size_t triangles = range.index_count / 3;
-      // At least one triangle: a sub-mesh never vanishes.
-      const size_t target =
-          options.triangle_ratio < 1.0f
-              ? std::clamp<size_t>(
-                    static_cast<size_t>(static_cast<double>(triangles) * options.triangle_ratio), 1,
-                    triangles)
-              : triangles;
-      out.target_triangles += target;
-      simplified.resize(range.index_count);
-      size_t count = range.index_count;
-      float error = 0.0f;
-      if (target < triangles) {
-        count = simplifyRange(mesh, welded, range, target, options, simplified, error, out);
-      } else {
-        std::copy(source, source + range.index_count, simplified.begin());
-      }
-      for (size_t i = 0; i < count; ++i) simplified[i] = welded.representative[simplified[i]];
-      restorer.beginSubMesh(mesh.indices.data() + range.first_index, range.index_count);
-      for (size_t t = 0; t + 2 < count; t += 3) restorer.restore(simplified.data() + t);
-      out.estimated_error = std::max(out.estimated_error, error * scale);
-      indices.insert(indices.end(), simplified.begin(),
-                     simplified.begin() + static_cast<std::ptrdiff_t>(count));
+    for (Run& run : runs) {
+      if (run.submesh != s) continue;
+      for (size_t i = 0; i < run.count; ++i) run.indices[i] = welded.representative[run.indices[i]];
+      restorer.beginSubMesh(mesh.indices.data() + run.range.first_index, run.range.index_count);
+      for (size_t t = 0; t + 2 < run.count; t += 3) restorer.restore(run.indices.data() + t);
+      out.estimated_error = std::max(out.estimated_error, run.error * scale);
+      indices.insert(indices.end(), run.indices.begin(),
+                     run.indices.begin() + static_cast<std::ptrdiff_t>(run.count));
     }
     sub.index_count = static_cast<uint32_t>(indices.size()) - sub.first_index;
     out.mesh.submeshes.push_back(sub);

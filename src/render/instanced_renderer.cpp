@@ -18,6 +18,7 @@
 
 #include "render/gl_check.h"
 #include "render/shader_assembly.h"
+#include "throng/core/half.h"
 
 namespace throng::render {
 namespace {
@@ -36,7 +37,8 @@ enum Attribute : GLuint {
   kUv1 = 10,
   kColor = 11,
   kLook = 12,
-  kAgent = 4,  // drawIndirect's program: the agent index replaces the instance attributes
+  kVertex = 13,  // the mesh vertex a buffer vertex copies (the morph texture's row)
+  kAgent = 4,    // drawIndirect's program: the agent index replaces the instance attributes
 };
 
 const std::vector<AttributeBinding>& attributeBindings() {
@@ -45,6 +47,7 @@ const std::vector<AttributeBinding>& attributeBindings() {
       {"a_weights", kWeights},   {"i_record0", kRecord0}, {"i_record1", kRecord1},
       {"i_record2", kRecord2},   {"a_tangent", kTangent}, {"a_uv0", kUv0},
       {"a_uv1", kUv1},           {"a_color", kColor},     {"a_look", kLook},
+      {"a_vertex", kVertex},
   };
   return bindings;
 }
@@ -58,9 +61,10 @@ struct GpuVertex {
   float uv0[2];
   float uv1[2];
   float color[4];
-  float look;  // look row (MaterialLooks)
+  float look;       // look row (MaterialLooks)
+  uint32_t vertex;  // the mesh vertex it copies: its rows of the morph texture
 };
-static_assert(sizeof(GpuVertex) == 100, "vertices are 100 tightly packed bytes");
+static_assert(sizeof(GpuVertex) == 104, "vertices are 104 tightly packed bytes");
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -81,8 +85,11 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 [[maybe_unused]] constexpr int kInstancesTextureUnit = kShadowTextureUnit + 1;
 // The palette pass's texture, in place of the animation texture's fetches (PALETTE_TEXTURE).
 constexpr int kPaletteTextureUnit = kShadowTextureUnit + 2;
+// The drawn LOD's morph texture (package section VATX), for a package with morph animation
+// (shader_assembly.cpp's table).
+constexpr int kMorphTextureUnit = kPaletteTextureUnit + 1;
 // The units a user's samplers may take on this path (ES 3.0 guarantees 16 fragment units).
-constexpr int kFirstUserTextureUnit = kPaletteTextureUnit + 1;
+constexpr int kFirstUserTextureUnit = kMorphTextureUnit + 1;
 constexpr int kEs3FragmentTextureUnits = 16;
 
 // The instanced.vert variant that skins from the palette pass's texture.
@@ -125,6 +132,9 @@ void bindVertexAttributes(GLuint vertex_buffer) {
   glEnableVertexAttribArray(kLook);
   glVertexAttribPointer(kLook, 1, GL_FLOAT, GL_FALSE, stride,
                         byteOffset(offsetof(GpuVertex, look)));
+  glEnableVertexAttribArray(kVertex);
+  glVertexAttribIPointer(kVertex, 1, GL_UNSIGNED_INT, stride,
+                         byteOffset(offsetof(GpuVertex, vertex)));
 }
 
 const std::vector<AttributeBinding>& indirectAttributeBindings() {
@@ -132,7 +142,7 @@ const std::vector<AttributeBinding>& indirectAttributeBindings() {
       {"a_position", kPosition}, {"a_normal", kNormal}, {"a_joints", kJoints},
       {"a_weights", kWeights},   {"i_agent", kAgent},   {"a_tangent", kTangent},
       {"a_uv0", kUv0},           {"a_uv1", kUv1},       {"a_color", kColor},
-      {"a_look", kLook},
+      {"a_look", kLook},         {"a_vertex", kVertex},
   };
   return bindings;
 }
@@ -177,6 +187,7 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   renderer->options_ = options;
   renderer->device_ = &device;
   renderer->joint_count_ = package.skeleton.jointCount();
+  renderer->morph_kind_ = package.morph.kind;
   // The colour program now, so that a user's file that does not compile fails creation.
   if (Result<ProgramSet*> program = renderer->programFor(0); !program.ok()) return program.status();
   Result<GpuMaterials> materials =
@@ -185,6 +196,7 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   renderer->materials_ = std::move(materials).value();
   if (Status status = renderer->uploadTexture(device, package.animation); !status.ok())
     return status;
+  if (Status status = renderer->uploadMorph(device, package.morph); !status.ok()) return status;
   glGenBuffers(1, &renderer->instance_buffer_);
   for (const MeshLod& lod : package.lods) {
     if (Status status = renderer->uploadLod(lod, package.skeleton.jointCount(), package.materials);
@@ -212,6 +224,7 @@ InstancedRenderer::~InstancedRenderer() {
   }
 #endif
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
+  for (const MorphLod& morph : morph_lods_) glDeleteTextures(1, &morph.texture);
   if (palette_vertex_array_) glDeleteVertexArrays(1, &palette_vertex_array_);
   if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
 }
@@ -261,6 +274,69 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
   return Status::okStatus();
 }
 
+Status InstancedRenderer::uploadMorph(const Device& device, const MorphAnimation& morph) {
+  if (morph.kind == MorphBakeKind::kNone) return Status::okStatus();
+  const Caps& caps = device.caps();
+  const uint32_t max_size = static_cast<uint32_t>(std::max(caps.max_texture_size, 0));
+  const bool deltas = morph.kind == MorphBakeKind::kTargetDeltas;
+  const uint32_t targets = static_cast<uint32_t>(morph.targets.size());
+  const uint32_t weight_texels = deltas ? (targets + 3) / 4 : 0;
+  for (size_t l = 0; l < morph.lods.size(); ++l) {
+    const VertexTexture& vt = morph.lods[l];
+    // The vertex blocks, then (deltas) every frame's weights, 4 a texel, in the rows after them:
+    // one texture, one unit, per LOD.
+    const uint32_t weight_rows =
+        deltas ? static_cast<uint32_t>((frame_count_ * uint64_t{weight_texels} + vt.width - 1) /
+                                       vt.width)
+               : 0;
+    const uint64_t height = uint64_t{vt.height} + weight_rows;
+    if (vt.width > max_size || height > max_size) {
+      return Status(ErrorCode::kLimitExceeded,
+                    fmt::format("instanced renderer: LOD {}'s morph texture ({}) needs {}x{} "
+                                "texels, over the device's GL_MAX_TEXTURE_SIZE {}",
+                                l, morphBakeKindName(morph.kind), vt.width, height, max_size));
+    }
+    const TexelFormat format = deviceTexelFormat(caps, vt.format);
+    const size_t values = static_cast<size_t>(vt.width) * static_cast<size_t>(height) * 4;
+    const size_t vertex_values = static_cast<size_t>(vt.width) * vt.height * 4;
+    std::vector<float> floats(values, 0.0f);
+    for (size_t i = 0; i < vertex_values; ++i)
+      floats[i] = vt.format == TexelFormat::kRgba32F ? vt.texels32[i] : halfToFloat(vt.texels16[i]);
+    for (uint64_t f = 0; deltas && f < frame_count_; ++f) {
+      for (uint32_t t = 0; t < targets; ++t)
+        floats[vertex_values + f * weight_texels * 4 + t] = morph.frame_weights[f * targets + t];
+    }
+    std::vector<uint16_t> halves;
+    if (format == TexelFormat::kRgba16F) {
+      halves.resize(values);
+      for (size_t i = 0; i < values; ++i) halves[i] = floatToHalf(floats[i]);
+    }
+    Result<GLuint> uploaded = uploadAnimationTexels(
+        device, format, vt.width, static_cast<uint32_t>(height),
+        format == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
+                                        : static_cast<const void*>(halves.data()),
+        fmt::format("instanced renderer: LOD {}'s morph texture", l));
+    if (!uploaded.ok()) return uploaded.status();
+    morph_lods_.push_back(MorphLod{*uploaded, static_cast<int>(vt.width),
+                                   static_cast<int>(vt.vertex_count), static_cast<int>(vt.height),
+                                   static_cast<int>(targets), static_cast<int>(weight_texels)});
+  }
+  return Status::okStatus();
+}
+
+void InstancedRenderer::bindMorph(const Program& program, size_t lod) {
+  if (morph_lods_.empty()) return;
+  const MorphLod& morph = morph_lods_[lod];
+  glActiveTexture(GL_TEXTURE0 + kMorphTextureUnit);
+  glBindTexture(GL_TEXTURE_2D, morph.texture);
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(program.uniform("u_morph_width"), morph.width);
+  glUniform1i(program.uniform("u_morph_vertices"), morph.vertices);
+  glUniform1i(program.uniform("u_morph_weight_row"), morph.weight_row);
+  glUniform1i(program.uniform("u_morph_targets"), morph.targets);
+  glUniform1i(program.uniform("u_morph_weight_texels"), morph.weight_texels);
+}
+
 Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                                     std::span<const Material> materials) {
   const SkinnedMesh& mesh = lod.mesh;
@@ -280,6 +356,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
     const size_t v = source.empty() ? o : source[o];
     GpuVertex& out = vertices[o];
     out.look = source.empty() ? 0.0f : buffers.looks.vertex_row[o];
+    out.vertex = static_cast<uint32_t>(v);
     std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
     const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
     std::memcpy(out.normal, &normal, sizeof(out.normal));
@@ -465,6 +542,8 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   source.vertex_path = "gles3/instanced.vert";
   if (palette) source.defines = paletteDefines(*palette_pass_);
   if (gpu) source.defines.push_back("GPU_INSTANCES");
+  if (morph_kind_ == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
+  if (morph_kind_ == MorphBakeKind::kTargetDeltas) source.defines.push_back("MORPH_DELTAS");
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   // Capture checks throng's skinning: the user's file (and its vertex hook) stays out of it.
   source.user = capture ? nullptr : options_.shader.get();
@@ -566,6 +645,7 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
           bindInstanceAttributes(first);
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
+          bindMorph(program, l);
           if (palette) glUniform1i(palette_first, static_cast<GLint>(first));
           bound = true;
         }
@@ -761,6 +841,7 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
           // sub-mesh drawn once.
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
+          bindMorph((*set)->program, l);
           bound = true;
         }
         materials_.apply(material_uniforms, range.material, options_.cull_back_faces, depth);
@@ -821,6 +902,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
     palette_pass_->bind(program, kPaletteTextureUnit);
     glUniform1i(program.uniform("u_palette_first"), 0);
   }
+  bindMorph(program, static_cast<size_t>(lod));
   glBindVertexArray(buffers.vertex_array);
   bindInstanceAttributes(0);
   const size_t bytes = vertices * kCapturedFloatsPerVertex * sizeof(float);

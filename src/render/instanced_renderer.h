@@ -206,6 +206,10 @@ class InstancedRenderer {
   InstancedRenderer() = default;
   Status uploadTexture(const Device& device, const AnimationTexture& texture);
   Status uploadLod(const MeshLod& lod, int joint_count, std::span<const Material> materials);
+  // The package's morph animation (docs/morph.md), one texture per LOD; nothing for kNone.
+  Status uploadMorph(const Device& device, const MorphAnimation& morph);
+  // LOD `lod`'s morph texture and layout for `program`'s next draws (none without morph).
+  void bindMorph(const Program& program, size_t lod);
   void bindInstanceAttributes(size_t first_instance);
   // The program of `variant`, built on first use.
   Result<ProgramSet*> programFor(unsigned variant);
@@ -242,6 +246,18 @@ class InstancedRenderer {
   bool owns_texture_ = false;  // false: options_.shared_texture's
   uint32_t frame_count_ = 0;
   uint32_t joint_count_ = 0;
+  // A LOD's morph texture (instanced.vert's u_morph): its vertex blocks, then (target deltas)
+  // the frames' weights from row weight_row, weight_texels texels a frame.
+  struct MorphLod {
+    GLuint texture = 0;
+    int width = 0;
+    int vertices = 0;
+    int weight_row = 0;
+    int targets = 0;
+    int weight_texels = 0;
+  };
+  MorphBakeKind morph_kind_ = MorphBakeKind::kNone;
+  std::vector<MorphLod> morph_lods_;           // one per LOD, or none
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
   GLuint palette_vertex_array_ = 0;            // the pass's input: the instance records' attributes

@@ -23,7 +23,7 @@ struct SamplerUnit {
 constexpr SamplerUnit kSamplerUnits[] = {
     {"u_animation", 0},       {"u_base_texture", 1},      {"u_mr_texture", 2},
     {"u_normal_texture", 3},  {"u_occlusion_texture", 4}, {"u_emissive_texture", 5},
-    {"throng_shadow_map", 6}, {"u_instances", 7},
+    {"throng_shadow_map", 6}, {"u_instances", 7},         {"u_morph", 9},
 };
 
 // The common part of both stages' headers: the version line and the macros of the contract.

@@ -92,5 +92,38 @@ TEST(SkeletonBuilder, ToRawRoundTrips) {
   EXPECT_EQ(again.parents()[1], 0);
 }
 
+// The hint a "no joint" error adds: names alike ignoring case and punctuation (either holding the
+// other), else the first kJointNamesShown names and the count.
+TEST(JointNameHint, SuggestsNamesAlikeElseListsTheFirstOnes) {
+  RawSkeleton raw;
+  raw.joints = {joint("mixamorig:Hips", ""), joint("mixamorig:Spine", "mixamorig:Hips"),
+                joint("mixamorig:RightHand", "mixamorig:Spine"),
+                joint("mixamorig:LeftHand", "mixamorig:Spine"), joint("hand.R", "mixamorig:Spine")};
+  const Skeleton s = buildSkeleton(raw).value();
+  EXPECT_EQ(jointNameHint(s, "right_hand"), "did you mean 'mixamorig:RightHand'?");
+  EXPECT_EQ(jointNameHint(s, "HAND_r"), "did you mean 'hand.R'?");
+  EXPECT_EQ(jointNameHint(s, "hand"),
+            "did you mean 'mixamorig:RightHand', 'mixamorig:LeftHand' or 'hand.R'?");
+  EXPECT_EQ(jointNameHint(s, "mixamorig:Hips_end"), "did you mean 'mixamorig:Hips'?");
+  EXPECT_EQ(jointNameHint(s, "chest"),
+            "joints: mixamorig:Hips, mixamorig:Spine, mixamorig:RightHand, mixamorig:LeftHand, "
+            "hand.R");
+  EXPECT_EQ(jointNameHint(s, "::"),
+            "joints: mixamorig:Hips, mixamorig:Spine, mixamorig:RightHand, mixamorig:LeftHand, "
+            "hand.R");
+
+  RawSkeleton many;
+  many.joints.push_back(joint("j0", ""));
+  for (int i = 1; i < 20; ++i) {
+    many.joints.push_back(joint("j" + std::to_string(i), "j" + std::to_string(i - 1)));
+  }
+  const Skeleton chain = buildSkeleton(many).value();
+  EXPECT_EQ(jointNameHint(chain, "spine"),
+            "joints: j0, j1, j2, j3, j4, j5, j6, j7, j8, j9, j10, j11, ... (20 in all)");
+  // "j" is in every name: too many to suggest, so the list.
+  EXPECT_EQ(jointNameHint(chain, "J"),
+            "joints: j0, j1, j2, j3, j4, j5, j6, j7, j8, j9, j10, j11, ... (20 in all)");
+}
+
 }  // namespace
 }  // namespace throng

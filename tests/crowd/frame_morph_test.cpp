@@ -112,10 +112,7 @@ TEST_F(FrameMorphFiles, SkinnedMorphBakesToTargetDeltas) {
   const int unused = file.gltf.addFloats({1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}, "VEC3");
   file.primitive()["targets"] = json::array({{{"POSITION", unused}}, {{"POSITION", up}}});
   // The upper edge blends both joints: a true skin (a mesh of rigid parts would bake to VAT).
-  file.primitive()["attributes"]["JOINTS_0"] = file.gltf.add(
-      std::vector<uint16_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 5123, "VEC4");
-  file.primitive()["attributes"]["WEIGHTS_0"] =
-      file.gltf.addFloats({1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0}, "VEC4");
+  test::blendUpperEdge(file);
   test::addBendAnimation(file, {0.0f, 0.0f, 0.0f, 1.0f});
   const std::string path = file.gltf.write(dir_, "bend.gltf");
   Result<Character> c = importGltf(path);
@@ -260,6 +257,71 @@ TEST_F(FrameMorphFiles, MorphDataThatDoesNotFitIsRefusedWhenPosing) {
   ASSERT_FALSE(from_keys.ok());
   EXPECT_EQ(from_keys.status().code(), ErrorCode::kInvalidData);
   EXPECT_EQ(from_keys.status().message(), path + ": the morph targets do not fit the mesh");
+}
+
+// A package built by hand is not validated on read: FrameMorphJob refuses every morph texture or
+// weight table too short for what run() would read, instead of reading past its end.
+TEST_F(FrameMorphFiles, HandBuiltMorphDataThatDoesNotFitIsRefusedByTheJob) {
+  const std::string vat_path = writeRippleGrid(dir_);
+  Result<Character> creature = importGltf(vat_path);
+  ASSERT_TRUE(creature.ok()) << creature.status().toString();
+  Result<Package> vat = bakeCharacter(*creature, BakeOptions{});
+  ASSERT_TRUE(vat.ok()) << vat.status().toString();
+  ASSERT_EQ(vat->morph.kind, MorphBakeKind::kVertexFrames);
+
+  const auto job_runs = [](const Package& package) {
+    const size_t n = package.lods[0].mesh.vertexCount();
+    std::vector<glm::vec3> positions(n), normals(n);
+    const uint32_t last = package.animation.frame_count - 1;
+    FrameMorphJob job{&package, 0, {}, positions, normals};
+    job.frames.primary = {0, last, 0.5f};
+    job.frames.secondary = {last, 0, 0.25f};
+    job.frames.fade = 0.5f;
+    return job.run();
+  };
+  ASSERT_TRUE(job_runs(*vat));
+  {
+    Package p = *vat;  // one frame block fewer than the animation texture's frames
+    p.morph.lods[0].block_count -= 1;
+    EXPECT_FALSE(job_runs(p));
+  }
+  {
+    Package p = *vat;  // texels cut short: the last vertex's last texel is gone
+    VertexTexture& t = p.morph.lods[0];
+    t.texels32.resize(t.texelIndex(t.block_count - 1, t.vertex_count - 1, 1) * 4);
+    EXPECT_FALSE(job_runs(p));
+  }
+  {
+    Package p = *vat;  // a vertex count that is not the LOD's
+    p.morph.lods[0].vertex_count += 1;
+    EXPECT_FALSE(job_runs(p));
+  }
+
+  test::TwoBoneFile file;
+  const int up = file.gltf.addFloats({0, 0, 0, 0, 0, 0, 0, 0.5f, 0, 0.5f, 0.5f, 0}, "VEC3");
+  file.primitive()["targets"] = json::array({{{"POSITION", up}}});
+  file.primitive()["attributes"]["JOINTS_0"] = file.gltf.add(
+      std::vector<uint16_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 5123, "VEC4");
+  file.primitive()["attributes"]["WEIGHTS_0"] =
+      file.gltf.addFloats({1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0}, "VEC4");
+  test::addBendAnimation(file, {0.0f, 1.0f});
+  Result<Character> skinned = importGltf(file.gltf.write(dir_, "bend.gltf"));
+  ASSERT_TRUE(skinned.ok()) << skinned.status().toString();
+  Result<Package> deltas = bakeCharacter(*skinned, BakeOptions{});
+  ASSERT_TRUE(deltas.ok()) << deltas.status().toString();
+  ASSERT_EQ(deltas->morph.kind, MorphBakeKind::kTargetDeltas);
+  ASSERT_TRUE(job_runs(*deltas));
+  {
+    Package p = *deltas;  // a weight table one frame short
+    p.morph.frame_weights.resize(p.morph.frame_weights.size() - p.morph.targets.size());
+    EXPECT_FALSE(job_runs(p));
+  }
+  {
+    Package p = *deltas;  // a target named but without its delta block
+    p.morph.targets.push_back("extra");
+    p.morph.frame_weights.resize(p.morph.frame_weights.size() + p.animation.frame_count, 1.0f);
+    EXPECT_FALSE(job_runs(p));
+  }
 }
 
 }  // namespace

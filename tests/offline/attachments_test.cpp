@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include "offline/lod_error.h"
 #include "offline/prop_fixture.h"
 #include "support/test_support.h"
 #include "throng/core/package.h"
@@ -83,6 +84,45 @@ TEST(Attachments, BoneReductionKeepsTheCarryingJointOrCountsTheRebindsError) {
   EXPECT_NEAR(error.max, prop_error, 1e-4f);
 }
 
+// Prop triangles of `mesh` (group `group`).
+size_t propTriangles(const SkinnedMesh& mesh, uint8_t group) {
+  size_t count = 0;
+  for (size_t i = 0; i < mesh.indices.size(); i += 3)
+    count += mesh.attachments[mesh.indices[i]] == group;
+  return count;
+}
+
+// A box on the sample's head whose winding disagrees with its normals (exported inside out): the
+// LOD error meter matches each of its points to its own surface (a closed piece's far side faces
+// the same way as an inside-out near side), so the full mesh measures no error against itself
+// and a halved body costs what it costs without the prop; the box, which cannot lose a triangle
+// without an error far above the body's, keeps all 12 (a prop loses no more than the body).
+TEST(Attachments, AnInsideOutPropIsMeasuredAgainstItselfAndKeepsItsShape) {
+  const auto dir = test::makeTempDir("props");
+  const Character plain = makeSampleCharacter();
+  Character character = plain;
+  const AttachmentSpec spec{"head", test::writePropBox(dir, "box.gltf"), {}};
+  ASSERT_TRUE(attachProps(character, std::span(&spec, 1), {}, "sample").ok());
+  SkinnedMesh& mesh = character.mesh;
+  for (size_t i = 0; i < mesh.indices.size(); i += 3) {
+    if (mesh.attachments[mesh.indices[i]] == 1) std::swap(mesh.indices[i + 1], mesh.indices[i + 2]);
+  }
+  ASSERT_EQ(propTriangles(mesh, 1), 12u);
+  EXPECT_LT(measureLodError(character, mesh, {}).max, 1e-5f * character.size());
+
+  SimplifyOptions options;
+  options.triangle_ratio = 0.5f;
+  options.measure_error = false;
+  const SimplifiedMesh with_prop = simplifyMesh(mesh, options).value();
+  const SimplifiedMesh without = simplifyMesh(plain.mesh, options).value();
+  EXPECT_EQ(propTriangles(with_prop.mesh, 1), 12u);
+  EXPECT_EQ(with_prop.mesh.triangleCount(), without.mesh.triangleCount() + 12);
+  const float error = measureLodError(character, with_prop.mesh, {}).max;
+  const float body_error = measureLodError(plain, without.mesh, {}).max;
+  EXPECT_GT(body_error, 0.0f);
+  EXPECT_NEAR(error, body_error, 1e-4f * character.size());
+}
+
 TEST(Attachments, PackageRoundTripKeepsPropsMasksAndGroups) {
   const auto dir = test::makeTempDir("props");
   Character character = makeSampleCharacter();
@@ -156,9 +196,9 @@ TEST(Attachments, BadTextsSidecarsAndJointsAreClearErrors) {
   Character character = test::makeChainCharacter();
   const Character prop = character;
   EXPECT_EQ(attachProp(character, "hand", prop, {}, "p", "p.glb", "chain").message(),
-            "chain: prop 'p': no joint 'hand' in the skeleton");
+            "chain: prop 'p': no joint 'hand' in the skeleton (joints: root, mid, tip)");
   EXPECT_EQ(addJointMask(character, {"upper", "spine"}, "chain").message(),
-            "chain: mask 'upper': no joint 'spine' in the skeleton");
+            "chain: mask 'upper': no joint 'spine' in the skeleton (joints: root, mid, tip)");
   ASSERT_TRUE(addJointMask(character, {"upper", "mid"}, "chain").ok());
   EXPECT_EQ(addJointMask(character, {"upper", "tip"}, "chain").message(),
             "chain: mask name 'upper' is empty or already taken");

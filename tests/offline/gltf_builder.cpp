@@ -92,6 +92,13 @@ TwoBoneFile::TwoBoneFile() {
   gltf.json["skins"] = {{{"joints", {1, 2}}, {"inverseBindMatrices", ibm}}};
 }
 
+void blendUpperEdge(TwoBoneFile& file) {
+  file.primitive()["attributes"]["JOINTS_0"] = file.gltf.add(
+      std::vector<uint16_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 5123, "VEC4");
+  file.primitive()["attributes"]["WEIGHTS_0"] =
+      file.gltf.addFloats({1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0}, "VEC4");
+}
+
 void addBendAnimation(TwoBoneFile& file, const std::vector<float>& weights) {
   const int times = file.gltf.addFloats({0.0f, 1.0f}, "SCALAR");
   const int values = file.gltf.addFloats(weights, "SCALAR");

@@ -72,6 +72,10 @@ struct TwoBoneFile {
   nlohmann::json& primitive() { return gltf.json["meshes"][0]["primitives"][0]; }
 };
 
+// Skins the quad's upper edge to both joints (0.75 / 0.25), the lower to joint 0: a true skin
+// (a mesh of rigid parts bakes its morph targets as VAT, one of true skin as target deltas).
+void blendUpperEdge(TwoBoneFile& file);
+
 // Adds animation "Bend" to `file` (whose primitive has its morph targets): over 0..1 s, LINEAR,
 // the body's weights channel goes through `weights` (2 keys x the targets) while the child joint
 // turns 45 degrees about Z.

@@ -8,6 +8,7 @@
 
 #include "support/test_support.h"
 #include "throng/core/skinning.h"
+#include "throng/crowd/frame_morph.h"
 #include "throng/crowd/frame_palette.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
@@ -85,6 +86,7 @@ SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package&
   std::vector<JointRows> slots(mesh_lod.palette_joints.empty() ? palette.size()
                                                                : mesh_lod.palette_joints.size());
   std::vector<glm::vec3> cpu_positions(vertex_count), cpu_normals(vertex_count);
+  std::vector<glm::vec3> morphed_positions(vertex_count), morphed_normals(vertex_count);
   std::vector<glm::vec3> normals = mesh.normals;
   if (normals.empty()) normals.assign(vertex_count, glm::vec3(0, 1, 0));
   SkinningError error;
@@ -100,8 +102,25 @@ SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package&
     EXPECT_TRUE(blend.run());
     for (size_t s = 0; s < slots.size(); ++s)
       slots[s] = mesh_lod.palette_joints.empty() ? palette[s] : palette[mesh_lod.palette_joints[s]];
-    SkinJob skin{mesh.positions, normals,       mesh.joints, mesh.weights,
-                 slots,          cpu_positions, cpu_normals};
+    // Morph animation first (FrameMorphJob: the VAT's or the target deltas' bind-space
+    // vertices), then the skin, as posePackage does.
+    if (package.morph.kind != MorphBakeKind::kNone) {
+      FrameMorphJob morph;
+      morph.package = &package;
+      morph.lod = static_cast<uint32_t>(lod);
+      morph.frames = instance.frames;
+      morph.out_positions = morphed_positions;
+      morph.out_normals = morphed_normals;
+      EXPECT_TRUE(morph.run());
+    }
+    const bool morphed = package.morph.kind != MorphBakeKind::kNone;
+    SkinJob skin{morphed ? morphed_positions : mesh.positions,
+                 morphed ? morphed_normals : normals,
+                 mesh.joints,
+                 mesh.weights,
+                 slots,
+                 cpu_positions,
+                 cpu_normals};
     EXPECT_TRUE(skin.run());
     const glm::mat4 place = placementMatrix(instance.placement);
     const glm::mat3 turn =

@@ -105,7 +105,9 @@ TEST(AttachCli, PoseLayerAndAttachmentMistakesAreUsageErrors) {
   };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--layer spine_01", "--layer spine_01: must be CLIP@JOINT"},
-      {"--layer 2@chest", "--layer 2@chest: no joint 'chest' in " + out},
+      {"--layer 2@chest", "--layer 2@chest: no joint 'chest' in " + out + " (joints: root, "},
+      {"--layer 2@spine", "--layer 2@spine: no joint 'spine' in " + out +
+                              " (did you mean 'spine_01', 'spine_02' or 'spine_03'?)"},
       {"--layer wave@spine_01", "--layer wave: no such clip in " + out + " (clips: 0 "},
       {"--layer 2@spine_01 --layer-weight 2", "--layer-weight 2: must be a number in 0..1"},
       {"--layer 2@spine_01 --layer-time nan", "--layer-time nan is not a number of seconds"},
@@ -135,9 +137,11 @@ TEST(AttachCli, MistakesNameTheirFlagOrFile) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--attach 'hand.R' is not JOINT=PROP.glb"), std::string::npos)
       << r.output;
-  r = run("--attach hand=" + prop);
+  r = run("--attach hand_r=" + prop);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("--attach hand=" + prop + ": no joint 'hand' in sample"),
+  EXPECT_NE(r.output.find("--attach hand_r=" + prop +
+                          ": no joint 'hand_r' in sample (did you mean "
+                          "'hand.R'?)"),
             std::string::npos)
       << r.output;
   r = run("--attach hand.R=" + (dir / "missing.glb").string());

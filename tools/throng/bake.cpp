@@ -253,7 +253,8 @@ int addAttachments(const BakeArgs& args, bool use_sample, const std::string& sou
     Result<AttachmentSpec> spec = parseAttachmentSpec(text);
     if (!spec.ok()) return usageError(fmt::format("--attach {}", spec.status().message()));
     if (character.skeleton.findJoint(spec->joint) < 0) {
-      return usageError(fmt::format("--attach {}: no joint '{}' in {}", text, spec->joint, source));
+      return usageError(fmt::format("--attach {}: no joint '{}' in {} ({})", text, spec->joint,
+                                    source, jointNameHint(character.skeleton, spec->joint)));
     }
     ImportOptions import;
     import.allowed_roots = args.allowed_roots;

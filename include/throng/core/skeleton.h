@@ -58,6 +58,16 @@ class Skeleton {
 // a non-invertible inverse bind matrix.
 Result<Skeleton> buildSkeleton(const RawSkeleton& raw, std::string_view source = "skeleton");
 
+// The names a "no joint" error shows: at most this many, so that a 200-joint rig's error stays a
+// line.
+inline constexpr size_t kJointNamesShown = 12;
+
+// What an error about `name`, a joint `skeleton` lacks, adds in parentheses: "did you mean 'X'?"
+// for joints whose names equal it ignoring case and punctuation or hold it that way ('hand_r' ->
+// 'hand.R', 'RightHand' -> 'mixamorig:RightHand'), else "joints: a, b, ..." (kJointNamesShown
+// names, then how many in all). Never empty.
+std::string jointNameHint(const Skeleton& skeleton, std::string_view name);
+
 // The authoring form of a built skeleton (in the skeleton's joint order).
 RawSkeleton toRaw(const Skeleton& skeleton);
 

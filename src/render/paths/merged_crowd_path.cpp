@@ -54,6 +54,23 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
                                                                  const CrowdRendererDesc& desc,
                                                                  bool per_character,
                                                                  CrowdFacts& facts) {
+  if (package.morph.kind != MorphBakeKind::kNone) {
+    // Its vertices move by a texture (docs/morph.md); this path's palettes are uniforms.
+    const char* path = per_character ? "per-character" : "merged";
+    const std::string name = package.source.empty() ? "the package" : package.source;
+    const Caps& caps = device.caps();
+    if (caps.max_vertex_texture_image_units < 1) {
+      return Status(ErrorCode::kUnsupported,
+                    fmt::format("{} path: {} animates its vertices ({}), which needs vertex "
+                                "texture fetch; the device has none "
+                                "(GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS 0)",
+                                path, name, morphBakeKindName(package.morph.kind)));
+    }
+    return Status(ErrorCode::kUnsupported,
+                  fmt::format("{} path: {} animates its vertices ({}), which this path does not "
+                              "draw yet; the instanced and gpu paths do",
+                              path, name, morphBakeKindName(package.morph.kind)));
+  }
   MergedBatchDesc merged_desc;
   merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
   merged_desc.max_characters_per_batch = per_character ? 1 : 0;
