@@ -9,7 +9,7 @@
 namespace throng {
 namespace {
 
-std::vector<BakedClip> makeClips() {
+std::vector<BakedClip> makeScriptClips() {
   const char* names[6] = {"idle", "walk", "run", "attack", "die", "wave hello"};
   std::vector<BakedClip> clips(6);
   for (int i = 0; i < 6; ++i) {
@@ -131,7 +131,7 @@ TEST(CommandScript, AStreamThatFailsIsAnErrorNamingTheLastLine) {
 }
 
 TEST(CommandScript, BindingResolvesClipsAndChecksAgents) {
-  const auto clips = makeClips();
+  const auto clips = makeScriptClips();
   CommandScript script = parseCommandScript(kScript, "fight.txt").value();
   ASSERT_TRUE(bindCommandScript(script, clips, 8).ok());
   EXPECT_EQ(script.commands[5].clip_index, 5);
@@ -178,7 +178,7 @@ TEST(CommandScript, WritesWhatItReads) {
 }
 
 TEST(CommandScript, SubmitsEachCommandWhenItsTimeComes) {
-  const auto clips = makeClips();
+  const auto clips = makeScriptClips();
   CommandScript script = parseCommandScript(kScript, "fight.txt").value();
   ASSERT_TRUE(bindCommandScript(script, clips, 8).ok());
   Crowd crowd(clips, clipSetByName(clips).value());

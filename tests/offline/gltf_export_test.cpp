@@ -22,7 +22,7 @@
 namespace throng {
 namespace {
 
-const Character& sample() {
+const Character& exportSample() {
   static const Character character = makeSampleCharacter();
   return character;
 }
@@ -198,7 +198,7 @@ void expectModelMatches(const tinygltf::Model& m, const Character& c) {
 TEST(GltfExport, WritesAValidGlbWithExactData) {
   const auto dir = test::makeTempDir("gltf_export_glb");
   const std::string path = (dir / "sample.glb").string();
-  const Status status = writeGltf(sample(), path);
+  const Status status = writeGltf(exportSample(), path);
   ASSERT_TRUE(status.ok()) << status.toString();
   // GLB header: magic, version 2, total length; then the JSON chunk.
   const std::string bytes = test::readFile(path);
@@ -218,20 +218,20 @@ TEST(GltfExport, WritesAValidGlbWithExactData) {
   const Loaded loaded = load(path, true);
   ASSERT_TRUE(loaded.ok) << loaded.error;
   EXPECT_TRUE(loaded.error.empty()) << loaded.error;
-  expectModelMatches(loaded.model, sample());
+  expectModelMatches(loaded.model, exportSample());
 }
 
 TEST(GltfExport, WritesAStandaloneGltfWithAnEmbeddedBuffer) {
   const auto dir = test::makeTempDir("gltf_export_gltf");
   const std::string path = (dir / "sample.gltf").string();
-  const Status status = writeGltf(sample(), path);
+  const Status status = writeGltf(exportSample(), path);
   ASSERT_TRUE(status.ok()) << status.toString();
   const std::string text = test::readFile(path);
   EXPECT_EQ(text.front(), '{');
   EXPECT_NE(text.find("data:application/octet-stream;base64,"), std::string::npos);
   const Loaded loaded = load(path, false);
   ASSERT_TRUE(loaded.ok) << loaded.error;
-  expectModelMatches(loaded.model, sample());
+  expectModelMatches(loaded.model, exportSample());
 }
 
 TEST(GltfExport, KeepsEveryInterpolationAndGivesKeylessClipsAChannel) {
@@ -432,10 +432,10 @@ TEST(GltfExport, SampleCharacterRoundTripsThroughTheImporter) {
   for (const char* name : {"sample.glb", "sample.gltf"}) {
     SCOPED_TRACE(name);
     const std::string path = (dir / name).string();
-    ASSERT_TRUE(writeGltf(sample(), path).ok());
+    ASSERT_TRUE(writeGltf(exportSample(), path).ok());
     Result<Character> back = importGltf(path);
     ASSERT_TRUE(back.ok()) << back.status().toString();
-    expectSameCharacter(sample(), *back);
+    expectSameCharacter(exportSample(), *back);
   }
 }
 

@@ -41,13 +41,6 @@ std::string png(int w, int h) {
   return out;
 }
 
-bool hasWarning(const Character& c, const std::string& text) {
-  for (const Warning& w : c.warnings) {
-    if (w.message.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
-
 std::string allWarnings(const Character& c) {
   std::string s;
   for (const Warning& w : c.warnings) s += w.message + "\n";
@@ -202,7 +195,7 @@ TEST_F(GltfMaterials, OutOfRangeFactorsAreClampedWithAWarning) {
       addMaterial({{"pbrMetallicRoughness", {{"baseColorFactor", {1.5, 0.5, -0.1, 1.0}}}}});
   const Character c = import();
   EXPECT_EQ(c.materials[0].base_color, glm::vec4(1.0f, 0.5f, 0.0f, 1.0f));
-  EXPECT_TRUE(hasWarning(c, "baseColorFactor outside [0, 1]; clamped")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "baseColorFactor outside [0, 1]; clamped")) << allWarnings(c);
 }
 
 TEST_F(GltfMaterials, EmbeddedTextureWithSamplerAndTransform) {
@@ -236,7 +229,8 @@ TEST_F(GltfMaterials, EmbeddedTextureWithSamplerAndTransform) {
   EXPECT_EQ(t.transform.offset, glm::vec2(0.5f, -0.25f));
   EXPECT_EQ(t.transform.rotation, 0.75f);
   EXPECT_EQ(t.transform.scale, glm::vec2(2.0f, 4.0f));
-  EXPECT_FALSE(hasWarning(c, "KHR_texture_transform")) << allWarnings(c);  // read, not ignored
+  EXPECT_FALSE(test::hasWarning(c, "KHR_texture_transform"))
+      << allWarnings(c);  // read, not ignored
 }
 
 TEST_F(GltfMaterials, TexturesWithoutSamplerUseRepeatAndTrilinear) {
@@ -296,9 +290,9 @@ TEST_F(GltfMaterials, UnusableImagesDropTheTextureWithAWarning) {
   ASSERT_EQ(c.materials.size(), 3u);
   for (const Material& m : c.materials) EXPECT_FALSE(m.base_color_texture.present());
   EXPECT_TRUE(c.images.empty());
-  EXPECT_TRUE(hasWarning(c, "file 'nowhere.png' could not be loaded")) << allWarnings(c);
-  EXPECT_TRUE(hasWarning(c, "corrupt image/png data")) << allWarnings(c);
-  EXPECT_TRUE(hasWarning(c, "format image/ktx2 cannot be decoded")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "file 'nowhere.png' could not be loaded")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "corrupt image/png data")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "format image/ktx2 cannot be decoded")) << allWarnings(c);
 }
 
 TEST_F(GltfMaterials, ImagesOverTheSizeLimitAreErrors) {
@@ -329,12 +323,12 @@ TEST_F(GltfMaterials, SecondUvSetAndTexCoordOverride) {
   gltf()["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = 2;
   c = import();
   EXPECT_FALSE(c.materials[0].base_color_texture.present());
-  EXPECT_TRUE(hasWarning(c, "reads TEXCOORD_2")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "reads TEXCOORD_2")) << allWarnings(c);
   gltf()["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = 0;
   primitive()["attributes"].erase("TEXCOORD_0");
   c = import();
   EXPECT_FALSE(c.materials[0].base_color_texture.present());
-  EXPECT_TRUE(hasWarning(c, "the mesh has no TEXCOORD_0")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "the mesh has no TEXCOORD_0")) << allWarnings(c);
 }
 
 TEST_F(GltfMaterials, VertexColoursInEveryForm) {
@@ -350,7 +344,7 @@ TEST_F(GltfMaterials, VertexColoursInEveryForm) {
   c = import();
   EXPECT_EQ(c.mesh.colors[0], glm::vec4(0.5f, 0.5f, 0.5f, 0.25f));
   EXPECT_EQ(c.mesh.colors[3], glm::vec4(1, 0, 0, 1));  // clamped
-  EXPECT_TRUE(hasWarning(c, "COLOR_0 values outside [0, 1] clamped")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "COLOR_0 values outside [0, 1] clamped")) << allWarnings(c);
   primitive()["attributes"]["COLOR_0"] = file_.gltf.add(
       std::vector<uint16_t>{65535, 0, 0, 65535, 0, 65535, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 5123,
       "VEC4", true);
@@ -457,11 +451,11 @@ TEST_F(GltfMaterials, TexturesOnlyInUndecodableFormats) {
       addMaterial({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}});
   Character c = import();
   EXPECT_FALSE(c.materials[0].base_color_texture.present());
-  EXPECT_TRUE(hasWarning(c,
-                         "extension KHR_texture_basisu (KTX2 / Basis Universal textures) is "
-                         "not supported"))
+  EXPECT_TRUE(test::hasWarning(c,
+                               "extension KHR_texture_basisu (KTX2 / Basis Universal textures) is "
+                               "not supported"))
       << allWarnings(c);
-  EXPECT_TRUE(hasWarning(c, "has only a KHR_texture_basisu image")) << allWarnings(c);
+  EXPECT_TRUE(test::hasWarning(c, "has only a KHR_texture_basisu image")) << allWarnings(c);
   // With a fallback image the texture is used.
   gltf()["images"].push_back(embeddedPng(2, 2));
   gltf()["textures"][0]["source"] = 1;
@@ -535,13 +529,14 @@ TEST_F(GltfPbr, EveryFactorAndTextureIsRead) {
   EXPECT_EQ(c.images[1].pixels.width, 4u);
   EXPECT_EQ(imageColorSpace(c.materials, 1), ColorSpace::kLinear);
   EXPECT_EQ(imageColorSpace(c.materials, 0), ColorSpace::kSrgb);
-  EXPECT_FALSE(hasWarning(c, "is ignored")) << allWarnings(c);  // the extension is read
+  EXPECT_FALSE(test::hasWarning(c, "is ignored")) << allWarnings(c);  // the extension is read
   // The normal texture needs tangents; the file has none: generated, and said.
   EXPECT_EQ(c.mesh.tangent_source, TangentSource::kGenerated);
   ASSERT_EQ(c.mesh.tangents.size(), 4u);
-  EXPECT_TRUE(hasWarning(c,
-                         "tangents generated (MikkTSpace rules) for 4 vertices (a material has "
-                         "a normal texture, the file has no TANGENT)"))
+  EXPECT_TRUE(
+      test::hasWarning(c,
+                       "tangents generated (MikkTSpace rules) for 4 vertices (a material has "
+                       "a normal texture, the file has no TANGENT)"))
       << allWarnings(c);
   // u grows along +x; v along +y, up the quad: the texture is seen mirrored, w = -1.
   for (const glm::vec4& t : c.mesh.tangents) EXPECT_EQ(t, glm::vec4(1, 0, 0, -1));
@@ -554,14 +549,14 @@ TEST_F(GltfPbr, WithoutANormalTextureThereAreNoTangentsUnlessAskedFor) {
   Character c = import();
   EXPECT_TRUE(c.mesh.tangents.empty());
   EXPECT_EQ(c.mesh.tangent_source, TangentSource::kNone);
-  EXPECT_FALSE(hasWarning(c, "tangents")) << allWarnings(c);
+  EXPECT_FALSE(test::hasWarning(c, "tangents")) << allWarnings(c);
   ImportOptions options;
   options.tangents = TangentPolicy::kAlways;
   Result<Character> always = importGltf(path_, options);
   ASSERT_TRUE(always.ok()) << always.status().toString();
   EXPECT_EQ(always->mesh.tangent_source, TangentSource::kGenerated);
   EXPECT_EQ(always->mesh.tangents.size(), 4u);
-  EXPECT_TRUE(hasWarning(*always, "tangents generated (MikkTSpace rules) for 4 vertices"))
+  EXPECT_TRUE(test::hasWarning(*always, "tangents generated (MikkTSpace rules) for 4 vertices"))
       << allWarnings(*always);
 }
 
@@ -572,7 +567,7 @@ TEST_F(GltfPbr, TangentsFromTheFileAreReadAndCompletedWhereMissing) {
   Character c = import();
   EXPECT_EQ(c.mesh.tangent_source, TangentSource::kFile);
   for (const glm::vec4& t : c.mesh.tangents) EXPECT_EQ(t, glm::vec4(0, 1, 0, 1));
-  EXPECT_FALSE(hasWarning(c, "tangents generated")) << allWarnings(c);
+  EXPECT_FALSE(test::hasWarning(c, "tangents generated")) << allWarnings(c);
   // A second primitive on vertices of its own without TANGENT: its tangents are generated.
   json& other = addPrimitive();
   other["material"] = 0;
@@ -584,9 +579,9 @@ TEST_F(GltfPbr, TangentsFromTheFileAreReadAndCompletedWhereMissing) {
   EXPECT_EQ(c.mesh.tangent_source, TangentSource::kMixed);
   for (size_t v = 0; v < 4; ++v) EXPECT_EQ(c.mesh.tangents[v], glm::vec4(0, 1, 0, 1)) << v;
   for (size_t v = 4; v < 8; ++v) EXPECT_EQ(c.mesh.tangents[v], glm::vec4(1, 0, 0, -1)) << v;
-  EXPECT_TRUE(hasWarning(c,
-                         "tangents generated (MikkTSpace rules) for 4 vertices whose "
-                         "primitives have no usable TANGENT"))
+  EXPECT_TRUE(test::hasWarning(c,
+                               "tangents generated (MikkTSpace rules) for 4 vertices whose "
+                               "primitives have no usable TANGENT"))
       << allWarnings(c);
 }
 
@@ -595,10 +590,10 @@ TEST_F(GltfPbr, TangentsWithoutHandednessAreGeneratedInsteadWithAWarning) {
   primitive()["attributes"]["TANGENT"] =
       addTangents({0, 1, 0, 1, 0, 1, 0, 0.25f, 0, 1, 0, 1, 0, 1, 0, 1});
   const Character c = import();
-  EXPECT_TRUE(hasWarning(c,
-                         "mesh 0 primitive 0: TANGENT of vertex 1 is (0, 1, 0, 0.25): not a "
-                         "direction with w +1 or -1; the primitive's tangents are generated "
-                         "instead"))
+  EXPECT_TRUE(test::hasWarning(c,
+                               "mesh 0 primitive 0: TANGENT of vertex 1 is (0, 1, 0, 0.25): not a "
+                               "direction with w +1 or -1; the primitive's tangents are generated "
+                               "instead"))
       << allWarnings(c);
   EXPECT_EQ(c.mesh.tangent_source, TangentSource::kGenerated);
   for (const glm::vec4& t : c.mesh.tangents) EXPECT_EQ(t, glm::vec4(1, 0, 0, -1));
@@ -667,7 +662,8 @@ TEST_F(GltfPbr, ImagesReadAsColourAndAsDataAreStoredTwice) {
   EXPECT_NE(m.base_color_texture.image, m.normal_texture.image);
   EXPECT_EQ(imageColorSpace(c.materials, m.base_color_texture.image), ColorSpace::kSrgb);
   EXPECT_EQ(imageColorSpace(c.materials, m.normal_texture.image), ColorSpace::kLinear);
-  EXPECT_TRUE(hasWarning(c, "image 0 is read as sRGB colour and as linear data; stored twice"))
+  EXPECT_TRUE(
+      test::hasWarning(c, "image 0 is read as sRGB colour and as linear data; stored twice"))
       << allWarnings(c);
 }
 
@@ -679,9 +675,9 @@ TEST_F(GltfPbr, OutOfRangeFactorsAreClampedAndBadOnesAreErrors) {
   EXPECT_EQ(c.materials[0].metallic_factor, 1.0f);
   EXPECT_EQ(c.materials[0].roughness_factor, 0.0f);
   EXPECT_EQ(c.materials[0].emissive_factor, glm::vec3(1.0f, 0.5f, 0.0f));
-  EXPECT_TRUE(hasWarning(c,
-                         "metallicFactor, roughnessFactor, occlusion strength or "
-                         "emissiveFactor outside [0, 1]; clamped"))
+  EXPECT_TRUE(test::hasWarning(c,
+                               "metallicFactor, roughnessFactor, occlusion strength or "
+                               "emissiveFactor outside [0, 1]; clamped"))
       << allWarnings(c);
   gltf()["materials"][0] = {{"emissiveFactor", {0.5, 0.5}}};  // tinygltf refuses it first
   EXPECT_NE(importError(ErrorCode::kParseError).message().find("emissiveFactor"),
@@ -714,7 +710,7 @@ TEST_F(GltfPbr, AnOcclusionTextureOnTheSecondUvSetBringsTexcoord1) {
   primitive()["attributes"].erase("TEXCOORD_1");
   const Character d = import();
   EXPECT_FALSE(d.materials[0].normal_texture.present());
-  EXPECT_TRUE(hasWarning(d, "material 0 ('') normal texture: the mesh has no TEXCOORD_1"))
+  EXPECT_TRUE(test::hasWarning(d, "material 0 ('') normal texture: the mesh has no TEXCOORD_1"))
       << allWarnings(d);
   EXPECT_TRUE(d.mesh.tangents.empty());
 }

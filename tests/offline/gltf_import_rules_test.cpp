@@ -33,13 +33,6 @@ json animationJson(int node, const char* path, int input, int output,
   return animation;
 }
 
-bool hasWarning(const Character& c, const std::string& text) {
-  for (const Warning& w : c.warnings) {
-    if (w.message.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
-
 class GltfRules : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = test::makeTempDir("gltf-rules"); }
@@ -212,7 +205,7 @@ TEST_F(GltfRules, TwoSkinsSharingJointsBecomeOneSkeleton) {
   Character c = import(file.gltf);
   EXPECT_EQ(c.skeleton.jointCount(), 3);
   EXPECT_EQ(c.mesh.submeshes.size(), 1u);  // both skins draw with the default material
-  EXPECT_TRUE(hasWarning(c, "skin 1 has other inverse bind matrices"));
+  EXPECT_TRUE(test::hasWarning(c, "skin 1 has other inverse bind matrices"));
   EXPECT_LT(test::maxDistance(test::skinPositions(c, nullptr, 0.0f), reference(-1, 0.0f)), 1e-5f);
 }
 
@@ -238,7 +231,7 @@ TEST_F(GltfRules, MoreThanFourInfluencesKeepTheLargest) {
   attributes["WEIGHTS_0"] = file.gltf.addFloats(w0, "VEC4");
   attributes["WEIGHTS_1"] = file.gltf.addFloats(w1, "VEC4");
   Character c = import(file.gltf);
-  EXPECT_TRUE(hasWarning(c, "more than 4 influences"));
+  EXPECT_TRUE(test::hasWarning(c, "more than 4 influences"));
   // Kept: 0.3 (skin joint 1 = j0), 0.25 (j2), 0.2 (j3), 0.1 (j4 or j1: equal), sum 0.85.
   const glm::vec4 w = c.mesh.weights[0];
   EXPECT_NEAR(w[0], 0.3f / 0.85f, 1e-5f);
@@ -258,8 +251,8 @@ TEST_F(GltfRules, WeightsAreRenormalisedAndZeroWeightsBoundToFirstJoint) {
   Character c = import(file.gltf);
   EXPECT_NEAR(c.mesh.weights[0][0], 0.625f, 1e-6f);
   EXPECT_NEAR(c.mesh.weights[0][1], 0.375f, 1e-6f);
-  EXPECT_TRUE(hasWarning(c, "do not sum to 1"));
-  EXPECT_TRUE(hasWarning(c, "1 vertices have no weight; bound to joint 'root'"));
+  EXPECT_TRUE(test::hasWarning(c, "do not sum to 1"));
+  EXPECT_TRUE(test::hasWarning(c, "1 vertices have no weight; bound to joint 'root'"));
   EXPECT_EQ(c.mesh.joints[2][0], c.skeleton.findJoint("root"));
   EXPECT_EQ(c.mesh.weights[2], glm::vec4(1, 0, 0, 0));
 }
@@ -281,7 +274,7 @@ TEST_F(GltfRules, NormalisedByteAndShortWeightsAndByteJoints) {
     Character c = import(file.gltf, "w" + std::to_string(form) + ".gltf");
     EXPECT_NEAR(c.mesh.weights[0][0], form == 5121 ? 128.0f / 255.0f : 32768.0f / 65535.0f, 1e-6f);
     EXPECT_EQ(c.mesh.joints[0][0], c.skeleton.findJoint("child"));
-    EXPECT_FALSE(hasWarning(c, "do not sum to 1"));
+    EXPECT_FALSE(test::hasWarning(c, "do not sum to 1"));
   }
 }
 
@@ -329,7 +322,7 @@ TEST_F(GltfRules, PointsAndLinesAreSkippedOrRejected) {
   gltf.json["scenes"][0]["nodes"] = {gltf.addNode({{"name", "n"}, {"mesh", 0}})};
   Character c = import(gltf);
   EXPECT_EQ(c.mesh.submeshes.size(), 1u);
-  EXPECT_TRUE(hasWarning(c, "mesh 0 primitive 0: mode 1 (points or lines) is not supported"));
+  EXPECT_TRUE(test::hasWarning(c, "mesh 0 primitive 0: mode 1 (points or lines) is not supported"));
 
   gltf.json["meshes"][0]["primitives"].erase(1);
   const std::string path = gltf.write(dir_, "lines.gltf");
@@ -345,7 +338,7 @@ TEST_F(GltfRules, ExtensionsRequiredFailUsedWarn) {
   file.gltf.json["extensionsUsed"] = {"EXT_fancy", "KHR_materials_unlit"};
   file.gltf.json["extensionsRequired"] = {"KHR_materials_unlit"};  // material-only: harmless
   Character c = import(file.gltf);
-  EXPECT_TRUE(hasWarning(c, "extension EXT_fancy is ignored"));
+  EXPECT_TRUE(test::hasWarning(c, "extension EXT_fancy is ignored"));
   file.gltf.json["extensionsRequired"] = {"EXT_mesh_gpu_instancing"};
   const std::string path = file.gltf.write(dir_, "instancing.gltf");
   Result<Character> instancing = importGltf(path);
@@ -376,8 +369,8 @@ TEST_F(GltfRules, ClipNamesTimesAndChannelsOutsideTheSkeleton) {
                 .joints[static_cast<size_t>(c.skeleton.findJoint("child"))]
                 .translation.interpolation,
             Interpolation::kStep);
-  EXPECT_TRUE(hasWarning(c, "outside the skeleton are ignored: lamp"));
-  EXPECT_TRUE(hasWarning(c, "('LampOnly') animates no joint"));
+  EXPECT_TRUE(test::hasWarning(c, "outside the skeleton are ignored: lamp"));
+  EXPECT_TRUE(test::hasWarning(c, "('LampOnly') animates no joint"));
 }
 
 // The same findings as data: each warning's kind, subject and details (docs/import.md).
@@ -471,7 +464,7 @@ TEST_F(GltfRules, ClipsByNameKeepTheCharactersRest) {
   ASSERT_TRUE(c.ok()) << c.status().toString();
   ASSERT_EQ(c->clips.size(), 1u);
   EXPECT_EQ(c->clips[0].name, "Spin");
-  EXPECT_TRUE(hasWarning(*c, "outside the skeleton are ignored: tail"));
+  EXPECT_TRUE(test::hasWarning(*c, "outside the skeleton are ignored: tail"));
   const int child = c->skeleton.findJoint("child");
   EXPECT_TRUE(c->clips[0].joints[static_cast<size_t>(child)].translation.empty());
   std::vector<Transform> pose(static_cast<size_t>(c->skeleton.jointCount()));

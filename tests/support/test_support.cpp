@@ -3,6 +3,7 @@
 
 #include "support/message_log.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -52,6 +53,33 @@ std::string readFile(const std::filesystem::path& path) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+std::string shellQuoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
+int lineCount(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+std::vector<glm::vec3> readObjPositions(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<glm::vec3> out;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream s(line);
+    std::string tag;
+    glm::vec3 p;
+    if (s >> tag && tag == "v" && s >> p.x >> p.y >> p.z) out.push_back(p);
+  }
+  return out;
+}
+
+bool hasWarning(const Character& character, const std::string& text) {
+  for (const Warning& w : character.warnings) {
+    if (w.message.find(text) != std::string::npos) return true;
+  }
+  return false;
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& bytes) {

@@ -3,6 +3,9 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +32,15 @@ Character makeChainCharacter();
 // makes): source "chain", one LOD, clip "bend" (4 frames at 4 fps, looping), a 18 x 2 texture of
 // `format` holding 2 frames per row of default palette entries, no morph animation.
 Package makeChainPackage(TexelFormat format = TexelFormat::kRgba32F);
+
+// `path` in single quotes, for a command line (the test folders' paths have no quote in them).
+std::string shellQuoted(const std::filesystem::path& path);
+// The number of '\n' in `text`.
+int lineCount(const std::string& text);
+// The "v x y z" lines of the OBJ file at `path`, in order.
+std::vector<glm::vec3> readObjPositions(const std::string& path);
+// Whether one of `character`'s import warnings contains `text`.
+bool hasWarning(const Character& character, const std::string& text);
 
 // Runs the throng CLI (THRONG_CLI_PATH) with `args` through the shell; output has stdout and
 // stderr together.

@@ -7,21 +7,12 @@
 namespace throng {
 namespace {
 
-std::string quoted(const std::filesystem::path& p) {
-  return "'" + p.string() + "'";
-}
-
-int lineCount(const std::string& s) {
-  int lines = 0;
-  for (char c : s) lines += c == '\n';
-  return lines;
-}
-
 // Bakes `input`, expects success, a readable package and the error bounds in the summary.
 void expectBakes(const std::string& input, const std::string& extra, uint32_t* frames = nullptr) {
   const auto dir = test::makeTempDir("bakecli");
   const auto out = dir / "out.throng";
-  const test::CliResult r = test::runCli("bake " + input + " -o " + quoted(out) + " " + extra);
+  const test::CliResult r =
+      test::runCli("bake " + input + " -o " + test::shellQuoted(out) + " " + extra);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("error: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("model units"), std::string::npos) << r.output;
@@ -49,13 +40,14 @@ TEST(BakeCli, BakesEverySharedCharacter) {
       {"SimpleSkin/SimpleSkin.gltf", ""},
       {"QuaterniusCharacter/Character.glb", "--fps 15 --format rgba16f"},
       {"KayKitMannequin/manny_med_mod.gltf",
-       "--fps 10 --clips-from " + quoted(test::assetPath("KayKitMannequin/Med_General.glb"))},
+       "--fps 10 --clips-from " +
+           test::shellQuoted(test::assetPath("KayKitMannequin/Med_General.glb"))},
   };
   for (const AssetCase& c : cases) THRONG_REQUIRE_ASSET(c.file);
   THRONG_REQUIRE_ASSET("KayKitMannequin/Med_General.glb");
   for (const AssetCase& c : cases) {
     SCOPED_TRACE(c.file);
-    expectBakes(quoted(test::assetPath(c.file)), c.extra);
+    expectBakes(test::shellQuoted(test::assetPath(c.file)), c.extra);
   }
 }
 
@@ -71,8 +63,10 @@ TEST(BakeCli, SameBytesWhateverTheThreadCount) {
   const auto dir = test::makeTempDir("bakecli");
   const auto a = dir / "a.throng";
   const auto b = dir / "b.throng";
-  ASSERT_EQ(test::runCli("bake sample --fps 10 --threads 1 -o " + quoted(a)).exit_code, 0);
-  ASSERT_EQ(test::runCli("bake sample --fps 10 --threads 3 -o " + quoted(b)).exit_code, 0);
+  ASSERT_EQ(test::runCli("bake sample --fps 10 --threads 1 -o " + test::shellQuoted(a)).exit_code,
+            0);
+  ASSERT_EQ(test::runCli("bake sample --fps 10 --threads 3 -o " + test::shellQuoted(b)).exit_code,
+            0);
   EXPECT_EQ(test::readFile(a), test::readFile(b));
   std::filesystem::remove_all(dir);
 }
@@ -84,7 +78,7 @@ TEST(BakeCli, OptionsReachTheBaker) {
   const test::CliResult r = test::runCli(
       "bake sample --clips walk,idle --fps 12 --max-width 512 --format rgba16f "
       "--no-loop walk --preview " +
-      quoted(png) + " -o " + quoted(out));
+      test::shellQuoted(png) + " -o " + test::shellQuoted(out));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Result<Package> p = readPackage(out.string());
   ASSERT_TRUE(p.ok()) << p.status().toString();
@@ -110,8 +104,8 @@ TEST(BakeCli, FailuresExitWithOneLineNamingTheProblem) {
     int exit_code;  // 2: the command line's fault; 1: the input's
   };
   const Case cases[] = {
-      {quoted(garbage), "garbage.glb", 1},
-      {quoted(dir / "missing.glb"), "missing.glb", 1},
+      {test::shellQuoted(garbage), "garbage.glb", 1},
+      {test::shellQuoted(dir / "missing.glb"), "missing.glb", 1},
       {"sample --format rgba8", "--format rgba8: must be rgba32f or rgba16f", 2},
       {"sample --clips nope", "--clips nope: no such clip in sample (clips: 0 idle", 2},
       {"sample --no-loop walk,nope", "--no-loop nope", 2},
@@ -121,9 +115,9 @@ TEST(BakeCli, FailuresExitWithOneLineNamingTheProblem) {
       {"sample --format rgba16f --max-error 0.0000001", "allowed error", 1},
   };
   for (const Case& c : cases) {
-    const test::CliResult r = test::runCli("bake " + c.args + " -o " + quoted(out));
+    const test::CliResult r = test::runCli("bake " + c.args + " -o " + test::shellQuoted(out));
     EXPECT_EQ(r.exit_code, c.exit_code) << c.args << "\n" << r.output;
-    EXPECT_EQ(lineCount(r.output), 1) << c.args << "\n" << r.output;
+    EXPECT_EQ(test::lineCount(r.output), 1) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.needle), std::string::npos) << c.args << "\n" << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
   }
@@ -133,7 +127,7 @@ TEST(BakeCli, FailuresExitWithOneLineNamingTheProblem) {
 TEST(BakeCli, LodsFlagWritesTheChainIntoThePackage) {
   const auto dir = test::makeTempDir("bake-lods");
   const auto out = dir / "sample.throng";
-  const test::CliResult r = test::runCli("bake sample --lods --out " + quoted(out));
+  const test::CliResult r = test::runCli("bake sample --lods --out " + test::shellQuoted(out));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   Result<Package> package = readPackage(out.string());
   ASSERT_TRUE(package.ok()) << package.status().toString();

@@ -71,19 +71,6 @@ TEST(Cli, SkeletonWritesAFileThatReadsBackToTheSameSkeleton) {
   }
 }
 
-// Parses the "v x y z" lines of an OBJ file.
-std::vector<glm::vec3> readObjPositions(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<glm::vec3> out;
-  std::string tag;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream s(line);
-    glm::vec3 p;
-    if (s >> tag && tag == "v" && s >> p.x >> p.y >> p.z) out.push_back(p);
-  }
-  return out;
-}
-
 TEST(Cli, PoseWritesTheSkinnedMeshAtTheRequestedTime) {
   THRONG_REQUIRE_ASSET("CesiumMan/CesiumMan.glb");
   const std::string file = test::assetPath("CesiumMan/CesiumMan.glb").string();
@@ -98,7 +85,7 @@ TEST(Cli, PoseWritesTheSkinnedMeshAtTheRequestedTime) {
   std::vector<glm::vec3> expected(c.mesh.vertexCount());
   ASSERT_TRUE(
       (SkinJob{c.mesh.positions, {}, c.mesh.joints, c.mesh.weights, palette, expected, {}}.run()));
-  const std::vector<glm::vec3> got = readObjPositions(obj);
+  const std::vector<glm::vec3> got = test::readObjPositions(obj);
   ASSERT_EQ(got.size(), expected.size());
   float worst = 0.0f;
   for (size_t v = 0; v < got.size(); ++v)

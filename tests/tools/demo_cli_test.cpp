@@ -12,14 +12,6 @@
 namespace throng {
 namespace {
 
-std::string quoted(const std::filesystem::path& path) {
-  return "'" + path.string() + "'";
-}
-
-int lineCount(const std::string& text) {
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
 TEST(DemoCli, RendersASmallCrowdWithOneDrawCallPerLodAndMaterialInUse) {
   const auto dir = test::makeTempDir("cli-demo");
   const std::string png = (dir / "crowd.png").string();
@@ -52,7 +44,7 @@ TEST(DemoCli, GpuPathDrawsOneIndirectDrawPerLodAndMaterial) {
   const auto dir = test::makeTempDir("cli-demo-gpu");
   const test::CliResult r =
       test::runCli("demo --agents 25 --seconds 2 --width 160 --height 120 --path gpu -o " +
-                   quoted(dir / "g.png"));
+                   test::shellQuoted(dir / "g.png"));
   // The driver is asked first: a run that fails where the driver has what the path needs is the
   // path's failure (a compute shader that does not compile fails here, it does not skip).
   const std::string missing = test::gpuPathMissing();
@@ -68,7 +60,7 @@ TEST(DemoCli, MergedPathDrawsTheSameCrowdInBatches) {
   const auto dir = test::makeTempDir("cli-demo-merged");
   const test::CliResult r =
       test::runCli("demo --agents 40 --seconds 1 --width 96 --height 64 --path merged -o " +
-                   quoted(dir / "m.png"));
+                   test::shellQuoted(dir / "m.png"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("path: merged (asked for)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("OpenGL ES 2.0"), std::string::npos) << r.output;
@@ -90,7 +82,7 @@ TEST(DemoCli, RejectsBadArgumentsWithExitTwo) {
   for (const Case& c : cases) {
     const test::CliResult r = test::runCli("demo " + c.args + " --out /dev/null");
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
-    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    EXPECT_EQ(test::lineCount(r.output), 1) << r.output;
     EXPECT_NE(r.output.find(c.needle), std::string::npos) << r.output;
   }
 }
@@ -117,21 +109,21 @@ TEST(DemoCli, ARecordedScriptReplaysToTheSameImageBytes) {
   const std::string common = " " + test::bakedSamplePackage() +
                              " --agents 30 --seconds 2 --seed 5 --width 128 --height 96";
   const auto script = dir / "commands.txt";
-  test::CliResult r = test::runCli("demo" + common + " --record " + quoted(script) + " -o " +
-                                   quoted(dir / "made-up.png"));
+  test::CliResult r = test::runCli("demo" + common + " --record " + test::shellQuoted(script) +
+                                   " -o " + test::shellQuoted(dir / "made-up.png"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string text = test::readFile(script);
   EXPECT_NE(text.find("# throng command script"), std::string::npos) << text;
   EXPECT_NE(text.find("walk-to"), std::string::npos) << text;
-  r = test::runCli("demo" + common + " --commands " + quoted(script) + " -o " +
-                   quoted(dir / "replayed.png"));
+  r = test::runCli("demo" + common + " --commands " + test::shellQuoted(script) + " -o " +
+                   test::shellQuoted(dir / "replayed.png"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("from " + script.string()), std::string::npos) << r.output;
   EXPECT_EQ(test::readFile(dir / "made-up.png"), test::readFile(dir / "replayed.png"));
   // A different seed makes different commands, hence another picture.
   r = test::runCli("demo " + test::bakedSamplePackage() +
                    " --agents 30 --seconds 2 --seed 6 --width 128 --height 96 -o " +
-                   quoted(dir / "other.png"));
+                   test::shellQuoted(dir / "other.png"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(test::readFile(dir / "made-up.png"), test::readFile(dir / "other.png"));
 
@@ -142,7 +134,8 @@ TEST(DemoCli, ARecordedScriptReplaysToTheSameImageBytes) {
                   "0.5  0..9   run-to 3 -2\n"
                   "1    12     play die once\n");
   for (const char* name : {"hand-a.png", "hand-b.png"}) {
-    r = test::runCli("demo" + common + " --commands " + quoted(hand) + " -o " + quoted(dir / name));
+    r = test::runCli("demo" + common + " --commands " + test::shellQuoted(hand) + " -o " +
+                     test::shellQuoted(dir / name));
     ASSERT_EQ(r.exit_code, 0) << r.output;
   }
   EXPECT_NE(r.output.find("41 commands"), std::string::npos) << r.output;  // 30 + 10 + 1
@@ -166,14 +159,15 @@ TEST(DemoCli, ABadScriptExitsOneNamingTheFileAndLine) {
     test::writeFile(script, c.text);
     const test::CliResult r =
         test::runCli("demo " + test::bakedSamplePackage() + " --agents 30 --commands " +
-                     quoted(script) + " -o " + quoted(dir / "x.png"));
+                     test::shellQuoted(script) + " -o " + test::shellQuoted(dir / "x.png"));
     EXPECT_EQ(r.exit_code, 1) << r.output;
-    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    EXPECT_EQ(test::lineCount(r.output), 1) << r.output;
     EXPECT_NE(r.output.find(c.needle), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
   }
   const test::CliResult missing =
-      test::runCli("demo --commands " + quoted(dir / "none.txt") + " -o " + quoted(dir / "x.png"));
+      test::runCli("demo --commands " + test::shellQuoted(dir / "none.txt") + " -o " +
+                   test::shellQuoted(dir / "x.png"));
   EXPECT_EQ(missing.exit_code, 1) << missing.output;
   EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
 }
@@ -196,9 +190,9 @@ std::filesystem::path writeChain(const std::filesystem::path& dir,
 TEST(DemoCli, ACharacterWithOneClipPlaysItForEveryStateWithAWarning) {
   const auto dir = test::makeTempDir("cli-demo-one-clip");
   const auto glb = writeChain(dir, {"bend"});
-  const test::CliResult r =
-      test::runCli("demo " + quoted(glb) + " --agents 9 --seconds 1 --width 64 --height 48 -o " +
-                   quoted(dir / "x.png"));
+  const test::CliResult r = test::runCli("demo " + test::shellQuoted(glb) +
+                                         " --agents 9 --seconds 1 --width 64 --height 48 -o " +
+                                         test::shellQuoted(dir / "x.png"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: " + glb.string() +
                           ": one clip ('bend'): it plays for every "
@@ -213,9 +207,9 @@ TEST(DemoCli, ACharacterWithOneClipPlaysItForEveryStateWithAWarning) {
 TEST(DemoCli, ClipsMapsStatesToClipsAndABadMapExitsTwo) {
   const auto dir = test::makeTempDir("cli-demo-clip-map");
   const auto glb = writeChain(dir, {"Survey", "Walk", "Run"});
-  const std::string common = "demo " + quoted(glb) +
+  const std::string common = "demo " + test::shellQuoted(glb) +
                              " --agents 9 --seconds 1 --width 64 --height 48 -o " +
-                             quoted(dir / "x.png");
+                             test::shellQuoted(dir / "x.png");
   test::CliResult r = test::runCli(common + " --clips idle=Survey,walk=Walk,run=Run,run_speed=2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("clips: idle=Survey walk=Walk run=Run attack=Survey die=Survey; "),
@@ -231,8 +225,9 @@ TEST(DemoCli, ClipsMapsStatesToClipsAndABadMapExitsTwo) {
   // A mixed crowd of the character twice, a map per input: the first input's map, and none for
   // the second (''), where no clip is named idle: the first clip idles, and the names find the
   // rest (walk and run at the map-less default speeds).
-  r = test::runCli("demo " + quoted(glb) + " " + quoted(glb) +
-                   " --agents 9 --seconds 1 --width 64 --height 48 -o " + quoted(dir / "x.png") +
+  r = test::runCli("demo " + test::shellQuoted(glb) + " " + test::shellQuoted(glb) +
+                   " --agents 9 --seconds 1 --width 64 --height 48 -o " +
+                   test::shellQuoted(dir / "x.png") +
                    " --clips idle=Survey,walk=Walk,run=Run,run_speed=2 --clips ''");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // One table, a row per character: the second row is the second input's.
@@ -246,8 +241,9 @@ TEST(DemoCli, ClipsMapsStatesToClipsAndABadMapExitsTwo) {
       << r.output;
   EXPECT_NE(r.output.find("animation texture: one "), std::string::npos) << r.output;
   // Maps for some inputs but not all: a usage error naming the flag.
-  r = test::runCli("demo " + quoted(glb) + " sample sample --clips walk=Walk --clips '' -o " +
-                   quoted(dir / "x.png"));
+  r = test::runCli("demo " + test::shellQuoted(glb) +
+                   " sample sample --clips walk=Walk --clips '' -o " +
+                   test::shellQuoted(dir / "x.png"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--clips: given 2 times for 3 inputs"), std::string::npos) << r.output;
 
@@ -264,7 +260,7 @@ TEST(DemoCli, ClipsMapsStatesToClipsAndABadMapExitsTwo) {
   for (const Case& c : cases) {
     r = test::runCli(common + " --clips " + c.map);
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_EQ(lineCount(r.output), 1) << r.output;
+    EXPECT_EQ(test::lineCount(r.output), 1) << r.output;
     EXPECT_NE(r.output.find(c.needle), std::string::npos) << r.output;
   }
 }
@@ -281,21 +277,21 @@ TEST(DemoCli, RunsOnEverySharedAsset) {
   std::vector<std::string> inputs;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(test::assetsDir())) {
     const std::string ext = entry.path().extension().string();
-    if (ext == ".glb" || ext == ".gltf") inputs.push_back(quoted(entry.path()));
+    if (ext == ".glb" || ext == ".gltf") inputs.push_back(test::shellQuoted(entry.path()));
   }
   std::sort(inputs.begin(), inputs.end());
-  inputs.push_back(quoted(test::assetPath("KayKitMannequin/manny_med_mod.gltf")) +
-                   " --clips-from " + quoted(test::assetPath("KayKitMannequin/Med_General.glb")) +
-                   " --clips-from " +
-                   quoted(test::assetPath("KayKitMannequin/Med_MovementBasic.glb")) +
-                   " --clips walk=Walking_A,run=Running_A,attack=Throw");
+  inputs.push_back(
+      test::shellQuoted(test::assetPath("KayKitMannequin/manny_med_mod.gltf")) + " --clips-from " +
+      test::shellQuoted(test::assetPath("KayKitMannequin/Med_General.glb")) + " --clips-from " +
+      test::shellQuoted(test::assetPath("KayKitMannequin/Med_MovementBasic.glb")) +
+      " --clips walk=Walking_A,run=Running_A,attack=Throw");
   ASSERT_FALSE(inputs.empty());
   const auto dir = test::makeTempDir("cli-demo-assets");
   for (const std::string& input : inputs) {
     SCOPED_TRACE(input);
     const test::CliResult r =
         test::runCli("demo " + input + " --agents 6 --seconds 1 --width 64 --height 48 -o " +
-                     quoted(dir / "x.png"));
+                     test::shellQuoted(dir / "x.png"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("\nclips: idle="), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("draw calls: "), std::string::npos) << r.output;

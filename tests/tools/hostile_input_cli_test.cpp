@@ -16,10 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::runCli;
 
-std::string quoted(const fs::path& p) {
-  return "'" + p.string() + "'";
-}
-
 long lines(const std::string& s) {
   return std::count(s.begin(), s.end(), '\n');
 }
@@ -44,8 +40,8 @@ TEST(HostileInputCli, ADirectoryAFifoOrADeviceIsOneLineAndExitOne) {
   fs::create_directory(dir / "folder.glb");
   ASSERT_EQ(mkfifo((dir / "pipe.glb").c_str(), 0600), 0);
   for (const fs::path& input : {dir / "folder.glb", dir / "pipe.glb", fs::path("/dev/zero")}) {
-    const std::string in = quoted(input);
-    const std::string out = quoted(dir / "out");
+    const std::string in = test::shellQuoted(input);
+    const std::string out = test::shellQuoted(dir / "out");
     for (const std::string& command :
          {"inspect " + in, "bake " + in + " -o " + out, "pose " + in + " -o " + out,
           "skeleton " + in + " -o " + out}) {
@@ -61,7 +57,7 @@ TEST(HostileInputCli, ADirectoryAFifoOrADeviceIsOneLineAndExitOne) {
 
 TEST(HostileInputCli, AllowRootLetsAUriLeaveTheAssetFolder) {
   const fs::path dir = test::makeTempDir("cli-allow-root");
-  ASSERT_EQ(runCli("sample -o " + quoted(dir / "sample.glb")).exit_code, 0);
+  ASSERT_EQ(runCli("sample -o " + test::shellQuoted(dir / "sample.glb")).exit_code, 0);
   // Split the .glb into a .gltf in asset/ whose buffer lives one folder up.
   const std::string glb = test::readFile(dir / "sample.glb");
   uint32_t json_length = 0, bin_length = 0;
@@ -76,23 +72,25 @@ TEST(HostileInputCli, AllowRootLetsAUriLeaveTheAssetFolder) {
   fs::create_directory(dir / "asset");
   test::writeFile(dir / "asset" / "character.gltf", json);
   test::writeFile(dir / "shared.bin", bin);
-  const std::string gltf = quoted(dir / "asset" / "character.gltf");
+  const std::string gltf = test::shellQuoted(dir / "asset" / "character.gltf");
 
   test::CliResult r = runCli("inspect " + gltf);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("buffer 0 uri '../shared.bin': leads outside the glTF file's folder"),
             std::string::npos)
       << r.output;
-  r = runCli("inspect " + gltf + " --allow-root " + quoted(dir));
+  r = runCli("inspect " + gltf + " --allow-root " + test::shellQuoted(dir));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("joints: 23"), std::string::npos) << r.output;
   // The option comes before or after the file, once or more, on every importing command.
-  r = runCli("bake --allow-root /nonexistent --allow-root " + quoted(dir) + " " + gltf + " -o " +
-             quoted(dir / "out.throng"));
+  r = runCli("bake --allow-root /nonexistent --allow-root " + test::shellQuoted(dir) + " " + gltf +
+             " -o " + test::shellQuoted(dir / "out.throng"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  r = runCli("pose " + gltf + " --allow-root " + quoted(dir) + " -o " + quoted(dir / "p.obj"));
+  r = runCli("pose " + gltf + " --allow-root " + test::shellQuoted(dir) + " -o " +
+             test::shellQuoted(dir / "p.obj"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  r = runCli("skeleton " + gltf + " --allow-root " + quoted(dir) + " -o " + quoted(dir / "s.skel"));
+  r = runCli("skeleton " + gltf + " --allow-root " + test::shellQuoted(dir) + " -o " +
+             test::shellQuoted(dir / "s.skel"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   fs::remove_all(dir);
 }

@@ -25,18 +25,6 @@ std::string shellQuoted(const std::filesystem::path& p) {
   return "'" + p.string() + "'";
 }
 
-std::vector<glm::vec3> readObjPositions(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<glm::vec3> out;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream s(line);
-    std::string tag;
-    glm::vec3 p;
-    if (s >> tag && tag == "v" && s >> p.x >> p.y >> p.z) out.push_back(p);
-  }
-  return out;
-}
-
 // `mesh` (palette-slot joints) skinned by `palette` (skeleton joints) through `palette_joints`.
 std::vector<glm::vec3> skinLod(const SkinnedMesh& mesh, std::span<const uint16_t> palette_joints,
                                std::span<const JointRows> palette) {
@@ -143,7 +131,8 @@ TEST_F(LodCli, PosesALodOfAPackage) {
   std::vector<JointRows> palette(package->skeleton.jointCount());
   ASSERT_TRUE((FramePaletteJob{&package->animation, frames, palette}.run()));
   const MeshLod& chosen = package->lods[lod];
-  expectSamePositions(readObjPositions(obj), skinLod(chosen.mesh, chosen.palette_joints, palette));
+  expectSamePositions(test::readObjPositions(obj),
+                      skinLod(chosen.mesh, chosen.palette_joints, palette));
   // --out is the same option.
   const std::string again = (*dir_ / "again.obj").string();
   ASSERT_EQ(test::runCli("pose " + shellQuoted(*package_) +
@@ -176,7 +165,8 @@ TEST_F(LodCli, PosesALodOfAGltfFileWithTheDefaultChain) {
   evaluatePalette(c->skeleton, &c->clips[c->findClip("run")], 0.3f, scratch, palette);
   const MeshLod& chosen = (*lods)[2];
   EXPECT_EQ(chosen.palette_joints.size(), 15u);
-  expectSamePositions(readObjPositions(obj), skinLod(chosen.mesh, chosen.palette_joints, palette));
+  expectSamePositions(test::readObjPositions(obj),
+                      skinLod(chosen.mesh, chosen.palette_joints, palette));
 }
 
 TEST(LodCliAssets, BakeWarnsAboutADroppedLevel) {

@@ -20,10 +20,6 @@ test::CliResult runViewer(const std::string& args, const std::string& prefix = "
   return test::runShell(prefix + "'" + THRONG_VIEWER_PATH + "' " + args);
 }
 
-std::string quoted(const std::filesystem::path& path) {
-  return "'" + path.string() + "'";
-}
-
 bool haveXvfb() {
   return std::system("command -v xvfb-run > /dev/null 2>&1") == 0;
 }
@@ -58,7 +54,7 @@ TEST(ViewerCli, ABadCharacterFileExitsOneNamingIt) {
   EXPECT_NE(missing.output.find("throng-viewer: "), std::string::npos) << missing.output;
   EXPECT_NE(missing.output.find("/nonexistent-folder/hero.glb"), std::string::npos);
   test::writeFile(dir / "broken.glb", "glTF this is not a binary glTF file");
-  const test::CliResult broken = runViewer(quoted(dir / "broken.glb"));
+  const test::CliResult broken = runViewer(test::shellQuoted(dir / "broken.glb"));
   EXPECT_EQ(broken.exit_code, 1) << broken.output;
   EXPECT_NE(broken.output.find("broken.glb"), std::string::npos) << broken.output;
   std::filesystem::remove_all(dir);
@@ -90,7 +86,8 @@ TEST(ViewerCli, AScreenshotUnderXvfbShowsTheCrowd) {
   const auto dir = test::makeTempDir("viewer-shot");
   const auto png = dir / "viewer.png";
   const test::CliResult r = runViewer(
-      "--agents 300 --width 480 --height 320 --frames 4 --screenshot " + quoted(png), kXvfb);
+      "--agents 300 --width 480 --height 320 --frames 4 --screenshot " + test::shellQuoted(png),
+      kXvfb);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // auto: gpu where the context has compute (Mesa: ES 3.2), with the default mapped shadows.
   EXPECT_NE(r.output.find("path: gpu"), std::string::npos) << r.output;
@@ -104,9 +101,10 @@ TEST(ViewerCli, Es2GivesAnEs2ContextAndMergedBatches) {
   THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-es2");
   const auto png = dir / "viewer.png";
-  const test::CliResult r = runViewer(
-      "--es2 --agents 100 --width 320 --height 240 --frames 3 --screenshot " + quoted(png),
-      std::string("env -u MESA_GLES_VERSION_OVERRIDE ") + kXvfb);
+  const test::CliResult r =
+      runViewer("--es2 --agents 100 --width 320 --height 240 --frames 3 --screenshot " +
+                    test::shellQuoted(png),
+                std::string("env -u MESA_GLES_VERSION_OVERRIDE ") + kXvfb);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("path: merged (OpenGL ES 2.0"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("OpenGL ES 2.0"), std::string::npos) << r.output;
@@ -120,12 +118,13 @@ TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
   THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-drop");
   test::writeFile(dir / "broken.glb", std::string("glTF\x02\0\0\0garbage", 16));
-  ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
+  ASSERT_EQ(test::runCli("sample -o " + test::shellQuoted(dir / "hero.glb")).exit_code, 0);
   const auto png = dir / "viewer.png";
-  const test::CliResult r = runViewer("--agents 50 --width 320 --height 240 --frames 2 --drop " +
-                                          quoted(dir / "broken.glb") + " --drop " +
-                                          quoted(dir / "hero.glb") + " --screenshot " + quoted(png),
-                                      kXvfb);
+  const test::CliResult r =
+      runViewer("--agents 50 --width 320 --height 240 --frames 2 --drop " +
+                    test::shellQuoted(dir / "broken.glb") + " --drop " +
+                    test::shellQuoted(dir / "hero.glb") + " --screenshot " + test::shellQuoted(png),
+                kXvfb);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("could not load"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("broken.glb"), std::string::npos) << r.output;
@@ -141,12 +140,12 @@ TEST(ViewerCli, DroppedFilesLoadOrSayWhyNot) {
 TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
   THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-mixed");
-  ASSERT_EQ(test::runCli("sample -o " + quoted(dir / "hero.glb")).exit_code, 0);
+  ASSERT_EQ(test::runCli("sample -o " + test::shellQuoted(dir / "hero.glb")).exit_code, 0);
   const auto png = dir / "viewer.png";
-  const test::CliResult r =
-      runViewer("sample " + quoted(dir / "hero.glb") +
-                    " --agents 60 --width 320 --height 240 --frames 3 --screenshot " + quoted(png),
-                kXvfb);
+  const test::CliResult r = runViewer(
+      "sample " + test::shellQuoted(dir / "hero.glb") +
+          " --agents 60 --width 320 --height 240 --frames 3 --screenshot " + test::shellQuoted(png),
+      kXvfb);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("crowd: 2 characters (sample, " + (dir / "hero.glb").string() + ")"),
             std::string::npos)

@@ -16,10 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
 // Lines of `text` that contain `needle`.
 int linesWith(const std::string& text, const std::string& needle) {
   int count = 0;
@@ -97,8 +93,8 @@ class WarningsCli : public ::testing::Test {
 };
 
 TEST_F(WarningsCli, OneLinePerKindWithTheCountAndTheFirstExamples) {
-  const test::CliResult r =
-      test::runCli("bake " + quoted(robot_) + " -o " + quoted(dir_ / "robot.throng"));
+  const test::CliResult r = test::runCli("bake " + test::shellQuoted(robot_) + " -o " +
+                                         test::shellQuoted(dir_ / "robot.throng"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(linesWith(r.output, "throng: warning: "), 2) << r.output;
   EXPECT_NE(r.output.find("throng: warning: " + robot_.string() +
@@ -112,17 +108,18 @@ TEST_F(WarningsCli, OneLinePerKindWithTheCountAndTheFirstExamples) {
             std::string::npos)
       << r.output;
   // A kind that occurs once keeps its own message.
-  const test::CliResult lods =
-      test::runCli("bake " + quoted(robot_) + " --lods -o " + quoted(dir_ / "robot-lods.throng"));
+  const test::CliResult lods = test::runCli("bake " + test::shellQuoted(robot_) + " --lods -o " +
+                                            test::shellQuoted(dir_ / "robot-lods.throng"));
   ASSERT_EQ(lods.exit_code, 0) << lods.output;
   EXPECT_EQ(linesWith(lods.output, "joints renamed"), 1) << lods.output;
 }
 
 TEST_F(WarningsCli, VerboseListsEveryWarningAndQuietNoneButErrorsStillPrint) {
   for (const std::string& command :
-       {"bake -v " + quoted(robot_) + " -o " + quoted(dir_ / "v.throng"),
-        "-v bake " + quoted(robot_) + " -o " + quoted(dir_ / "v.throng"),
-        "bake --verbose " + quoted(robot_) + " -o " + quoted(dir_ / "v.throng")}) {
+       {"bake -v " + test::shellQuoted(robot_) + " -o " + test::shellQuoted(dir_ / "v.throng"),
+        "-v bake " + test::shellQuoted(robot_) + " -o " + test::shellQuoted(dir_ / "v.throng"),
+        "bake --verbose " + test::shellQuoted(robot_) + " -o " +
+            test::shellQuoted(dir_ / "v.throng")}) {
     SCOPED_TRACE(command);
     const test::CliResult r = test::runCli(command);
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -139,25 +136,26 @@ TEST_F(WarningsCli, VerboseListsEveryWarningAndQuietNoneButErrorsStillPrint) {
         << r.output;
   }
   for (const std::string flag : {"-q", "--quiet"}) {
-    const test::CliResult quiet =
-        test::runCli("bake " + flag + " " + quoted(robot_) + " -o " + quoted(dir_ / "q.throng"));
+    const test::CliResult quiet = test::runCli("bake " + flag + " " + test::shellQuoted(robot_) +
+                                               " -o " + test::shellQuoted(dir_ / "q.throng"));
     ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
     EXPECT_EQ(quiet.output.find("throng: warning"), std::string::npos) << quiet.output;
     EXPECT_NE(quiet.output.find("baked " + robot_.string()), std::string::npos) << quiet.output;
   }
-  const test::CliResult error =
-      test::runCli("bake -q " + quoted(dir_ / "missing.glb") + " -o " + quoted(dir_ / "q.throng"));
+  const test::CliResult error = test::runCli("bake -q " + test::shellQuoted(dir_ / "missing.glb") +
+                                             " -o " + test::shellQuoted(dir_ / "q.throng"));
   EXPECT_EQ(error.exit_code, 1);
   EXPECT_NE(error.output.find("throng: io error: "), std::string::npos) << error.output;
-  const test::CliResult both = test::runCli("-q -v bake sample -o " + quoted(dir_ / "q.throng"));
+  const test::CliResult both =
+      test::runCli("-q -v bake sample -o " + test::shellQuoted(dir_ / "q.throng"));
   EXPECT_EQ(both.exit_code, 2) << both.output;
 }
 
 TEST_F(WarningsCli, TheOtherCommandsGroupTheirsToo) {
-  const std::string robot = quoted(robot_);
+  const std::string robot = test::shellQuoted(robot_);
   for (const std::string& command :
-       {"skeleton " + robot + " -o " + quoted(dir_ / "robot.skel"),
-        "pose " + robot + " --clip Move3 --time 0.5 -o " + quoted(dir_ / "robot.obj")}) {
+       {"skeleton " + robot + " -o " + test::shellQuoted(dir_ / "robot.skel"),
+        "pose " + robot + " --clip Move3 --time 0.5 -o " + test::shellQuoted(dir_ / "robot.obj")}) {
     SCOPED_TRACE(command);
     const test::CliResult r = test::runCli(command);
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -184,12 +182,13 @@ json runJson(const std::string& command) {
 }
 
 TEST_F(WarningsCli, EveryCommandsJsonCarriesItsWarningsAsData) {
-  const std::string robot = quoted(robot_);
+  const std::string robot = test::shellQuoted(robot_);
   const json commands[] = {
-      runJson("bake " + robot + " --json -o " + quoted(dir_ / "j.throng")),
-      runJson("bake " + robot + " --lods --json -o " + quoted(dir_ / "j.throng")),
-      runJson("pose " + robot + " --clip 2 --time 0.5 --json -o " + quoted(dir_ / "j.obj")),
-      runJson("skeleton " + robot + " --json -o " + quoted(dir_ / "j.skel")),
+      runJson("bake " + robot + " --json -o " + test::shellQuoted(dir_ / "j.throng")),
+      runJson("bake " + robot + " --lods --json -o " + test::shellQuoted(dir_ / "j.throng")),
+      runJson("pose " + robot + " --clip 2 --time 0.5 --json -o " +
+              test::shellQuoted(dir_ / "j.obj")),
+      runJson("skeleton " + robot + " --json -o " + test::shellQuoted(dir_ / "j.skel")),
       runJson("inspect " + robot + " --json"),
   };
   for (const json& out : commands) {
@@ -225,10 +224,11 @@ TEST_F(WarningsCli, EveryCommandsJsonCarriesItsWarningsAsData) {
   EXPECT_EQ(commands[4]["joints"][9]["name"], "Hips#9");
   EXPECT_EQ(commands[4]["clips"].size(), static_cast<size_t>(kRobotAnimations));
   // -q leaves the data alone: it silences stderr only.
-  EXPECT_EQ(
-      runJson("-q skeleton " + robot + " --json -o " + quoted(dir_ / "j.skel"))["warnings"].size(),
-      22u);
-  const json sample = runJson("sample --json -o " + quoted(dir_ / "s.glb"));
+  EXPECT_EQ(runJson("-q skeleton " + robot + " --json -o " +
+                    test::shellQuoted(dir_ / "j.skel"))["warnings"]
+                .size(),
+            22u);
+  const json sample = runJson("sample --json -o " + test::shellQuoted(dir_ / "s.glb"));
   EXPECT_EQ(sample["output"], (dir_ / "s.glb").string());
   EXPECT_TRUE(sample["warnings"].empty());
   EXPECT_GT(sample["joints"], 0);
@@ -237,9 +237,10 @@ TEST_F(WarningsCli, EveryCommandsJsonCarriesItsWarningsAsData) {
 TEST_F(WarningsCli, PipedOutputHasNoProgressBar) {
   // The benchmark humanoid's bake and LOD chain take a while; stderr here is a pipe.
   const fs::path humanoid = dir_ / "humanoid.glb";
-  ASSERT_EQ(test::runCli("sample --humanoid -o " + quoted(humanoid)).exit_code, 0);
-  const test::CliResult r = test::runCli("bake " + quoted(humanoid) + " --lods --threads 1 -o " +
-                                         quoted(dir_ / "humanoid.throng"));
+  ASSERT_EQ(test::runCli("sample --humanoid -o " + test::shellQuoted(humanoid)).exit_code, 0);
+  const test::CliResult r =
+      test::runCli("bake " + test::shellQuoted(humanoid) + " --lods --threads 1 -o " +
+                   test::shellQuoted(dir_ / "humanoid.throng"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.find('\r'), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("\033["), std::string::npos) << r.output;

@@ -426,7 +426,7 @@ std::function<int()> setupBake(CLI::App& sub) {
   return [args] { return runBake(*args); };
 }
 
-const bool kRegistered = registerCommand(
+const bool kBakeRegistered = registerCommand(
     {"bake", "bake every clip into an animation texture package (method B)", setupBake});
 
 }  // namespace

@@ -20,8 +20,9 @@ struct CommandInfo {
 
 std::vector<CommandInfo>& commandRegistry();
 
-// Use at namespace scope in a subcommand's file:
-//   static const bool kRegistered = registerCommand({"inspect", "...", setupInspect});
+// Use at namespace scope in a subcommand's file, under a name of the file's own (the subcommands
+// may be compiled together as one unity source, THRONG_UNITY_BUILD):
+//   const bool kInspectRegistered = registerCommand({"inspect", "...", setupInspect});
 bool registerCommand(CommandInfo info);
 
 // Exit codes (docs/errors.md, "Command line"): a usage error is the command line's fault (an

@@ -311,7 +311,7 @@ std::function<int()> setupDemo(CLI::App& sub) {
   return [args] { return runDemo(*args); };
 }
 
-[[maybe_unused]] const bool kRegistered = registerCommand(
+[[maybe_unused]] const bool kDemoRegistered = registerCommand(
     {"demo",
      "the crowd demo: a character driven by players' commands (made up or replayed), drawn "
      "headless through the crowd front end",

@@ -329,7 +329,7 @@ std::function<int()> setupInspect(CLI::App& sub) {
   };
 }
 
-[[maybe_unused]] const bool kRegistered =
+[[maybe_unused]] const bool kInspectRegistered =
     registerCommand({"inspect",
                      "show the joint tree, meshes, clips and warnings of a "
                      "glTF file or package",

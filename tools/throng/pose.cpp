@@ -197,7 +197,7 @@ std::function<int()> setupPose(CLI::App& sub) {
   return [args] { return runPose(*args); };
 }
 
-[[maybe_unused]] const bool kRegistered = registerCommand(
+[[maybe_unused]] const bool kPoseRegistered = registerCommand(
     {"pose", "write a LOD's skinned mesh at a clip time as OBJ (glTF or package)", setupPose});
 
 }  // namespace

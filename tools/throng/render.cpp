@@ -349,7 +349,7 @@ std::function<int()> setupRender(CLI::App& sub) {
   return [args] { return runRender(*args); };
 }
 
-const bool kRegistered = registerCommand(
+const bool kRenderRegistered = registerCommand(
     {"render", "draw a crowd playing one clip headless (any render path) and write a PNG",
      setupRender});
 

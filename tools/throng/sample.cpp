@@ -41,7 +41,7 @@ std::function<int()> setupSample(CLI::App& sub) {
   };
 }
 
-[[maybe_unused]] const bool kRegistered = registerCommand(
+[[maybe_unused]] const bool kSampleRegistered = registerCommand(
     {"sample", "write the built-in sample character (or the benchmark humanoid) as .glb",
      setupSample});
 

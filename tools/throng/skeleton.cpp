@@ -48,7 +48,7 @@ std::function<int()> setupSkeleton(CLI::App& sub) {
   };
 }
 
-[[maybe_unused]] const bool kRegistered = registerCommand(
+[[maybe_unused]] const bool kSkeletonRegistered = registerCommand(
     {"skeleton", "write the skeleton file (joint tree with relative matrices)", setupSkeleton});
 
 }  // namespace
