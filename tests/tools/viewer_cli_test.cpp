@@ -156,6 +156,39 @@ TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
   std::filesystem::remove_all(dir);
 }
 
+// A creature animated by morph targets (a vertex-frame character) joins a skinned one in one crowd
+// on the default (gpu) path; on ES 2.0 the merged path refuses it with one line naming the file.
+TEST(ViewerCli, AMorphCreatureJoinsTheCrowdOrIsRefusedOnEs2) {
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
+  const std::string cube = "feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb";
+  THRONG_REQUIRE_ASSET(cube);
+  const std::string cube_path = test::assetPath(cube).string();
+  const auto dir = test::makeTempDir("viewer-morph");
+  const auto png = dir / "viewer.png";
+  const test::CliResult r = runViewer(test::shellQuoted(cube_path) +
+                                          " sample --agents 40 --width 320 --height 240 "
+                                          "--frames 3 --screenshot " +
+                                          test::shellQuoted(png),
+                                      kXvfb);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("crowd: 2 characters (" + cube_path + ", sample)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("path: gpu"), std::string::npos) << r.output;
+  expectAPicture(png, 320, 240);
+
+  const test::CliResult es2 =
+      runViewer("--es2 " + test::shellQuoted(cube_path) +
+                    " --agents 4 --width 320 --height 240 --frames 1 --screenshot " +
+                    test::shellQuoted(dir / "es2.png"),
+                std::string("env -u MESA_GLES_VERSION_OVERRIDE ") + kXvfb);
+  EXPECT_EQ(es2.exit_code, 1) << es2.output;
+  EXPECT_NE(es2.output.find(cube_path + ": merged path: " + cube_path + " animates its vertices"),
+            std::string::npos)
+      << es2.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "es2.png"));
+  std::filesystem::remove_all(dir);
+}
+
 #else
 
 TEST(ViewerCli, NotBuilt) {
