@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -331,8 +332,15 @@ struct Checked {
   int most_varyings = 0;
 };
 
-// Every live program of the current context against the limits.
-void checkLivePrograms(const std::string& what, Checked& checked) {
+// A linked program of the current context as the driver holds it.
+struct LiveProgram {
+  GLuint name = 0;
+  std::string label;  // the configuration, the GL name and the vertex stage's #defines
+  std::string vertex, fragment;
+};
+
+std::vector<LiveProgram> livePrograms(const std::string& what) {
+  std::vector<LiveProgram> out;
   for (GLuint name = 1; name < kMaxObjectName; ++name) {
     if (!glIsProgram(name)) continue;
     GLint linked = 0;
@@ -341,16 +349,35 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
     GLuint shaders[2] = {0, 0};
     GLsizei count = 0;
     glGetAttachedShaders(name, 2, &count, shaders);
-    std::string vertex, fragment;
+    LiveProgram p;
+    p.name = name;
     for (GLsizei i = 0; i < count; ++i) {
       GLint type = 0;
       glGetShaderiv(shaders[i], GL_SHADER_TYPE, &type);
-      (type == GL_VERTEX_SHADER ? vertex : fragment) = shaderSource(shaders[i]);
+      (type == GL_VERTEX_SHADER ? p.vertex : p.fragment) = shaderSource(shaders[i]);
     }
-    if (vertex.empty()) continue;  // compute programs have no vertex stage (none on ES 2.0)
+    if (p.vertex.empty()) continue;  // compute programs have no vertex stage (none on ES 2.0)
+    p.label = what + ", program " + std::to_string(name) + " (" + definesOf(p.vertex) + ")";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// The preprocessor's predefined macros for a stage of a GLSL ES 1.00 program on this context.
+std::map<std::string, std::string> predefinedMacros(bool fragment) {
+  std::map<std::string, std::string> m = {{"GL_ES", "1"}, {"__VERSION__", "100"}};
+  if (fragment) m["GL_FRAGMENT_PRECISION_HIGH"] = "1";
+  return m;
+}
+
+// Every live program of the current context against the limits.
+void checkLivePrograms(const std::string& what, Checked& checked) {
+  for (const LiveProgram& program : livePrograms(what)) {
+    const GLuint name = program.name;
+    const std::string& vertex = program.vertex;
+    const std::string& fragment = program.fragment;
+    const std::string& label = program.label;
     ++checked.programs;
-    const std::string label =
-        what + ", program " + std::to_string(name) + " (" + definesOf(vertex) + ")";
     EXPECT_EQ(vertex.rfind("#version 100", 0), 0u) << label;
     // Attributes: what the linker kept, in locations (a matN takes N).
     GLint attributes = 0, locations = 0;
@@ -369,17 +396,15 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
     }
     EXPECT_LE(locations, kMaxVertexAttributes) << label;
     // Varyings: the vertex stage's declarations after the preprocessor.
-    std::map<std::string, std::string> predefined = {{"GL_ES", "1"}, {"__VERSION__", "100"}};
-    const std::string vertex_text = Preprocessor(predefined).run(vertex);
+    const std::string vertex_text = Preprocessor(predefinedMacros(false)).run(vertex);
     std::vector<std::string> varyings;
     const int rows = declaredVectors(vertex_text, "varying", &varyings);
     std::string list;
     for (const std::string& v : varyings) list += v + ", ";
     EXPECT_LE(rows, kMaxVaryingVectors) << label << ": " << list;
     // The fragment stage reads no varying the vertex stage lacks (a miscount would hide one).
-    predefined["GL_FRAGMENT_PRECISION_HIGH"] = "1";
     std::vector<std::string> read;
-    declaredVectors(Preprocessor(predefined).run(fragment), "varying", &read);
+    declaredVectors(Preprocessor(predefinedMacros(true)).run(fragment), "varying", &read);
     for (const std::string& v : read) {
       EXPECT_NE(std::find(varyings.begin(), varyings.end(), v), varyings.end())
           << label << ": " << v;
@@ -428,7 +453,11 @@ const Package& richPackage() {
   return package;
 }
 
-TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
+// Draws a frame and the depth pass on the merged path of a real ES 2.0 context in every
+// configuration (the built-in look and a user file with a vertex hook; no shadows, the shadow
+// map, blob shadows), calling `inspect` after each with the configuration's name while its
+// renderer's programs are alive.
+void drawEveryConfiguration(const std::function<void(const std::string&)>& inspect) {
   DeviceDesc desc;
   desc.gles_major = 2;
   desc.width = desc.height = 48;
@@ -457,7 +486,6 @@ TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
       {"built-in look, blob shadows", ShadowMode::kBlob, false},
       {"user file with a vertex hook, shadow map", ShadowMode::kMap, true},
       {"user file with a vertex hook, blob shadows", ShadowMode::kBlob, true}};
-  Checked checked;
   for (const Config& config : configs) {
     CrowdRendererDesc rd;
     rd.path = RenderPath::kMerged;
@@ -476,8 +504,13 @@ TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
     // The depth pass for a program's own shadow map, into the frame (its colour is irrelevant).
     ASSERT_TRUE(renderer.drawDepth(view, frame).ok()) << config.name;
     device->finish();
-    checkLivePrograms(config.name, checked);
+    inspect(config.name);
   }
+}
+
+TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
+  Checked checked;
+  drawEveryConfiguration([&](const std::string& config) { checkLivePrograms(config, checked); });
   std::printf("  %d programs checked: at most %d attribute locations, %d varying vectors\n",
               checked.programs, checked.most_attributes, checked.most_varyings);
   // Crowd (colour and depth, each with and without the file), ground and blob programs at least.
