@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "render/cpu_reference.h"
+#include "render/ground_reference.h"
 #include "render/world_mesh.h"
 #include "render_test_support.h"
 #include "support/require.h"
@@ -220,8 +221,7 @@ std::string caseName(const ::testing::TestParamInfo<PathCase>& info) {
 class Shadows : public ::testing::TestWithParam<PathCase> {};
 
 // The shadow map: ground pixels the CPU says are shadowed show the ground without the direct
-// light (the ground is Lambert: base x (sky + light x max(-l.y, 0) x shadow), written as it is;
-// ground_renderer_test), lit ones the unshadowed frame's colour.
+// light (test::groundColour), lit ones the unshadowed frame's colour.
 TEST_P(Shadows, TheMapShadowsTheGroundWhereARayToTheLightMeetsTheAgent) {
   std::unique_ptr<Device> device;
   makeDevice(GetParam().path, GetParam().gles_major, device);
@@ -241,9 +241,9 @@ TEST_P(Shadows, TheMapShadowsTheGroundWhereARayToTheLightMeetsTheAgent) {
   renderer.setShadows(ShadowMode::kOff);
   const Image bare = drawFrame(*device, renderer);
 
-  const glm::vec3 sky = s.view.sky_color;
-  const glm::vec3 direct = s.view.light_color * s.view.light_intensity *
-                           std::max(-glm::normalize(s.view.light_direction).y, 0.0f);
+  // The ground in the shadow keeps the share shadowed / lit of its unshadowed colour.
+  const glm::vec3 kept = test::groundColour(s.view, rd.ground.color, 0.0f) /
+                         test::groundColour(s.view, rd.ground.color, 1.0f);
   const std::vector<GroundPixel> ground = classifyGround(s.view.light_direction);
   int lit = 0, shadowed = 0, lit_bad = 0, shadowed_bad = 0, lit_worst = 0, shadowed_worst = 0;
   for (size_t p = 0; p < ground.size(); ++p) {
@@ -256,7 +256,7 @@ TEST_P(Shadows, TheMapShadowsTheGroundWhereARayToTheLightMeetsTheAgent) {
       lit_worst = std::max(lit_worst, d);
     } else if (ground[p].kind == Ground::kShadowed) {
       glm::dvec3 want;
-      for (int c = 0; c < 3; ++c) want[c] = off[c] * sky[c] / (sky[c] + direct[c]);
+      for (int c = 0; c < 3; ++c) want[c] = off[c] * kept[c];
       const int d = channelDifference(got, want);
       ++shadowed;
       shadowed_bad += d > kTolerance;
@@ -272,9 +272,9 @@ TEST_P(Shadows, TheMapShadowsTheGroundWhereARayToTheLightMeetsTheAgent) {
                              << kTolerance;
 }
 
-// Blob shadows: a disc under the agent of GroundDesc::shadow_radius x scale, darkening the ground
-// by 1 - opacity (1 - r^2)^2 at r radii from the agent's position (ground_renderer_test's formula);
-// the gpu path draws none and says so.
+// Blob shadows: a disc under the agent of GroundDesc::shadow_radius x scale, keeping
+// test::blobShadowKept of the ground's colour r radii from the agent's position; the gpu path
+// draws none and says so.
 TEST_P(Shadows, ABlobDarkensADiscUnderTheAgent) {
   std::unique_ptr<Device> device;
   makeDevice(GetParam().path, GetParam().gles_major, device);
@@ -307,10 +307,10 @@ TEST_P(Shadows, ABlobDarkensADiscUnderTheAgent) {
                      radius;
     // The pixel's footprint (~0.1 units) straddles the disc's rim: not checked.
     if (std::abs(r - 1.0) < 0.15) continue;
-    const double falloff = r < 1.0 ? (1.0 - r * r) * (1.0 - r * r) : 0.0;
     const uint8_t* off = &bare.rgba[p * 4];
     const glm::dvec3 want =
-        glm::dvec3(off[0], off[1], off[2]) * (1.0 - rd.ground.shadow_opacity * falloff);
+        glm::dvec3(off[0], off[1], off[2]) *
+        static_cast<double>(test::blobShadowKept(static_cast<float>(r), rd.ground.shadow_opacity));
     const int d = channelDifference(&blob.rgba[p * 4], want);
     (r < 1.0 ? inside : outside) += 1;
     bad += d > kTolerance;
