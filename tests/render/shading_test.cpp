@@ -187,34 +187,45 @@ struct SamplerCase {
   int gles_major;
 };
 
-class SamplerUnits : public ::testing::TestWithParam<SamplerCase> {};
+class SamplerUnits : public ::testing::TestWithParam<SamplerCase> {
+ protected:
+  void SetUp() override {
+    DeviceDesc dd;
+    dd.width = dd.height = 48;
+    dd.gles_major = GetParam().gles_major;
+    if (GetParam().path == RenderPath::kGpu) dd.gles_minor = 1;
+    device_ = test::makeTestDevice(dd);
+    ASSERT_NE(device_, nullptr);
+    if (GetParam().path == RenderPath::kGpu) {
+      THRONG_REQUIRE(device_->caps().compute, "no ES 3.1 compute on " + device_->caps().version);
+    }
+  }
+  // The path's renderer with the shadow map (its unit in use) and a file of `samplers` samplers.
+  CrowdRendererDesc desc(int samplers) {
+    CrowdRendererDesc d;
+    d.path = GetParam().path;
+    d.fixed_lod = 0;
+    d.shadows = ShadowMode::kMap;
+    d.shadow_map_size = 128;
+    text_ = samplersShader(samplers);
+    d.shader = shader("samplers.glsl", text_.c_str());
+    return d;
+  }
+  std::unique_ptr<Device> device_;
+  const Package package_ = test::bakeForTest(test::makeChainCharacter(), 24.0f);
+  std::string text_;
+};
 
 // One sampler more than the path leaves free: each of the free ones binds and reads its own
 // texture while the crowd's material textures and shadow map are in use, and the one beyond is
 // kLimitExceeded naming the file and the sampler.
 TEST_P(SamplerUnits, TheFreeUnitsWorkAndOneMoreIsAClearError) {
   const RenderPath path = GetParam().path;
-  DeviceDesc dd;
-  dd.width = dd.height = 48;
-  dd.gles_major = GetParam().gles_major;
-  if (path == RenderPath::kGpu) dd.gles_minor = 1;
-  std::unique_ptr<Device> device = test::makeTestDevice(dd);
-  ASSERT_NE(device, nullptr);
-  if (path == RenderPath::kGpu) {
-    THRONG_REQUIRE(device->caps().compute, "no ES 3.1 compute on " + device->caps().version);
-  }
   const int free_units = documentedFreeUnits(path);
-  const Package package = test::bakeForTest(test::makeChainCharacter(), 24.0f);
-  CrowdRendererDesc rd;
-  rd.path = path;
-  rd.fixed_lod = 0;
-  rd.shadows = ShadowMode::kMap;  // the shadow map's unit in use
-  rd.shadow_map_size = 128;
-  const std::string text = samplersShader(free_units + 1);
-  rd.shader = shader("samplers.glsl", text.c_str());
-  CrowdRenderer renderer(*device, package, rd);
+  CrowdRenderer renderer(*device_, package_, desc(free_units + 1));
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   ASSERT_EQ(renderer.path(), path);
+  Device* device = device_.get();
 
   std::vector<GLuint> textures(free_units + 1);
   glGenTextures(static_cast<GLsizei>(textures.size()), textures.data());
