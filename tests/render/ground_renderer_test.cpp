@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "render/ground_reference.h"
 #include "render_test_support.h"
 #include "throng/render/capture.h"
 
@@ -71,22 +72,17 @@ std::optional<glm::vec3> groundUnder(const FrameView& view, int x, int y, float 
   return ray.origin + t * ray.direction;
 }
 
-// The CPU formula of ground.frag and blob_shadow.frag (without grid lines): a Lambert surface
-// facing up under the sky's light and the directional light (docs/shaders.md, "The ground").
+// The CPU formula of ground.frag and blob_shadow.frag (without grid lines, test::groundColour
+// and test::blobShadowKept), faded into the fog; the shadows fade with it.
 glm::vec3 expectedColor(const FrameView& view, const GroundDesc& desc, const glm::vec3& point,
                         std::span<const BlobShadow> shadows) {
-  const glm::vec3 light = glm::normalize(view.light_direction);
-  const float diffuse = std::max(-light.y, 0.0f);
-  const glm::vec3 lit =
-      desc.color * (view.sky_color + view.light_color * view.light_intensity * diffuse);
+  const glm::vec3 lit = test::groundColour(view, desc.color);
   const float fog = fogAmount(view.fog, glm::distance(point, view.eye));
   glm::vec3 color = lit * (1.0f - fog) + view.fog.color * fog;
   for (const BlobShadow& s : shadows) {
-    const glm::vec2 d =
-        (glm::vec2(point.x, point.z) - glm::vec2(s.center.x, s.center.z)) / s.radius;
-    const float r2 = glm::dot(d, d);
-    const float falloff = r2 < 1.0f ? (1.0f - r2) * (1.0f - r2) : 0.0f;
-    color *= 1.0f - desc.shadow_opacity * falloff * (1.0f - fog);
+    const float r =
+        glm::distance(glm::vec2(point.x, point.z), glm::vec2(s.center.x, s.center.z)) / s.radius;
+    color *= 1.0f - (1.0f - test::blobShadowKept(r, desc.shadow_opacity)) * (1.0f - fog);
   }
   return color;
 }

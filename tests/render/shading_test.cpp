@@ -1,5 +1,6 @@
 // The user shader contract on every path: the file's uniforms and the surface's agent and state
-// reach throngShade; a broken file fails the renderer naming the file and its line.
+// reach throngShade; a broken file fails the renderer naming the file and its line; the file's
+// samplers get the texture units the path leaves free, and one more is a clear error.
 #include "throng/render/shading.h"
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <GLES3/gl3.h>
 #include <gtest/gtest.h>
 
 #include "render/pbr_reference.h"
@@ -153,6 +155,140 @@ TEST_P(ShadingPaths, ABrokenFileFailsTheRendererNamingItsLine) {
 
 INSTANTIATE_TEST_SUITE_P(Paths, ShadingPaths, ::testing::ValuesIn(test::kEveryPath),
                          test::pathParamName);
+
+// ---- samplers: the units a path leaves to the file ----
+
+// docs/shaders.md: "a sampler beyond the free texture units (2 on the merged paths, 6 on the
+// others) is kLimitExceeded" (the merged paths: merged and per-character).
+int documentedFreeUnits(RenderPath path) {
+  return path == RenderPath::kMerged || path == RenderPath::kPerCharacter ? 2 : 6;
+}
+
+// A file of `count` samplers map0.., the one `pick` names shown unlit at uv (0.5, 0.5).
+std::string samplersShader(int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) text += "uniform sampler2D map" + std::to_string(i) + ";\n";
+  text += "uniform float pick;\nvec4 throngShade(ThrongSurface s) {\n  vec4 c = vec4(0.0);\n";
+  for (int i = 0; i < count; ++i) {
+    text += "  if (pick > " + std::to_string(i) + ".5 - 1.0 && pick < " + std::to_string(i) +
+            ".5) c = throngTexture(map" + std::to_string(i) + ", vec2(0.5));\n";
+  }
+  return text + "  return vec4(c.rgb, 1.0);\n}\n";
+}
+
+// Sampler i's 1x1 texture: a colour of its own (RGBA8, read as linear by the file).
+glm::u8vec4 samplerTexel(int i) {
+  return {static_cast<uint8_t>(40 + 25 * i), static_cast<uint8_t>(220 - 20 * i),
+          static_cast<uint8_t>(i % 2 ? 200 : 70), 255};
+}
+
+struct SamplerCase {
+  RenderPath path;
+  int gles_major;
+};
+
+class SamplerUnits : public ::testing::TestWithParam<SamplerCase> {
+ protected:
+  void SetUp() override {
+    DeviceDesc dd;
+    dd.width = dd.height = 48;
+    dd.gles_major = GetParam().gles_major;
+    if (GetParam().path == RenderPath::kGpu) dd.gles_minor = 1;
+    device_ = test::makeTestDevice(dd);
+    ASSERT_NE(device_, nullptr);
+    if (GetParam().path == RenderPath::kGpu) {
+      THRONG_REQUIRE(device_->caps().compute, "no ES 3.1 compute on " + device_->caps().version);
+    }
+  }
+  // The path's renderer with the shadow map (its unit in use) and a file of `samplers` samplers.
+  CrowdRendererDesc desc(int samplers) {
+    CrowdRendererDesc d;
+    d.path = GetParam().path;
+    d.fixed_lod = 0;
+    d.shadows = ShadowMode::kMap;
+    d.shadow_map_size = 128;
+    text_ = samplersShader(samplers);
+    d.shader = shader("samplers.glsl", text_.c_str());
+    return d;
+  }
+  std::unique_ptr<Device> device_;
+  const Package package_ = test::bakeForTest(test::makeChainCharacter(), 24.0f);
+  std::string text_;
+};
+
+// One sampler more than the path leaves free: each of the free ones binds and reads its own
+// texture while the crowd's material textures and shadow map are in use, and the one beyond is
+// kLimitExceeded naming the file and the sampler.
+TEST_P(SamplerUnits, TheFreeUnitsWorkAndOneMoreIsAClearError) {
+  const RenderPath path = GetParam().path;
+  const int free_units = documentedFreeUnits(path);
+  CrowdRenderer renderer(*device_, package_, desc(free_units + 1));
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  ASSERT_EQ(renderer.path(), path);
+  Device* device = device_.get();
+
+  std::vector<GLuint> textures(free_units + 1);
+  glGenTextures(static_cast<GLsizei>(textures.size()), textures.data());
+  for (size_t i = 0; i < textures.size(); ++i) {
+    const glm::u8vec4 texel = samplerTexel(static_cast<int>(i));
+    glBindTexture(GL_TEXTURE_2D, textures[i]);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, &texel[0]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  for (int i = 0; i < free_units; ++i) {
+    const std::string name = "map" + std::to_string(i);
+    const Status set = renderer.setShaderTexture(name, textures[i]);
+    EXPECT_TRUE(set.ok()) << name << " of " << free_units << " free: " << set.toString();
+  }
+  const std::string last = "map" + std::to_string(free_units);
+  const Status beyond = renderer.setShaderTexture(last, textures[free_units]);
+  EXPECT_EQ(beyond.code(), ErrorCode::kLimitExceeded) << beyond.toString();
+  EXPECT_NE(beyond.message().find("samplers.glsl"), std::string::npos) << beyond.message();
+  EXPECT_NE(beyond.message().find("'" + last + "'"), std::string::npos) << beyond.message();
+  EXPECT_TRUE(renderer.ok()) << "the error leaves the renderer working";
+
+  const Placement placements[] = {Placement{}};
+  const AgentPlayback playback[1];
+  const FrameView view = lookAtView(glm::vec3(0.0f, 1.0f, 4.0f), glm::vec3(0.0f, 1.0f, 0.0f),
+                                    glm::radians(50.0f), 1.0f, 0.1f, 20.0f);
+  for (int i = 0; i < free_units; ++i) {
+    ASSERT_TRUE(renderer.setShaderUniform("pick", static_cast<float>(i)).ok());
+    device->beginFrame(kClear);
+    ASSERT_TRUE(renderer.draw(view, CrowdFrame{placements, playback}).ok())
+        << renderer.status().toString();
+    device->finish();
+    Result<Image> image = device->readPixels();
+    ASSERT_TRUE(image.ok());
+    const glm::u8vec4 texel = samplerTexel(i);
+    const glm::ivec3 want = test::encodedColour(glm::dvec3(texel.r, texel.g, texel.b) / 255.0);
+    int covered = 0, wrong = 0;
+    for (size_t p = 0; p < image->rgba.size(); p += 4) {
+      const uint8_t* px = &image->rgba[p];
+      if (px[0] == 0 && px[1] == 0 && px[2] == 0) continue;
+      ++covered;
+      wrong += std::abs(px[0] - want.r) > 1 || std::abs(px[1] - want.g) > 1 ||
+               std::abs(px[2] - want.b) > 1;
+    }
+    EXPECT_GT(covered, 30) << "sampler " << i;
+    EXPECT_EQ(wrong, 0) << "sampler " << i << " of " << covered << " covered pixels";
+  }
+  glDeleteTextures(static_cast<GLsizei>(textures.size()), textures.data());
+}
+
+std::string samplerCaseName(const ::testing::TestParamInfo<SamplerCase>& info) {
+  std::string name = renderPathName(info.param.path);
+  std::erase(name, '-');
+  return name + "Es" + std::to_string(info.param.gles_major);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, SamplerUnits,
+                         ::testing::Values(SamplerCase{RenderPath::kMerged, 2},
+                                           SamplerCase{RenderPath::kInstanced, 3},
+                                           SamplerCase{RenderPath::kPerCharacter, 3},
+                                           SamplerCase{RenderPath::kGpu, 3}),
+                         samplerCaseName);
 
 TEST(Shading, AVersionLineAndAnUnreadableFileAreRefused) {
   auto device = test::makeTestDevice();

@@ -266,7 +266,7 @@ class CrowdRenderer {
   // The user file's uniforms and samplers (CrowdRendererDesc::shader), set on every program that
   // draws with it from the next draw on: floats (1..4 per element, 16 for a mat4, times the
   // array's elements), ints (1..4 per element; bools as 0/1), and GL textures (TEXTURE_2D of this
-  // device's context; on the merged paths 2 samplers find units, 7 on the others).
+  // device's context; on the merged paths 2 samplers find units, 6 on the others).
   // kInvalidArgument when the file has no such active uniform or it takes other values (naming
   // the file and the uniform); kLimitExceeded when no texture unit is left; status() on a failed
   // renderer.

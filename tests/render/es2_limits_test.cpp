@@ -1,0 +1,547 @@
+// GLSL ES 1.00's minimums (its Appendix A and section 7.4: 8 vertex attributes, 8 varying
+// vectors, no texture lookups in the vertex stage of an ES 2.0 device) kept by every program the
+// merged path builds on a real ES 2.0 context: with and without a user's file (and its vertex
+// hook), with the shadow map, blob shadows and the depth pass. Each live GL program is read back
+// from the driver (its attached shaders' sources, its active attributes): nothing of the
+// library's is asked how it assembled them.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <GLES3/gl3.h>
+#include <gtest/gtest.h>
+
+#include "render_test_support.h"
+#include "support/material_character.h"
+#include "support/test_support.h"
+#include "throng/offline/bake.h"
+#include "throng/offline/tangents.h"
+#include "throng/render/crowd_renderer.h"
+
+namespace throng::render {
+namespace {
+
+// GLSL ES 1.00's guaranteed minimums (gl_MaxVertexAttribs, gl_MaxVaryingVectors).
+constexpr int kMaxVertexAttributes = 8;
+constexpr int kMaxVaryingVectors = 8;
+// Object names scanned for live programs (shaders and programs share one name space; a few
+// renderers make well under a few hundred).
+constexpr GLuint kMaxObjectName = 4096;
+
+// ---- a small GLSL preprocessor: object-like macros, #if/#ifdef/#ifndef/#elif/#else/#endif ----
+
+std::string withoutComments(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 2, "//") == 0) {
+      while (i < s.size() && s[i] != '\n') ++i;
+      out += '\n';
+    } else if (s.compare(i, 2, "/*") == 0) {
+      const size_t end = s.find("*/", i + 2);
+      for (size_t k = i; k < std::min(end, s.size()); ++k) out += s[k] == '\n' ? "\n" : "";
+      out += ' ';
+      i = end == std::string_view::npos ? s.size() : end + 1;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+bool identifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::vector<std::string> tokens(std::string_view s) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (identifierChar(c)) {
+      size_t j = i;
+      while (j < s.size() && (identifierChar(s[j]) || s[j] == '.')) ++j;
+      out.emplace_back(s.substr(i, j - i));
+      i = j;
+    } else {
+      // Two-character operators the #if expressions use.
+      static const char* const kPairs[] = {"&&", "||", "==", "!=", "<=", ">="};
+      bool pair = false;
+      for (const char* p : kPairs) {
+        if (s.compare(i, 2, p) == 0) {
+          out.emplace_back(p);
+          i += 2;
+          pair = true;
+          break;
+        }
+      }
+      if (!pair) out.emplace_back(1, s[i++]);
+    }
+  }
+  return out;
+}
+
+class Preprocessor {
+ public:
+  explicit Preprocessor(std::map<std::string, std::string> predefined)
+      : macros_(std::move(predefined)) {}
+
+  std::string run(std::string_view source) {
+    const std::string text = withoutComments(source);
+    struct Level {
+      bool active, taken, parent;
+    };
+    std::vector<Level> stack;
+    std::string out;
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      std::string_view line(text.data() + start, end - start);
+      start = end + 1;
+      const bool active = stack.empty() || stack.back().active;
+      const size_t first = line.find_first_not_of(" \t");
+      if (first == std::string_view::npos) continue;
+      if (line[first] != '#') {
+        if (active) out += expand(line) + "\n";
+        continue;
+      }
+      std::string_view rest = line.substr(first + 1);
+      rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
+      size_t word_end = 0;
+      while (word_end < rest.size() && identifierChar(rest[word_end])) ++word_end;
+      const std::string word(rest.substr(0, word_end));
+      rest.remove_prefix(word_end);
+      const std::vector<std::string> args = tokens(rest);
+      if (word == "ifdef" || word == "ifndef") {
+        const bool defined = !args.empty() && macros_.count(args[0]);
+        const bool on = active && (word == "ifdef" ? defined : !defined);
+        stack.push_back({on, on, active});
+      } else if (word == "if") {
+        const bool on = active && evaluate(args);
+        stack.push_back({on, on, active});
+      } else if (word == "elif") {
+        Level& l = stack.back();
+        l.active = l.parent && !l.taken && evaluate(args);
+        l.taken = l.taken || l.active;
+      } else if (word == "else") {
+        Level& l = stack.back();
+        l.active = l.parent && !l.taken;
+        l.taken = true;
+      } else if (word == "endif") {
+        stack.pop_back();
+      } else if (!active) {
+        continue;
+      } else if (word == "define" && !args.empty()) {
+        // Function-like macros (NAME immediately followed by '(') are only recorded as defined.
+        const size_t name_at = rest.find(args[0]);
+        std::string_view body = rest.substr(name_at + args[0].size());
+        if (!body.empty() && body.front() == '(') {
+          macros_[args[0]] = "";
+          function_like_.insert(args[0]);
+        } else {
+          body.remove_prefix(std::min(body.find_first_not_of(" \t"), body.size()));
+          macros_[args[0]] = std::string(body);
+        }
+      } else if (word == "undef" && !args.empty()) {
+        macros_.erase(args[0]);
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::string expand(std::string_view line, int depth = 0) const {
+    std::string out;
+    for (size_t i = 0; i < line.size();) {
+      if (identifierChar(line[i]) && !std::isdigit(static_cast<unsigned char>(line[i]))) {
+        size_t j = i;
+        while (j < line.size() && identifierChar(line[j])) ++j;
+        const std::string name(line.substr(i, j - i));
+        const auto it = macros_.find(name);
+        if (it != macros_.end() && !function_like_.count(name) && depth < 16) {
+          out += expand(it->second, depth + 1);
+        } else {
+          out += name;
+        }
+        i = j;
+      } else {
+        out += line[i++];
+      }
+    }
+    return out;
+  }
+
+  // #if's expression: defined, integers, macros (undefined names are 0), ! && || == != < > <= >=
+  // + - and parentheses.
+  bool evaluate(const std::vector<std::string>& raw) const {
+    std::vector<std::string> t;
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == "defined") {
+        const bool paren = i + 1 < raw.size() && raw[i + 1] == "(";
+        const std::string& name = raw[i + (paren ? 2 : 1)];
+        t.push_back(macros_.count(name) ? "1" : "0");
+        i += paren ? 3 : 1;
+      } else if (identifierChar(raw[i][0]) &&
+                 !std::isdigit(static_cast<unsigned char>(raw[i][0]))) {
+        for (const std::string& e : tokens(expand(raw[i]))) {
+          t.push_back(identifierChar(e[0]) && !std::isdigit(static_cast<unsigned char>(e[0])) ? "0"
+                                                                                              : e);
+        }
+      } else {
+        t.push_back(raw[i]);
+      }
+    }
+    size_t at = 0;
+    return parseOr(t, at) != 0;
+  }
+  static long parseOr(const std::vector<std::string>& t, size_t& at) {
+    long v = parseAnd(t, at);
+    while (at < t.size() && t[at] == "||") v = (parseAnd(t, ++at) != 0) || v;
+    return v;
+  }
+  static long parseAnd(const std::vector<std::string>& t, size_t& at) {
+    long v = parseCompare(t, at);
+    while (at < t.size() && t[at] == "&&") v = (parseCompare(t, ++at) != 0) && v;
+    return v;
+  }
+  static long parseCompare(const std::vector<std::string>& t, size_t& at) {
+    long v = parseSum(t, at);
+    while (at < t.size()) {
+      const std::string op = t[at];
+      if (op != "==" && op != "!=" && op != "<" && op != ">" && op != "<=" && op != ">=") break;
+      const long r = parseSum(t, ++at);
+      v = op == "=="   ? v == r
+          : op == "!=" ? v != r
+          : op == "<"  ? v < r
+          : op == ">"  ? v > r
+          : op == "<=" ? v <= r
+                       : v >= r;
+    }
+    return v;
+  }
+  static long parseSum(const std::vector<std::string>& t, size_t& at) {
+    long v = parseUnary(t, at);
+    while (at < t.size() && (t[at] == "+" || t[at] == "-")) {
+      const bool plus = t[at] == "+";
+      const long r = parseUnary(t, ++at);
+      v = plus ? v + r : v - r;
+    }
+    return v;
+  }
+  static long parseUnary(const std::vector<std::string>& t, size_t& at) {
+    if (at >= t.size()) return 0;
+    if (t[at] == "!") return !parseUnary(t, ++at);
+    if (t[at] == "-") return -parseUnary(t, ++at);
+    if (t[at] == "(") {
+      const long v = parseOr(t, ++at);
+      ++at;  // ")"
+      return v;
+    }
+    return std::strtol(t[at++].c_str(), nullptr, 10);
+  }
+
+  std::map<std::string, std::string> macros_;
+  std::set<std::string> function_like_;
+};
+
+// ---- declarations at global scope ----
+
+int vectorsOf(const std::string& type) {
+  if (type == "mat2") return 2;
+  if (type == "mat3") return 3;
+  if (type == "mat4") return 4;
+  return 1;  // float, vec2..4, int, ivec2..4, bool, bvec2..4: one row each (packing ignored)
+}
+
+// Rows of every global declaration with `qualifier` (e.g. "varying") in preprocessed `text`,
+// counting each vector one row (GLSL ES 1.00's packing could only need fewer), arrays by their
+// size. `names` receives what was counted.
+int declaredVectors(const std::string& text, const std::string& qualifier,
+                    std::vector<std::string>* names) {
+  const std::vector<std::string> t = tokens(text);
+  int depth = 0, rows = 0;
+  std::vector<std::string> statement;
+  for (const std::string& token : t) {
+    if (token == "{") ++depth;
+    if (token == "}") --depth;
+    if (depth != 0 || token == "}") {
+      statement.clear();
+      continue;
+    }
+    if (token != ";") {
+      statement.push_back(token);
+      continue;
+    }
+    if (std::find(statement.begin(), statement.end(), qualifier) != statement.end()) {
+      const std::set<std::string> skip = {qualifier, "highp",     "mediump",  "lowp",
+                                          "flat",    "invariant", "centroid", "smooth"};
+      size_t i = 0;
+      while (i < statement.size() && skip.count(statement[i])) ++i;
+      const std::string type = i < statement.size() ? statement[i] : "?";
+      for (++i; i < statement.size(); ++i) {
+        if (statement[i] == ",") continue;
+        int count = 1;
+        if (i + 2 < statement.size() && statement[i + 1] == "[") {
+          count = std::atoi(statement[i + 2].c_str());
+          EXPECT_GT(count, 0) << "array size of " << statement[i] << " is not a literal";
+        }
+        names->push_back(type + " " + statement[i]);
+        rows += vectorsOf(type) * count;
+        if (count > 1 || (i + 1 < statement.size() && statement[i + 1] == "[")) i += 3;
+      }
+    }
+    statement.clear();
+  }
+  return rows;
+}
+
+std::string shaderSource(GLuint shader) {
+  GLint length = 0;
+  glGetShaderiv(shader, GL_SHADER_SOURCE_LENGTH, &length);
+  std::string source(static_cast<size_t>(std::max(length, 1)), '\0');
+  glGetShaderSource(shader, length, nullptr, source.data());
+  source.resize(std::strlen(source.c_str()));
+  return source;
+}
+
+// What identifies a program in a failure: its vertex source's #define lines.
+std::string definesOf(const std::string& source) {
+  std::string out;
+  size_t at = 0;
+  while ((at = source.find("#define ", at)) != std::string::npos && out.size() < 400) {
+    const size_t end = source.find('\n', at);
+    out += source.substr(at + 8, end - at - 8) + "; ";
+    at = end;
+  }
+  return out;
+}
+
+struct Checked {
+  int programs = 0;
+  int most_attributes = 0;
+  int most_varyings = 0;
+};
+
+// A linked program of the current context as the driver holds it.
+struct LiveProgram {
+  GLuint name = 0;
+  std::string label;  // the configuration, the GL name and the vertex stage's #defines
+  std::string vertex, fragment;
+};
+
+std::vector<LiveProgram> livePrograms(const std::string& what) {
+  std::vector<LiveProgram> out;
+  for (GLuint name = 1; name < kMaxObjectName; ++name) {
+    if (!glIsProgram(name)) continue;
+    GLint linked = 0;
+    glGetProgramiv(name, GL_LINK_STATUS, &linked);
+    if (!linked) continue;
+    GLuint shaders[2] = {0, 0};
+    GLsizei count = 0;
+    glGetAttachedShaders(name, 2, &count, shaders);
+    LiveProgram p;
+    p.name = name;
+    for (GLsizei i = 0; i < count; ++i) {
+      GLint type = 0;
+      glGetShaderiv(shaders[i], GL_SHADER_TYPE, &type);
+      (type == GL_VERTEX_SHADER ? p.vertex : p.fragment) = shaderSource(shaders[i]);
+    }
+    if (p.vertex.empty()) continue;  // compute programs have no vertex stage (none on ES 2.0)
+    p.label = what + ", program " + std::to_string(name) + " (" + definesOf(p.vertex) + ")";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// The preprocessor's predefined macros for a stage of a GLSL ES 1.00 program on this context.
+std::map<std::string, std::string> predefinedMacros(bool fragment) {
+  std::map<std::string, std::string> m = {{"GL_ES", "1"}, {"__VERSION__", "100"}};
+  if (fragment) m["GL_FRAGMENT_PRECISION_HIGH"] = "1";
+  return m;
+}
+
+// Every live program of the current context against the limits.
+void checkLivePrograms(const std::string& what, Checked& checked) {
+  for (const LiveProgram& program : livePrograms(what)) {
+    const GLuint name = program.name;
+    const std::string& vertex = program.vertex;
+    const std::string& fragment = program.fragment;
+    const std::string& label = program.label;
+    ++checked.programs;
+    EXPECT_EQ(vertex.rfind("#version 100", 0), 0u) << label;
+    // Attributes: what the linker kept, in locations (a matN takes N).
+    GLint attributes = 0, locations = 0;
+    glGetProgramiv(name, GL_ACTIVE_ATTRIBUTES, &attributes);
+    for (GLint a = 0; a < attributes; ++a) {
+      char attribute[128];
+      GLint size = 0;
+      GLenum type = 0;
+      glGetActiveAttrib(name, static_cast<GLuint>(a), sizeof attribute, nullptr, &size, &type,
+                        attribute);
+      const int per = type == GL_FLOAT_MAT4   ? 4
+                      : type == GL_FLOAT_MAT3 ? 3
+                      : type == GL_FLOAT_MAT2 ? 2
+                                              : 1;
+      locations += per * size;
+    }
+    EXPECT_LE(locations, kMaxVertexAttributes) << label;
+    // Varyings: the vertex stage's declarations after the preprocessor.
+    const std::string vertex_text = Preprocessor(predefinedMacros(false)).run(vertex);
+    std::vector<std::string> varyings;
+    const int rows = declaredVectors(vertex_text, "varying", &varyings);
+    std::string list;
+    for (const std::string& v : varyings) list += v + ", ";
+    EXPECT_LE(rows, kMaxVaryingVectors) << label << ": " << list;
+    // The fragment stage reads no varying the vertex stage lacks (a miscount would hide one).
+    std::vector<std::string> read;
+    declaredVectors(Preprocessor(predefinedMacros(true)).run(fragment), "varying", &read);
+    for (const std::string& v : read) {
+      EXPECT_NE(std::find(varyings.begin(), varyings.end(), v), varyings.end())
+          << label << ": " << v;
+    }
+    // ES 2.0 guarantees no vertex texture units: no lookups in the vertex stage.
+    for (const std::string& token : tokens(vertex_text)) {
+      EXPECT_TRUE(token != "texture2D" && token != "texture2DLod" && token != "texture2DProj")
+          << label << ": a texture lookup in the vertex stage";
+    }
+    checked.most_attributes = std::max(checked.most_attributes, locations);
+    checked.most_varyings = std::max(checked.most_varyings, rows);
+  }
+}
+
+// A user file with its own sampler and a vertex hook that reads every vertex field.
+const char* const kHookedShader = R"(uniform sampler2D my_map;
+void throngVertex(inout ThrongVertex v) {
+  v.position += 0.01 * v.normal * (v.uv0.x + v.uv1.y + v.color.r + v.tint.g + v.tangent.w + v.agent + v.state + v.lod);
+}
+#ifdef THRONG_FRAGMENT
+vec4 throngShade(ThrongSurface s) {
+  vec4 t = throngTexture(my_map, s.uv1);
+  return vec4(throngPbr(s) * throngShadow(s) + t.rgb * s.tangent.w + s.view * s.agent * 0.0 +
+              s.position * s.state * s.lod * 0.0 + s.color.rgb * s.uv0.x, s.base_color.a);
+}
+#endif
+)";
+
+// The material character (textures, vertex colours, a MASK cut-out, variants) with a normal
+// texture on its checker, so that the mesh carries tangents.
+const Package& richPackage() {
+  static const Package package = [] {
+    Character c = test::makeMaterialCharacter();
+    SourceImage normals = c.images[0];
+    normals.name = "normals";
+    c.images.push_back(normals);
+    c.materials[1].normal_texture.image = static_cast<int>(c.images.size()) - 1;
+    c.materials[1].emissive_texture.image = 0;
+    c.materials[1].emissive_texture.uv_set = 1;
+    c.mesh.uvs1 = c.mesh.uvs;
+    EXPECT_TRUE(generateTangents(c.mesh, c.materials).ok());
+    BakeOptions bake;
+    bake.threads = 1;
+    return bakeCharacter(c, bake).value();
+  }();
+  return package;
+}
+
+// Draws a frame and the depth pass on the merged path of a real ES 2.0 context in every
+// configuration (the built-in look and a user file with a vertex hook; no shadows, the shadow
+// map, blob shadows), calling `inspect` after each with the configuration's name while its
+// renderer's programs are alive.
+void drawEveryConfiguration(const std::function<void(const std::string&)>& inspect) {
+  DeviceDesc desc;
+  desc.gles_major = 2;
+  desc.width = desc.height = 48;
+  std::unique_ptr<Device> device = test::makeTestDevice(desc);
+  ASSERT_NE(device, nullptr);
+  ASSERT_EQ(device->caps().gles_major, 2);
+  const Package& package = richPackage();
+  ASSERT_FALSE(package.lods[0].mesh.tangents.empty());
+  ASSERT_FALSE(package.variants.empty());
+  const FrameView view =
+      lookAtView(glm::vec3(3.5f, 0.5f, 6.0f), glm::vec3(3.5f, 0.5f, 0.0f), 1.2f, 1.0f, 0.1f, 30.0f);
+  const Placement placements[] = {Placement{}, Placement{glm::vec3(0.5f, 0.0f, -1.0f), 0.3f, 1.0f}};
+  const AgentPlayback playback[2];
+  const glm::vec4 tints[] = {glm::vec4(1.0f), glm::vec4(0.5f, 1.0f, 1.0f, 1.0f)};
+  const uint16_t variants[] = {0, 2};
+  const CrowdFrame frame{placements, playback, tints, {}, variants};
+
+  struct Config {
+    const char* name;
+    ShadowMode shadows;
+    bool user;
+  };
+  const Config configs[] = {
+      {"built-in look, no shadows", ShadowMode::kOff, false},
+      {"built-in look, shadow map", ShadowMode::kMap, false},
+      {"built-in look, blob shadows", ShadowMode::kBlob, false},
+      {"user file with a vertex hook, shadow map", ShadowMode::kMap, true},
+      {"user file with a vertex hook, blob shadows", ShadowMode::kBlob, true}};
+  for (const Config& config : configs) {
+    CrowdRendererDesc rd;
+    rd.path = RenderPath::kMerged;
+    rd.shadows = config.shadows;
+    rd.shadow_map_size = 256;
+    rd.ground.grid = true;
+    if (config.user)
+      rd.shader = std::make_shared<const ShaderSource>(ShaderSource{"hooked.glsl", kHookedShader});
+    CrowdRenderer renderer(*device, package, rd);
+    ASSERT_TRUE(renderer.ok()) << config.name << ": " << renderer.status().toString();
+    ASSERT_EQ(renderer.path(), RenderPath::kMerged);
+    EXPECT_EQ(renderer.shadows(), config.shadows) << renderer.shadowReason();
+    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    ASSERT_TRUE(renderer.draw(view, frame).ok())
+        << config.name << ": " << renderer.status().toString();
+    // The depth pass for a program's own shadow map, into the frame (its colour is irrelevant).
+    ASSERT_TRUE(renderer.drawDepth(view, frame).ok()) << config.name;
+    device->finish();
+    inspect(config.name);
+  }
+}
+
+TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
+  Checked checked;
+  drawEveryConfiguration([&](const std::string& config) { checkLivePrograms(config, checked); });
+  std::printf("  %d programs checked: at most %d attribute locations, %d varying vectors\n",
+              checked.programs, checked.most_attributes, checked.most_varyings);
+  // Crowd (colour and depth, each with and without the file), ground and blob programs at least.
+  EXPECT_GE(checked.programs, 12);
+}
+
+// The preprocessor and the counter themselves: a miscount would let an overflow through.
+TEST(Es2Limits, TheVaryingCounterCountsWhatTheTextDeclares) {
+  const std::string source = R"(#version 100
+#define V varying
+#define WIDE 1
+V vec4 a; // one
+#if defined(WIDE) && WIDE > 0
+varying mediump vec3 b, c[2];
+#else
+varying vec4 never;
+#endif
+#ifndef WIDE
+varying vec4 never2;
+#elif WIDE == 1
+varying mat3 m;
+#endif
+/* varying vec4 commented; */
+uniform vec4 u;
+void main() { vec4 varying_like = vec4(0.0); }
+)";
+  std::vector<std::string> names;
+  const int rows = declaredVectors(Preprocessor({}).run(source), "varying", &names);
+  EXPECT_EQ(rows, 1 + 1 + 2 + 3);
+  EXPECT_EQ(names, (std::vector<std::string>{"vec4 a", "vec3 b", "vec3 c", "mat3 m"}));
+}
+
+}  // namespace
+}  // namespace throng::render
