@@ -39,8 +39,19 @@ vec4 i_tint;
 const float i_variant = 0.0;  // the GPU-driven path draws every agent's own materials
 float i_agent_index;
 float i_state;
+uint i_attachments;  // visible props: bit i shows prop i
+// Per agent, its visible props << 8 (and its layer): a texel of the CPU's (u_has_agent_extras).
+uniform highp usampler2D u_agent_extras;
+uniform bool u_has_agent_extras;
+uniform int u_agent_extras_per_row;
 void loadInstance() {
   int a = int(i_agent);
+  i_attachments = 0xffffu;
+  if (u_has_agent_extras) {
+    uvec4 extras = texelFetch(u_agent_extras,
+                              ivec2(a % u_agent_extras_per_row, a / u_agent_extras_per_row), 0);
+    i_attachments = extras.x >> 8;
+  }
   ivec2 at = ivec2(4 * (a % u_instances_per_row), a / u_instances_per_row);
   i_position_scale = uintBitsToFloat(texelFetch(u_instances, at, 0));
   i_rotation_blend = uintBitsToFloat(texelFetch(u_instances, at + ivec2(1, 0), 0));
@@ -48,7 +59,7 @@ void loadInstance() {
   uvec4 last = texelFetch(u_instances, at + ivec2(3, 0), 0);
   i_fade = uintBitsToFloat(last.x);
   i_tint = vec4((uvec4(last.y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu) / 255.0;
-  i_state = float(last.z);
+  i_state = float(last.z & 0xffu);
   i_agent_index = float(last.w);
 }
 #else
@@ -65,6 +76,7 @@ vec4 i_tint;
 float i_variant;  // appearance: 0 own materials, v material variant v - 1
 float i_agent_index;  // the agent's index in its crowd
 float i_state;        // its AgentState
+uint i_attachments;   // its visible props: bit i shows prop i
 void loadInstance() {
   float heading = float(i_record0.w & 0xffffu) * (6.283185307179586 / 65536.0);
   i_position_scale = vec4(uintBitsToFloat(i_record0.xyz), unpackHalf2x16(i_record0.w >> 16).x);
@@ -76,6 +88,7 @@ void loadInstance() {
   i_tint = recordBytes(i_record1.w) / 255.0;
   i_agent_index = float(i_record2.x);
   i_state = float(i_record2.y & 0xffu);
+  i_attachments = (i_record2.y >> 8) & 0xffffu;
 }
 #endif
 
@@ -154,6 +167,10 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 posit
   tangent += w * vec3(dot(r0, t), dot(r1, t), dot(r2, t));
 }
 
+// The mesh vertex this one copies (low 24 bits) and its prop group (high 8: 0 the character's
+// own, i + 1 prop i; SkinnedMesh::attachments).
+in uint a_vertex;
+
 #if defined(MORPH_VAT) || defined(MORPH_DELTAS)
 // Baked morph animation (package section VATX, docs/morph.md "Texture layout"): block b's vertex
 // v has texel i = (b * u_morph_vertices + v) * 2 + k (k = 0 position, 1 normal) at
@@ -164,7 +181,6 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 posit
 uniform highp sampler2D u_morph;
 uniform int u_morph_width;
 uniform int u_morph_vertices;
-in uint a_vertex;  // the vertex's index in its LOD's mesh (copies of shared vertices included)
 
 ivec2 morphTexel(int block, int vertex) {
   int i = (block * u_morph_vertices + vertex) * 2;
@@ -187,7 +203,7 @@ vec3 morphFrames(int vertex, int k) {
 }
 
 void morphVertex(inout vec4 p, inout vec4 n) {
-  int vertex = int(a_vertex);
+  int vertex = int(a_vertex & 0xffffffu);
   p.xyz = morphFrames(vertex, 0);
   n.xyz = morphFrames(vertex, 1);
 }
@@ -203,7 +219,7 @@ float frameWeight(uint frame, int target) {
 }
 
 void morphVertex(inout vec4 p, inout vec4 n) {
-  int vertex = int(a_vertex);
+  int vertex = int(a_vertex & 0xffffffu);
   for (int t = 0; t < u_morph_targets; ++t) {
     float w = mix(frameWeight(i_frames.x, t), frameWeight(i_frames.y, t), i_rotation_blend.z);
     if (i_fade > 0.0) {
@@ -242,10 +258,20 @@ vec3 turn(vec3 d, float c, float s) {
   return vec3(c * d.x + s * d.z, d.y, c * d.z - s * d.x);
 }
 
+// Whether the vertex belongs to a prop the agent does not show (attachmentVisible's negation).
+bool propHidden() {
+  uint group = a_vertex >> 24;
+  return group != 0u && ((i_attachments >> (group - 1u)) & 1u) == 0u;
+}
+
 void main() {
   loadInstance();
-  if (lookHidden(a_look, i_variant)) {
-    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
+  if (lookHidden(a_look, i_variant) || propHidden()) {
+    // Every such vertex goes to one point past the far plane: its triangles are clipped, no draw
+    // call more. Captured (transform feedback), it reads as the agent's position.
+    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
+    v_world = i_position_scale.xyz;
+    v_normal = vec3(0.0);
     return;
   }
   vec4 p = vec4(a_position, 1.0);

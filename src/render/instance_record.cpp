@@ -21,7 +21,7 @@ uint16_t wrappedHeading(float units) {
 InstanceRecord encodeInstanceRecord(const Instance& in, uint32_t last_frame) {
   InstanceRecord out;
   encodeInstanceRecord(in.placement, in.frames.primary, in.frames.secondary, in.frames.fade,
-                       in.tint, in.variant, in.agent, in.state, last_frame, out);
+                       in.tint, in.variant, in.agent, in.state, in.attachments, last_frame, out);
   return out;
 }
 
@@ -38,6 +38,7 @@ Instance decodeInstanceRecord(const InstanceRecord& record) {
   for (int c = 0; c < 4; ++c) out.tint[c] = record.tint[c] / 255.0f;
   out.agent = record.agent;
   out.state = record.state;
+  out.attachments = uint32_t{record.attachments[0]} | uint32_t{record.attachments[1]} << 8;
   return out;
 }
 

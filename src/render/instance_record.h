@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "throng/core/attachment.h"
 #include "throng/core/half.h"
 #include "throng/crowd/playback.h"
 
@@ -27,7 +28,13 @@ struct Instance {
   uint16_t variant = 0;
   uint32_t agent = 0;  // its index in its crowd (ThrongSurface::agent)
   uint8_t state = 0;   // its AgentState (ThrongSurface::state)
+  // Its visible props: bit i shows attachment i (Package::attachments; core/attachment.h).
+  uint32_t attachments = kAllAttachments;
 };
+
+// The GPU-driven path's per-agent extras (IndirectInstances::agent_extras): one RGBA32UI texel,
+// its first word the record's state word (visible props << 8) without the state.
+inline constexpr size_t kAgentExtraWords = 4;
 
 // Frames are stored in 16 bits: an animation texture of more frames cannot use the instanced path
 // (65,536 frames are 36 minutes of animation at 30 frames per second).
@@ -39,31 +46,34 @@ inline constexpr uint32_t kMaxRecordAppearances = 256;
 // (shaders/common/instance_record.glsl). Quantised where the eye cannot tell: heading to 1/65,536
 // of a turn (the shader takes its sine and cosine, so the CPU takes none), scale to a half float,
 // frame blends and the fade to 1/255, tint to 8 bits per channel. The last 8 bytes carry what a
-// user's shader reads of the agent (its index and state): 32 bytes had no room for them.
+// user's shader reads of the agent (its index and state): 32 bytes had no room for them. The
+// visible-props mask shares the state's word (bits 8..23): a prop costs no record byte more.
 struct InstanceRecord {
-  float position[3];    // world units
-  uint16_t heading;     // turns * 65,536, wrapped
-  uint16_t scale;       // IEEE 754 half
-  uint16_t frames[4];   // primary frame a, b; secondary frame a, b (clamped to the last frame)
-  uint8_t blends[2];    // primary, secondary blend * 255
-  uint8_t fade;         // secondary clip's weight * 255
-  uint8_t appearance;   // Instance::variant
-  uint8_t tint[4];      // RGBA * 255
-  uint32_t agent;       // Instance::agent
-  uint8_t state;        // Instance::state
-  uint8_t reserved[3];  // 0
+  float position[3];       // world units
+  uint16_t heading;        // turns * 65,536, wrapped
+  uint16_t scale;          // IEEE 754 half
+  uint16_t frames[4];      // primary frame a, b; secondary frame a, b (clamped to the last frame)
+  uint8_t blends[2];       // primary, secondary blend * 255
+  uint8_t fade;            // secondary clip's weight * 255
+  uint8_t appearance;      // Instance::variant
+  uint8_t tint[4];         // RGBA * 255
+  uint32_t agent;          // Instance::agent
+  uint8_t state;           // Instance::state
+  uint8_t attachments[2];  // Instance::attachments, low byte first
+  uint8_t reserved;        // 0
 };
 static_assert(sizeof(InstanceRecord) == 40, "instance records are 40 bytes");
 
 // Packs `in`: frames past `last_frame` are clamped to it, blends, fade and tint to 0..1 (NaN to 0),
-// the appearance to 255; a non-finite heading becomes 0; position and scale are stored as they
-// are (scale past +-65,504 becomes infinite). No transcendental function; allocates nothing.
+// the appearance to 255, the props to their kMaxAttachments bits; a non-finite heading becomes 0;
+// position and scale are stored as they are (scale past +-65,504 becomes infinite). No
+// transcendental function; allocates nothing.
 InstanceRecord encodeInstanceRecord(const Instance& in, uint32_t last_frame);
 // The same from an agent's parts (withAgentFrames' pairs: `secondary` may be `primary`).
 inline void encodeInstanceRecord(const Placement& placement, const FrameSample& primary,
                                  const FrameSample& secondary, float fade, const glm::vec4& tint,
                                  uint16_t variant, uint32_t agent, uint8_t state,
-                                 uint32_t last_frame, InstanceRecord& out);
+                                 uint32_t attachments, uint32_t last_frame, InstanceRecord& out);
 // The values the GPU reads from `record` (heading in radians in [-pi, pi)): what the CPU
 // reference must be fed to compare with the shader exactly.
 Instance decodeInstanceRecord(const InstanceRecord& record);
@@ -123,7 +133,7 @@ inline void storeRecordWords(const uint32_t (&words)[10], InstanceRecord& out) {
 inline void encodeInstanceRecord(const Placement& placement, const FrameSample& primary,
                                  const FrameSample& secondary, float fade, const glm::vec4& tint,
                                  uint16_t variant, uint32_t agent, uint8_t state,
-                                 uint32_t last_frame, InstanceRecord& out) {
+                                 uint32_t attachments, uint32_t last_frame, InstanceRecord& out) {
   assert(last_frame < kMaxRecordFrames);
   // The record's ten little-endian words, built in registers and stored as two 16-byte parts and
   // one 8-byte part: fields stored one by one and then copied on (or streamed) as wider words
@@ -147,7 +157,7 @@ inline void encodeInstanceRecord(const Placement& placement, const FrameSample& 
           std::min<uint32_t>(variant, kMaxRecordAppearances - 1) << 24,
       tint_word,
       agent,
-      state,
+      uint32_t{state} | (attachments & kAllAttachments) << 8,
   };
   detail::storeRecordWords(words, out);
 }

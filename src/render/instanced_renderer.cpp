@@ -37,7 +37,7 @@ enum Attribute : GLuint {
   kUv1 = 10,
   kColor = 11,
   kLook = 12,
-  kVertex = 13,  // the mesh vertex a buffer vertex copies (the morph texture's row)
+  kVertex = 13,  // the mesh vertex a buffer vertex copies (the morph texture's row), prop group
   kAgent = 4,    // drawIndirect's program: the agent index replaces the instance attributes
 };
 
@@ -62,9 +62,14 @@ struct GpuVertex {
   float uv1[2];
   float color[4];
   float look;       // look row (MaterialLooks)
-  uint32_t vertex;  // the mesh vertex it copies: its rows of the morph texture
+  uint32_t vertex;  // the mesh vertex it copies (its rows of the morph texture) | prop group << 24
 };
 static_assert(sizeof(GpuVertex) == 104, "vertices are 104 tightly packed bytes");
+
+// The prop group (SkinnedMesh::attachments) rides in the high byte of GpuVertex::vertex, so props
+// cost neither an attribute (the path uses 13 of ES 3.0's 16) nor a byte of the stride: a LOD's
+// mesh index then has 24 bits (16.7 million vertices).
+constexpr uint32_t kVertexIndexBits = 24;
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -85,6 +90,9 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 [[maybe_unused]] constexpr int kInstancesTextureUnit = kShadowTextureUnit + 1;
 // The palette pass's texture, in place of the animation texture's fetches (PALETTE_TEXTURE).
 constexpr int kPaletteTextureUnit = kShadowTextureUnit + 2;
+// drawIndirect's per-agent extras (props, layers): the palette pass's unit, which the gpu
+// variant never uses (shader_assembly.cpp's table).
+[[maybe_unused]] constexpr int kAgentExtrasTextureUnit = kPaletteTextureUnit;
 // The drawn LOD's morph texture (package section VATX), for a package with morph animation
 // (shader_assembly.cpp's table).
 constexpr int kMorphTextureUnit = kPaletteTextureUnit + 1;
@@ -349,6 +357,13 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                                                       lods_.size(), ranges.status().message()));
   }
   buffers.ranges = std::move(ranges).value();
+  if (mesh.vertexCount() >= (size_t{1} << kVertexIndexBits)) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("instanced renderer: LOD {} has {} vertices, over the {} this path "
+                              "draws (a vertex index has {} bits)",
+                              lods_.size(), mesh.vertexCount(), size_t{1} << kVertexIndexBits,
+                              kVertexIndexBits));
+  }
   // Vertices shared by sub-meshes of different look rows are copied after the mesh's own.
   const std::vector<uint32_t>& source = buffers.looks.vertex_source;
   std::vector<GpuVertex> vertices(source.empty() ? mesh.vertexCount() : source.size());
@@ -356,7 +371,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
     const size_t v = source.empty() ? o : source[o];
     GpuVertex& out = vertices[o];
     out.look = source.empty() ? 0.0f : buffers.looks.vertex_row[o];
-    out.vertex = static_cast<uint32_t>(v);
+    const uint32_t group = mesh.attachments.empty() ? 0u : mesh.attachments[v];
+    out.vertex = static_cast<uint32_t>(v) | group << kVertexIndexBits;
     std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
     const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
     std::memcpy(out.normal, &normal, sizeof(out.normal));
@@ -816,6 +832,13 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
   glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
   glBindTexture(GL_TEXTURE_2D, in.instances);
   glUniform1i((*set)->program.uniform("u_instances_per_row"), in.instances_per_row);
+  // The agents' props and layers, when any differ from the defaults (every prop, no layer).
+  glUniform1i((*set)->program.uniform("u_has_agent_extras"), in.agent_extras != 0 ? 1 : 0);
+  if (in.agent_extras != 0) {
+    glActiveTexture(GL_TEXTURE0 + kAgentExtrasTextureUnit);
+    glBindTexture(GL_TEXTURE_2D, in.agent_extras);
+    glUniform1i((*set)->program.uniform("u_agent_extras_per_row"), in.agent_extras_per_row);
+  }
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
   // Opaque and masked materials of every LOD first, then the blended ones over them (as submit).
   for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {

@@ -69,6 +69,11 @@ struct IndirectInstances {
   GLuint instances = 0;
   int instances_per_row = 0;
   int only_lod = -1;  // >= 0: the compute pass put every agent in this LOD; draw only it
+  // Per agent, one RGBA32UI texel at x = a % agent_extras_per_row, y = a / agent_extras_per_row:
+  // its visible props << 8 (the record's state word without the state), then its layer's words
+  // (instance_record.h); 0: none (every prop shown, no layer).
+  GLuint agent_extras = 0;
+  int agent_extras_per_row = 0;
 };
 
 // Owns the GL copies of a package: one vertex/index buffer pair per LOD, the animation texture

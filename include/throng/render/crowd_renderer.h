@@ -165,6 +165,9 @@ struct CrowdFrame {
   // What a user's shader reads as each agent's index (ThrongSurface::agent): empty = its place in
   // the frame (MixedCrowdRenderer gives the crowd's indices).
   std::span<const uint32_t> agent_ids;
+  // Visible props (Crowd::attachments): bit i shows attachment i of the package; empty = all.
+  // Hidden props cost no draw call: their vertices collapse to one point in the vertex stage.
+  std::span<const uint32_t> attachments;
 };
 
 // Draws crowds of one package's character on one device.

@@ -53,6 +53,7 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.lod_colors = settings.lod_tint ? &lod_colors_ : nullptr;
   options.shading = in.shading;
   options.pass = in.pass;
+  options.attachments = in.frame.attachments;
   return options;
 }
 

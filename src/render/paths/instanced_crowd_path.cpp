@@ -41,8 +41,8 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
                       encodeInstanceRecord(frame.placements[a], primary, secondary, fade,
                                            agentTint(in.settings, frame, a, l),
                                            frame.variants.empty() ? uint16_t{0} : frame.variants[a],
-                                           agentId(frame, a), agentStateByte(frame, a), last_frame,
-                                           records[i]);
+                                           agentId(frame, a), agentStateByte(frame, a),
+                                           agentAttachments(frame, a), last_frame, records[i]);
                     });
   });
   Status s = renderer_->endRecords();

@@ -149,7 +149,8 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
                 const uint16_t variant = frame.variants.empty() ? uint16_t{0} : frame.variants[a];
                 agents_[i] = glm::vec4(static_cast<float>(agentId(frame, a)),
                                        static_cast<float>(agentStateByte(frame, a)),
-                                       static_cast<float>(variant), static_cast<float>(l));
+                                       static_cast<float>(variant),
+                                       mergedLodAndProps(l, agentAttachments(frame, a)));
               }
             });
 }
