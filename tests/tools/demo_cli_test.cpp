@@ -77,6 +77,7 @@ TEST(DemoCli, RejectsBadArgumentsWithExitTwo) {
       {"--seconds -1", "--seconds -1: must be a number in 0..3600"},
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
+      {"--attachments most", "--attachments most: must be all, none or random"},
       {"--lod 7", "--lod 7: sample has LODs 0..3"},
   };
   for (const Case& c : cases) {

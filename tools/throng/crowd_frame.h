@@ -13,6 +13,7 @@
 #include "crowd_input.h"
 #include "scenery.h"
 #include "throng/core/status.h"
+#include "throng/crowd/crowd.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 
@@ -46,10 +47,11 @@ struct FrontendArgs {
   std::string shader;                 // GLSL file of the crowd's shading ("" = the built-in look)
   std::string shadows = "map";        // map | blob | off (CrowdRendererDesc::shadows)
   std::string light;                  // "X,Y,Z": the light's direction ("" = FrameView's)
+  std::string attachments = "all";    // all | none | random: the props each agent shows
 };
 
 // Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json,
-// --tint, --palette-pass, --shader, --shadows and --light to `sub`.
+// --tint, --palette-pass, --shader, --shadows, --light and --attachments to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The options of `render` and `demo` about their input's clips.
@@ -62,6 +64,12 @@ struct ClipArgs {
 // Adds --clips and --clips-from to `sub`.
 void addClipOptions(CLI::App& sub, ClipArgs& args);
 
+// Which props (Package::attachments) the agents show: every one, none, or a random subset each.
+enum class AttachmentChoice { kAll, kNone, kRandom };
+// Sets every agent's visible props (Crowd::setAttachments) as `choice` says; kRandom draws each
+// agent's subset from `seed` and its index (the same crowd every run).
+void applyAttachments(AttachmentChoice choice, uint32_t seed, Crowd& crowd);
+
 // The checked options: a usage message (for exit code 2) or what they mean.
 struct FrontendChoice {
   render::RenderPath path = render::RenderPath::kAuto;
@@ -72,6 +80,7 @@ struct FrontendChoice {
   render::PalettePassMode palette_pass = render::PalettePassMode::kAuto;
   render::ShadowMode shadows = render::ShadowMode::kMap;
   std::optional<glm::vec3> light;  // the light's direction, when --light gives one
+  AttachmentChoice attachments = AttachmentChoice::kAll;
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
 // The usage message for a LOD index the package lacks ("" when `lod` is fine).

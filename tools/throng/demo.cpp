@@ -251,6 +251,7 @@ int runDemo(const DemoArgs& args) {
   const AgentGrid grid = squareGrid(static_cast<uint32_t>(args.agents), kGridSpacing * loaded.size);
   const float half = -grid.origin.x;
   std::unique_ptr<Crowd> crowd = placeAgents(args, loaded, clip_sets, grid, rng);
+  applyAttachments(choice.attachments, args.seed, *crowd);
 
   render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
   if (choice.tint) desc.state_tints = cli::kStateTints;  // agents coloured by state

@@ -295,6 +295,7 @@ int runRender(const RenderArgs& args) {
   std::vector<int> clips;
   if (int code = pickClips(args, loaded, clips); code != 0) return code;
   RenderCrowd crowd = placeAgents(args, loaded, clips, variant_choice);
+  applyAttachments(choice.attachments, args.seed, *crowd.crowd);
   CrowdDrawing drawing;
   render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
   desc.events_on_cpu = args.events;  // --events reads Crowd::events() after each update
