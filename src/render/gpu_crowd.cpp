@@ -535,16 +535,25 @@ Status GpuCrowd::uploadExtras(const GpuDrawOptions& options) {
                               "none)",
                               options.attachments.size(), n));
   }
-  bool defaults = true;  // every prop shown: the draws need no texture
+  if (!options.layers.empty() && options.layers.size() != n) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("GPU-driven crowd: {} layers for {} agents (one per agent, or none)",
+                              options.layers.size(), n));
+  }
+  bool defaults = true;  // every prop shown, no layer: the draws need no texture
   for (const uint32_t mask : options.attachments)
     defaults &= (mask & kAllAttachments) == kAllAttachments;
+  for (const LayerSample& layer : options.layers) defaults &= !(layer.weight > 0.0f);
   if (defaults) {
     extras_active_ = false;
     return Status::okStatus();
   }
   scratch_extras_.assign(n * kAgentExtraWords, 0u);
   for (size_t a = 0; a < n; ++a) {
-    scratch_extras_[a * kAgentExtraWords] = (options.attachments[a] & kAllAttachments) << 8;
+    uint32_t* words = &scratch_extras_[a * kAgentExtraWords];
+    const uint32_t mask = options.attachments.empty() ? kAllAttachments : options.attachments[a];
+    words[0] = (mask & kAllAttachments) << 8;
+    if (!options.layers.empty()) encodeLayerWords(options.layers[a], last_frame_, words + 1);
   }
   extras_active_ = true;
   if (scratch_extras_ == extras_words_) return Status::okStatus();  // as uploaded last frame

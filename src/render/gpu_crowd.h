@@ -16,6 +16,7 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/layer.h"
 #include "throng/crowd/lod_select.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
@@ -51,6 +52,8 @@ struct GpuDrawOptions {
   // Each agent's visible props (Crowd::attachments; bit i shows attachment i), or empty: all.
   // Uploaded, O(agents), only when they differ from the last frame's.
   std::span<const uint32_t> attachments;
+  // Each agent's layer (layerSample of its AgentLayer), or empty: none. Uploaded with the props.
+  std::span<const LayerSample> layers;
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).

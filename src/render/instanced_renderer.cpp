@@ -19,6 +19,7 @@
 #include "render/gl_check.h"
 #include "render/shader_assembly.h"
 #include "throng/core/half.h"
+#include "throng/crowd/layer_palette.h"
 
 namespace throng::render {
 namespace {
@@ -31,7 +32,8 @@ enum Attribute : GLuint {
   kWeights = 3,
   kRecord0 = 4,  // InstanceRecord's first 16 bytes: position, heading and scale
   kRecord1 = 5,  // its next 16: frames, blends, fade, appearance, tint
-  kRecord2 = 6,  // its last 8: agent index, state
+  kRecord2 = 6,  // its next 16: agent index, state | props, layer frames, layer bytes | first
+  kRecord3 = 7,  // its last 4: layer end | parent
   kTangent = 8,
   kUv0 = 9,
   kUv1 = 10,
@@ -47,7 +49,7 @@ const std::vector<AttributeBinding>& attributeBindings() {
       {"a_weights", kWeights},   {"i_record0", kRecord0}, {"i_record1", kRecord1},
       {"i_record2", kRecord2},   {"a_tangent", kTangent}, {"a_uv0", kUv0},
       {"a_uv1", kUv1},           {"a_color", kColor},     {"a_look", kLook},
-      {"a_vertex", kVertex},
+      {"a_vertex", kVertex},     {"i_record3", kRecord3},
   };
   return bindings;
 }
@@ -196,6 +198,10 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   renderer->device_ = &device;
   renderer->joint_count_ = package.skeleton.jointCount();
   renderer->morph_kind_ = package.morph.kind;
+  // Layers need each joint's pivot in a uniform array: packages with masks and at most
+  // kMaxLayerJoints joints get the shader's layer code.
+  if (!package.masks.empty() && package.skeleton.jointCount() <= kMaxLayerJoints)
+    renderer->pivots_ = jointPivots(package.skeleton);
   // The colour program now, so that a user's file that does not compile fails creation.
   if (Result<ProgramSet*> program = renderer->programFor(0); !program.ok()) return program.status();
   Result<GpuMaterials> materials =
@@ -403,7 +409,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kRecord0, kRecord1, kRecord2}) {
+  for (GLuint a : {kRecord0, kRecord1, kRecord2, kRecord3}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
@@ -511,7 +517,13 @@ Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem*
   } else {
     pack(0, instances.size());
   }
+  layered_ = anyLayer(instances);
   return endRecords();
+}
+
+bool InstancedRenderer::anyLayer(std::span<const Instance> instances) {
+  return std::any_of(instances.begin(), instances.end(),
+                     [](const Instance& i) { return detail::unorm8(i.layer.weight) > 0; });
 }
 
 Status InstancedRenderer::readRecords(std::span<InstanceRecord> out) const {
@@ -540,8 +552,10 @@ void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
   glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(base));
   glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride,
                          byteOffset(base + offsetof(InstanceRecord, frames)));
-  glVertexAttribIPointer(kRecord2, 2, GL_UNSIGNED_INT, stride,
+  glVertexAttribIPointer(kRecord2, 4, GL_UNSIGNED_INT, stride,
                          byteOffset(base + offsetof(InstanceRecord, agent)));
+  glVertexAttribIPointer(kRecord3, 1, GL_UNSIGNED_INT, stride,
+                         byteOffset(base + offsetof(InstanceRecord, layer_end)));
 }
 
 Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned variant) {
@@ -560,6 +574,10 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   if (gpu) source.defines.push_back("GPU_INSTANCES");
   if (morph_kind_ == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
   if (morph_kind_ == MorphBakeKind::kTargetDeltas) source.defines.push_back("MORPH_DELTAS");
+  if (!pivots_.empty()) {
+    source.defines.push_back("LAYERS");
+    source.defines.push_back(fmt::format("LAYER_JOINTS {}", pivots_.size()));
+  }
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   // Capture checks throng's skinning: the user's file (and its vertex hook) stays out of it.
   source.user = capture ? nullptr : options_.shader.get();
@@ -575,7 +593,11 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   set->shading = ShadingUniforms::of(set->program);
   set->lod = set->program.uniform("u_lod");
   set->palette_first = set->program.uniform("u_palette_first");
-  bindCrowdSamplers(set->program);
+  bindCrowdSamplers(set->program);  // leaves the program in use
+  if (!pivots_.empty()) {
+    glUniform3fv(set->program.uniform("u_pivots[0]"), static_cast<GLsizei>(pivots_.size()),
+                 &pivots_[0].x);
+  }
   slot = std::move(set);
   return slot.get();
 }
@@ -683,6 +705,7 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
 
 bool InstancedRenderer::wantsPalettePass(std::span<const uint32_t> lod_counts) const {
   if (options_.palette_pass == PalettePassMode::kOff || palette_unavailable_) return false;
+  if (layered_) return false;  // the pass blends no layers: such frames fetch directly
   if (options_.palette_pass == PalettePassMode::kOn) return true;
   uint64_t skinned = 0;
   for (size_t l = 0; l < lod_counts.size(); ++l)
@@ -903,7 +926,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   if (vertices == 0) return Status::okStatus();
   if (!capture_buffer_) glGenBuffers(1, &capture_buffer_);
   bool palette = false;
-  if (options_.palette_pass == PalettePassMode::kOn) {
+  if (options_.palette_pass == PalettePassMode::kOn && !anyLayer(instances)) {
     Result<bool> ready = preparePalettePass();
     if (!ready.ok()) return ready.status();
     palette = *ready && palette_pass_->fits(instances.size());

@@ -223,6 +223,9 @@ Result<CrowdFrame> MixedCrowdRenderer::gather(size_t c, const Crowd& crowd,
   growTo(g.attachments, n);
   const std::span<const uint32_t> attachments = crowd.attachments();
   for (uint32_t i = 0; i < g.count; ++i) g.attachments[i] = attachments[g.agents[i]];
+  growTo(g.layers, n);
+  const std::span<const AgentLayer> layers = crowd.layers();
+  for (uint32_t i = 0; i < g.count; ++i) g.layers[i] = layers[g.agents[i]];
   return CrowdFrame{
       std::span(g.placements).first(g.count),
       std::span(g.playback).first(g.count),
@@ -230,7 +233,8 @@ Result<CrowdFrame> MixedCrowdRenderer::gather(size_t c, const Crowd& crowd,
       std::span(g.states).first(g.count),
       std::span(g.variants).first(g.count),
       std::span(g.agents).first(g.count),
-      std::span(g.attachments).first(g.count)};
+      std::span(g.attachments).first(g.count),
+      std::span(g.layers).first(g.count)};
 }
 
 const CrowdFrameStats& MixedCrowdRenderer::stats() const {
