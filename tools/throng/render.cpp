@@ -114,7 +114,7 @@ RenderCrowd placeAgents(const RenderArgs& args, const LoadedInputs& loaded,
     footprint = std::max({footprint, extent.x, extent.z, 0.3f * extent.y});
     ClipSet clip_set;
     clip_set.state_clip.fill(static_cast<uint16_t>(clips[c]));
-    characters.push_back({package.clips, clip_set});
+    characters.push_back({package.clips, clip_set, package.masks.size()});
   }
   RenderCrowd out;
   out.crowd = std::make_unique<Crowd>(characters);
