@@ -20,7 +20,7 @@
 namespace throng::cli {
 
 // A million agents is far past what a headless software rasterizer draws in reasonable time and
-// keeps the per-agent buffers in the tens of megabytes: 32 MB of 32-byte instance records on the
+// keeps the per-agent buffers in the tens of megabytes: 52 MB of 52-byte instance records on the
 // CPU-fed instanced path, 128 MB on the GPU-driven one (a 64-byte agent and a 64-byte record).
 inline constexpr int kMaxAgents = 1000000;
 // A LOD error threshold past this many pixels is a mistake (every agent would use the coarsest
