@@ -3,11 +3,13 @@
 // every path's picture against the CPU reference image posed by LayerPaletteJob.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "offline/prop_fixture.h"
 #include "render/cpu_reference.h"
 #include "render/instanced_renderer.h"
 #include "render_test_support.h"
@@ -15,14 +17,18 @@
 #include "support/test_support.h"
 #include "throng/core/attachment.h"
 #include "throng/crowd/batch_palette.h"
+#include "throng/crowd/clip_set.h"
+#include "throng/crowd/crowd.h"
 #include "throng/crowd/frame_palette.h"
 #include "throng/crowd/layer.h"
 #include "throng/crowd/layer_palette.h"
 #include "throng/offline/attachments.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
 #include "throng/offline/sample_character.h"
 #include "throng/render/camera.h"
 #include "throng/render/crowd_renderer.h"
+#include "throng/render/mixed_crowd_renderer.h"
 
 namespace throng {
 namespace {
@@ -205,6 +211,88 @@ TEST(LayersRender, EveryPathDrawsTheLayeredPictureOfTheCpuReference) {
                 d.max_channel_difference);
     EXPECT_LE(static_cast<double>(d.bad_pixels) / (kFrameSize * kFrameSize), kMaxBadPixelShare);
   }
+}
+
+// A Crowd's props and layers (setAttachments, playLayer) reach the renderers: draw(view, crowd)
+// equals the spans given by hand and differs from the crowd drawn without them; a mixed crowd
+// (its agents gathered per character) draws the same picture.
+TEST(LayersRender, ACrowdsPropsAndLayersReachTheRenderers) {
+  constexpr int kSize = 128;
+  auto device = test::makeTestDevice(render::DeviceDesc{.width = kSize, .height = kSize});
+  ASSERT_NE(device, nullptr);
+  const std::filesystem::path dir = test::makeTempDir("layers-crowd");
+  const float red[4] = {0.9f, 0.05f, 0.05f, 1.0f};
+  Result<Character> box = importGltf(test::writePropBox(dir, "box.gltf", red));
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(box.ok());
+  Character c = makeSampleCharacter();
+  ASSERT_TRUE(attachProp(c, "hand.R", *box, {glm::vec3(0.0f), glm::vec3(0.0f), 2.0f}, "box",
+                         "box.gltf", "sample")
+                  .ok());
+  ASSERT_TRUE(addJointMask(c, {"upper", "spine_01"}, "sample").ok());
+  BakeOptions bake;
+  bake.threads = 1;
+  const Package package = bakeCharacter(c, bake).value();
+  const ClipSet clips = clipSetByName(package.clips).value();
+  // The same agents, props and layers in a crowd of one character and in one of two (all of the
+  // first).
+  auto populate = [&](Crowd& crowd) {
+    for (int i = 0; i < 6; ++i) {
+      Placement p;
+      p.position =
+          glm::vec3(static_cast<float>(i % 3 - 1) * 1.2f, 0.0f, -static_cast<float>(i / 3));
+      crowd.addAgent(p, 0.1f * static_cast<float>(i));
+    }
+    crowd.setAttachments(0, 0u);
+    crowd.setAttachments(3, 0u);
+    for (uint32_t a : {1u, 2u, 4u}) {
+      EXPECT_TRUE(crowd.playLayer(a, static_cast<uint16_t>(a % package.clips.size()), 0,
+                                  a == 2 ? 0.5f : 1.0f, 0.0f));
+    }
+    crowd.update(0.2f);
+  };
+  Crowd crowd(package.clips, clips, {}, package.masks.size());
+  populate(crowd);
+  const CrowdCharacter characters[] = {{package.clips, clips, package.masks.size()},
+                                       {package.clips, clips, package.masks.size()}};
+  Crowd two(characters);
+  populate(two);
+  const render::FrameView view =
+      render::framingView(Bounds{glm::vec3(-2.0f, 0.0f, -2.0f), glm::vec3(2.0f, 2.0f, 1.0f)}, 1.0f);
+  const glm::vec4 clear(0.1f, 0.1f, 0.15f, 1.0f);
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kInstanced;
+  desc.tint = false;
+  desc.fixed_lod = 0;
+  CrowdRenderer renderer(*device, package, desc);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  auto draw = [&](const auto& what) {
+    device->beginFrame(clear);
+    EXPECT_TRUE(renderer.draw(view, what).ok());
+    device->finish();
+    return device->readPixels().value();
+  };
+  const render::Image from_crowd = draw(crowd);
+  CrowdFrame spans{crowd.placements(), crowd.playback()};
+  const render::Image plain = draw(spans);
+  spans.attachments = crowd.attachments();
+  spans.layers = crowd.layers();
+  const render::Image from_spans = draw(spans);
+  EXPECT_EQ(render::compareImages(from_crowd, from_spans, 0).bad_pixels, 0);
+  const int64_t changed = render::compareImages(from_crowd, plain, kTolerance).bad_pixels;
+  std::printf("  the crowd's props and layers change %lld pixels\n",
+              static_cast<long long>(changed));
+  EXPECT_GT(changed, 10 * kMaxBadPixelShare * kSize * kSize);
+
+  const Package* packages[] = {&package, &package};
+  auto mixed = render::MixedCrowdRenderer::create(*device, packages, desc);
+  ASSERT_TRUE(mixed.ok()) << mixed.status().toString();
+  device->beginFrame(clear);
+  ASSERT_TRUE((*mixed)->draw(view, two).ok());
+  device->finish();
+  const render::ImageDifference d =
+      render::compareImages(device->readPixels().value(), from_crowd, kTolerance);
+  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kSize * kSize), kMaxBadPixelShare);
 }
 
 }  // namespace
