@@ -165,8 +165,8 @@ void baseJointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
 }
 
 #ifdef LAYERS
-// Layers (docs/props_and_layers.md): crowd/layer_palette.h's layeredJointRows per influence. The
-// palette pass blends none, so frames with a layer fetch directly (this variant).
+// Layers (docs/props_and_layers.md): crowd/layer_palette.h's layeredJointRows per influence, when
+// skinning by direct fetching (the palette pass does the same per joint: palette.frag).
 #include "common/layer.glsl"
 uniform vec3 u_pivots[LAYER_JOINTS];  // jointPivots: each joint's bind position
 float g_layer_weight;  // 0: no layer

@@ -517,13 +517,7 @@ Status InstancedRenderer::upload(std::span<const Instance> instances, JobSystem*
   } else {
     pack(0, instances.size());
   }
-  layered_ = anyLayer(instances);
   return endRecords();
-}
-
-bool InstancedRenderer::anyLayer(std::span<const Instance> instances) {
-  return std::any_of(instances.begin(), instances.end(),
-                     [](const Instance& i) { return detail::unorm8(i.layer.weight) > 0; });
 }
 
 Status InstancedRenderer::readRecords(std::span<InstanceRecord> out) const {
@@ -705,7 +699,6 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
 
 bool InstancedRenderer::wantsPalettePass(std::span<const uint32_t> lod_counts) const {
   if (options_.palette_pass == PalettePassMode::kOff || palette_unavailable_) return false;
-  if (layered_) return false;  // the pass blends no layers: such frames fetch directly
   if (options_.palette_pass == PalettePassMode::kOn) return true;
   uint64_t skinned = 0;
   for (size_t l = 0; l < lod_counts.size(); ++l)
@@ -717,10 +710,15 @@ Result<bool> InstancedRenderer::preparePalettePass() {
   if (palette_unavailable_) return false;
   if (palette_pass_) return true;
   std::vector<AttributeBinding> attributes;
-  for (const AttributeBinding& binding : attributeBindings())
-    if (binding.location == kRecord1) attributes.push_back(binding);
+  // The records' animation fields, and with layers the layer's words.
+  const bool layers = !pivots_.empty();
+  for (const AttributeBinding& binding : attributeBindings()) {
+    if (binding.location == kRecord1 ||
+        (layers && (binding.location == kRecord2 || binding.location == kRecord3)))
+      attributes.push_back(binding);
+  }
   Result<std::unique_ptr<PalettePass>> pass =
-      PalettePass::create(*device_, static_cast<int>(joint_count_), std::move(attributes));
+      PalettePass::create(*device_, static_cast<int>(joint_count_), std::move(attributes), pivots_);
   if (!pass.ok()) {
     if (pass.status().code() != ErrorCode::kUnsupported) return pass.status();
     palette_unavailable_ = true;  // too many joints for one texture row: direct fetching
@@ -733,11 +731,14 @@ Result<bool> InstancedRenderer::preparePalettePass() {
     palette_pass_.reset();
     return program.status();
   }
-  // The pass reads only the records' animation fields (their second half), one per instance.
+  // The pass reads only the records' animation fields (and the layer's), one per instance.
   glGenVertexArrays(1, &palette_vertex_array_);
   glBindVertexArray(palette_vertex_array_);
-  glEnableVertexAttribArray(kRecord1);
-  glVertexAttribDivisor(kRecord1, 1);
+  for (const GLuint a : {kRecord1, kRecord2, kRecord3}) {
+    if (a != kRecord1 && !layers) continue;
+    glEnableVertexAttribArray(a);
+    glVertexAttribDivisor(a, 1);
+  }
   glBindVertexArray(0);
   return true;
 }
@@ -926,7 +927,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   if (vertices == 0) return Status::okStatus();
   if (!capture_buffer_) glGenBuffers(1, &capture_buffer_);
   bool palette = false;
-  if (options_.palette_pass == PalettePassMode::kOn && !anyLayer(instances)) {
+  if (options_.palette_pass == PalettePassMode::kOn) {
     Result<bool> ready = preparePalettePass();
     if (!ready.ok()) return ready.status();
     palette = *ready && palette_pass_->fits(instances.size());

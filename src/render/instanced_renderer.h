@@ -36,10 +36,10 @@ struct RenderStats {
   bool palette_pass = false;  // the palettes were blended by the palette pass (palette_pass.h)
 };
 
-// Layers re-root and blend joints in the vertex shader about each joint's pivot, a uniform vec3
-// per joint: ES 3.0 guarantees 256 vertex uniform vectors, and throng's others (about 40) and the
-// user's file keep the other half. A character with more joints draws without its layers (the
-// merged paths draw them: their palettes are filled on the CPU).
+// Layers re-root and blend joints in the vertex shader (or the palette pass) about each joint's
+// pivot, a uniform vec3 per joint: ES 3.0 guarantees 256 vertex uniform vectors, and throng's
+// others (about 40) and the user's file keep the other half. A character with more joints draws
+// without its layers (the merged paths draw them: their palettes are filled on the CPU).
 inline constexpr int kMaxLayerJoints = 128;
 
 // Frames of instance records the GPU may still be reading while the next is written.
@@ -142,9 +142,6 @@ class InstancedRenderer {
   // allocation when count is at most the largest count so far.
   Result<std::span<InstanceRecord>> beginRecords(size_t count);
   Status endRecords();
-  // Whether some record of the next submit() has a layer (upload() finds it itself): such frames
-  // skin by direct fetching, the palette pass blending no layers.
-  void setLayered(bool layered) { layered_ = layered; }
   // Whether layers are drawn: the package has masks and at most kMaxLayerJoints joints.
   bool drawsLayers() const { return !pivots_.empty(); }
   uint32_t lastFrame() const { return frame_count_ - 1; }
@@ -273,10 +270,8 @@ class InstancedRenderer {
     int weight_texels = 0;
   };
   MorphBakeKind morph_kind_ = MorphBakeKind::kNone;
-  std::vector<glm::vec3> pivots_;  // jointPivots when layers are drawn (the shader's u_pivots)
-  bool layered_ = false;           // the uploaded records hold a layer
-  static bool anyLayer(std::span<const Instance> instances);
-  std::vector<MorphLod> morph_lods_;           // one per LOD, or none
+  std::vector<glm::vec3> pivots_;     // jointPivots when layers are drawn (the shader's u_pivots)
+  std::vector<MorphLod> morph_lods_;  // one per LOD, or none
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
   GLuint palette_vertex_array_ = 0;            // the pass's input: the instance records' attributes

@@ -103,6 +103,28 @@ TEST(LayersRender, InstancedVerticesMatchLayerPaletteJobAtFullAndPartialWeight) 
                 static_cast<double>(e.position), static_cast<double>(e.normal));
     EXPECT_LT(e.position, kPositionTolerance);
     EXPECT_LT(e.normal, 1e-3f);
+    if (mode == render::PalettePassMode::kOn) {
+      // The pass's own palettes (once per agent and joint) against LayerPaletteJob's.
+      const size_t joints = package.skeleton.jointCount();
+      std::vector<JointRows> gpu(layered.size() * joints), cpu(joints);
+      ASSERT_TRUE((*renderer)->capturePalettes(layered, gpu).ok());
+      const std::vector<glm::vec3> pivots = jointPivots(package.skeleton);
+      float worst = 0.0f;
+      for (size_t i = 0; i < layered.size(); ++i) {
+        const render::Instance in = render::decodeInstanceRecord(
+            render::encodeInstanceRecord(layered[i], package.animation.frame_count - 1));
+        LayerPaletteJob job{&package.animation, in.frames, in.layer, pivots, cpu};
+        ASSERT_TRUE(job.run());
+        for (size_t j = 0; j < joints; ++j) {
+          for (int r = 0; r < 3; ++r) {
+            const glm::vec4 d = gpu[i * joints + j].rows[r] - cpu[j].rows[r];
+            worst = std::max({worst, std::abs(d.x), std::abs(d.y), std::abs(d.z), std::abs(d.w)});
+          }
+        }
+      }
+      std::printf("  palette pass: largest palette difference %.3g\n", static_cast<double>(worst));
+      EXPECT_LT(worst, 1e-4f);
+    }
     // The layer must move the vertices (else a shader ignoring it would match a reference that
     // ignores it too): every weight tried, far past the tolerance.
     const size_t n = (*renderer)->vertexCount(0);

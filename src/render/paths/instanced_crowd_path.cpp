@@ -50,7 +50,6 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
               any_layer ? agentLayer(facts(), frame, a) : LayerSample{}, last_frame, records[i]);
         });
   });
-  renderer_->setLayered(any_layer);
   Status s = renderer_->endRecords();
   stats.cpu_ms.pack_upload = millisecondsSince(start);
   return s;
