@@ -10,10 +10,13 @@
 uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * JOINT_VECTORS];
 // Per character, one vector (render/merged_batch.h, packMergedAgent): its agent index; its tint's
 // RGB bytes as r + 256 g + 65536 b; its tint's alpha byte + 256 state + 2048 appearance (material
-// variant); its LOD. Whole numbers below 2^24: exact in the vertex stage's highp floats.
+// variant); its LOD + 256 * its hidden props (bit i: prop i; render/merged_batch.h). Whole
+// numbers below 2^24: exact in the vertex stage's highp floats.
 uniform vec4 u_agent[COPIES];
 
-attribute vec4 a_position;  // xyz bind position; w the vertex's look row (material variants)
+// xyz bind position; w the vertex's look row (material variants) + 256 * its prop group (0 the
+// character's own, i + 1 prop i)
+attribute vec4 a_position;
 attribute vec3 a_normal;
 attribute vec4 a_tangent;  // xyz tangent, w handedness (0 when the mesh has none)
 attribute vec4 a_uv;       // uv0, uv1
@@ -65,6 +68,17 @@ vec3 skin(vec4 p) {
          a_weights.z * skinPoint(a_joints.z, p) + a_weights.w * skinPoint(a_joints.w, p);
 }
 
+// Whether bit `group` - 1 of `hidden` is set (group 0, the character's own: never). Halving and
+// floor are exact on these whole numbers; GLSL ES 1.00 has no integer bit operations.
+bool propHidden(float group, float hidden) {
+  if (group < 0.5) return false;
+  for (int i = 1; i < 16; ++i) {  // kMaxAttachments
+    if (float(i) > group - 0.5) break;
+    hidden = floor(hidden * 0.5);
+  }
+  return hidden - 2.0 * floor(hidden * 0.5) > 0.5;
+}
+
 void main() {
   // Every joint of a vertex lies in its own copy's palette range.
   int character = int(a_joints.x + 0.5) / JOINTS_PER_COPY;
@@ -73,8 +87,11 @@ void main() {
   float appearance = floor(agent.z / 2048.0);
   float alpha_state = agent.z - appearance * 2048.0;
   float state = floor(alpha_state / 256.0);
-  if (lookHidden(a_position.w, appearance)) {
-    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
+  float hidden = floor(agent.w / 256.0);
+  float group = floor(a_position.w / 256.0);
+  if (lookHidden(a_position.w - 256.0 * group, appearance) || propHidden(group, hidden)) {
+    // Every such vertex goes to one point past the far plane: its triangles are clipped.
+    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
     return;
   }
   ThrongVertex v;
@@ -90,6 +107,6 @@ void main() {
   v.tint = vec4(red, green, blue, alpha_state - state * 256.0) / 255.0;
   v.agent = agent.x;
   v.state = state;
-  v.lod = agent.w;
+  v.lod = agent.w - 256.0 * hidden;
   throngEmit(v);
 }

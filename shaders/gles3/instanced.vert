@@ -39,8 +39,23 @@ vec4 i_tint;
 const float i_variant = 0.0;  // the GPU-driven path draws every agent's own materials
 float i_agent_index;
 float i_state;
+uint i_attachments;  // visible props: bit i shows prop i
+uvec3 i_layer;       // the layer's words (render/instance_record.h's encodeLayerWords)
+// Per agent, its visible props << 8 and its layer's words: a texel of the CPU's
+// (u_has_agent_extras).
+uniform highp usampler2D u_agent_extras;
+uniform bool u_has_agent_extras;
+uniform int u_agent_extras_per_row;
 void loadInstance() {
   int a = int(i_agent);
+  i_attachments = 0xffffu;
+  i_layer = uvec3(0u);
+  if (u_has_agent_extras) {
+    uvec4 extras = texelFetch(u_agent_extras,
+                              ivec2(a % u_agent_extras_per_row, a / u_agent_extras_per_row), 0);
+    i_attachments = extras.x >> 8;
+    i_layer = extras.yzw;
+  }
   ivec2 at = ivec2(4 * (a % u_instances_per_row), a / u_instances_per_row);
   i_position_scale = uintBitsToFloat(texelFetch(u_instances, at, 0));
   i_rotation_blend = uintBitsToFloat(texelFetch(u_instances, at + ivec2(1, 0), 0));
@@ -48,14 +63,15 @@ void loadInstance() {
   uvec4 last = texelFetch(u_instances, at + ivec2(3, 0), 0);
   i_fade = uintBitsToFloat(last.x);
   i_tint = vec4((uvec4(last.y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu) / 255.0;
-  i_state = float(last.z);
+  i_state = float(last.z & 0xffu);
   i_agent_index = float(last.w);
 }
 #else
 #include "common/instance_record.glsl"
 in uvec4 i_record0;
 in uvec4 i_record1;
-in uvec2 i_record2;
+in uvec4 i_record2;
+in uint i_record3;
 // The record's fields, as the GPU-driven path's loadInstance() fills them too.
 vec4 i_position_scale;  // world position, uniform scale
 vec4 i_rotation_blend;  // cos(heading), sin(heading), primary blend, secondary blend
@@ -65,6 +81,8 @@ vec4 i_tint;
 float i_variant;  // appearance: 0 own materials, v material variant v - 1
 float i_agent_index;  // the agent's index in its crowd
 float i_state;        // its AgentState
+uint i_attachments;   // its visible props: bit i shows prop i
+uvec3 i_layer;        // its layer's words (render/instance_record.h's encodeLayerWords)
 void loadInstance() {
   float heading = float(i_record0.w & 0xffffu) * (6.283185307179586 / 65536.0);
   i_position_scale = vec4(uintBitsToFloat(i_record0.xyz), unpackHalf2x16(i_record0.w >> 16).x);
@@ -76,6 +94,8 @@ void loadInstance() {
   i_tint = recordBytes(i_record1.w) / 255.0;
   i_agent_index = float(i_record2.x);
   i_state = float(i_record2.y & 0xffu);
+  i_attachments = (i_record2.y >> 8) & 0xffffu;
+  i_layer = uvec3(i_record2.zw, i_record3);
 }
 #endif
 
@@ -137,12 +157,74 @@ vec4 paletteRow(ivec2 joint, int row) {
   return primary;
 }
 
-void jointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+void baseJointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
   ivec2 at = jointTexel(joint);
   r0 = paletteRow(at, 0);
   r1 = paletteRow(at, 1);
   r2 = paletteRow(at, 2);
 }
+
+#ifdef LAYERS
+// Layers (docs/props_and_layers.md): crowd/layer_palette.h's layeredJointRows per influence, when
+// skinning by direct fetching (the palette pass does the same per joint: palette.frag).
+#include "common/layer.glsl"
+uniform vec3 u_pivots[LAYER_JOINTS];  // jointPivots: each joint's bind position
+float g_layer_weight;  // 0: no layer
+float g_layer_blend;
+uint g_layer_first;
+uint g_layer_end;
+ivec2 g_layer_frames[2];  // frameTexel of the layer clip's frames a, b
+mat4 g_reroot;  // M_base(parent) * M_layer(parent)^-1 (identity for a mask at the root)
+
+// The layer clip's entry of `joint` (its frame pair, no fade), as rows.
+void layerJointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+  ivec2 at = jointTexel(joint);
+  r0 = mix(texelFetch(u_animation, g_layer_frames[0] + at, 0),
+           texelFetch(u_animation, g_layer_frames[1] + at, 0), g_layer_blend);
+  r1 = mix(texelFetch(u_animation, g_layer_frames[0] + at + ivec2(1, 0), 0),
+           texelFetch(u_animation, g_layer_frames[1] + at + ivec2(1, 0), 0), g_layer_blend);
+  r2 = mix(texelFetch(u_animation, g_layer_frames[0] + at + ivec2(2, 0), 0),
+           texelFetch(u_animation, g_layer_frames[1] + at + ivec2(2, 0), 0), g_layer_blend);
+}
+
+// The instance's layer, once per vertex: its weight, frames, joints and the parent's re-rooting.
+void loadLayer() {
+  g_layer_weight = float((i_layer.y >> 8) & 0xffu) / 255.0;
+  if (g_layer_weight == 0.0) return;
+  g_layer_frames[0] = frameTexel(i_layer.x & 0xffffu);
+  g_layer_frames[1] = frameTexel(i_layer.x >> 16);
+  g_layer_blend = float(i_layer.y & 0xffu) / 255.0;
+  g_layer_first = i_layer.y >> 16;
+  g_layer_end = i_layer.z & 0xffffu;
+  uint parent = i_layer.z >> 16;
+  g_reroot = mat4(1.0);
+  if (parent != 0xffffu) {  // kRecordNoParent
+    vec4 b0, b1, b2, l0, l1, l2;
+    baseJointRows(parent, b0, b1, b2);
+    layerJointRows(parent, l0, l1, l2);
+    g_reroot = rowsMatrix(b0, b1, b2) * inverse(rowsMatrix(l0, l1, l2));
+  }
+}
+
+void jointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+  baseJointRows(joint, r0, r1, r2);
+  if (g_layer_weight == 0.0 || joint < g_layer_first || joint >= g_layer_end) return;
+  vec4 l0, l1, l2;
+  layerJointRows(joint, l0, l1, l2);
+  mat4 m = transpose(g_reroot * rowsMatrix(l0, l1, l2));  // rerootRows
+  if (g_layer_weight >= 1.0) {
+    r0 = m[0];
+    r1 = m[1];
+    r2 = m[2];
+  } else {
+    blendLayerRows(r0, r1, r2, m[0], m[1], m[2], g_layer_weight, u_pivots[joint]);
+  }
+}
+#else
+void jointRows(uint joint, out vec4 r0, out vec4 r1, out vec4 r2) {
+  baseJointRows(joint, r0, r1, r2);
+}
+#endif
 #endif
 
 void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 position,
@@ -154,6 +236,10 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 posit
   tangent += w * vec3(dot(r0, t), dot(r1, t), dot(r2, t));
 }
 
+// The mesh vertex this one copies (low 24 bits) and its prop group (high 8: 0 the character's
+// own, i + 1 prop i; SkinnedMesh::attachments).
+in uint a_vertex;
+
 #if defined(MORPH_VAT) || defined(MORPH_DELTAS)
 // Baked morph animation (package section VATX, docs/morph.md "Texture layout"): block b's vertex
 // v has texel i = (b * u_morph_vertices + v) * 2 + k (k = 0 position, 1 normal) at
@@ -164,7 +250,6 @@ void skinInfluence(uint joint, float w, vec4 p, vec4 n, vec4 t, inout vec3 posit
 uniform highp sampler2D u_morph;
 uniform int u_morph_width;
 uniform int u_morph_vertices;
-in uint a_vertex;  // the vertex's index in its LOD's mesh (copies of shared vertices included)
 
 ivec2 morphTexel(int block, int vertex) {
   int i = (block * u_morph_vertices + vertex) * 2;
@@ -187,7 +272,7 @@ vec3 morphFrames(int vertex, int k) {
 }
 
 void morphVertex(inout vec4 p, inout vec4 n) {
-  int vertex = int(a_vertex);
+  int vertex = int(a_vertex & 0xffffffu);
   p.xyz = morphFrames(vertex, 0);
   n.xyz = morphFrames(vertex, 1);
 }
@@ -203,7 +288,7 @@ float frameWeight(uint frame, int target) {
 }
 
 void morphVertex(inout vec4 p, inout vec4 n) {
-  int vertex = int(a_vertex);
+  int vertex = int(a_vertex & 0xffffffu);
   for (int t = 0; t < u_morph_targets; ++t) {
     float w = mix(frameWeight(i_frames.x, t), frameWeight(i_frames.y, t), i_rotation_blend.z);
     if (i_fade > 0.0) {
@@ -242,10 +327,20 @@ vec3 turn(vec3 d, float c, float s) {
   return vec3(c * d.x + s * d.z, d.y, c * d.z - s * d.x);
 }
 
+// Whether the vertex belongs to a prop the agent does not show (attachmentVisible's negation).
+bool propHidden() {
+  uint group = a_vertex >> 24;
+  return group != 0u && ((i_attachments >> (group - 1u)) & 1u) == 0u;
+}
+
 void main() {
   loadInstance();
-  if (lookHidden(a_look, i_variant)) {
-    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);  // past the far plane: the triangle is clipped
+  if (lookHidden(a_look, i_variant) || propHidden()) {
+    // Every such vertex goes to one point past the far plane: its triangles are clipped, no draw
+    // call more. Captured (transform feedback), it reads as the agent's position.
+    gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
+    v_world = i_position_scale.xyz;
+    v_normal = vec3(0.0);
     return;
   }
   vec4 p = vec4(a_position, 1.0);
@@ -266,6 +361,9 @@ void main() {
   g_frames[1] = frameTexel(i_frames.y);
   g_frames[2] = frameTexel(i_frames.z);
   g_frames[3] = frameTexel(i_frames.w);
+#ifdef LAYERS
+  loadLayer();
+#endif
 #endif
   // Unrolled (a loop with dynamic indexing ran about 30% slower on llvmpipe); slot x holds the
   // largest weight (reduceInfluences sorts them), a zero weight elsewhere is an unused slot.

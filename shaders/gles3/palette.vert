@@ -12,6 +12,13 @@ uniform vec2 u_palette_size;              // the render target's width and heigh
 // The instance record's animation half (the instanced path's attribute, same buffer).
 in uvec4 i_record1;
 
+#ifdef LAYERS
+// The layer's words (render/instance_record.h's encodeLayerWords): the record's last 12 bytes.
+in uvec4 i_record2;
+in uint i_record3;
+flat out uvec3 v_layer;
+#endif
+
 flat out uvec4 v_frames;
 flat out vec3 v_blend_fade;  // primary blend, secondary blend, fade
 flat out int v_first_texel;  // x of the instance's first texel
@@ -27,4 +34,7 @@ void main() {
   v_frames = recordFrames(i_record1);
   v_blend_fade = recordBytes(i_record1.z).xyz / 255.0;
   v_first_texel = x;
+#ifdef LAYERS
+  v_layer = uvec3(i_record2.zw, i_record3);
+#endif
 }

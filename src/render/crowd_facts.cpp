@@ -1,6 +1,8 @@
 // A crowd renderer's checks of its package and desc, and the facts its passes read.
 #include "render/crowd_facts.h"
 
+#include "throng/crowd/layer_palette.h"
+
 #include <algorithm>
 
 #include <fmt/core.h>
@@ -50,6 +52,10 @@ Status gatherCrowdFacts(const Package& package, const CrowdRendererDesc& desc, C
   out.source = package.source.empty() ? "package" : package.source;
   if (Status s = checkDesc(package, desc, out.source); !s.ok()) return s;
   out.clips = package.clips;
+  out.mask_ranges.clear();
+  for (const JointMask& mask : package.masks)
+    out.mask_ranges.push_back(jointRange(package.skeleton, mask.root));
+  out.pivots = package.masks.empty() ? std::vector<glm::vec3>() : jointPivots(package.skeleton);
   for (const BakedClip& clip : out.clips) {
     out.clip_spheres.push_back(clipAxisSphere(clip.bounds));
     out.playback_clips.push_back(playbackClip(clip));

@@ -12,6 +12,7 @@
 #include "throng/core/status.h"
 #include "throng/core/warning.h"
 #include "throng/crowd/culling.h"
+#include "throng/crowd/layer.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/crowd_renderer.h"
 
@@ -20,6 +21,8 @@ namespace throng::render {
 struct CrowdFacts {
   std::string source;  // the package's, or "package"
   std::vector<BakedClip> clips;
+  std::vector<JointRange> mask_ranges;       // jointRange of each mask's root (Package::masks)
+  std::vector<glm::vec3> pivots;             // jointPivots when the package has masks (layers)
   std::vector<AxisSphere> clip_spheres;      // clipAxisSphere of each clip: the culling spheres
   std::vector<PlaybackClip> playback_clips;  // playbackClip of each clip
   std::vector<MeshLod> lods;                 // LOD limits only (meshes left empty): the LOD rule's
@@ -36,6 +39,13 @@ struct CrowdFacts {
 
   int lodCount() const { return static_cast<int>(lods.size()); }
 };
+
+// Agent `a`'s layer as the paths draw it (layerSample): weight 0 when the frame gives no layers
+// or the agent has none.
+inline LayerSample agentLayer(const CrowdFacts& facts, const CrowdFrame& frame, uint32_t a) {
+  if (frame.layers.empty() || !frame.layers[a].active) return {};
+  return layerSample(facts.clips, facts.mask_ranges, frame.layers[a]);
+}
 
 // Checks `package` and `desc` for a crowd renderer (at least one LOD and clip, at most
 // kMaxDrawnLods LODs, a fixed LOD the package has) and copies its facts into `out`.

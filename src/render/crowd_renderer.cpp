@@ -34,15 +34,17 @@ Status checkFrame(const CrowdFrame& frame) {
   const size_t n = frame.placements.size();
   if (frame.playback.size() == n && (frame.tints.empty() || frame.tints.size() == n) &&
       (frame.states.empty() || frame.states.size() == n) &&
-      (frame.variants.empty() || frame.variants.size() == n)) {
+      (frame.variants.empty() || frame.variants.size() == n) &&
+      (frame.attachments.empty() || frame.attachments.size() == n) &&
+      (frame.layers.empty() || frame.layers.size() == n)) {
     return Status::okStatus();
   }
   return Status(ErrorCode::kInvalidArgument,
                 fmt::format("crowd renderer: {} placements, {} playback states, {} tints, {} "
-                            "agent states and {} variants (each must be one per agent; tints, "
-                            "states and variants may be none)",
+                            "agent states, {} variants, {} prop masks and {} layers (each must "
+                            "be one per agent; all but placements and playback may be none)",
                             n, frame.playback.size(), frame.tints.size(), frame.states.size(),
-                            frame.variants.size()));
+                            frame.variants.size(), frame.attachments.size(), frame.layers.size()));
 }
 
 // True when `m` is an orthographic projection (its last row is 0, 0, 0, 1).
@@ -422,8 +424,9 @@ Status CrowdRenderer::draw(const FrameView& view, const Crowd& crowd,
                   "(MixedCrowdRenderer)");
   }
   if (!ok()) return impl_->status;
-  const CrowdFrame frame{crowd.placements(), crowd.playback(), tints, crowd.states(),
-                         crowd.variants()};
+  const CrowdFrame frame{crowd.placements(),  crowd.playback(), tints,
+                         crowd.states(),      crowd.variants(), {},
+                         crowd.attachments(), crowd.layers()};
   if (Status s = checkFrame(frame); !s.ok()) return s;
   return impl_->drawFrame(FrameInput{view, frame, &crowd, impl_->settings, impl_->jobs});
 }
@@ -443,8 +446,9 @@ Status CrowdRenderer::drawDepth(const FrameView& view, const Crowd& crowd) {
                   "(MixedCrowdRenderer)");
   }
   if (!ok()) return impl_->status;
-  const CrowdFrame frame{
-      crowd.placements(), crowd.playback(), {}, crowd.states(), crowd.variants()};
+  const CrowdFrame frame{crowd.placements(),  crowd.playback(), {},
+                         crowd.states(),      crowd.variants(), {},
+                         crowd.attachments(), crowd.layers()};
   if (Status s = checkFrame(frame); !s.ok()) return s;
   Impl& m = *impl_;
   return m.drawDepthPass(FrameInput{view, frame, &crowd, m.depthSettings(view), m.jobs,

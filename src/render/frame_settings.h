@@ -44,5 +44,9 @@ inline uint32_t agentId(const CrowdFrame& frame, uint32_t agent) {
 inline uint8_t agentStateByte(const CrowdFrame& frame, uint32_t agent) {
   return frame.states.empty() ? uint8_t{0} : static_cast<uint8_t>(frame.states[agent]);
 }
+// The agent's visible props (every one when the frame gives none).
+inline uint32_t agentAttachments(const CrowdFrame& frame, uint32_t agent) {
+  return frame.attachments.empty() ? kAllAttachments : frame.attachments[agent] & kAllAttachments;
+}
 
 }  // namespace throng::render

@@ -238,7 +238,7 @@ GpuCrowd::~GpuCrowd() {
   for (GLuint* buffer : {&agents_, &frame_, &lists_}) {
     if (*buffer) glDeleteBuffers(1, buffer);
   }
-  for (GLuint* texture : {&instances_, &tints_}) {
+  for (GLuint* texture : {&instances_, &tints_, &extras_}) {
     if (*texture) glDeleteTextures(1, texture);
   }
 }
@@ -297,6 +297,15 @@ Status GpuCrowd::reserve(uint32_t agents) {
   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8UI, tints_per_row, static_cast<GLsizei>(tint_rows));
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  // The extras share the tints' layout, one RGBA32UI texel per agent; uploaded again after this.
+  if (extras_) glDeleteTextures(1, &extras_);
+  glGenTextures(1, &extras_);
+  glBindTexture(GL_TEXTURE_2D, extras_);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32UI, tints_per_row, static_cast<GLsizei>(tint_rows));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  extras_words_.clear();
+  extras_active_ = false;
   glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE0);
   capacity_ = capacity;
@@ -518,6 +527,56 @@ Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
   return checkGl("GPU-driven crowd: tints upload");
 }
 
+Status GpuCrowd::uploadExtras(const GpuDrawOptions& options) {
+  const size_t n = agent_count_;
+  if (!options.attachments.empty() && options.attachments.size() != n) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("GPU-driven crowd: {} prop masks for {} agents (one per agent, or "
+                              "none)",
+                              options.attachments.size(), n));
+  }
+  if (!options.layers.empty() && options.layers.size() != n) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("GPU-driven crowd: {} layers for {} agents (one per agent, or none)",
+                              options.layers.size(), n));
+  }
+  bool defaults = true;  // every prop shown, no layer: the draws need no texture
+  for (const uint32_t mask : options.attachments)
+    defaults &= (mask & kAllAttachments) == kAllAttachments;
+  for (const LayerSample& layer : options.layers) defaults &= !(layer.weight > 0.0f);
+  if (defaults) {
+    extras_active_ = false;
+    return Status::okStatus();
+  }
+  scratch_extras_.assign(n * kAgentExtraWords, 0u);
+  for (size_t a = 0; a < n; ++a) {
+    uint32_t* words = &scratch_extras_[a * kAgentExtraWords];
+    const uint32_t mask = options.attachments.empty() ? kAllAttachments : options.attachments[a];
+    words[0] = (mask & kAllAttachments) << 8;
+    if (!options.layers.empty()) encodeLayerWords(options.layers[a], last_frame_, words + 1);
+  }
+  extras_active_ = true;
+  if (scratch_extras_ == extras_words_) return Status::okStatus();  // as uploaded last frame
+  extras_words_.swap(scratch_extras_);
+  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
+  glBindTexture(GL_TEXTURE_2D, extras_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  const size_t per_row = static_cast<size_t>(tints_per_row_);
+  const size_t full_rows = n / per_row;
+  if (full_rows > 0) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, tints_per_row_, static_cast<GLsizei>(full_rows),
+                    GL_RGBA_INTEGER, GL_UNSIGNED_INT, extras_words_.data());
+  }
+  if (const size_t rest = n - full_rows * per_row; rest > 0) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, static_cast<GLint>(full_rows), static_cast<GLsizei>(rest),
+                    1, GL_RGBA_INTEGER, GL_UNSIGNED_INT,
+                    extras_words_.data() + full_rows * per_row * kAgentExtraWords);
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
+  return checkGl("GPU-driven crowd: agent extras upload");
+}
+
 namespace {
 
 // agentLod's choice of rule: the screen-space one for a perspective view.
@@ -645,6 +704,7 @@ Status GpuCrowd::draw(const FrameView& view, const Crowd& crowd, std::span<const
   if (!tints.empty()) {
     if (Status s = uploadTints(tints); !s.ok()) return s;
   }
+  if (Status s = uploadExtras(options); !s.ok()) return s;
   Status s = runPass(&view, &options, !tints.empty());
   pending_.active = false;
   commands_.clear();
@@ -693,6 +753,7 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
   if (!tints.empty()) {
     if (Status s = uploadTints(tints); !s.ok()) return s;
   }
+  if (Status s = uploadExtras(options); !s.ok()) return s;
   if (Status s = runPass(&view, &options, !tints.empty(), !ids.empty()); !s.ok()) return s;
   return finishFrame(view, options);
 }
@@ -705,6 +766,10 @@ Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& option
   in.instances = instances_;
   in.instances_per_row = instances_per_row_;
   in.only_lod = options.fixed_lod;
+  if (extras_active_) {
+    in.agent_extras = extras_;
+    in.agent_extras_per_row = tints_per_row_;
+  }
   if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok())
     return s;
   if (options.pass == DrawPass::kDepth) return Status::okStatus();

@@ -16,6 +16,7 @@
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
+#include "throng/crowd/layer.h"
 #include "throng/crowd/lod_select.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/device.h"
@@ -48,6 +49,11 @@ struct GpuDrawOptions {
   // kDepth: the depth pass for a light's view (the depth programs; the frame's counters, frame
   // count and read-back copies are left to the colour pass).
   DrawPass pass = DrawPass::kColor;
+  // Each agent's visible props (Crowd::attachments; bit i shows attachment i), or empty: all.
+  // Uploaded, O(agents), only when they differ from the last frame's.
+  std::span<const uint32_t> attachments;
+  // Each agent's layer (layerSample of its AgentLayer), or empty: none. Uploaded with the props.
+  std::span<const LayerSample> layers;
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).
@@ -149,6 +155,9 @@ class GpuCrowd {
   Status unpackInto(Crowd& crowd, const Readback& copy);
   Status flushPending();
   Status uploadTints(std::span<const glm::vec4> tints);
+  // The agents' extras texture (IndirectInstances::agent_extras) from `options`, uploaded when it
+  // changed; sets extras_active_.
+  Status uploadExtras(const GpuDrawOptions& options);
 
   Device* device_ = nullptr;
   InstancedRenderer* renderer_ = nullptr;
@@ -165,12 +174,15 @@ class GpuCrowd {
   int64_t max_block_bytes_ = 0;
 
   // GPU state.
-  GLuint agents_ = 0;      // kAgentBytes per agent
-  GLuint frame_ = 0;       // draw commands, LOD limits, clips, commands (words)
-  GLuint lists_ = 0;       // lod_count_ * capacity_ agent indices
-  GLuint instances_ = 0;   // RGBA32UI, 4 texels per agent
-  GLuint tints_ = 0;       // RGBA8UI, one texel per agent
-  uint32_t capacity_ = 0;  // agents the buffers hold
+  GLuint agents_ = 0;           // kAgentBytes per agent
+  GLuint frame_ = 0;            // draw commands, LOD limits, clips, commands (words)
+  GLuint lists_ = 0;            // lod_count_ * capacity_ agent indices
+  GLuint instances_ = 0;        // RGBA32UI, 4 texels per agent
+  GLuint tints_ = 0;            // RGBA8UI, one texel per agent
+  GLuint extras_ = 0;           // RGBA32UI, one texel per agent (IndirectInstances::agent_extras)
+  bool extras_active_ = false;  // the draws read extras_ (else: every prop, no layer)
+  std::vector<uint32_t> extras_words_;  // what extras_ holds (4 words per agent), for the skip
+  uint32_t capacity_ = 0;               // agents the buffers hold
   int instances_per_row_ = 0;
   int tints_per_row_ = 0;
   uint32_t agent_count_ = 0;
@@ -195,6 +207,7 @@ class GpuCrowd {
   std::vector<uint32_t> frame_head_;
   std::vector<uint8_t> record_bytes_;
   std::vector<uint8_t> tint_bytes_;
+  std::vector<uint32_t> scratch_extras_;
   uint64_t frames_drawn_ = 0;
 
   // Asynchronous read-backs: double-buffered agent copies and a ring of counter copies.

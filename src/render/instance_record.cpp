@@ -1,4 +1,4 @@
-// Packing and unpacking of the 40-byte instance record.
+// Packing and unpacking of the 52-byte instance record.
 #include "render/instance_record.h"
 
 #include <algorithm>
@@ -21,7 +21,8 @@ uint16_t wrappedHeading(float units) {
 InstanceRecord encodeInstanceRecord(const Instance& in, uint32_t last_frame) {
   InstanceRecord out;
   encodeInstanceRecord(in.placement, in.frames.primary, in.frames.secondary, in.frames.fade,
-                       in.tint, in.variant, in.agent, in.state, last_frame, out);
+                       in.tint, in.variant, in.agent, in.state, in.attachments, in.layer,
+                       last_frame, out);
   return out;
 }
 
@@ -38,6 +39,17 @@ Instance decodeInstanceRecord(const InstanceRecord& record) {
   for (int c = 0; c < 4; ++c) out.tint[c] = record.tint[c] / 255.0f;
   out.agent = record.agent;
   out.state = record.state;
+  out.attachments = uint32_t{record.attachments[0]} | uint32_t{record.attachments[1]} << 8;
+  if (record.layer_weight > 0) {
+    out.layer.frames = {record.layer_frames[0], record.layer_frames[1],
+                        record.layer_blend / 255.0f};
+    out.layer.weight = record.layer_weight / 255.0f;
+    out.layer.range.first = record.layer_first;
+    out.layer.range.end = record.layer_end;
+    out.layer.range.parent = record.layer_parent == kRecordNoParent
+                                 ? kNoParent
+                                 : static_cast<int16_t>(record.layer_parent);
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "render/gl_check.h"
 #include "render/shader_assembly.h"
 #include "throng/core/half.h"
+#include "throng/crowd/layer_palette.h"
 
 namespace throng::render {
 namespace {
@@ -31,13 +32,14 @@ enum Attribute : GLuint {
   kWeights = 3,
   kRecord0 = 4,  // InstanceRecord's first 16 bytes: position, heading and scale
   kRecord1 = 5,  // its next 16: frames, blends, fade, appearance, tint
-  kRecord2 = 6,  // its last 8: agent index, state
+  kRecord2 = 6,  // its next 16: agent index, state | props, layer frames, layer bytes | first
+  kRecord3 = 7,  // its last 4: layer end | parent
   kTangent = 8,
   kUv0 = 9,
   kUv1 = 10,
   kColor = 11,
   kLook = 12,
-  kVertex = 13,  // the mesh vertex a buffer vertex copies (the morph texture's row)
+  kVertex = 13,  // the mesh vertex a buffer vertex copies (the morph texture's row), prop group
   kAgent = 4,    // drawIndirect's program: the agent index replaces the instance attributes
 };
 
@@ -47,7 +49,7 @@ const std::vector<AttributeBinding>& attributeBindings() {
       {"a_weights", kWeights},   {"i_record0", kRecord0}, {"i_record1", kRecord1},
       {"i_record2", kRecord2},   {"a_tangent", kTangent}, {"a_uv0", kUv0},
       {"a_uv1", kUv1},           {"a_color", kColor},     {"a_look", kLook},
-      {"a_vertex", kVertex},
+      {"a_vertex", kVertex},     {"i_record3", kRecord3},
   };
   return bindings;
 }
@@ -62,9 +64,14 @@ struct GpuVertex {
   float uv1[2];
   float color[4];
   float look;       // look row (MaterialLooks)
-  uint32_t vertex;  // the mesh vertex it copies: its rows of the morph texture
+  uint32_t vertex;  // the mesh vertex it copies (its rows of the morph texture) | prop group << 24
 };
 static_assert(sizeof(GpuVertex) == 104, "vertices are 104 tightly packed bytes");
+
+// The prop group (SkinnedMesh::attachments) rides in the high byte of GpuVertex::vertex, so props
+// cost neither an attribute (the path uses 13 of ES 3.0's 16) nor a byte of the stride: a LOD's
+// mesh index then has 24 bits (16.7 million vertices).
+constexpr uint32_t kVertexIndexBits = 24;
 
 // Transform feedback captures world position and normal: 6 floats per vertex.
 constexpr size_t kCapturedFloatsPerVertex = 6;
@@ -85,6 +92,9 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 [[maybe_unused]] constexpr int kInstancesTextureUnit = kShadowTextureUnit + 1;
 // The palette pass's texture, in place of the animation texture's fetches (PALETTE_TEXTURE).
 constexpr int kPaletteTextureUnit = kShadowTextureUnit + 2;
+// drawIndirect's per-agent extras (props, layers): the palette pass's unit, which the gpu
+// variant never uses (shader_assembly.cpp's table).
+[[maybe_unused]] constexpr int kAgentExtrasTextureUnit = kPaletteTextureUnit;
 // The drawn LOD's morph texture (package section VATX), for a package with morph animation
 // (shader_assembly.cpp's table).
 constexpr int kMorphTextureUnit = kPaletteTextureUnit + 1;
@@ -188,6 +198,10 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   renderer->device_ = &device;
   renderer->joint_count_ = package.skeleton.jointCount();
   renderer->morph_kind_ = package.morph.kind;
+  // Layers need each joint's pivot in a uniform array: packages with masks and at most
+  // kMaxLayerJoints joints get the shader's layer code.
+  if (!package.masks.empty() && package.skeleton.jointCount() <= kMaxLayerJoints)
+    renderer->pivots_ = jointPivots(package.skeleton);
   // The colour program now, so that a user's file that does not compile fails creation.
   if (Result<ProgramSet*> program = renderer->programFor(0); !program.ok()) return program.status();
   Result<GpuMaterials> materials =
@@ -349,6 +363,13 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
                                                       lods_.size(), ranges.status().message()));
   }
   buffers.ranges = std::move(ranges).value();
+  if (mesh.vertexCount() >= (size_t{1} << kVertexIndexBits)) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("instanced renderer: LOD {} has {} vertices, over the {} this path "
+                              "draws (a vertex index has {} bits)",
+                              lods_.size(), mesh.vertexCount(), size_t{1} << kVertexIndexBits,
+                              kVertexIndexBits));
+  }
   // Vertices shared by sub-meshes of different look rows are copied after the mesh's own.
   const std::vector<uint32_t>& source = buffers.looks.vertex_source;
   std::vector<GpuVertex> vertices(source.empty() ? mesh.vertexCount() : source.size());
@@ -356,7 +377,8 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
     const size_t v = source.empty() ? o : source[o];
     GpuVertex& out = vertices[o];
     out.look = source.empty() ? 0.0f : buffers.looks.vertex_row[o];
-    out.vertex = static_cast<uint32_t>(v);
+    const uint32_t group = mesh.attachments.empty() ? 0u : mesh.attachments[v];
+    out.vertex = static_cast<uint32_t>(v) | group << kVertexIndexBits;
     std::memcpy(out.position, &mesh.positions[v], sizeof(out.position));
     const glm::vec3 normal = mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[v];
     std::memcpy(out.normal, &normal, sizeof(out.normal));
@@ -387,7 +409,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kRecord0, kRecord1, kRecord2}) {
+  for (GLuint a : {kRecord0, kRecord1, kRecord2, kRecord3}) {
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
@@ -524,8 +546,10 @@ void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
   glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(base));
   glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride,
                          byteOffset(base + offsetof(InstanceRecord, frames)));
-  glVertexAttribIPointer(kRecord2, 2, GL_UNSIGNED_INT, stride,
+  glVertexAttribIPointer(kRecord2, 4, GL_UNSIGNED_INT, stride,
                          byteOffset(base + offsetof(InstanceRecord, agent)));
+  glVertexAttribIPointer(kRecord3, 1, GL_UNSIGNED_INT, stride,
+                         byteOffset(base + offsetof(InstanceRecord, layer_end)));
 }
 
 Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned variant) {
@@ -544,6 +568,10 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   if (gpu) source.defines.push_back("GPU_INSTANCES");
   if (morph_kind_ == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
   if (morph_kind_ == MorphBakeKind::kTargetDeltas) source.defines.push_back("MORPH_DELTAS");
+  if (!pivots_.empty()) {
+    source.defines.push_back("LAYERS");
+    source.defines.push_back(fmt::format("LAYER_JOINTS {}", pivots_.size()));
+  }
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   // Capture checks throng's skinning: the user's file (and its vertex hook) stays out of it.
   source.user = capture ? nullptr : options_.shader.get();
@@ -559,7 +587,11 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   set->shading = ShadingUniforms::of(set->program);
   set->lod = set->program.uniform("u_lod");
   set->palette_first = set->program.uniform("u_palette_first");
-  bindCrowdSamplers(set->program);
+  bindCrowdSamplers(set->program);  // leaves the program in use
+  if (!pivots_.empty()) {
+    glUniform3fv(set->program.uniform("u_pivots[0]"), static_cast<GLsizei>(pivots_.size()),
+                 &pivots_[0].x);
+  }
   slot = std::move(set);
   return slot.get();
 }
@@ -678,10 +710,15 @@ Result<bool> InstancedRenderer::preparePalettePass() {
   if (palette_unavailable_) return false;
   if (palette_pass_) return true;
   std::vector<AttributeBinding> attributes;
-  for (const AttributeBinding& binding : attributeBindings())
-    if (binding.location == kRecord1) attributes.push_back(binding);
+  // The records' animation fields, and with layers the layer's words.
+  const bool layers = !pivots_.empty();
+  for (const AttributeBinding& binding : attributeBindings()) {
+    if (binding.location == kRecord1 ||
+        (layers && (binding.location == kRecord2 || binding.location == kRecord3)))
+      attributes.push_back(binding);
+  }
   Result<std::unique_ptr<PalettePass>> pass =
-      PalettePass::create(*device_, static_cast<int>(joint_count_), std::move(attributes));
+      PalettePass::create(*device_, static_cast<int>(joint_count_), std::move(attributes), pivots_);
   if (!pass.ok()) {
     if (pass.status().code() != ErrorCode::kUnsupported) return pass.status();
     palette_unavailable_ = true;  // too many joints for one texture row: direct fetching
@@ -694,11 +731,14 @@ Result<bool> InstancedRenderer::preparePalettePass() {
     palette_pass_.reset();
     return program.status();
   }
-  // The pass reads only the records' animation fields (their second half), one per instance.
+  // The pass reads only the records' animation fields (and the layer's), one per instance.
   glGenVertexArrays(1, &palette_vertex_array_);
   glBindVertexArray(palette_vertex_array_);
-  glEnableVertexAttribArray(kRecord1);
-  glVertexAttribDivisor(kRecord1, 1);
+  for (const GLuint a : {kRecord1, kRecord2, kRecord3}) {
+    if (a != kRecord1 && !layers) continue;
+    glEnableVertexAttribArray(a);
+    glVertexAttribDivisor(a, 1);
+  }
   glBindVertexArray(0);
   return true;
 }
@@ -816,6 +856,13 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
   glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
   glBindTexture(GL_TEXTURE_2D, in.instances);
   glUniform1i((*set)->program.uniform("u_instances_per_row"), in.instances_per_row);
+  // The agents' props and layers, when any differ from the defaults (every prop, no layer).
+  glUniform1i((*set)->program.uniform("u_has_agent_extras"), in.agent_extras != 0 ? 1 : 0);
+  if (in.agent_extras != 0) {
+    glActiveTexture(GL_TEXTURE0 + kAgentExtrasTextureUnit);
+    glBindTexture(GL_TEXTURE_2D, in.agent_extras);
+    glUniform1i((*set)->program.uniform("u_agent_extras_per_row"), in.agent_extras_per_row);
+  }
   glBindBuffer(GL_DRAW_INDIRECT_BUFFER, indirect_commands_);
   // Opaque and masked materials of every LOD first, then the blended ones over them (as submit).
   for (const MaterialPass pass : {MaterialPass::kOpaque, MaterialPass::kBlend}) {

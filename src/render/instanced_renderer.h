@@ -36,6 +36,12 @@ struct RenderStats {
   bool palette_pass = false;  // the palettes were blended by the palette pass (palette_pass.h)
 };
 
+// Layers re-root and blend joints in the vertex shader (or the palette pass) about each joint's
+// pivot, a uniform vec3 per joint: ES 3.0 guarantees 256 vertex uniform vectors, and throng's
+// others (about 40) and the user's file keep the other half. A character with more joints draws
+// without its layers (the merged paths draw them: their palettes are filled on the CPU).
+inline constexpr int kMaxLayerJoints = 128;
+
 // Frames of instance records the GPU may still be reading while the next is written.
 inline constexpr size_t kInstanceRingSegments = 3;
 
@@ -69,6 +75,11 @@ struct IndirectInstances {
   GLuint instances = 0;
   int instances_per_row = 0;
   int only_lod = -1;  // >= 0: the compute pass put every agent in this LOD; draw only it
+  // Per agent, one RGBA32UI texel at x = a % agent_extras_per_row, y = a / agent_extras_per_row:
+  // its visible props << 8 (the record's state word without the state), then its layer's words
+  // (instance_record.h); 0: none (every prop shown, no layer).
+  GLuint agent_extras = 0;
+  int agent_extras_per_row = 0;
 };
 
 // Owns the GL copies of a package: one vertex/index buffer pair per LOD, the animation texture
@@ -131,6 +142,8 @@ class InstancedRenderer {
   // allocation when count is at most the largest count so far.
   Result<std::span<InstanceRecord>> beginRecords(size_t count);
   Status endRecords();
+  // Whether layers are drawn: the package has masks and at most kMaxLayerJoints joints.
+  bool drawsLayers() const { return !pivots_.empty(); }
   uint32_t lastFrame() const { return frame_count_ - 1; }
   // Verification path: the records uploaded last, read back from the instance buffer (out.size()
   // == their count). kGlError on GL failure.
@@ -257,7 +270,8 @@ class InstancedRenderer {
     int weight_texels = 0;
   };
   MorphBakeKind morph_kind_ = MorphBakeKind::kNone;
-  std::vector<MorphLod> morph_lods_;           // one per LOD, or none
+  std::vector<glm::vec3> pivots_;     // jointPivots when layers are drawn (the shader's u_pivots)
+  std::vector<MorphLod> morph_lods_;  // one per LOD, or none
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
   GLuint palette_vertex_array_ = 0;            // the pass's input: the instance records' attributes

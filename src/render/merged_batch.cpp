@@ -82,7 +82,9 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
     for (size_t o = 0; o < n; ++o) {
       const size_t v = copied ? out.looks.vertex_source[o] : o;
       BatchVertex& bv = out.vertices[k * n + o];
-      bv.position = glm::vec4(lod.positions[v], copied ? out.looks.vertex_row[o] : 0.0f);
+      const float group = lod.attachments.empty() ? 0.0f : static_cast<float>(lod.attachments[v]);
+      bv.position = glm::vec4(lod.positions[v], (copied ? out.looks.vertex_row[o] : 0.0f) +
+                                                    kMergedPropGroupScale * group);
       bv.normal = lod.normals[v];
       bv.tangent = meshTangent(lod, v);
       const glm::vec2 uv0 = lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v];

@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 
 #include "render/material_draws.h"
+#include "throng/core/attachment.h"
 #include "throng/core/joint_encoding.h"
 #include "throng/core/material.h"
 #include "throng/core/math.h"
@@ -30,11 +31,11 @@ inline constexpr int kMinEs2VertexUniformVectors = 128;
 inline constexpr int kVec4PerCharacter = 1;
 
 // A character's vector of shaders/gles2/merged.vert's u_agent: (agent index, tint RGB bytes as
-// r + 256 g + 65536 b, tint alpha byte + 256 state + 2048 appearance, LOD), whole numbers below
-// 2^24 so that highp floats hold them exactly. `tint` is RGBA 0..1 (rounded to bytes); `agent` is
-// (index, state 0..7, appearance, LOD) as the path gathers it; appearances past
-// kMaxPackedAppearance (which no look table reaches: every one draws the own materials) are
-// clamped to it.
+// r + 256 g + 65536 b, tint alpha byte + 256 state + 2048 appearance, LOD and hidden props),
+// whole numbers below 2^24 so that highp floats hold them exactly. `tint` is RGBA 0..1 (rounded
+// to bytes); `agent` is (index, state 0..7, appearance, mergedLodAndProps) as the path gathers it;
+// appearances past kMaxPackedAppearance (which no look table reaches: every one draws the own
+// materials) are clamped to it.
 glm::vec4 packMergedAgent(const glm::vec4& tint, const glm::vec4& agent);
 inline constexpr float kMaxPackedAppearance = 4095.0f;  // 2048 * 4096 + 2047 < 2^24
 
@@ -56,11 +57,26 @@ Result<BatchCapacity> computeBatchCapacity(int max_uniform_vectors, int other_un
                                            int joints_per_character, size_t vertices_per_character,
                                            JointEncoding encoding = JointEncoding::kRows);
 
+// Props (core/attachment.h) on the merged paths, in the attributes and vectors they have already
+// (ES 2.0 guarantees 8 attributes, and the palette wants every uniform vector): a vertex's prop
+// group rides in BatchVertex::position.w as look row + kMergedPropGroupScale * group (look rows
+// stay below 64: kLookVectors), a character's hidden props in its u_agent vector's w as LOD +
+// kMergedPropGroupScale * hidden (bit i: prop i hidden, so 0 shows every prop; at most
+// 65,535 * 256 + 255 < 2^24, exact in highp floats).
+inline constexpr float kMergedPropGroupScale = 256.0f;
+// The w of a character's agent vector (packMergedAgent's `agent`): its LOD and hidden props.
+inline float mergedLodAndProps(int lod, uint32_t visible_props) {
+  const uint32_t hidden = ~visible_props & kAllAttachments;
+  return static_cast<float>(lod) + kMergedPropGroupScale * static_cast<float>(hidden);
+}
+
 // The batch's interleaved vertex: 108 bytes in 7 attributes (ES 2.0 guarantees 8). Joint indices
 // are floats because GLSL ES 1.00 has no integer attributes; they are palette entries of the
 // whole batch (copy k: k*x .. k*x+x-1).
 struct BatchVertex {
-  glm::vec4 position;  // xyz; w the look row (MaterialLooks; 0 without material variants)
+  // xyz; w the look row (MaterialLooks; 0 without material variants) + kMergedPropGroupScale *
+  // the prop group (SkinnedMesh::attachments)
+  glm::vec4 position;
   glm::vec3 normal;
   glm::vec4 tangent;  // xyz, handedness w; 0 when the mesh has none
   glm::vec4 uv;       // texture coordinate sets 0 and 1 (0 when the mesh has none)

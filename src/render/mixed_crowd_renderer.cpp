@@ -220,13 +220,21 @@ Result<CrowdFrame> MixedCrowdRenderer::gather(size_t c, const Crowd& crowd,
   }
   const std::span<const AgentState> states = crowd.states();
   for (uint32_t i = 0; i < g.count; ++i) g.states[i] = states[g.agents[i]];
+  growTo(g.attachments, n);
+  const std::span<const uint32_t> attachments = crowd.attachments();
+  for (uint32_t i = 0; i < g.count; ++i) g.attachments[i] = attachments[g.agents[i]];
+  growTo(g.layers, n);
+  const std::span<const AgentLayer> layers = crowd.layers();
+  for (uint32_t i = 0; i < g.count; ++i) g.layers[i] = layers[g.agents[i]];
   return CrowdFrame{
       std::span(g.placements).first(g.count),
       std::span(g.playback).first(g.count),
       tints.empty() ? std::span<const glm::vec4>() : std::span(g.tints).first(g.count),
       std::span(g.states).first(g.count),
       std::span(g.variants).first(g.count),
-      std::span(g.agents).first(g.count)};
+      std::span(g.agents).first(g.count),
+      std::span(g.attachments).first(g.count),
+      std::span(g.layers).first(g.count)};
 }
 
 const CrowdFrameStats& MixedCrowdRenderer::stats() const {

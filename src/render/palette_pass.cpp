@@ -55,7 +55,8 @@ struct SavedState {
 }  // namespace
 
 Result<std::unique_ptr<PalettePass>> PalettePass::create(const Device& device, int joint_count,
-                                                         std::vector<AttributeBinding> attributes) {
+                                                         std::vector<AttributeBinding> attributes,
+                                                         std::span<const glm::vec3> pivots) {
   assert(joint_count > 0);
   const Caps& caps = device.caps();
   GLint viewport_dims[2] = {0, 0};
@@ -83,14 +84,23 @@ Result<std::unique_ptr<PalettePass>> PalettePass::create(const Device& device, i
   desc.name = pass->bits_ ? "gles3/palette (bits)" : "gles3/palette";
   desc.vertex_source = std::move(vertex).value();
   desc.fragment_source = std::move(fragment).value();
-  if (pass->bits_) {
-    const std::string defines[] = {"PALETTE_BITS"};
-    desc.fragment_source = injectDefines(desc.fragment_source, defines);
+  std::vector<std::string> defines;
+  if (pass->bits_) defines.push_back("PALETTE_BITS");
+  if (!pivots.empty()) {
+    defines.push_back("LAYERS");
+    defines.push_back(fmt::format("LAYER_JOINTS {}", pivots.size()));
+    desc.vertex_source = injectDefines(desc.vertex_source, defines);
   }
+  if (!defines.empty()) desc.fragment_source = injectDefines(desc.fragment_source, defines);
   desc.attributes = std::move(attributes);
   Result<Program> program = buildProgram(desc, deviceFaults(device));
   if (!program.ok()) return program.status();
   pass->program_ = std::move(program).value();
+  if (!pivots.empty()) {
+    glUseProgram(pass->program_.id());
+    glUniform3fv(pass->program_.uniform("u_pivots[0]"), static_cast<GLsizei>(pivots.size()),
+                 &pivots[0].x);
+  }
   glGenFramebuffers(1, &pass->framebuffer_);
   if (Status status = checkGl("palette pass: creating the framebuffer"); !status.ok())
     return status;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <GLES3/gl3.h>
+#include <glm/glm.hpp>
 
 #include "render/program.h"
 #include "throng/core/math.h"
@@ -51,12 +52,15 @@ struct AnimationTextureBinding {
 // device's context current.
 class PalettePass {
  public:
-  // `attributes`: the location of i_record1 (the second half of the 32-byte instance record:
-  // frames, blends and fade; render/instance_record.h) in the caller's vertex arrays. kUnsupported
-  // when 3 texels per joint of one instance do not fit one row of the device's largest texture;
-  // kGlError when the program does not build (log included).
+  // `attributes`: the locations of i_record1 (the instance record's frames, blends and fade;
+  // render/instance_record.h) and, with `pivots` (jointPivots, one per joint: the pass blends
+  // layers too, as crowd/layer_palette.h's layeredJointRows), of i_record2 and i_record3 (the
+  // layer's words) in the caller's vertex arrays. kUnsupported when 3 texels per joint of one
+  // instance do not fit one row of the device's largest texture; kGlError when the program does
+  // not build (log included).
   static Result<std::unique_ptr<PalettePass>> create(const Device& device, int joint_count,
-                                                     std::vector<AttributeBinding> attributes);
+                                                     std::vector<AttributeBinding> attributes,
+                                                     std::span<const glm::vec3> pivots = {});
   ~PalettePass();
   PalettePass(const PalettePass&) = delete;
   PalettePass& operator=(const PalettePass&) = delete;

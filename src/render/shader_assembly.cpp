@@ -21,9 +21,18 @@ struct SamplerUnit {
   int unit;
 };
 constexpr SamplerUnit kSamplerUnits[] = {
-    {"u_animation", 0},       {"u_base_texture", 1},      {"u_mr_texture", 2},
-    {"u_normal_texture", 3},  {"u_occlusion_texture", 4}, {"u_emissive_texture", 5},
-    {"throng_shadow_map", 6}, {"u_instances", 7},         {"u_morph", 9},
+    {"u_animation", 0},
+    {"u_base_texture", 1},
+    {"u_mr_texture", 2},
+    {"u_normal_texture", 3},
+    {"u_occlusion_texture", 4},
+    {"u_emissive_texture", 5},
+    {"throng_shadow_map", 6},
+    {"u_instances", 7},
+    {"u_morph", 9},
+    // The gpu path's per-agent extras (props, layers) take the palette pass's unit, which that
+    // path's programs never use.
+    {"u_agent_extras", 8},
 };
 
 // The common part of both stages' headers: the version line and the macros of the contract.

@@ -33,6 +33,8 @@ TEST(InstanceRecord, KeepsEveryFieldWithinItsRounding) {
     in.frames.fade = unit(random);
     in.tint = glm::vec4(unit(random), unit(random), unit(random), unit(random));
     in.variant = static_cast<uint16_t>(i % 40);
+    in.state = static_cast<uint8_t>(i % 5);
+    in.attachments = static_cast<uint32_t>(i * 37) & 0xffffu;
     const Instance out = decodeInstanceRecord(encodeInstanceRecord(in, 65535));
     EXPECT_EQ(out.placement.position, in.placement.position);  // full floats
     // Half a step of 1/65,536 of a turn.
@@ -50,6 +52,8 @@ TEST(InstanceRecord, KeepsEveryFieldWithinItsRounding) {
     EXPECT_LE(std::abs(out.frames.fade - in.frames.fade), kByteRounding);
     for (int c = 0; c < 4; ++c) EXPECT_LE(std::abs(out.tint[c] - in.tint[c]), kByteRounding);
     EXPECT_EQ(out.variant, in.variant);
+    EXPECT_EQ(out.state, in.state);
+    EXPECT_EQ(out.attachments, in.attachments);  // every prop's bit, beside the state
   }
 }
 
@@ -61,7 +65,10 @@ TEST(InstanceRecord, ClampsFramesAndOutOfRangeValues) {
   in.tint = glm::vec4(-0.5f, 2.0f, std::numeric_limits<float>::quiet_NaN(), 1.0f);
   in.variant = 1000;
   in.placement.heading = std::numeric_limits<float>::infinity();
+  in.attachments = 0xfff0005u;  // past kMaxAttachments bits: only those are kept
   const InstanceRecord record = encodeInstanceRecord(in, 299);
+  EXPECT_EQ(decodeInstanceRecord(record).attachments, 0x0005u);
+  EXPECT_EQ(record.reserved, 0);
   EXPECT_EQ(record.frames[0], 10);
   EXPECT_EQ(record.frames[1], 299);  // past the last frame: the last frame
   EXPECT_EQ(record.frames[2], 299);

@@ -1,13 +1,16 @@
 // Tests of `throng render`: every input kind and path, every option meaning the same on every
 // path (the images agree), the JSON report, and errors that mean one thing (exit 2 or 1).
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "offline/prop_fixture.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/core/package.h"
@@ -132,6 +135,49 @@ TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
       EXPECT_LE(badShare(reference, readImage(png)), kMaxBadPixelShare) << path;
     }
   }
+  std::filesystem::remove_all(dir);
+}
+
+// --attachments: a package carrying a prop in each hand draws them all, none or a subset per
+// agent, alike on every path (demo takes the same flag: DemoCli's usage test).
+TEST(RenderCli, AttachmentsAllNoneOrRandomOnEveryPath) {
+  const auto dir = test::makeTempDir("render-cli-attachments");
+  const float red[4] = {0.9f, 0.05f, 0.05f, 1.0f};
+  const std::string box = test::writePropBox(dir, "box.gltf", red);
+  const std::string package = quoted(dir / "props.throng");
+  const test::CliResult bake =
+      test::runCli("bake sample --fps 10 --attach hand.R=" + box +
+                   "@0,0.1,0,0,0,0,3 --attach hand.L=" + box + "@0,0.1,0,0,0,0,3 -o " + package);
+  ASSERT_EQ(bake.exit_code, 0) << bake.output;
+  const std::string common =
+      " --agents 16 --clip walk --seed 3 --view street --width 160 "
+      "--height 120 --tint off --shadows off";
+  // The red boxes' hard edges against the blue crowd: the paths' float rounding (and the merged
+  // path's joint encoding) moves more edge pixels than a crowd of plain materials has.
+  constexpr double kPropsBadPixelShare = 0.004;
+  std::map<std::string, render::Image> first;  // by --attachments, of the first path
+  for (const char* path : kPaths) {
+    for (const char* shown : {"all", "none", "random"}) {
+      const auto png = dir / (std::string(shown) + "-" + path + ".png");
+      const test::CliResult r = test::runCli("render " + package + common + " --path " + path +
+                                             " --attachments " + shown + " -o " + quoted(png));
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      const render::Image image = readImage(png);
+      if (!first.contains(shown)) {
+        first[shown] = image;
+      } else {
+        EXPECT_LE(badShare(first[shown], image), kPropsBadPixelShare) << path << " " << shown;
+      }
+    }
+  }
+  // Red boxes against a crowd of plain materials: each choice shows a different set.
+  std::printf("  all/none differ in %.2f%% of the pixels, all/random %.2f%%, none/random %.2f%%\n",
+              100.0 * badShare(first["all"], first["none"]),
+              100.0 * badShare(first["all"], first["random"]),
+              100.0 * badShare(first["none"], first["random"]));
+  EXPECT_GT(badShare(first["all"], first["none"]), 5 * kPropsBadPixelShare);
+  EXPECT_GT(badShare(first["all"], first["random"]), kPropsBadPixelShare);
+  EXPECT_GT(badShare(first["none"], first["random"]), kPropsBadPixelShare);
   std::filesystem::remove_all(dir);
 }
 
@@ -475,6 +521,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--tint dim", "--tint dim: must be on or off"},
       {"--palette-pass always", "--palette-pass always: must be auto, on or off"},
+      {"--attachments some", "--attachments some: must be all, none or random"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},
       {"--frobnicate", "--frobnicate"},
   };

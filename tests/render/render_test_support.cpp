@@ -10,6 +10,7 @@
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_morph.h"
 #include "throng/crowd/frame_palette.h"
+#include "throng/crowd/layer_palette.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
@@ -90,16 +91,29 @@ SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package&
   std::vector<glm::vec3> normals = mesh.normals;
   if (normals.empty()) normals.assign(vertex_count, glm::vec3(0, 1, 0));
   SkinningError error;
+  std::vector<glm::vec3> pivots;
   for (size_t i = 0; i < instances.size(); ++i) {
     // What the GPU reads: the instance as its 32-byte record holds it (quantised heading, scale,
     // blends and fade; the record's own error is instance_record_test's).
     const render::Instance instance = render::decodeInstanceRecord(
         render::encodeInstanceRecord(instances[i], package.animation.frame_count - 1));
-    FramePaletteJob blend;
-    blend.texture = &package.animation;
-    blend.frames = instance.frames;
-    blend.palette = palette;
-    EXPECT_TRUE(blend.run());
+    if (instance.layer.weight > 0.0f) {
+      // With a layer: LayerPaletteJob (crowd/layer_palette.h), the shader's re-rooting and blend.
+      if (pivots.empty()) pivots = jointPivots(package.skeleton);
+      LayerPaletteJob layered;
+      layered.texture = &package.animation;
+      layered.base = instance.frames;
+      layered.layer = instance.layer;
+      layered.pivots = pivots;
+      layered.palette = palette;
+      EXPECT_TRUE(layered.run());
+    } else {
+      FramePaletteJob blend;
+      blend.texture = &package.animation;
+      blend.frames = instance.frames;
+      blend.palette = palette;
+      EXPECT_TRUE(blend.run());
+    }
     for (size_t s = 0; s < slots.size(); ++s)
       slots[s] = mesh_lod.palette_joints.empty() ? palette[s] : palette[mesh_lod.palette_joints[s]];
     // Morph animation first (FrameMorphJob: the VAT's or the target deltas' bind-space

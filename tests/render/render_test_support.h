@@ -42,8 +42,8 @@ struct SkinningError {
 };
 
 // Captures the GPU-skinned vertices of `instances` (LOD `lod`) by transform feedback and
-// compares them with the CPU oracle: FramePaletteJob (the shader's blend) + SkinJob +
-// placementMatrix. Reports gtest failures for GL errors.
+// compares them with the CPU oracle: FramePaletteJob (the shader's blend; LayerPaletteJob for an
+// instance with a layer) + SkinJob + placementMatrix. Reports gtest failures for GL errors.
 SkinningError compareWithCpu(render::InstancedRenderer& renderer, const Package& package,
                              const std::vector<render::Instance>& instances, int lod = 0);
 

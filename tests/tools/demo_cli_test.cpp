@@ -77,6 +77,7 @@ TEST(DemoCli, RejectsBadArgumentsWithExitTwo) {
       {"--seconds -1", "--seconds -1: must be a number in 0..3600"},
       {"--view sideways", "--view sideways: must be overview or street"},
       {"--path warp", "--path warp: must be auto, gpu, instanced, merged or per-character"},
+      {"--attachments most", "--attachments most: must be all, none or random"},
       {"--lod 7", "--lod 7: sample has LODs 0..3"},
   };
   for (const Case& c : cases) {
@@ -99,6 +100,42 @@ TEST(DemoCli, StreetViewCullsTheAgentsOutsideTheFrustum) {
       << r.output;
   EXPECT_GT(std::stoi(m[1]), 0);
   EXPECT_LT(std::stoi(m[1]), 100);
+}
+
+// A package with an upper-body mask and props: the made-up commands include the attack clip on
+// the mask (walkers swing what they carry as they go), recorded as layer lines that replay to
+// the same image; the plain sample makes none.
+TEST(DemoCli, WithAMaskWalkersPlayTheAttackOnTheirUpperBody) {
+  const auto dir = test::makeTempDir("cli-demo-layers");
+  const auto club = dir / "club.gltf";
+  test::CliResult r = test::runCli("sample --prop -o " + test::shellQuoted(club));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto package = dir / "walkers.throng";
+  r = test::runCli("bake sample --fps 10 --attach hand.R=" + test::shellQuoted(club) +
+                   "@0,0,0,90,0,0,1 --mask upper=spine_01 -o " + test::shellQuoted(package));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string common = " --agents 24 --seconds 2 --seed 4 --width 128 --height 96";
+  const auto script = dir / "commands.txt";
+  r = test::runCli("demo " + test::shellQuoted(package) + common + " --record " +
+                   test::shellQuoted(script) + " -o " + test::shellQuoted(dir / "made-up.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string text = test::readFile(script);
+  EXPECT_NE(text.find(" layer attack upper "), std::string::npos) << text;
+  r = test::runCli("demo " + test::shellQuoted(package) + common + " --commands " +
+                   test::shellQuoted(script) + " -o " + test::shellQuoted(dir / "replayed.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(test::readFile(dir / "made-up.png"), test::readFile(dir / "replayed.png"));
+  const auto plain = dir / "plain.txt";
+  r = test::runCli("demo " + test::bakedSamplePackage() + common + " --record " +
+                   test::shellQuoted(plain) + " -o " + test::shellQuoted(dir / "plain.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(test::readFile(plain).find(" layer "), std::string::npos);
+  r = test::runCli("sample --prop --humanoid -o " + test::shellQuoted(club));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--prop and --humanoid: choose one"), std::string::npos) << r.output;
+  r = test::runCli("sample --prop -o " + test::shellQuoted(dir / "no-such-folder" / "club.gltf"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("club.gltf: cannot write the prop"), std::string::npos) << r.output;
 }
 
 // The recorded script replays to the same crowd: the same image, byte for byte, with no commands

@@ -73,6 +73,25 @@ void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
       ->capture_default_str();
   sub.add_option("--light", args.light,
                  "X,Y,Z: the direction the light travels (default -0.4,-1,-0.6)");
+  sub.add_option("--attachments", args.attachments,
+                 "the props (bake --attach) each agent shows: all, none, or random (a subset per "
+                 "agent, from --seed)")
+      ->capture_default_str();
+}
+
+void applyAttachments(AttachmentChoice choice, uint32_t seed, Crowd& crowd) {
+  if (choice == AttachmentChoice::kAll) return;  // a new agent's default
+  for (uint32_t a = 0; a < crowd.agentCount(); ++a) {
+    uint32_t mask = 0;
+    if (choice == AttachmentChoice::kRandom) {
+      // A splitmix-style hash of (seed, agent): independent bits per agent.
+      uint64_t x = (uint64_t{seed} << 32 | a) + 0x9e3779b97f4a7c15ull;
+      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+      x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+      mask = static_cast<uint32_t>(x ^ (x >> 31)) & kAllAttachments;
+    }
+    crowd.setAttachments(a, mask);
+  }
 }
 
 std::string checkRange(const char* flag, long long value, long long low, long long high) {
@@ -129,6 +148,13 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
     Result<glm::vec3> light = parseLightDirection(args.light);
     if (!light.ok()) return light.status();
     choice.light = *light;
+  }
+  if (args.attachments == "all" || args.attachments == "none" || args.attachments == "random") {
+    choice.attachments = args.attachments == "all"    ? AttachmentChoice::kAll
+                         : args.attachments == "none" ? AttachmentChoice::kNone
+                                                      : AttachmentChoice::kRandom;
+  } else {
+    return usage(fmt::format("--attachments {}: must be all, none or random", args.attachments));
   }
   if (args.out.empty()) return usage("-o/--out: give the PNG file to write");
   return choice;

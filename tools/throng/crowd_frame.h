@@ -13,13 +13,14 @@
 #include "crowd_input.h"
 #include "scenery.h"
 #include "throng/core/status.h"
+#include "throng/crowd/crowd.h"
 #include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 
 namespace throng::cli {
 
 // A million agents is far past what a headless software rasterizer draws in reasonable time and
-// keeps the per-agent buffers in the tens of megabytes: 32 MB of 32-byte instance records on the
+// keeps the per-agent buffers in the tens of megabytes: 52 MB of 52-byte instance records on the
 // CPU-fed instanced path, 128 MB on the GPU-driven one (a 64-byte agent and a 64-byte record).
 inline constexpr int kMaxAgents = 1000000;
 // A LOD error threshold past this many pixels is a mistake (every agent would use the coarsest
@@ -46,10 +47,11 @@ struct FrontendArgs {
   std::string shader;                 // GLSL file of the crowd's shading ("" = the built-in look)
   std::string shadows = "map";        // map | blob | off (CrowdRendererDesc::shadows)
   std::string light;                  // "X,Y,Z": the light's direction ("" = FrameView's)
+  std::string attachments = "all";    // all | none | random: the props each agent shows
 };
 
 // Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json,
-// --tint, --palette-pass, --shader, --shadows and --light to `sub`.
+// --tint, --palette-pass, --shader, --shadows, --light and --attachments to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The options of `render` and `demo` about their input's clips.
@@ -62,6 +64,12 @@ struct ClipArgs {
 // Adds --clips and --clips-from to `sub`.
 void addClipOptions(CLI::App& sub, ClipArgs& args);
 
+// Which props (Package::attachments) the agents show: every one, none, or a random subset each.
+enum class AttachmentChoice { kAll, kNone, kRandom };
+// Sets every agent's visible props (Crowd::setAttachments) as `choice` says; kRandom draws each
+// agent's subset from `seed` and its index (the same crowd every run).
+void applyAttachments(AttachmentChoice choice, uint32_t seed, Crowd& crowd);
+
 // The checked options: a usage message (for exit code 2) or what they mean.
 struct FrontendChoice {
   render::RenderPath path = render::RenderPath::kAuto;
@@ -72,6 +80,7 @@ struct FrontendChoice {
   render::PalettePassMode palette_pass = render::PalettePassMode::kAuto;
   render::ShadowMode shadows = render::ShadowMode::kMap;
   std::optional<glm::vec3> light;  // the light's direction, when --light gives one
+  AttachmentChoice attachments = AttachmentChoice::kAll;
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
 // The usage message for a LOD index the package lacks ("" when `lod` is fine).

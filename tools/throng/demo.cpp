@@ -48,8 +48,36 @@ struct DemoArgs {
   ClipArgs clips;
 };
 
-// The made-up commands of one period: a twelfth of the crowd told to walk, run, attack or die.
-void makeUpCommands(std::mt19937& rng, int agents, float half, double time, CommandScript& script) {
+// The upper-body gesture of made-up layer commands: a clip other than the walk's on a mask (the
+// package's "upper", else its first). Made up only for a package with a mask and two clips.
+struct Gesture {
+  bool enabled = false;
+  uint16_t clip = 0;
+  std::string clip_name;
+  uint8_t mask = 0;
+  std::string mask_name;
+};
+
+// The attack clip when it is not the walk's, else the first clip that is not.
+Gesture chooseGesture(const Package& package, const ClipSet& clip_set) {
+  Gesture g;
+  const uint16_t walk = clip_set.state_clip[static_cast<int>(AgentState::kWalk)];
+  if (package.masks.empty() || package.clips.size() < 2) return g;
+  uint16_t clip = clip_set.state_clip[static_cast<int>(AgentState::kAttack)];
+  if (clip == walk) clip = walk == 0 ? 1 : 0;
+  const int upper = findJointMask(package.masks, "upper");
+  g.enabled = true;
+  g.clip = clip;
+  g.clip_name = package.clips[clip].name;
+  g.mask = static_cast<uint8_t>(upper >= 0 ? upper : 0);
+  g.mask_name = package.masks[g.mask].name;
+  return g;
+}
+
+// The made-up commands of one period: a twelfth of the crowd told to walk, run, attack or die;
+// with a gesture, a sixth more told to play it on their upper body (walkers wave as they go).
+void makeUpCommands(std::mt19937& rng, int agents, float half, double time, const Gesture& gesture,
+                    CommandScript& script) {
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   const int count = std::max(1, agents / 12);
   for (int c = 0; c < count; ++c) {
@@ -65,6 +93,19 @@ void makeUpCommands(std::mt19937& rng, int agents, float half, double time, Comm
     const float x = (unit(rng) * 2.0f - 1.0f) * half;  // x before z: a fixed draw order
     const float z = (unit(rng) * 2.0f - 1.0f) * half;
     command.target = glm::vec2(x, z);
+    script.commands.push_back(command);
+  }
+  if (!gesture.enabled) return;
+  for (int c = 0; c < std::max(1, agents / 6); ++c) {
+    ScriptCommand command;
+    command.time = time;
+    command.agents.first = command.agents.last =
+        static_cast<uint32_t>(rng() % static_cast<uint32_t>(agents));
+    command.action = ScriptAction::kLayer;
+    command.clip = gesture.clip_name;
+    command.clip_index = gesture.clip;
+    command.mask = gesture.mask_name;
+    command.mask_index = gesture.mask;
     script.commands.push_back(command);
   }
 }
@@ -111,7 +152,8 @@ std::unique_ptr<Crowd> placeAgents(const DemoArgs& args, const LoadedInputs& loa
                                    std::mt19937& rng) {
   std::vector<CrowdCharacter> characters;
   for (size_t i = 0; i < loaded.inputs.size(); ++i) {
-    characters.push_back({loaded.inputs[i].package.clips, clip_sets[i]});
+    characters.push_back(
+        {loaded.inputs[i].package.clips, clip_sets[i], loaded.inputs[i].package.masks.size()});
   }
   auto crowd = std::make_unique<Crowd>(characters);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
@@ -131,8 +173,8 @@ std::unique_ptr<Crowd> placeAgents(const DemoArgs& args, const LoadedInputs& loa
 // frames, through the renderers, so the reported frame times its update too. The commands
 // submitted; *next = how many of the script's were due.
 Result<size_t> playAndDraw(const DemoArgs& args, CrowdDrawing& drawing, Crowd& crowd, float half,
-                           std::mt19937& rng, CommandScript& script, size_t* next,
-                           std::vector<double>& frame_ms) {
+                           std::mt19937& rng, const Gesture& gesture, CommandScript& script,
+                           size_t* next, std::vector<double>& frame_ms) {
   const bool replay = !args.commands.empty();
   const int ticks = static_cast<int>(std::lround(args.seconds / kTickSeconds));
   const int ticks_per_command =
@@ -141,7 +183,9 @@ Result<size_t> playAndDraw(const DemoArgs& args, CrowdDrawing& drawing, Crowd& c
   auto tick = [&](int t, bool timed) {
     // The same double on every run, so a recorded time is due on the same tick when replayed.
     const double now = t * static_cast<double>(kTickSeconds);
-    if (!replay && t % ticks_per_command == 0) makeUpCommands(rng, args.agents, half, now, script);
+    if (!replay && t % ticks_per_command == 0) {
+      makeUpCommands(rng, args.agents, half, now, gesture, script);
+    }
     submitted += submitDueCommands(script, now, next, crowd);
     if (timed) {
       drawing.renderer->update(crowd, kTickSeconds);
@@ -240,10 +284,11 @@ int runDemo(const DemoArgs& args) {
   if (int code = loadInputs(args.inputs, args.clips, choice.lod, loaded); code != 0) return code;
   std::vector<ClipSet> clip_sets;
   if (int code = makeClipSets(loaded, clip_sets); code != 0) return code;
-  // `play` clips are resolved against the first input's clips (a character without that clip
-  // index drops the command).
-  if (Status s = bindCommandScript(script, loaded.inputs[0].package.clips,
-                                   static_cast<uint32_t>(args.agents));
+  // `play` and `layer` clips, masks and props are resolved against the first input's (a
+  // character without that clip index drops the command).
+  const Package& first = loaded.inputs[0].package;
+  if (Status s = bindCommandScript(script, first.clips, static_cast<uint32_t>(args.agents),
+                                   first.masks, first.attachments);
       !s.ok()) {
     return fail(s.message());
   }
@@ -251,6 +296,7 @@ int runDemo(const DemoArgs& args) {
   const AgentGrid grid = squareGrid(static_cast<uint32_t>(args.agents), kGridSpacing * loaded.size);
   const float half = -grid.origin.x;
   std::unique_ptr<Crowd> crowd = placeAgents(args, loaded, clip_sets, grid, rng);
+  applyAttachments(choice.attachments, args.seed, *crowd);
 
   render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
   if (choice.tint) desc.state_tints = cli::kStateTints;  // agents coloured by state
@@ -263,8 +309,9 @@ int runDemo(const DemoArgs& args) {
   DemoOutcome outcome;
   outcome.warnings = crowdWarnings(drawing, loaded.inputs);
   if (!args.frontend.json) printWarnings(outcome.warnings, "");
-  Result<size_t> submitted =
-      playAndDraw(args, drawing, *crowd, half, rng, script, &outcome.recorded, outcome.frame_ms);
+  Result<size_t> submitted = playAndDraw(args, drawing, *crowd, half, rng,
+                                         chooseGesture(loaded.inputs[0].package, clip_sets[0]),
+                                         script, &outcome.recorded, outcome.frame_ms);
   if (!submitted.ok()) return fail(submitted.status().message());
   outcome.submitted = *submitted;
   if (!args.record.empty()) {

@@ -114,7 +114,7 @@ RenderCrowd placeAgents(const RenderArgs& args, const LoadedInputs& loaded,
     footprint = std::max({footprint, extent.x, extent.z, 0.3f * extent.y});
     ClipSet clip_set;
     clip_set.state_clip.fill(static_cast<uint16_t>(clips[c]));
-    characters.push_back({package.clips, clip_set});
+    characters.push_back({package.clips, clip_set, package.masks.size()});
   }
   RenderCrowd out;
   out.crowd = std::make_unique<Crowd>(characters);
@@ -295,6 +295,7 @@ int runRender(const RenderArgs& args) {
   std::vector<int> clips;
   if (int code = pickClips(args, loaded, clips); code != 0) return code;
   RenderCrowd crowd = placeAgents(args, loaded, clips, variant_choice);
+  applyAttachments(choice.attachments, args.seed, *crowd.crowd);
   CrowdDrawing drawing;
   render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
   desc.events_on_cpu = args.events;  // --events reads Crowd::events() after each update

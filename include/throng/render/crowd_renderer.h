@@ -165,6 +165,13 @@ struct CrowdFrame {
   // What a user's shader reads as each agent's index (ThrongSurface::agent): empty = its place in
   // the frame (MixedCrowdRenderer gives the crowd's indices).
   std::span<const uint32_t> agent_ids;
+  // Visible props (Crowd::attachments): bit i shows attachment i of the package; empty = all.
+  // Hidden props cost no draw call: their vertices collapse to one point in the vertex stage.
+  std::span<const uint32_t> attachments;
+  // Layers (Crowd::layers): each agent's second clip on a joint mask over its base clip; empty =
+  // none. Drawn on every path (instanced and gpu in the vertex shader, merged and per-character in
+  // the palette fill): docs/props_and_layers.md.
+  std::span<const AgentLayer> layers;
 };
 
 // Draws crowds of one package's character on one device.

@@ -103,6 +103,8 @@ class MixedCrowdRenderer {
     std::vector<AgentPlayback> playback;
     std::vector<glm::vec4> tints;
     std::vector<AgentState> states;
+    std::vector<uint32_t> attachments;
+    std::vector<AgentLayer> layers;
     std::vector<uint16_t> variants;
     std::vector<uint32_t> agents;  // the crowd's index of each gathered agent
     uint32_t count = 0;

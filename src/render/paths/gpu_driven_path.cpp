@@ -53,6 +53,7 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.lod_colors = settings.lod_tint ? &lod_colors_ : nullptr;
   options.shading = in.shading;
   options.pass = in.pass;
+  options.attachments = in.frame.attachments;
   return options;
 }
 
@@ -61,6 +62,16 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
   const PassClock::time_point start = PassClock::now();
   GpuDrawOptions options = drawOptions(in);
   const CrowdFrame& frame = in.frame;
+  // The agents' layers, sampled on the CPU (their times live in the Crowd) and uploaded with the
+  // props: O(agents) only while some agent has a layer.
+  const size_t agents = frame.placements.size();
+  bool any_layer = false;
+  for (const AgentLayer& layer : frame.layers) any_layer |= layer.active;
+  if (any_layer && renderer_->drawsLayers()) {
+    growTo(layers_, agents);
+    for (uint32_t a = 0; a < agents; ++a) layers_[a] = agentLayer(*facts_, frame, a);
+    options.layers = std::span<const LayerSample>(layers_.data(), agents);
+  }
   // CrowdRendererDesc::tint off: every agent shows its material.
   std::span<const glm::vec4> tints = in.settings.tint ? frame.tints : std::span<const glm::vec4>();
   Status s;

@@ -50,8 +50,9 @@ class GpuDrivenPath final : public CrowdPath {
   std::unique_ptr<InstancedRenderer> renderer_;
   std::unique_ptr<GpuCrowd> gpu_;  // the mirrored crowd (draws through renderer_)
   std::array<glm::vec4, kGpuLodColors> lod_colors_{};  // lodDebugColor of LODs 0..7
-  Status update_status_;          // the first error of update() since the last cull of a Crowd
-  std::vector<glm::vec4> tints_;  // span-given agents' tints with their states' folded in
+  Status update_status_;             // the first error of update() since the last cull of a Crowd
+  std::vector<glm::vec4> tints_;     // span-given agents' tints with their states' folded in
+  std::vector<LayerSample> layers_;  // the frame's layers (layerSample), when any
 };
 
 }  // namespace throng::render

@@ -35,15 +35,20 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
   const uint32_t last_frame = renderer_->lastFrame();
   const std::span<const PlaybackClip> clips(facts().playback_clips);
   const CrowdFrame& frame = in.frame;
+  bool any_layer = false;
+  if (renderer_->drawsLayers()) {
+    for (const AgentLayer& layer : frame.layers) any_layer |= layer.active;
+  }
   forVisibleAgents(lists, frame.placements.size(), in.jobs, [&](uint32_t a, uint32_t i, int l) {
-    withAgentFrames(clips, frame.playback[a],
-                    [&](const FrameSample& primary, const FrameSample& secondary, float fade) {
-                      encodeInstanceRecord(frame.placements[a], primary, secondary, fade,
-                                           agentTint(in.settings, frame, a, l),
-                                           frame.variants.empty() ? uint16_t{0} : frame.variants[a],
-                                           agentId(frame, a), agentStateByte(frame, a), last_frame,
-                                           records[i]);
-                    });
+    withAgentFrames(
+        clips, frame.playback[a],
+        [&](const FrameSample& primary, const FrameSample& secondary, float fade) {
+          encodeInstanceRecord(
+              frame.placements[a], primary, secondary, fade, agentTint(in.settings, frame, a, l),
+              frame.variants.empty() ? uint16_t{0} : frame.variants[a], agentId(frame, a),
+              agentStateByte(frame, a), agentAttachments(frame, a),
+              any_layer ? agentLayer(facts(), frame, a) : LayerSample{}, last_frame, records[i]);
+        });
   });
   Status s = renderer_->endRecords();
   stats.cpu_ms.pack_upload = millisecondsSince(start);

@@ -1,4 +1,4 @@
-// The CPU-fed instanced path (method B, ES 3.0): the CPU culls, picks LODs and packs one 40-byte
+// The CPU-fed instanced path (method B, ES 3.0): the CPU culls, picks LODs and packs one 52-byte
 // record per visible agent straight into the mapped instance buffer; one instanced draw per
 // (LOD, material).
 #pragma once

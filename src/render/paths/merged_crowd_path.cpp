@@ -135,23 +135,30 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
         row_first[l - 1] + static_cast<size_t>(lists.lod_counts[l - 1]) * f.lod_info[l - 1].joints;
   }
   const CrowdFrame& frame = in.frame;
-  forChunks(in.jobs, visible, in.jobs ? in.jobs->chunkFor(visible, kMinPalettesPerChunk) : visible,
-            [&](size_t begin, size_t end) {
-              int l = 0;
-              for (size_t i = begin; i < end; ++i) {
-                while (i >= lists.lod_first[l] + lists.lod_counts[l]) ++l;
-                const std::span<const uint16_t> joints = renderer_->paletteJoints(l);
-                const uint32_t a = lists.order[i];
-                const size_t at = row_first[l] + (i - lists.lod_first[l]) * joints.size();
-                bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints,
-                             std::span<JointRows>(palettes_.data() + at, joints.size()));
-                tints_[i] = quantizedTint(agentTint(in.settings, frame, a, l));
-                const uint16_t variant = frame.variants.empty() ? uint16_t{0} : frame.variants[a];
-                agents_[i] = glm::vec4(static_cast<float>(agentId(frame, a)),
-                                       static_cast<float>(agentStateByte(frame, a)),
-                                       static_cast<float>(variant), static_cast<float>(l));
-              }
-            });
+  forChunks(
+      in.jobs, visible, in.jobs ? in.jobs->chunkFor(visible, kMinPalettesPerChunk) : visible,
+      [&](size_t begin, size_t end) {
+        int l = 0;
+        for (size_t i = begin; i < end; ++i) {
+          while (i >= lists.lod_first[l] + lists.lod_counts[l]) ++l;
+          const std::span<const uint16_t> joints = renderer_->paletteJoints(l);
+          const uint32_t a = lists.order[i];
+          const size_t at = row_first[l] + (i - lists.lod_first[l]) * joints.size();
+          const std::span<JointRows> out(palettes_.data() + at, joints.size());
+          const LayerSample layer = agentLayer(f, frame, a);
+          if (layer.weight > 0.0f) {
+            layeredBakedPalette(texture_, frames_[a], layer, f.pivots,
+                                placementMatrix(frame.placements[a]), joints, out);
+          } else {
+            bakedPalette(texture_, frames_[a], placementMatrix(frame.placements[a]), joints, out);
+          }
+          tints_[i] = quantizedTint(agentTint(in.settings, frame, a, l));
+          const uint16_t variant = frame.variants.empty() ? uint16_t{0} : frame.variants[a];
+          agents_[i] = glm::vec4(
+              static_cast<float>(agentId(frame, a)), static_cast<float>(agentStateByte(frame, a)),
+              static_cast<float>(variant), mergedLodAndProps(l, agentAttachments(frame, a)));
+        }
+      });
 }
 
 Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
