@@ -277,6 +277,21 @@ TEST_P(SamplerUnits, TheFreeUnitsWorkAndOneMoreIsAClearError) {
   glDeleteTextures(static_cast<GLsizei>(textures.size()), textures.data());
 }
 
+// A file whose throngShade reads more samplers than the path leaves free can never have them all
+// bound: the renderer refuses it when made (kLimitExceeded naming the file and the first sampler
+// without a unit). Today it is made, and the sampler that finds no unit silently reads unit 0
+// (on the instanced and gpu paths the animation texture: the agents show its (1, 0, 0) row; on
+// the merged ones nothing: black); on an ES 2.0 device with the 8 fragment units GLSL ES 1.00
+// guarantees, the merged program (6 samplers of throng's + 3) would not even link.
+TEST_P(SamplerUnits, AFileReadingMoreSamplersThanFreeUnitsIsRefusedWhenMade) {
+  const int free_units = documentedFreeUnits(GetParam().path);
+  CrowdRenderer renderer(*device_, package_, desc(free_units + 1));
+  EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded) << renderer.status().toString();
+  const std::string& message = renderer.status().message();
+  EXPECT_NE(message.find("samplers.glsl"), std::string::npos) << message;
+  EXPECT_NE(message.find("'map" + std::to_string(free_units) + "'"), std::string::npos) << message;
+}
+
 std::string samplerCaseName(const ::testing::TestParamInfo<SamplerCase>& info) {
   std::string name = renderPathName(info.param.path);
   std::erase(name, '-');
