@@ -157,8 +157,12 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
   m.lists.reset(m.facts.lods.size());
   m.depth_lists.reset(m.facts.lods.size());
   if (desc.shader) {
-    m.user.declare(userUniformsOf(m.path->shadingProgram()), m.path->userTextureUnits(),
-                   desc.shader->name);
+    if (Status s = m.user.declare(userUniformsOf(m.path->shadingProgram()),
+                                  m.path->userTextureUnits(), desc.shader->name);
+        !s.ok()) {
+      m.status = s;
+      return;
+    }
   }
   m.chooseShadows();
 }

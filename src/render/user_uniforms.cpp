@@ -88,13 +88,28 @@ std::vector<ActiveUniform> userUniformsOf(GLuint program) {
   return out;
 }
 
-void UserUniforms::declare(std::vector<ActiveUniform> uniforms, std::vector<int> texture_units,
-                           std::string file) {
+Status UserUniforms::declare(std::vector<ActiveUniform> uniforms, std::vector<int> texture_units,
+                             std::string file) {
   uniforms_ = std::move(uniforms);
   units_ = std::move(texture_units);
   file_ = std::move(file);
   values_.clear();
   next_unit_ = 0;
+  // A sampler that can never be bound reads whatever unit 0 holds (throng's animation texture on
+  // some paths): refuse the file now rather than draw with a wrong texture.
+  std::vector<std::string> samplers;
+  for (const ActiveUniform& u : uniforms_) {
+    if (shapeOf(u.type).sampler)
+      samplers.insert(samplers.end(), size_t(std::max(u.size, 1)), u.name);
+  }
+  if (samplers.size() <= units_.size()) return Status::okStatus();
+  std::string names;
+  for (const std::string& name : samplers)
+    names += fmt::format("{}'{}'", names.empty() ? "" : ", ", name);
+  return Status(ErrorCode::kLimitExceeded,
+                fmt::format("shader '{}' reads {} samplers ({}); this path leaves {} texture "
+                            "units free for them (the rest hold throng's textures)",
+                            file_, samplers.size(), names, units_.size()));
 }
 
 const ActiveUniform* UserUniforms::find(std::string_view name) const {
@@ -164,15 +179,8 @@ Status UserUniforms::setTexture(std::string_view name, GLuint texture) {
                                   file_.empty() ? "(none)" : file_, name));
   }
   Value& v = slot(*u);
-  if (v.unit < 0) {
-    if (next_unit_ >= units_.size()) {
-      return Status(ErrorCode::kLimitExceeded,
-                    fmt::format("shader '{}': sampler '{}' finds no texture unit left ({} on this "
-                                "path: the rest hold throng's textures)",
-                                file_, name, units_.size()));
-    }
-    v.unit = units_[next_unit_++];
-  }
+  // declare() refused a file with more samplers than units: each sampler finds one.
+  if (v.unit < 0) v.unit = units_[next_unit_++];
   v.texture = texture;
   return Status::okStatus();
 }

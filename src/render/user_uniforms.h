@@ -30,8 +30,9 @@ class UserUniforms {
  public:
   // Takes the file's uniforms (userUniformsOf a colour program) and the texture units its
   // samplers may use (those throng's programs leave free on the path), in order.
-  void declare(std::vector<ActiveUniform> uniforms, std::vector<int> texture_units,
-               std::string file);
+  // kLimitExceeded, naming the file and its samplers, when it reads more samplers than units.
+  Status declare(std::vector<ActiveUniform> uniforms, std::vector<int> texture_units,
+                 std::string file);
   bool declared() const { return !file_.empty(); }
 
   // Stores `values` for `name` (floats: 1..4 per element, or 16 for a mat4; ints likewise 1..4).
@@ -40,8 +41,8 @@ class UserUniforms {
   Status setFloats(std::string_view name, std::span<const float> values);
   Status setInts(std::string_view name, std::span<const int> values);
   // Binds GL texture `texture` (a TEXTURE_2D of the renderer's context) to sampler `name`, on the
-  // next free unit. kInvalidArgument for an unknown sampler; kLimitExceeded when the path has no
-  // unit left for it.
+  // next free unit (declare() checked there is one for each sampler). kInvalidArgument for an
+  // unknown sampler.
   Status setTexture(std::string_view name, GLuint texture);
 
   // Sets every stored value on the program in use (`program`) and binds the textures.

@@ -216,18 +216,17 @@ class SamplerUnits : public ::testing::TestWithParam<SamplerCase> {
   std::string text_;
 };
 
-// One sampler more than the path leaves free: each of the free ones binds and reads its own
-// texture while the crowd's material textures and shadow map are in use, and the one beyond is
-// kLimitExceeded naming the file and the sampler.
-TEST_P(SamplerUnits, TheFreeUnitsWorkAndOneMoreIsAClearError) {
+// As many samplers as the path leaves free: each binds and reads its own texture while the
+// crowd's material textures and shadow map are in use.
+TEST_P(SamplerUnits, EachFreeUnitReadsItsOwnTexture) {
   const RenderPath path = GetParam().path;
   const int free_units = documentedFreeUnits(path);
-  CrowdRenderer renderer(*device_, package_, desc(free_units + 1));
+  CrowdRenderer renderer(*device_, package_, desc(free_units));
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   ASSERT_EQ(renderer.path(), path);
   Device* device = device_.get();
 
-  std::vector<GLuint> textures(free_units + 1);
+  std::vector<GLuint> textures(free_units);
   glGenTextures(static_cast<GLsizei>(textures.size()), textures.data());
   for (size_t i = 0; i < textures.size(); ++i) {
     const glm::u8vec4 texel = samplerTexel(static_cast<int>(i));
@@ -242,12 +241,8 @@ TEST_P(SamplerUnits, TheFreeUnitsWorkAndOneMoreIsAClearError) {
     const Status set = renderer.setShaderTexture(name, textures[i]);
     EXPECT_TRUE(set.ok()) << name << " of " << free_units << " free: " << set.toString();
   }
-  const std::string last = "map" + std::to_string(free_units);
-  const Status beyond = renderer.setShaderTexture(last, textures[free_units]);
-  EXPECT_EQ(beyond.code(), ErrorCode::kLimitExceeded) << beyond.toString();
-  EXPECT_NE(beyond.message().find("samplers.glsl"), std::string::npos) << beyond.message();
-  EXPECT_NE(beyond.message().find("'" + last + "'"), std::string::npos) << beyond.message();
-  EXPECT_TRUE(renderer.ok()) << "the error leaves the renderer working";
+  // Setting a sampler again re-binds it on its own unit.
+  EXPECT_TRUE(renderer.setShaderTexture("map0", textures[0]).ok());
 
   const Placement placements[] = {Placement{}};
   const AgentPlayback playback[1];
@@ -275,6 +270,21 @@ TEST_P(SamplerUnits, TheFreeUnitsWorkAndOneMoreIsAClearError) {
     EXPECT_EQ(wrong, 0) << "sampler " << i << " of " << covered << " covered pixels";
   }
   glDeleteTextures(static_cast<GLsizei>(textures.size()), textures.data());
+}
+
+// A file whose throngShade reads more samplers than the path leaves free can never have them all
+// bound: the renderer refuses it when made (kLimitExceeded naming the file and the first sampler
+// without a unit). Today it is made, and the sampler that finds no unit silently reads unit 0
+// (on the instanced and gpu paths the animation texture: the agents show its (1, 0, 0) row; on
+// the merged ones nothing: black); on an ES 2.0 device with the 8 fragment units GLSL ES 1.00
+// guarantees, the merged program (6 samplers of throng's + 3) would not even link.
+TEST_P(SamplerUnits, AFileReadingMoreSamplersThanFreeUnitsIsRefusedWhenMade) {
+  const int free_units = documentedFreeUnits(GetParam().path);
+  CrowdRenderer renderer(*device_, package_, desc(free_units + 1));
+  EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded) << renderer.status().toString();
+  const std::string& message = renderer.status().message();
+  EXPECT_NE(message.find("samplers.glsl"), std::string::npos) << message;
+  EXPECT_NE(message.find("'map" + std::to_string(free_units) + "'"), std::string::npos) << message;
 }
 
 std::string samplerCaseName(const ::testing::TestParamInfo<SamplerCase>& info) {
