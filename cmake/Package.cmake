@@ -59,7 +59,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME libthrong-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${dev_depends}")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
-    "throng's static libraries (core, offline, crowd, render), headers, CMake package and \
+    "throng's static libraries (core, offline, crowd, render, impostor), headers, CMake package and \
 throng.pc, built as position-independent code, with the documentation.")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME throng-tools)

@@ -217,7 +217,9 @@ void bindPackage(py::module_& m) {
   py::class_<LodTableRow>(m, "Lod",
                           "One level of detail, as `throng inspect --json` reports it: errors "
                           "as fractions of the package's height, pick_distance in model units "
-                          "(inf: never picked) and in heights, at 1080 px and 60 degrees.")
+                          "(inf: never picked) and in heights, at 1080 px and 60 degrees; "
+                          "kind is 'mesh' (inspect lists a package's impostor after them).")
+      .def_property_readonly("kind", [](const LodTableRow&) { return "mesh"; })
       .def_readonly("lod", &LodTableRow::lod)
       .def_readonly("triangles", &LodTableRow::triangles)
       .def_readonly("vertices", &LodTableRow::vertices)

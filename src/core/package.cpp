@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "byte_io.h"
+#include "package_impostor.h"
 #include "package_looks.h"
 #include "throng/core/excerpt.h"
 #include "throng/core/file_io.h"
@@ -183,10 +184,10 @@ std::vector<std::byte> serialize(const Package& p) {
     uint32_t tag;
     ByteWriter body;
   };
-  Section sections[11] = {{kSectionMeta, {}},   {kSectionSkeleton, {}},   {kSectionLods, {}},
-                          {kSectionClips, {}},  {kSectionTexture, {}},    {kSectionMaterials, {}},
-                          {kSectionImages, {}}, {kSectionTangents, {}},   {kSectionPbr, {}},
-                          {kSectionMorph, {}},  {kSectionAttachments, {}}};
+  Section sections[] = {{kSectionMeta, {}},   {kSectionSkeleton, {}},    {kSectionLods, {}},
+                        {kSectionClips, {}},  {kSectionTexture, {}},     {kSectionMaterials, {}},
+                        {kSectionImages, {}}, {kSectionTangents, {}},    {kSectionPbr, {}},
+                        {kSectionMorph, {}},  {kSectionAttachments, {}}, {kSectionImpostor, {}}};
   writeMeta(sections[0].body, p);
   writeSkeleton(sections[1].body, p.skeleton);
   writeLods(sections[2].body, p.lods);
@@ -198,8 +199,9 @@ std::vector<std::byte> serialize(const Package& p) {
   detail::writePbr(sections[8].body, p.materials);
   writeMorph(sections[9].body, p.morph);
   writeAttachments(sections[10].body, p);
+  detail::writeImpostor(sections[11].body, p.impostor);
 
-  const uint32_t count = 11;
+  const uint32_t count = static_cast<uint32_t>(std::size(sections));
   ByteWriter table;
   size_t offset = kPackageHeaderSize + count * kPackageSectionEntrySize;
   std::vector<size_t> offsets;
@@ -558,11 +560,13 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
   // Older versions lack the sections later ones added (unknown sections are skipped, as ever).
   const bool v3 = layout->version == 3;
   const bool v5 = layout->version >= 5;
+  const bool v6 = layout->version >= 6;
   std::vector<uint32_t> required = {kSectionMeta,  kSectionSkeleton, kSectionLods,
                                     kSectionClips, kSectionTexture,  kSectionMaterials,
                                     kSectionImages};
   if (!v3) required.insert(required.end(), {kSectionTangents, kSectionPbr});
   if (v5) required.insert(required.end(), {kSectionMorph, kSectionAttachments});
+  if (v6) required.push_back(kSectionImpostor);
   for (uint32_t tag : required) {
     if (findSection(*layout, tag) == nullptr) {
       return Status(ErrorCode::kParseError, fmt::format("{}: section {} is missing", source,
@@ -628,6 +632,12 @@ Result<Package> parsePackage(std::span<const std::byte> bytes, std::string_view 
     p.morph = readMorph(vatx);
     vatx.expectEnd();
     if (!vatx.ok()) return vatx.status();
+  }
+
+  if (v6) {
+    ByteReader imps = reader(kSectionImpostor, "IMPS");
+    p.impostor = detail::readImpostor(imps);
+    if (!imps.ok()) return imps.status();
   }
 
   if (Status s = validatePackage(p, source); !s.ok()) return s;

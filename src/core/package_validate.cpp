@@ -247,7 +247,8 @@ Status validatePackage(const Package& p, std::string_view source) {
   }
   if (Status s = validateTexture(p.animation, joints, source); !s.ok()) return s;
   if (Status s = validateMorph(p, source); !s.ok()) return s;
-  return validateClips(p, source);
+  if (Status s = validateClips(p, source); !s.ok()) return s;
+  return validateImpostor(p.impostor, p.clips.size(), fmt::format("{}: section IMPS", source));
 }
 
 }  // namespace throng

@@ -40,7 +40,20 @@ void expectAsDescribed(const fs::path& path, const Package& p, const nlohmann::j
   EXPECT_EQ(p.skeleton.jointCount(), d["joints"].get<int>());
   const float height = computeBounds(p.lods[0].mesh.positions).largestExtent();
   EXPECT_FLOAT_EQ(height, d["height"].get<float>());
-  ASSERT_EQ(p.lods.size(), d["lods"].size());
+  // From format version 6 on the rows say their kind; an impostor is the last one (none before).
+  size_t mesh_rows = 0;
+  for (const nlohmann::json& row : d["lods"]) mesh_rows += row.value("kind", "mesh") == "mesh";
+  ASSERT_EQ(p.lods.size(), mesh_rows);
+  ASSERT_EQ(p.impostor.empty() ? mesh_rows : mesh_rows + 1, d["lods"].size());
+  if (!p.impostor.empty()) {
+    const nlohmann::json& row = d["lods"].back();
+    EXPECT_EQ(row["kind"].get<std::string>(), "impostor");
+    EXPECT_EQ(p.impostor.azimuths, row["views"]["azimuths"].get<uint32_t>());
+    EXPECT_EQ(p.impostor.elevations, row["views"]["elevations"].get<uint32_t>());
+    EXPECT_EQ(p.impostor.clip_frames, row["frames_per_clip"].get<std::vector<uint32_t>>());
+    EXPECT_EQ(p.impostor.byteSize(), row["atlas"]["bytes"].get<uint64_t>());
+    EXPECT_FLOAT_EQ(p.impostor.max_error / height, row["max_error"].get<float>());
+  }
   for (size_t l = 0; l < p.lods.size(); ++l) {
     const MeshLod& lod = p.lods[l];
     const nlohmann::json& row = d["lods"][l];

@@ -127,9 +127,9 @@ std::vector<ErrorCase> cases() {
        "not a throng package (bad magic)"},
       {"Endianness", whole([](std::string& f) { writeAt<uint32_t>(f, 12, 0x04030201u); }),
        ErrorCode::kParseError, "endianness marker is 0x04030201, expected 0x01020304"},
-      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 6); }),
+      {"FutureVersion", whole([](std::string& f) { writeAt<uint32_t>(f, 8, 7); }),
        ErrorCode::kVersionMismatch,
-       "package format version 6 was written by a newer throng (this one reads versions 3 to 5)"},
+       "package format version 7 was written by a newer throng (this one reads versions 3 to 6)"},
       {"FileSize", whole([](std::string& f) { f += std::string(16, '\0'); }),
        ErrorCode::kParseError, "(truncated?)"},
       {"TooManySections", whole([](std::string& f) { writeAt<uint32_t>(f, 24, 65); }),
@@ -156,7 +156,7 @@ std::vector<ErrorCase> cases() {
        },
        ErrorCode::kParseError, "section ANIM range [1073741824, +"},
       {"SectionChecksum", whole([](std::string& f) { f.back() ^= 1; }), ErrorCode::kParseError,
-       "section ATCH checksum mismatch (corrupted)"},
+       "section IMPS checksum mismatch (corrupted)"},
       {"Overlap",
        [](Sections s) {
          return test::buildPackage(s, [](std::string& t) {
@@ -164,9 +164,9 @@ std::vector<ErrorCase> cases() {
          });
        },
        ErrorCode::kParseError, "sections META and SKEL overlap"},
-      // Eleven sections: the table ends at 40 + 11 * 32 = 392, the first section starts at 400.
-      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 11 * 32] = 1; }),
-       ErrorCode::kParseError, "non-zero padding byte at offset 392"},
+      // Twelve sections: the table ends at 40 + 12 * 32 = 424, the first section starts at 432.
+      {"Padding", whole([](std::string& f) { f[kPackageHeaderSize + 12 * 32] = 1; }),
+       ErrorCode::kParseError, "non-zero padding byte at offset 424"},
       {"MissingSection",
        [](Sections s) {
          s.erase(s.begin() + 3);

@@ -372,7 +372,7 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(get<uint32_t>(b, 8), kPackageVersion);
   EXPECT_EQ(static_cast<uint8_t>(b[12]), 0x04);  // little-endian marker 0x01020304
   EXPECT_EQ(get<uint64_t>(b, 16), b.size());
-  EXPECT_EQ(get<uint32_t>(b, 24), 11u);
+  EXPECT_EQ(get<uint32_t>(b, 24), 12u);
   const Result<PackageLayout> layout = readPackageLayout(b, "test");
   ASSERT_TRUE(layout.ok());
   for (const PackageSectionInfo& s : layout->sections) {
@@ -386,6 +386,7 @@ TEST(Package, HeaderIsDocumented) {
   EXPECT_EQ(layout->sections[8].name(), "PBRM");
   EXPECT_EQ(layout->sections[9].name(), "VATX");
   EXPECT_EQ(layout->sections[10].name(), "ATCH");
+  EXPECT_EQ(layout->sections[11].name(), "IMPS");
 }
 
 TEST(Package, RejectsTruncationAtEverySectionBoundaryAndRandomLengths) {

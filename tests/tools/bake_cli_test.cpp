@@ -1,8 +1,10 @@
 // `throng bake` end to end: every shared character, the sample, options and bad input.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
 #include "throng/core/package.h"
+#include "throng/render/capture.h"
 
 namespace throng {
 namespace {
@@ -113,6 +115,12 @@ TEST(BakeCli, FailuresExitWithOneLineNamingTheProblem) {
       {"sample --threads -1", "--threads -1", 2},
       {"sample --max-width 2", "--max-width 2: must be a whole number in 3..", 2},
       {"sample --format rgba16f --max-error 0.0000001", "allowed error", 1},
+      {"sample --impostor-budget 4", "--impostor-budget: only with --impostors", 2},
+      {"sample --impostor-preview a.png", "--impostor-preview: only with --impostors", 2},
+      {"sample --impostors --impostor-budget 0",
+       "--impostor-budget 0: must be a number of MB in (0, 1024]", 2},
+      {"sample --impostors --impostor-budget 0.001",
+       "impostor: no layout fits a budget of 1048 bytes (the smallest takes ", 1},
   };
   for (const Case& c : cases) {
     const test::CliResult r = test::runCli("bake " + c.args + " -o " + test::shellQuoted(out));
@@ -136,6 +144,56 @@ TEST(BakeCli, LodsFlagWritesTheChainIntoThePackage) {
   EXPECT_EQ(package->lods[2].palette_joints.size(), 15u);
   EXPECT_EQ(package->lods[3].palette_joints.size(), 10u);
   EXPECT_GT(package->lods[3].skinning_error, 0.0f);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BakeCli, ImpostorsFlagAddsTheImpostorAndInspectListsItLast) {
+  const auto dir = test::makeTempDir("bake-impostors");
+  const auto out = dir / "sample.throng";
+  const auto preview = dir / "atlases.png";
+  const test::CliResult r = test::runCli(
+      "bake sample --fps 10 --impostors --impostor-budget 2 --json --impostor-preview " +
+      test::shellQuoted(preview) + " -o " + test::shellQuoted(out));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Result<Package> package = readPackage(out.string());
+  ASSERT_TRUE(package.ok()) << package.status().toString();
+  const Impostor& m = package->impostor;
+  ASSERT_FALSE(m.empty());
+  EXPECT_LE(m.byteSize(), 2u << 20);
+  EXPECT_EQ(m.clip_frames.size(), package->clips.size());
+  const nlohmann::json baked = nlohmann::json::parse(r.output);
+  EXPECT_EQ(baked["impostor"]["bytes"].get<uint64_t>(), m.byteSize());
+  // The preview: colour atlas over normal atlas; a transparent texel shows grey, a covered one
+  // its colour.
+  Result<render::Image> png = render::readPng(preview.string());
+  ASSERT_TRUE(png.ok()) << png.status().message();
+  EXPECT_EQ(png->width, static_cast<int>(m.atlasWidth()));
+  EXPECT_EQ(png->height, static_cast<int>(2 * m.atlasHeight()));
+  for (size_t t = 0; t < m.color.size() / 4; t += 97) {
+    if (m.color[t * 4 + 3] == 0) {
+      EXPECT_EQ(png->rgba[t * 4], 96) << "texel " << t;
+    } else if (m.color[t * 4 + 3] == 255) {
+      EXPECT_EQ(png->rgba[t * 4], m.color[t * 4]) << "texel " << t;
+    }
+  }
+
+  const test::CliResult inspect = test::runCli("inspect --json " + test::shellQuoted(out));
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.output;
+  const nlohmann::json d = nlohmann::json::parse(inspect.output);
+  const nlohmann::json& lods = d["lods"];
+  ASSERT_EQ(lods.size(), package->lods.size() + 1);
+  for (size_t l = 0; l + 1 < lods.size(); ++l) EXPECT_EQ(lods[l]["kind"], "mesh");
+  const nlohmann::json& last = lods.back();
+  EXPECT_EQ(last["kind"], "impostor");
+  EXPECT_EQ(last["views"]["azimuths"].get<uint32_t>(), m.azimuths);
+  EXPECT_EQ(last["views"]["elevations"].get<uint32_t>(), m.elevations);
+  EXPECT_EQ(last["views"]["count"].get<uint32_t>(), m.viewCount());
+  EXPECT_EQ(last["frames_per_clip"].get<std::vector<uint32_t>>(), m.clip_frames);
+  EXPECT_EQ(last["atlas"]["width"].get<uint32_t>(), m.atlasWidth());
+  EXPECT_EQ(last["atlas"]["height"].get<uint32_t>(), m.atlasHeight());
+  EXPECT_EQ(last["atlas"]["bytes"].get<uint64_t>(), m.byteSize());
+  EXPECT_FLOAT_EQ(last["max_error"].get<float>(), m.max_error / d["height"].get<float>());
+  EXPECT_GT(last["max_error"].get<float>(), 0.0f);
   std::filesystem::remove_all(dir);
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,12 +17,14 @@
 #include "command.h"
 #include "progress_bar.h"
 #include "throng/core/package.h"
+#include "throng/impostor/impostor_bake.h"
 #include "throng/offline/attachments.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/gltf_import.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
 #include "throng/offline/texture_preview.h"
+#include "throng/render/capture.h"
 #include "warning_output.h"
 
 namespace throng::cli {
@@ -45,7 +48,20 @@ struct BakeArgs {
   std::vector<std::string> attach;  // JOINT=PROP.glb[@tx,ty,tz,rx,ry,rz,s]
   std::vector<std::string> masks;   // NAME=JOINT
   bool lods = false;
+  bool impostors = false;
+  std::optional<double> impostor_budget_mb;  // MiB; empty: kDefaultImpostorBudgetBytes
+  std::string impostor_preview;              // PNG of both atlases
   bool json = false;
+};
+
+// Atlases past 1 GiB are a typo, not a budget (the largest atlases possible take 448 MiB).
+constexpr double kMaxImpostorBudgetMb = 1024.0;
+
+// What --impostors baked: the layout and its error (model units), the bytes and the seconds.
+struct ImpostorReport {
+  bool baked = false;
+  impostor::ImpostorPlan plan;  // the layout (no atlases: they went into the package), error parts
+  double seconds = 0.0;
 };
 
 const char* texelFormatName(TexelFormat format) {
@@ -111,11 +127,90 @@ void printLods(const LodChainReport& r, double seconds) {
       r.character_size, seconds);
 }
 
+// --impostors: the impostor atlases of the finished package (bakeImpostors), timed. 0, or the
+// exit code after the message.
+int bakeImpostorAtlases(const BakeArgs& args, Package& package, ImpostorReport& report) {
+  impostor::ImpostorBakeOptions options;
+  if (args.impostor_budget_mb) {
+    options.budget_bytes = static_cast<uint64_t>(*args.impostor_budget_mb * 1024.0 * 1024.0);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result<Impostor> baked = impostor::bakeImpostors(package, options, &report.plan);
+  if (!baked.ok()) return fail(baked.status().toString());
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  package.impostor = std::move(baked).value();
+  report.baked = true;
+  return 0;
+}
+
+// Grey the colour atlas's transparent texels are shown over.
+constexpr float kPreviewBackground = 96.0f;
+
+// --impostor-preview: the colour atlas over grey (alpha blended), the normal atlas below it.
+Status writeImpostorPreview(const Impostor& m, const std::string& path) {
+  render::Image image;
+  image.width = static_cast<int>(m.atlasWidth());
+  image.height = static_cast<int>(2 * m.atlasHeight());
+  image.rgba.resize(static_cast<size_t>(image.width) * image.height * 4);
+  const size_t texels = static_cast<size_t>(m.atlasWidth()) * m.atlasHeight();
+  for (size_t t = 0; t < texels; ++t) {
+    const float a = m.color[t * 4 + 3] / 255.0f;
+    for (int c = 0; c < 3; ++c) {
+      image.rgba[t * 4 + c] = static_cast<uint8_t>(
+          std::lround(m.color[t * 4 + c] * a + kPreviewBackground * (1.0f - a)));
+      image.rgba[(texels + t) * 4 + c] = m.normals[t * 3 + c];
+    }
+    image.rgba[t * 4 + 3] = 255;
+    image.rgba[(texels + t) * 4 + 3] = 255;
+  }
+  return render::writePng(image, path);
+}
+
+uint64_t impostorBytes(const Impostor& m) {
+  return static_cast<uint64_t>(m.atlasWidth()) * m.atlasHeight() *
+         (kImpostorColorBytes + kImpostorNormalBytes);
+}
+
+void printImpostor(const ImpostorReport& r, float height) {
+  const Impostor& m = r.plan.layout;
+  fmt::print(
+      "impostor: {} x {} views, {} frames at {} fps, tiles {}x{}, atlases {}x{} ({} bytes), "
+      "error {:.3f}% of the height (texels {:.3f}%, views {:.3f}%, frames {:.3f}%, mesh LOD {} "
+      "{:.3f}%); {:.3f} s\n",
+      m.azimuths, m.elevations, m.frameCount(), m.fps, m.tile_width, m.tile_height, m.atlasWidth(),
+      m.atlasHeight(), impostorBytes(m), 100.0f * m.max_error / height,
+      100.0f * r.plan.texel_error / height, 100.0f * r.plan.view_error / height,
+      100.0f * r.plan.frame_error / height, r.plan.lod, 100.0f * r.plan.mesh_error / height,
+      r.seconds);
+}
+
+nlohmann::ordered_json impostorJson(const ImpostorReport& r, float height) {
+  if (!r.baked) return nullptr;
+  const Impostor& m = r.plan.layout;
+  return {{"azimuths", m.azimuths},
+          {"elevations", m.elevations},
+          {"frames", m.frameCount()},
+          {"fps", m.fps},
+          {"tile_width", m.tile_width},
+          {"tile_height", m.tile_height},
+          {"atlas_width", m.atlasWidth()},
+          {"atlas_height", m.atlasHeight()},
+          {"bytes", impostorBytes(m)},
+          {"max_error", m.max_error / height},
+          {"texel_error", r.plan.texel_error / height},
+          {"view_error", r.plan.view_error / height},
+          {"frame_error", r.plan.frame_error / height},
+          {"mesh_lod", r.plan.lod},
+          {"mesh_error", r.plan.mesh_error / height},
+          {"seconds", r.seconds}};
+}
+
 // The whole report as one JSON object: the bake (per clip and in all), the LOD chain when built,
 // its props and masks, the files written and every warning as data.
 void printBakeJson(const BakeArgs& args, const std::string& source, const BakeReport& r,
                    const Package& package, const LodChainReport* lods, double lod_seconds,
-                   uint64_t file_bytes, const std::vector<Warning>& warnings) {
+                   const ImpostorReport& impostor, uint64_t file_bytes,
+                   const std::vector<Warning>& warnings) {
   nlohmann::ordered_json clips = nlohmann::ordered_json::array();
   for (const ClipBakeReport& c : r.clips) {
     clips.push_back({{"name", c.name},
@@ -178,6 +273,7 @@ void printBakeJson(const BakeArgs& args, const std::string& source, const BakeRe
   } else {
     out["lods"] = nullptr;
   }
+  out["impostor"] = impostorJson(impostor, r.character_size);
   out["warnings"] = warningsJson(warnings);
   fmt::print("{}\n", out.dump(2));
 }
@@ -203,6 +299,17 @@ int checkBakeArgs(const BakeArgs& args, bool use_sample, TexelFormat& format) {
   if (args.max_width < 3 || args.max_width > kMaxAnimationTextureSize) {
     return usageError(fmt::format("--max-width {}: must be a whole number in 3..{}", args.max_width,
                                   kMaxAnimationTextureSize));
+  }
+  if (args.impostor_budget_mb && !args.impostors) {
+    return usageError("--impostor-budget: only with --impostors");
+  }
+  if (!args.impostor_preview.empty() && !args.impostors) {
+    return usageError("--impostor-preview: only with --impostors");
+  }
+  if (args.impostor_budget_mb &&
+      !(*args.impostor_budget_mb > 0.0 && *args.impostor_budget_mb <= kMaxImpostorBudgetMb)) {
+    return usageError(fmt::format("--impostor-budget {}: must be a number of MB in (0, {}]",
+                                  *args.impostor_budget_mb, kMaxImpostorBudgetMb));
   }
   return 0;
 }
@@ -365,6 +472,16 @@ int runBake(const BakeArgs& args) {
       printLods(lod_report, lod_seconds);
     }
   }
+  ImpostorReport impostor_report;
+  if (args.impostors) {
+    if (int code = bakeImpostorAtlases(args, *package, impostor_report); code != 0) return code;
+    if (!args.json) printImpostor(impostor_report, report.character_size);
+    if (!args.impostor_preview.empty()) {
+      if (Status s = writeImpostorPreview(package->impostor, args.impostor_preview); !s.ok()) {
+        return fail(s.toString());
+      }
+    }
+  }
   if (Status s = writePackage(*package, args.output); !s.ok()) return fail(s.toString());
   if (!args.preview.empty()) {
     if (Status s = writeTexturePreview(package->animation, args.preview); !s.ok()) {
@@ -375,7 +492,7 @@ int runBake(const BakeArgs& args) {
   const auto bytes = std::filesystem::file_size(args.output, ec);
   if (args.json) {
     printBakeJson(args, source, report, *package, args.lods ? &lod_report : nullptr, lod_seconds,
-                  ec ? 0 : bytes, warnings);
+                  impostor_report, ec ? 0 : bytes, warnings);
   } else {
     printSummary(args, source, report, ec ? 0 : bytes);
   }
@@ -418,6 +535,14 @@ std::function<int()> setupBake(CLI::App& sub) {
       "--lods", args->lods,
       "also build the method A LOD chain (simplified meshes, 24-, 15- and 10-joint skeletons, "
       "each within an error cap)");
+  sub.add_flag("--impostors", args->impostors,
+               "also bake the impostor: the character drawn from a grid of views and frames into "
+               "colour and normal atlases, the LOD past the last mesh (docs/lods.md)");
+  sub.add_option("--impostor-budget", args->impostor_budget_mb,
+                 "bytes the impostor's two atlases may take, in MB (MiB; default 16)");
+  sub.add_option("--impostor-preview", args->impostor_preview,
+                 "also write the impostor's atlases as a PNG picture (colour over grey, normals "
+                 "below)");
   sub.add_option("--threads", args->threads, "worker threads (0: one per core)")
       ->capture_default_str();
   sub.add_flag("--json", args->json,

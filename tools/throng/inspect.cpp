@@ -217,12 +217,33 @@ int inspectPackage(const std::string& path) {
     heights.cells.push_back(distanceText(row.pick_distance_heights));
   }
   printTable({lod, triangles, joints, max_error, p99, picked, heights});
+  const Impostor& m = p.impostor;
+  if (!m.empty()) {
+    fmt::print(
+        "impostor (the last LOD): {} x {} views, {} frames at {} fps, tiles {}x{}, atlases {}x{} "
+        "({} bytes), max error {:.3f}%\n",
+        m.azimuths, m.elevations, m.frameCount(), m.fps, m.tile_width, m.tile_height,
+        m.atlasWidth(), m.atlasHeight(), m.byteSize(), 100.0f * m.max_error / table.height);
+  }
   return 0;
 }
 
 // JSON numbers must be finite: a LOD never picked has no distance (null).
 nlohmann::ordered_json finiteOrNull(double value) {
   return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+// The impostor as the last entry of `lods` (docs/lods.md, "Impostors"): its views, frames per
+// clip, tiles and atlases, and its error as a fraction of `height`, as the mesh LODs' are.
+nlohmann::ordered_json impostorLodJson(const Impostor& m, float height) {
+  return {
+      {"kind", "impostor"},
+      {"views", {{"azimuths", m.azimuths}, {"elevations", m.elevations}, {"count", m.viewCount()}}},
+      {"fps", m.fps},
+      {"frames_per_clip", m.clip_frames},
+      {"tile", {{"width", m.tile_width}, {"height", m.tile_height}}},
+      {"atlas", {{"width", m.atlasWidth()}, {"height", m.atlasHeight()}, {"bytes", m.byteSize()}}},
+      {"max_error", height > 0.0f ? m.max_error / height : m.max_error}};
 }
 
 // One JSON object: the package and the format version of its file, its LOD table (lodTable:
@@ -247,6 +268,7 @@ int inspectPackageJson(const std::string& path) {
   nlohmann::ordered_json lods = nlohmann::ordered_json::array();
   for (const LodTableRow& row : table.rows) {
     lods.push_back({
+        {"kind", "mesh"},
         {"lod", row.lod},
         {"triangles", row.triangles},
         {"vertices", row.vertices},
@@ -261,6 +283,7 @@ int inspectPackageJson(const std::string& path) {
         {"max_distance", row.max_distance},
     });
   }
+  if (!p.impostor.empty()) lods.push_back(impostorLodJson(p.impostor, table.height));
   out["lods"] = std::move(lods);
   nlohmann::ordered_json clips = nlohmann::ordered_json::array();
   for (const BakedClip& c : p.clips) {

@@ -10,6 +10,7 @@
 #include "throng/core/animation_texture.h"
 #include "throng/core/attachment.h"
 #include "throng/core/image.h"
+#include "throng/core/impostor.h"
 #include "throng/core/material.h"
 #include "throng/core/mesh.h"
 #include "throng/core/skeleton.h"
@@ -53,6 +54,9 @@ struct Package {
   // names their vertices) and the joint masks layers play on. Empty in older packages.
   std::vector<Attachment> attachments;
   std::vector<JointMask> masks;
+  // Version 6 on (section IMPS): the impostor, the LOD past the last mesh (docs/lods.md,
+  // "Impostors"); empty() when the package has none, as older packages never do.
+  Impostor impostor;
 };
 
 // Checks every invariant the runtime relies on: a skeleton with joints, at least one LOD whose
@@ -61,7 +65,8 @@ struct Package {
 // ranges, rates, durations, bounds and root motion are consistent, materials that pass
 // validateMaterial, images that pass validatePackageImage, and
 // sub-mesh material and variant indices in range (validateSubMeshLooks), and a morph animation
-// whose textures match the LODs' vertices and the animation's frames (docs/morph.md). Errors
+// whose textures match the LODs' vertices and the animation's frames (docs/morph.md), and an
+// impostor that passes validateImpostor against the clips. Errors
 // (kInvalidData or kLimitExceeded) name `source` and the place.
 Status validatePackage(const Package& package, std::string_view source);
 

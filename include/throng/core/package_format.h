@@ -20,8 +20,8 @@ inline constexpr std::array<char, 8> kPackageMagic = {'T', 'H', 'R', 'O', 'N', '
 // sub-mesh materials; animation events (per clip, in CLIP); version 3 each LOD's max and p99 error;
 // version 4 glTF metallic-roughness materials (section PBRM) and vertex tangents (section TANG);
 // version 5 baked morph targets (section VATX: vertex animation textures or target deltas), props
-// carried by joints and joint masks (section ATCH).
-inline constexpr uint32_t kPackageVersion = 5;
+// carried by joints and joint masks (section ATCH); version 6 the impostor (section IMPS).
+inline constexpr uint32_t kPackageVersion = 6;
 // The oldest version this library reads. From version 3 on every library reads every version
 // from 3 up to its own kPackageVersion (docs/formats.md, "Compatibility"; each is kept as test
 // data in tests/core/data/packages); versions 1 and 2 came before that promise and are refused
@@ -56,6 +56,7 @@ inline constexpr uint32_t kSectionTangents = packageTag("TANG");     // per LOD 
 inline constexpr uint32_t kSectionPbr = packageTag("PBRM");          // metallic-roughness etc. (v4)
 inline constexpr uint32_t kSectionMorph = packageTag("VATX");        // baked morph targets (v5)
 inline constexpr uint32_t kSectionAttachments = packageTag("ATCH");  // props, masks (v5)
+inline constexpr uint32_t kSectionImpostor = packageTag("IMPS");     // impostor atlases (v6)
 
 // What a version 3 package's materials read as: they had a base colour only, which throng drew
 // with Lambert diffuse light. A dielectric (metallic 0) of roughness 1 is the metallic-roughness
