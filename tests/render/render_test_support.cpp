@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "support/test_support.h"
+#include "test_package.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_morph.h"
 #include "throng/crowd/frame_palette.h"
@@ -28,6 +29,12 @@ const Package& sampleWithLods() {
   return package;
 }
 
+const std::vector<Package>& sampleAndChainPackages() {
+  static const std::vector<Package> packages = {bakeForTest(makeSampleCharacter()),
+                                                bakeForTest(makeChainCharacter(), 24.0f)};
+  return packages;
+}
+
 std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& info) {
   std::string name = render::renderPathName(info.param);
   std::erase(name, '-');
@@ -39,6 +46,17 @@ std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << "headless EGL device: " << device.status().toString();
   return device.ok() ? std::move(device).value() : nullptr;
+}
+
+std::unique_ptr<render::Device> makeTestDevice(int gles_major, int size,
+                                               render::CapsOverride caps) {
+  render::DeviceDesc desc;
+  render::DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  desc.gles_major = gles_major;
+  desc.width = desc.height = size;
+  hooks.caps = caps;
+  return makeTestDevice(desc);
 }
 
 std::vector<render::Instance> randomInstances(const Package& package, int count, uint32_t seed) {
