@@ -80,14 +80,14 @@ constexpr int kLinearSteps = 4;
 // Key interval [k, k1] of a timeline holding `time`, the fraction u in it and its length dt:
 // the very same k, u and dt as sampleTrack's std::upper_bound (k1 == k and u == 0 at and past
 // the ends, where sampleTrack returns the end key).
-struct KeySpan {
+struct TimelineSpan {
   uint32_t k;
   uint32_t k1;
   float u;
   float dt;
 };
 
-KeySpan locate(const float* times, uint32_t n, float time, uint32_t& cursor) {
+TimelineSpan locate(const float* times, uint32_t n, float time, uint32_t& cursor) {
   if (!(time > times[0])) {  // also NaN
     cursor = 0;
     return {0, std::min(1u, n - 1), 0.0f, 0.0f};
@@ -202,7 +202,7 @@ void exactSlerpWeights(F4 cosine, float u, uint32_t lanes, F4& f0, F4& f1) {
 // One group of a packed clip at one key span: every block interpolated and stored.
 template <int kComponents>
 THRONG_HOT_LOOP void sampleGroup(const PackedClip& clip, const PackedClip::Group& g,
-                                 const KeySpan& s, std::span<SoaTransform> output) {
+                                 const TimelineSpan& s, std::span<SoaTransform> output) {
   const float* values = clip.values().data() + g.first_value;
   const float* key_a = values + size_t{s.k} * g.block_count * g.stride;
   const float* key_b = values + size_t{s.k1} * g.block_count * g.stride;
@@ -354,7 +354,7 @@ bool SamplePackedClipJob::run() const {
   const float* times = clip->times().data();
   for (const PackedClip::Group& g : clip->groups()) {
     const PackedClip::Timeline& t = clip->timelines()[g.timeline];
-    const KeySpan s = locate(times + t.first, t.count, time, cursors[g.timeline]);
+    const TimelineSpan s = locate(times + t.first, t.count, time, cursors[g.timeline]);
     if (g.channel == PackedClip::Channel::kRotation) {
       sampleGroup<4>(*clip, g, s, output);
     } else {

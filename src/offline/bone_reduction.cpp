@@ -17,7 +17,7 @@ namespace throng {
 namespace {
 
 // The percentile of vertices ReductionError::p99 reports.
-constexpr double kErrorPercentile = 0.99;
+constexpr double kReductionErrorPercentile = 0.99;
 
 int nearestKept(std::span<const int16_t> parents, const std::vector<bool>& kept, int joint) {
   while (joint != kNoParent && !kept[joint]) joint = parents[joint];
@@ -410,7 +410,7 @@ ReductionError measureReductionError(const Character& character, const SkinnedMe
   }
   ReductionError out;
   for (float e : vertex_error) out.max = std::max(out.max, e);
-  out.p99 = percentile(std::move(vertex_error), kErrorPercentile);
+  out.p99 = percentile(std::move(vertex_error), kReductionErrorPercentile);
   return out;
 }
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <stb_image_write.h>
 #include <tiny_gltf.h>
 
+#include "offline/png_encode.h"
 #include "throng/core/file_io.h"
 
 namespace throng {
@@ -142,13 +142,6 @@ void addSkin(const Skeleton& skeleton, ModelBuilder& builder, tinygltf::Model& m
   model.skins.push_back(std::move(skin));
 }
 
-// Appends PNG bytes (stb_image_write's callback).
-void appendBytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(context);
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  out->insert(out->end(), bytes, bytes + size);
-}
-
 tinygltf::Value number(double v) {
   return tinygltf::Value(v);
 }
@@ -220,13 +213,9 @@ tinygltf::Material gltfMaterial(const Material& material, tinygltf::Model& model
 // materials. Returns false when an image does not encode.
 bool addLooks(const Character& character, ModelBuilder& builder, tinygltf::Model& model) {
   for (const SourceImage& image : character.images) {
-    std::vector<unsigned char> png;
+    std::string png;
     const ImageLevel& level = image.pixels;
-    if (stbi_write_png_to_func(&appendBytes, &png, static_cast<int>(level.width),
-                               static_cast<int>(level.height), 4, level.rgba.data(),
-                               static_cast<int>(level.width * 4)) == 0) {
-      return false;
-    }
+    if (!encodePng(level.rgba.data(), level.width, level.height, 4, png)) return false;
     tinygltf::Image out;
     out.name = image.name;
     out.mimeType = "image/png";

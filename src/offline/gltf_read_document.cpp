@@ -2,7 +2,6 @@
 #include "offline/gltf_read_document.h"
 
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -11,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "offline/glb_layout.h"
 #include "offline/gltf_json_scan.h"
 #include "offline/gltf_read_draco.h"
 #include "offline/gltf_read_image.h"
@@ -23,21 +23,8 @@
 namespace throng::gltf {
 namespace {
 
-// GLB container layout (glTF 2.0 spec, "Binary glTF Layout").
-constexpr uint32_t kGlbMagic = 0x46546C67;  // "glTF"
-constexpr uint32_t kGlbVersion = 2;
-constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
-constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
-constexpr size_t kGlbHeaderBytes = 12;
-constexpr size_t kChunkHeaderBytes = 8;
 // tinygltf's own messages may quote whole values (a 200 MB data uri); this much of them is enough.
 constexpr size_t kMaxQuotedMessageBytes = 160;
-
-uint32_t readU32(std::string_view bytes, size_t offset) {
-  uint32_t value = 0;
-  std::memcpy(&value, bytes.data() + offset, sizeof(value));
-  return value;  // glTF is little-endian, as every platform throng targets
-}
 
 // Checks the GLB header and chunk table so that tinygltf only ever sees consistent lengths.
 Status checkGlbContainer(const std::string& path, std::string_view bytes) {
@@ -47,19 +34,19 @@ Status checkGlbContainer(const std::string& path, std::string_view bytes) {
             fmt::format("{}: truncated GLB: {} bytes, the header alone needs {}", path, size,
                         kGlbHeaderBytes + kChunkHeaderBytes)};
   }
-  const uint32_t version = readU32(bytes, 4);
+  const uint32_t version = readGlbU32(bytes, 4);
   if (version != kGlbVersion) {
     return {ErrorCode::kUnsupported,
             fmt::format("{}: GLB version {} (only version 2 is supported)", path, version)};
   }
-  const uint32_t length = readU32(bytes, 8);
+  const uint32_t length = readGlbU32(bytes, 8);
   if (length != size) {
     return {ErrorCode::kParseError,
             fmt::format("{}: truncated or padded GLB: header says {} bytes, file has {}", path,
                         length, size)};
   }
-  const uint64_t json_length = readU32(bytes, 12);
-  if (readU32(bytes, 16) != kChunkJson) {
+  const uint64_t json_length = readGlbU32(bytes, 12);
+  if (readGlbU32(bytes, 16) != kChunkJson) {
     return {ErrorCode::kParseError, fmt::format("{}: GLB chunk 0 is not JSON", path)};
   }
   const uint64_t json_end = kGlbHeaderBytes + kChunkHeaderBytes + json_length;
@@ -73,8 +60,8 @@ Status checkGlbContainer(const std::string& path, std::string_view bytes) {
     return {ErrorCode::kParseError,
             fmt::format("{}: truncated GLB: chunk header at byte {} cut off", path, json_end)};
   }
-  const uint64_t bin_length = readU32(bytes, json_end);
-  if (readU32(bytes, json_end + 4) != kChunkBin) {
+  const uint64_t bin_length = readGlbU32(bytes, json_end);
+  if (readGlbU32(bytes, json_end + 4) != kChunkBin) {
     return {ErrorCode::kParseError, fmt::format("{}: GLB chunk 1 is not BIN", path)};
   }
   if (json_end + kChunkHeaderBytes + bin_length > size) {
@@ -106,11 +93,11 @@ Result<Document> loadDocument(const std::string& path, const ImportOptions& opti
   std::string bytes = std::move(*read);
   if (bytes.empty()) return Status(ErrorCode::kParseError, fmt::format("{}: empty file", path));
 
-  const bool binary = bytes.size() >= 4 && readU32(bytes, 0) == kGlbMagic;
+  const bool binary = bytes.size() >= 4 && readGlbU32(bytes, 0) == kGlbMagic;
   std::string_view json = bytes;
   if (binary) {
     if (Status status = checkGlbContainer(path, bytes); !status.ok()) return status;
-    json = json.substr(kGlbHeaderBytes + kChunkHeaderBytes, readU32(bytes, 12));
+    json = json.substr(kGlbHeaderBytes + kChunkHeaderBytes, readGlbU32(bytes, 12));
   }
   const JsonScan scan = scanJson(json);
   if (scan.too_deep) {

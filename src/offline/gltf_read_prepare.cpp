@@ -9,22 +9,15 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "offline/glb_layout.h"
+
 namespace throng::gltf {
 namespace {
 
 using nlohmann::json;
 
-constexpr size_t kGlbHeaderBytes = 12;
-constexpr size_t kChunkHeaderBytes = 8;
-constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
 // What a meshopt fallback buffer becomes: 4 zero bytes (tinygltf wants data; nothing reads it).
 constexpr const char* kEmptyBufferUri = "data:application/octet-stream;base64,AAAAAA==";
-
-uint32_t readU32(const std::string& bytes, size_t offset) {
-  uint32_t value = 0;
-  std::memcpy(&value, bytes.data() + offset, sizeof(value));
-  return value;
-}
 
 void writeU32(std::string& out, size_t offset, uint32_t value) {
   std::memcpy(out.data() + offset, &value, sizeof(value));
@@ -162,7 +155,7 @@ Status prepareForTinygltf(const std::string& path, std::string& bytes, bool bina
   size_t json_end = bytes.size();
   if (binary) {  // the container was checked: the JSON chunk lies inside the file
     json_begin = kGlbHeaderBytes + kChunkHeaderBytes;
-    json_end = json_begin + readU32(bytes, kGlbHeaderBytes);
+    json_end = json_begin + readGlbU32(bytes, kGlbHeaderBytes);
   }
   json root = json::parse(bytes.begin() + static_cast<std::ptrdiff_t>(json_begin),
                           bytes.begin() + static_cast<std::ptrdiff_t>(json_end), nullptr,

@@ -17,7 +17,7 @@ namespace throng {
 namespace {
 
 // The percentile of correspondences LodError::p99 reports.
-constexpr double kErrorPercentile = 0.99;
+constexpr double kLodErrorPercentile = 0.99;
 
 // The mesh morphed by `weights` (one per morph target; ignored without targets), then skinned.
 void skin(const SkinnedMesh& mesh, std::span<const float> weights,
@@ -196,7 +196,7 @@ LodError LodErrorMeter::measure(const SkinnedMesh& lod, std::span<const uint16_t
   for (float e : worst) out.max = std::max(out.max, e);
   // The nearest-rank percentile.
   const size_t rank =
-      static_cast<size_t>(std::ceil(kErrorPercentile * static_cast<double>(worst.size())));
+      static_cast<size_t>(std::ceil(kLodErrorPercentile * static_cast<double>(worst.size())));
   const size_t k = std::min(worst.size() - 1, std::max<size_t>(rank, 1) - 1);
   std::nth_element(worst.begin(), worst.begin() + static_cast<std::ptrdiff_t>(k), worst.end());
   out.p99 = worst[k];

@@ -18,21 +18,21 @@
 namespace throng {
 namespace {
 
-// weldKeys and dominantJoint serve the meshoptimizer path only (unused in the web build).
+// simplifyWeldKeys and dominantJoint serve the meshoptimizer path only (unused in the web build).
 
 // What welding compares: two vertices weld when every byte of this agrees.
-struct WeldKey {
+struct SimplifyWeldKey {
   glm::vec3 position;
   glm::u16vec4 joints;  // 0 where the weight is 0, so unused slots never split a weld
   glm::u8vec4 weights;  // rounded to 1/255: float noise in weights never splits a weld
   uint32_t group = 0;   // prop group (SkinnedMesh::attachments): a prop never welds to the body
 };
-static_assert(sizeof(WeldKey) == 28, "weld keys are tightly packed");
+static_assert(sizeof(SimplifyWeldKey) == 28, "weld keys are tightly packed");
 
-[[maybe_unused]] std::vector<WeldKey> weldKeys(const SkinnedMesh& mesh) {
-  std::vector<WeldKey> keys(mesh.vertexCount());
+[[maybe_unused]] std::vector<SimplifyWeldKey> simplifyWeldKeys(const SkinnedMesh& mesh) {
+  std::vector<SimplifyWeldKey> keys(mesh.vertexCount());
   for (size_t v = 0; v < keys.size(); ++v) {
-    WeldKey& k = keys[v];  // every byte is assigned below (no implicit padding)
+    SimplifyWeldKey& k = keys[v];  // every byte is assigned below (no implicit padding)
     k.position = mesh.positions[v];
     k.group = mesh.attachments.empty() ? 0u : mesh.attachments[v];
     for (int i = 0; i < kMaxInfluences; ++i) {
@@ -198,14 +198,15 @@ struct WeldedMesh {
 
 WeldedMesh weld(const SkinnedMesh& mesh) {
   const size_t vertex_count = mesh.vertexCount();
-  const std::vector<WeldKey> keys = weldKeys(mesh);
+  const std::vector<SimplifyWeldKey> keys = simplifyWeldKeys(mesh);
   WeldedMesh welded;
   // shadow[i]: the first vertex with index i's key.
   std::vector<uint32_t>& shadow = welded.indices;
   shadow.resize(mesh.indices.size());
   if (!mesh.indices.empty()) {
     meshopt_generateShadowIndexBuffer(shadow.data(), mesh.indices.data(), mesh.indices.size(),
-                                      keys.data(), vertex_count, sizeof(WeldKey), sizeof(WeldKey));
+                                      keys.data(), vertex_count, sizeof(SimplifyWeldKey),
+                                      sizeof(SimplifyWeldKey));
   }
   welded.group_of.resize(vertex_count);
   std::iota(welded.group_of.begin(), welded.group_of.end(), 0u);

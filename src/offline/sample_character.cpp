@@ -18,10 +18,6 @@ constexpr float kUpperArmLength = 0.28f;
 constexpr float kLowerArmLength = 0.26f;
 constexpr float kHandLength = 0.15f;
 
-glm::vec3 mirror(glm::vec3 p) {
-  return {-p.x, p.y, p.z};
-}
-
 const glm::vec3 kPosLowerArm = kPosUpperArm + kArmDownL * kUpperArmLength;
 const glm::vec3 kPosHand = kPosLowerArm + kArmDownL * kLowerArmLength;
 const glm::vec3 kPosHandTip = kPosHand + kArmDownL * kHandLength;

@@ -19,16 +19,11 @@ namespace {
 // indistinguishable from the curves themselves.
 constexpr float kKeyRate = 30.0f;
 
-constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kTwoPi = 2.0f * kPi;
 
 constexpr float kIdlePeriod = 3.0f;
 constexpr float kAttackDuration = 1.3f;
 constexpr float kDieDuration = 2.0f;
-
-constexpr glm::vec3 kAxisX{1.0f, 0.0f, 0.0f};
-constexpr glm::vec3 kAxisY{0.0f, 1.0f, 0.0f};
-constexpr glm::vec3 kAxisZ{0.0f, 0.0f, 1.0f};
 
 glm::quat rotation(float degrees, glm::vec3 axis) {
   return glm::angleAxis(glm::radians(degrees), axis);
@@ -72,8 +67,6 @@ struct Body {
   std::array<float, 2> ankle{};           // positive lifts the toes
   std::array<float, 2> toes{};            // positive bends the toes up
 };
-
-constexpr float kSideX[2] = {1.0f, -1.0f};
 
 // The arm direction of the A pose lowered by `degrees` more and swung forward by `swing`.
 glm::vec3 armDirection(int side, float below_horizontal, float swing) {

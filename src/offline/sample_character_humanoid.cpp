@@ -17,11 +17,6 @@ namespace throng {
 namespace sample {
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
-constexpr glm::vec3 kAxisX{1.0f, 0.0f, 0.0f};
-constexpr glm::vec3 kAxisY{0.0f, 1.0f, 0.0f};
-constexpr glm::vec3 kAxisZ{0.0f, 0.0f, 1.0f};
-constexpr float kSideX[2] = {1.0f, -1.0f};
 constexpr const char* kSuffix[2] = {".L", ".R"};
 
 // What drives an extra joint's local rotation at each key.

@@ -1,6 +1,7 @@
 // Shared pieces of the sample character: its joint table, and the mesh and clip builders.
 #pragma once
 
+#include <numbers>
 #include <vector>
 
 #include "throng/core/clip.h"
@@ -37,6 +38,19 @@ enum Joint : int {
   kToesR,
   kJointCount,
 };
+
+inline constexpr float kPi = std::numbers::pi_v<float>;
+// The body's axes: +X to its left, +Y up, +Z forward (it faces +Z).
+inline constexpr glm::vec3 kAxisX{1.0f, 0.0f, 0.0f};
+inline constexpr glm::vec3 kAxisY{0.0f, 1.0f, 0.0f};
+inline constexpr glm::vec3 kAxisZ{0.0f, 0.0f, 1.0f};
+// The sign of x on each side: 0 the left (+X), 1 the right.
+inline constexpr float kSideX[2] = {1.0f, -1.0f};
+
+// A point of the left side mirrored to the right side.
+inline glm::vec3 mirror(glm::vec3 p) {
+  return {-p.x, p.y, p.z};
+}
 
 struct JointInfo {
   const char* name;

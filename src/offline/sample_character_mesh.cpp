@@ -48,10 +48,6 @@ float smoothstep(float x) {
   return x * x * (3.0f - 2.0f * x);
 }
 
-glm::vec3 mirror(glm::vec3 p) {
-  return {-p.x, p.y, p.z};
-}
-
 // The bone segment of a joint for skin weights. The hips' segment reaches down through the
 // pelvis so that the crotch follows the hips rather than either leg.
 void boneSegment(int joint, glm::vec3& a, glm::vec3& b) {

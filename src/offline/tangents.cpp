@@ -47,14 +47,14 @@ namespace {
 constexpr uint32_t kNone = ~0u;
 
 // What welding compares (rule 1): every byte, with -0 made +0 so it matches 0.
-struct WeldKey {
+struct TangentWeldKey {
   float values[8] = {};  // position, normal, uv
-  bool operator==(const WeldKey& o) const {
+  bool operator==(const TangentWeldKey& o) const {
     return std::memcmp(values, o.values, sizeof(values)) == 0;
   }
 };
-struct WeldKeyHash {
-  size_t operator()(const WeldKey& k) const {
+struct TangentWeldKeyHash {
+  size_t operator()(const TangentWeldKey& k) const {
     uint64_t h = 0xcbf29ce484222325ull;
     const auto* bytes = reinterpret_cast<const unsigned char*>(k.values);
     for (size_t i = 0; i < sizeof(k.values); ++i) h = (h ^ bytes[i]) * 0x100000001b3ull;
@@ -119,10 +119,10 @@ class TangentGenerator {
   }
 
   void weld() {
-    std::unordered_map<WeldKey, uint32_t, WeldKeyHash> ids;
+    std::unordered_map<TangentWeldKey, uint32_t, TangentWeldKeyHash> ids;
     weld_.resize(3 * triangles_);
     for (uint32_t c = 0; c < weld_.size(); ++c) {
-      WeldKey key;
+      TangentWeldKey key;
       const glm::vec3 p = position(c);
       const glm::vec3 n = normal(c);
       const glm::vec2 t = uv(c);

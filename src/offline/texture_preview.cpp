@@ -9,17 +9,12 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <stb_image_write.h>
 
+#include "offline/png_encode.h"
 #include "throng/core/file_io.h"
 
 namespace throng {
 namespace {
-
-void appendBytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::string*>(context);
-  out->append(static_cast<const char*>(data), static_cast<size_t>(size));
-}
 
 uint8_t toByte(float v, float lo, float hi) {
   if (!(hi > lo)) return 128;
@@ -89,10 +84,7 @@ Status writeTexturePreview(const AnimationTexture& texture, const std::string& p
     std::copy_n(&image->rgba[p], 3, &rgb[q]);
   }
   std::string png;
-  const int ok = stbi_write_png_to_func(appendBytes, &png, static_cast<int>(image->width),
-                                        static_cast<int>(image->height), 3, rgb.data(),
-                                        static_cast<int>(image->width * 3));
-  if (ok == 0) {
+  if (!encodePng(rgb.data(), image->width, image->height, 3, png)) {
     return Status(ErrorCode::kIoError, fmt::format("{}: PNG encoding failed", path));
   }
   return writeFileAtomically(path, png);

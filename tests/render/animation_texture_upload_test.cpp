@@ -19,21 +19,10 @@
 namespace throng::render {
 namespace {
 
-// crowd_bench's image comparison: channels within 4, at most 0.1% of pixels beyond.
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
-constexpr int kSize = 192;
+constexpr int kUploadFrameSize = 192;
 constexpr int kAgentsPerCharacter = 12;
 
-// Two characters of different joint and frame counts (the sample, 30 fps; the chain, 24 fps).
-const std::vector<Package>& characters() {
-  static const std::vector<Package> packages = {
-      test::bakeForTest(makeSampleCharacter()),
-      test::bakeForTest(test::makeChainCharacter(), 24.0f)};
-  return packages;
-}
-
-// Character c's agents: a row each, at different clip times.
+// Character c's agents (of test::sampleAndChainPackages()): a row each, at different clip times.
 CrowdFrame agentsOf(size_t c, std::vector<Placement>& placements,
                     std::vector<AgentPlayback>& playback) {
   placements.assign(kAgentsPerCharacter, {});
@@ -41,7 +30,7 @@ CrowdFrame agentsOf(size_t c, std::vector<Placement>& placements,
   for (int i = 0; i < kAgentsPerCharacter; ++i) {
     placements[i].position = glm::vec3(1.2f * (i - kAgentsPerCharacter / 2), 0.0f, -3.0f * c);
     placements[i].heading = 0.3f * i;
-    playback[i].clip = static_cast<uint16_t>(i % characters()[c].clips.size());
+    playback[i].clip = static_cast<uint16_t>(i % test::sampleAndChainPackages()[c].clips.size());
     playback[i].time = 0.137f * i;
   }
   return CrowdFrame{placements, playback};
@@ -59,20 +48,21 @@ MixedFrame drawMixed(Device& device, RenderPath path,
                      const std::shared_ptr<const SharedAnimationTexture>& shared) {
   MixedFrame out;
   std::vector<std::unique_ptr<CrowdRenderer>> renderers;
-  for (size_t c = 0; c < characters().size(); ++c) {
+  for (size_t c = 0; c < test::sampleAndChainPackages().size(); ++c) {
     CrowdRendererDesc desc;
     desc.path = path;
     desc.fixed_lod = 0;
     desc.animation_texture = shared;
     desc.animation_texture_slot = c;
-    renderers.push_back(std::make_unique<CrowdRenderer>(device, characters()[c], desc));
+    renderers.push_back(
+        std::make_unique<CrowdRenderer>(device, test::sampleAndChainPackages()[c], desc));
     EXPECT_TRUE(renderers.back()->ok()) << renderers.back()->status().toString();
     if (!renderers.back()->ok()) return out;
   }
   const FrameView view = lookAtView(glm::vec3(0.0f, 5.0f, 9.0f), glm::vec3(0.0f, 0.8f, -1.5f),
                                     glm::radians(60.0f), 1.0f, 0.1f, 100.0f);
   device.beginFrame(glm::vec4(0.1f, 0.1f, 0.12f, 1.0f));
-  for (size_t c = 0; c < characters().size(); ++c) {
+  for (size_t c = 0; c < test::sampleAndChainPackages().size(); ++c) {
     std::vector<Placement> placements;
     std::vector<AgentPlayback> playback;
     const Status s = renderers[c]->draw(view, agentsOf(c, placements, playback));
@@ -91,8 +81,8 @@ class SharedTexture : public ::testing::TestWithParam<RenderPath> {};
 
 TEST_P(SharedTexture, AMixedCrowdDrawsTheSameWithOneBind) {
   DeviceDesc desc;
-  desc.width = kSize;
-  desc.height = kSize;
+  desc.width = kUploadFrameSize;
+  desc.height = kUploadFrameSize;
   desc.gles_major = 3;
   std::unique_ptr<Device> device;
   if (GetParam() == RenderPath::kGpu) {
@@ -107,7 +97,8 @@ TEST_P(SharedTexture, AMixedCrowdDrawsTheSameWithOneBind) {
   }
   ASSERT_NE(device, nullptr);
 
-  const AnimationTexture* textures[] = {&characters()[0].animation, &characters()[1].animation};
+  const AnimationTexture* textures[] = {&test::sampleAndChainPackages()[0].animation,
+                                        &test::sampleAndChainPackages()[1].animation};
   Result<std::shared_ptr<SharedAnimationTexture>> shared =
       SharedAnimationTexture::create(*device, textures);
   ASSERT_TRUE(shared.ok()) << shared.status().toString();
@@ -121,28 +112,30 @@ TEST_P(SharedTexture, AMixedCrowdDrawsTheSameWithOneBind) {
 
   const MixedFrame separate = drawMixed(*device, GetParam(), nullptr);
   const MixedFrame together = drawMixed(*device, GetParam(), *shared);
-  ASSERT_EQ(separate.image.width, kSize);
-  ASSERT_EQ(together.image.width, kSize);
+  ASSERT_EQ(separate.image.width, kUploadFrameSize);
+  ASSERT_EQ(together.image.width, kUploadFrameSize);
   EXPECT_EQ(separate.binds, 2u) << "one animation texture per character";
   EXPECT_EQ(together.binds, 1u) << "the second character finds the shared texture bound";
   EXPECT_EQ(together.draw_calls, separate.draw_calls);
   // The frame shows both characters (not a blank image equal to a blank image).
   int64_t lit = 0;
   for (size_t p = 0; p < separate.image.rgba.size(); p += 4) {
-    lit += std::abs(separate.image.rgba[p] - 26) > kTolerance;
+    lit += std::abs(separate.image.rgba[p] - 26) > test::kPathChannelTolerance;
   }
-  EXPECT_GT(lit, kSize * kSize / 50);
-  const ImageDifference d = compareImages(separate.image, together.image, kTolerance);
-  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kSize * kSize), kMaxBadPixelShare)
-      << d.bad_pixels << " pixels differ by more than " << kTolerance << " (max difference "
-      << d.max_channel_difference << ")";
+  EXPECT_GT(lit, kUploadFrameSize * kUploadFrameSize / 50);
+  const ImageDifference d =
+      compareImages(separate.image, together.image, test::kPathChannelTolerance);
+  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kUploadFrameSize * kUploadFrameSize),
+            test::kPathMaxBadPixelShare)
+      << d.bad_pixels << " pixels differ by more than " << test::kPathChannelTolerance
+      << " (max difference " << d.max_channel_difference << ")";
 
   // A slot that is not the package's texture fails the renderer.
   CrowdRendererDesc wrong;
   wrong.path = GetParam();
   wrong.animation_texture = *shared;
   wrong.animation_texture_slot = 1;
-  const CrowdRenderer renderer(*device, characters()[0], wrong);
+  const CrowdRenderer renderer(*device, test::sampleAndChainPackages()[0], wrong);
   EXPECT_FALSE(renderer.ok());
   EXPECT_EQ(renderer.status().code(), ErrorCode::kInvalidArgument);
 }

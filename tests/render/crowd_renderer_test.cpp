@@ -25,28 +25,19 @@
 namespace throng::render {
 namespace {
 
-// crowd_bench's agreement rule: paths differ only in float rounding of the skinning and in which
-// edge pixels rasterisation keeps, so at most 0.1% of the pixels may differ by more than 4.
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
-constexpr int kFrameSize = 256;
-const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
-
-// The sample character with its default LOD chain (what `throng render sample` draws).
-const Package& samplePackage() {
-  return test::sampleWithLods();
-}
+constexpr int kCrowdFrameSize = 256;
+const glm::vec4 kCrowdClear(0.12f, 0.13f, 0.16f, 1.0f);
 
 // A grid of agents on several clips, some in mid cross-fade, all tinted; the camera low and near
 // so that the front rows are near (LOD 0) and the back rows far (coarser LODs).
-struct Scene {
+struct RendererScene {
   std::vector<Placement> placements;
   std::vector<AgentPlayback> playback;
   std::vector<glm::vec4> tints;
   FrameView view;
 
-  explicit Scene(int side) {
-    const Package& package = samplePackage();
+  explicit RendererScene(int side) {
+    const Package& package = test::sampleWithLods();
     // Rows 5 units apart: the sample (1.8 units tall) changes LOD at 18 units by distance.
     const float spacing = 2.0f, row_spacing = 5.0f;
     for (int i = 0; i < side * side; ++i) {
@@ -73,18 +64,8 @@ struct Scene {
   CrowdFrame frame() const { return {placements, playback, tints}; }
 };
 
-std::unique_ptr<Device> makeDevice(int gles_major, CapsOverride caps = {}) {
-  DeviceDesc desc;
-  DeviceTestHooks hooks;
-  desc.test_hooks = &hooks;
-  desc.gles_major = gles_major;
-  desc.width = desc.height = kFrameSize;
-  hooks.caps = caps;
-  return test::makeTestDevice(desc);
-}
-
-Image drawOnce(Device& device, CrowdRenderer& renderer, const Scene& scene) {
-  device.beginFrame(kClear);
+Image drawOnce(Device& device, CrowdRenderer& renderer, const RendererScene& scene) {
+  device.beginFrame(kCrowdClear);
   const Status s = renderer.draw(scene.view, scene.frame());
   EXPECT_TRUE(s.ok()) << s.toString();
   device.finish();
@@ -94,9 +75,10 @@ Image drawOnce(Device& device, CrowdRenderer& renderer, const Scene& scene) {
 }
 
 double badShare(const Image& a, const Image& b, const char* what) {
-  const ImageDifference d = compareImages(a, b, kTolerance);
+  const ImageDifference d = compareImages(a, b, test::kPathChannelTolerance);
   std::printf("  %s: %lld pixels differ by more than %d (largest difference %d)\n", what,
-              static_cast<long long>(d.bad_pixels), kTolerance, d.max_channel_difference);
+              static_cast<long long>(d.bad_pixels), test::kPathChannelTolerance,
+              d.max_channel_difference);
   return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
 }
 
@@ -110,9 +92,9 @@ TEST(CrowdRenderer, PathNamesReadBack) {
 }
 
 TEST(CrowdRenderer, AutoChoosesGpuWithComputeAndInstancedOnEs30AndSaysWhy) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
-  CrowdRenderer renderer(*device, samplePackage());
+  CrowdRenderer renderer(*device, test::sampleWithLods());
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   // Mesa answers an ES 3.0 request with 3.2: compute is there, and auto takes the gpu path.
   if (device->caps().compute) {
@@ -127,9 +109,9 @@ TEST(CrowdRenderer, AutoChoosesGpuWithComputeAndInstancedOnEs30AndSaysWhy) {
   // An ES 3.0 device (or WebGL2): no compute, the CPU feeds the instanced path.
   CapsOverride es30;
   es30.disable_compute = true;
-  auto device30 = makeDevice(3, es30);
+  auto device30 = test::makeTestDevice(3, kCrowdFrameSize, es30);
   ASSERT_NE(device30, nullptr);
-  CrowdRenderer instanced(*device30, samplePackage());
+  CrowdRenderer instanced(*device30, test::sampleWithLods());
   ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
   EXPECT_EQ(instanced.path(), RenderPath::kInstanced);
   EXPECT_NE(instanced.pathReason().find("instancing"), std::string::npos) << instanced.pathReason();
@@ -139,10 +121,10 @@ TEST(CrowdRenderer, AutoChoosesGpuWithComputeAndInstancedOnEs30AndSaysWhy) {
 }
 
 TEST(CrowdRenderer, AutoChoosesMergedOnEs2) {
-  auto device = makeDevice(2);
+  auto device = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
   ASSERT_EQ(device->caps().gles_major, 2);
-  CrowdRenderer renderer(*device, samplePackage());
+  CrowdRenderer renderer(*device, test::sampleWithLods());
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   EXPECT_EQ(renderer.path(), RenderPath::kMerged);
   EXPECT_NE(renderer.pathReason().find("OpenGL ES 2.0"), std::string::npos)
@@ -154,9 +136,9 @@ TEST(CrowdRenderer, AutoChoosesMergedWhenTheTextureDoesNotFit) {
   // 23 joints need 69 texels per frame: a 64-texel limit cannot hold one frame in a row.
   CapsOverride small;
   small.max_texture_size = 64;
-  auto device = makeDevice(3, small);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize, small);
   ASSERT_NE(device, nullptr);
-  CrowdRenderer renderer(*device, samplePackage());
+  CrowdRenderer renderer(*device, test::sampleWithLods());
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   EXPECT_EQ(renderer.path(), RenderPath::kMerged);
   EXPECT_NE(renderer.pathReason().find("too large"), std::string::npos) << renderer.pathReason();
@@ -169,9 +151,9 @@ TEST(CrowdRenderer, AutoChoosesPerCharacterOnEs3WithoutInstancingOrVertexTexture
   CapsOverride no_vertex_textures;
   no_vertex_textures.max_vertex_texture_image_units = 0;
   for (const CapsOverride& caps : {no_instancing, no_vertex_textures}) {
-    auto device = makeDevice(3, caps);
+    auto device = test::makeTestDevice(3, kCrowdFrameSize, caps);
     ASSERT_NE(device, nullptr);
-    CrowdRenderer renderer(*device, samplePackage());
+    CrowdRenderer renderer(*device, test::sampleWithLods());
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     EXPECT_EQ(renderer.path(), RenderPath::kPerCharacter);
     EXPECT_NE(
@@ -183,21 +165,21 @@ TEST(CrowdRenderer, AutoChoosesPerCharacterOnEs3WithoutInstancingOrVertexTexture
 }
 
 TEST(CrowdRenderer, AFailedRendererSaysWhyAndDrawsNothing) {
-  auto device = makeDevice(2);
+  auto device = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
   desc.path = RenderPath::kInstanced;
-  CrowdRenderer es2(*device, samplePackage(), desc);
+  CrowdRenderer es2(*device, test::sampleWithLods(), desc);
   EXPECT_FALSE(es2.ok());
   EXPECT_EQ(es2.status().code(), ErrorCode::kUnsupported);
   EXPECT_EQ(es2.path(), RenderPath::kInstanced);
-  const Scene scene(2);
+  const RendererScene scene(2);
   EXPECT_EQ(es2.draw(scene.view, scene.frame()).code(), ErrorCode::kUnsupported);
   EXPECT_EQ(es2.lodInfo(0).joints, 0);
 
   CrowdRendererDesc lod;
   lod.fixed_lod = 9;
-  CrowdRenderer bad_lod(*device, samplePackage(), lod);
+  CrowdRenderer bad_lod(*device, test::sampleWithLods(), lod);
   EXPECT_EQ(bad_lod.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(bad_lod.status().message().find("LODs 0..3"), std::string::npos)
       << bad_lod.status().message();
@@ -210,7 +192,7 @@ TEST(CrowdRenderer, AFailedRendererSaysWhyAndDrawsNothing) {
   // More LODs than a LOD index's byte can hold (refused before any mesh is read).
   Package crowded;
   crowded.source = "crowded.throng";
-  crowded.clips = samplePackage().clips;
+  crowded.clips = test::sampleWithLods().clips;
   crowded.lods.resize(kMaxLodLevels + 1);
   CrowdRenderer too_many(*device, crowded);
   EXPECT_EQ(too_many.status().code(), ErrorCode::kLimitExceeded);
@@ -219,23 +201,23 @@ TEST(CrowdRenderer, AFailedRendererSaysWhyAndDrawsNothing) {
 
   CrowdRendererDesc unknown;
   unknown.path = static_cast<RenderPath>(42);
-  CrowdRenderer no_path(*device, samplePackage(), unknown);
+  CrowdRenderer no_path(*device, test::sampleWithLods(), unknown);
   EXPECT_EQ(no_path.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(no_path.status().message(), "crowd renderer: render path 42 does not exist");
 
   CrowdRendererDesc budget;
   budget.path = RenderPath::kMerged;
   budget.max_vertex_uniform_vectors = 16;  // not even the 10-joint LOD fits
-  CrowdRenderer tiny(*device, samplePackage(), budget);
+  CrowdRenderer tiny(*device, test::sampleWithLods(), budget);
   EXPECT_EQ(tiny.status().code(), ErrorCode::kLimitExceeded);
 }
 
 TEST(CrowdRenderer, RejectsFramesWhoseSpansDisagree) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
-  CrowdRenderer renderer(*device, samplePackage());
+  CrowdRenderer renderer(*device, test::sampleWithLods());
   ASSERT_TRUE(renderer.ok());
-  Scene scene(2);
+  RendererScene scene(2);
   CrowdFrame frame = scene.frame();
   frame.playback = frame.playback.first(3);
   EXPECT_EQ(renderer.draw(scene.view, frame).code(), ErrorCode::kInvalidArgument);
@@ -244,16 +226,17 @@ TEST(CrowdRenderer, RejectsFramesWhoseSpansDisagree) {
   // The CPU-fed paths check the clips themselves (the renderer above is on the gpu path).
   CrowdRendererDesc instanced_desc;
   instanced_desc.path = RenderPath::kInstanced;
-  CrowdRenderer instanced(*device, samplePackage(), instanced_desc);
+  CrowdRenderer instanced(*device, test::sampleWithLods(), instanced_desc);
   ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
   const Status bad_clip = instanced.draw(scene.view, scene.frame());
   EXPECT_EQ(bad_clip.code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(bad_clip.message(), "crowd renderer: an agent plays a clip the package lacks (it has " +
-                                    std::to_string(samplePackage().clips.size()) + " clips)");
+                                    std::to_string(test::sampleWithLods().clips.size()) +
+                                    " clips)");
   // A mixed crowd is drawn each character's agents by their own renderer (CharacterGatherJob).
-  const ClipSet clip_set = clipSetByName(samplePackage().clips).value();
-  const CrowdCharacter characters[2] = {{samplePackage().clips, clip_set},
-                                        {samplePackage().clips, clip_set}};
+  const ClipSet clip_set = clipSetByName(test::sampleWithLods().clips).value();
+  const CrowdCharacter characters[2] = {{test::sampleWithLods().clips, clip_set},
+                                        {test::sampleWithLods().clips, clip_set}};
   Crowd mixed(characters);
   mixed.addAgent({}, 0.0f, 0);
   mixed.addAgent({}, 0.0f, 1);
@@ -267,13 +250,13 @@ TEST(CrowdRenderer, RejectsFramesWhoseSpansDisagree) {
 // The frame's counters follow from the path: one draw per LOD in use (instanced), one per K
 // characters of a LOD (merged), one per character (per-character); triangles from the LODs.
 TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
-  const Scene scene(6);
+  const RendererScene scene(6);
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {
-    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    auto device = test::makeTestDevice(path == RenderPath::kInstanced ? 3 : 2, kCrowdFrameSize);
     ASSERT_NE(device, nullptr);
     CrowdRendererDesc desc;
     desc.path = path;
-    CrowdRenderer renderer(*device, samplePackage(), desc);
+    CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     drawOnce(*device, renderer, scene);
     const CrowdFrameStats& stats = renderer.stats();
@@ -311,15 +294,15 @@ TEST(CrowdRenderer, CountsDrawsTrianglesAndAgentsPerLod) {
 
 TEST(CrowdRenderer, ThePalettePassOptionReachesTheInstancedPathAndDrawsTheSameImage) {
   // Several LODs (bone-reduced ones included) and cross-fades, with and without the pass.
-  const Scene scene(6);
-  auto device = makeDevice(3);
+  const RendererScene scene(6);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
   Image images[2];
   for (bool on : {false, true}) {
     CrowdRendererDesc desc;
     desc.path = RenderPath::kInstanced;
     desc.palette_pass = on ? PalettePassMode::kOn : PalettePassMode::kOff;
-    CrowdRenderer renderer(*device, samplePackage(), desc);
+    CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     images[on] = drawOnce(*device, renderer, scene);
     EXPECT_EQ(renderer.stats().palette_pass, on);
@@ -328,28 +311,29 @@ TEST(CrowdRenderer, ThePalettePassOptionReachesTheInstancedPathAndDrawsTheSameIm
                       renderer.stats().agents_per_lod.end(), [](uint32_t n) { return n > 0; }),
         2);
   }
-  EXPECT_LE(badShare(images[0], images[1], "palette pass vs direct fetching"), kMaxBadPixelShare);
+  EXPECT_LE(badShare(images[0], images[1], "palette pass vs direct fetching"),
+            test::kPathMaxBadPixelShare);
 }
 
 TEST(CrowdRenderer, AFixedLodDrawsEveryAgentWithIt) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
   desc.fixed_lod = 3;
-  CrowdRenderer renderer(*device, samplePackage(), desc);
+  CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
   ASSERT_TRUE(renderer.ok());
-  const Scene scene(4);
+  const RendererScene scene(4);
   drawOnce(*device, renderer, scene);
   EXPECT_EQ(renderer.stats().agents_per_lod[3], renderer.stats().visible);
   EXPECT_EQ(renderer.stats().draw_calls, 3u);  // one per material
 }
 
 TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
-  CrowdRenderer renderer(*device, samplePackage());
+  CrowdRenderer renderer(*device, test::sampleWithLods());
   ASSERT_TRUE(renderer.ok());
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   Crowd crowd(package.clips, clipSetByName(package.clips).value());
   for (int i = 0; i < 4; ++i) crowd.addAgent({glm::vec3(static_cast<float>(i), 0.0f, -3.0f)});
   const float before = crowd.playback()[0].time;
@@ -358,18 +342,18 @@ TEST(CrowdRenderer, UpdateTimesTheCrowdIntoTheNextFrame) {
   const Result<bool> back = renderer.readBack(crowd, true);
   ASSERT_TRUE(back.ok() && *back) << back.status().toString();
   EXPECT_FLOAT_EQ(crowd.playback()[0].time, before + 0.5f);
-  const Scene scene(1);
-  device->beginFrame(kClear);
+  const RendererScene scene(1);
+  device->beginFrame(kCrowdClear);
   ASSERT_TRUE(renderer.draw(scene.view, crowd).ok());
   EXPECT_EQ(renderer.stats().agents, 4u);
   EXPECT_GE(renderer.stats().cpu_ms.update, 0.0);
 }
 
 // The scenery the tools draw: ground, shadows and fog reaching into the back rows.
-void addScenery(Scene& scene, CrowdRendererDesc& desc) {
+void addScenery(RendererScene& scene, CrowdRendererDesc& desc) {
   desc.ground.grid = true;
   desc.shadows = ShadowMode::kBlob;
-  scene.view.fog.color = glm::vec3(kClear);
+  scene.view.fog.color = glm::vec3(kCrowdClear);
   scene.view.fog.start = 8.0f;
   scene.view.fog.end = 30.0f;
 }
@@ -377,43 +361,44 @@ void addScenery(Scene& scene, CrowdRendererDesc& desc) {
 // The point of the front end: the same frame looks the same on every path and device, with or
 // without the ground, the shadows and the fog.
 void expectEveryPathDrawsTheSameImage(bool scenery) {
-  Scene scene(6);
+  RendererScene scene(6);
   CrowdRendererDesc base;
   if (scenery) addScenery(scene, base);
   Image reference;
   {
-    auto es3 = makeDevice(3);
+    auto es3 = test::makeTestDevice(3, kCrowdFrameSize);
     ASSERT_NE(es3, nullptr);
     CrowdRendererDesc desc = base;
     desc.path = RenderPath::kInstanced;
-    CrowdRenderer instanced(*es3, samplePackage(), desc);
+    CrowdRenderer instanced(*es3, test::sampleWithLods(), desc);
     ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
     reference = drawOnce(*es3, instanced, scene);
     // The ES 2.0 shaders on the ES 3 device.
     for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
       desc.path = path;
-      CrowdRenderer renderer(*es3, samplePackage(), desc);
+      CrowdRenderer renderer(*es3, test::sampleWithLods(), desc);
       ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
       const Image image = drawOnce(*es3, renderer, scene);
-      EXPECT_LE(badShare(reference, image, renderPathName(path)), kMaxBadPixelShare)
+      EXPECT_LE(badShare(reference, image, renderPathName(path)), test::kPathMaxBadPixelShare)
           << renderPathName(path) << " on ES 3";
     }
   }
   int lit = 0;
   for (size_t px = 0; px < reference.rgba.size(); px += 4) {
-    lit += std::abs(reference.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+    lit += std::abs(reference.rgba[px] - static_cast<int>(kCrowdClear.r * 255.0f)) >
+           test::kPathChannelTolerance;
   }
-  EXPECT_GT(lit, kFrameSize * kFrameSize / 20) << "the crowd must cover the frame";
-  auto es2 = makeDevice(2);
+  EXPECT_GT(lit, kCrowdFrameSize * kCrowdFrameSize / 20) << "the crowd must cover the frame";
+  auto es2 = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(es2, nullptr);
   ASSERT_EQ(es2->caps().gles_major, 2);
   for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
     CrowdRendererDesc desc = base;
     desc.path = path;
-    CrowdRenderer renderer(*es2, samplePackage(), desc);
+    CrowdRenderer renderer(*es2, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     const Image image = drawOnce(*es2, renderer, scene);
-    EXPECT_LE(badShare(reference, image, renderPathName(path)), kMaxBadPixelShare)
+    EXPECT_LE(badShare(reference, image, renderPathName(path)), test::kPathMaxBadPixelShare)
         << renderPathName(path) << " on ES 2.0";
   }
 }
@@ -421,13 +406,13 @@ void expectEveryPathDrawsTheSameImage(bool scenery) {
 // The job system's chunks change nothing: the same draw order, LODs and pixels (bytes) with no
 // job system, 1, 2 or 3 threads. 4,900 agents: two chunks of kMinAgentsPerChunk or more.
 TEST(CrowdRenderer, TheSameFrameWhateverTheThreadCount) {
-  const Scene scene(70);
+  const RendererScene scene(70);
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged}) {
-    auto device = makeDevice(3);
+    auto device = test::makeTestDevice(3, kCrowdFrameSize);
     ASSERT_NE(device, nullptr);
     CrowdRendererDesc desc;
     desc.path = path;
-    CrowdRenderer alone(*device, samplePackage(), desc);
+    CrowdRenderer alone(*device, test::sampleWithLods(), desc);
     ASSERT_TRUE(alone.ok()) << alone.status().toString();
     const Image expected = drawOnce(*device, alone, scene);
     const std::vector<uint32_t> order(alone.drawOrder().begin(), alone.drawOrder().end());
@@ -446,7 +431,7 @@ TEST(CrowdRenderer, TheSameFrameWhateverTheThreadCount) {
     for (int threads : {1, 2, 3}) {
       JobSystem jobs(threads);
       desc.jobs = &jobs;
-      CrowdRenderer renderer(*device, samplePackage(), desc);
+      CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
       ASSERT_TRUE(renderer.ok());
       const Image image = drawOnce(*device, renderer, scene);
       SCOPED_TRACE(testing::Message() << renderPathName(path) << ", " << threads << " threads");
@@ -476,14 +461,14 @@ TEST(CrowdRenderer, EveryPathDrawsTheSameGroundShadowsAndFog) {
 // Characters past the fog's end are drawn in the fog's colour on every path, and ones before
 // its start are untouched (the image without fog).
 TEST(CrowdRenderer, FogHidesFarCharactersOnEveryPath) {
-  Scene scene(3);
+  RendererScene scene(3);
   const glm::vec3 fog_color(0.9f, 0.2f, 0.6f);
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {
-    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    auto device = test::makeTestDevice(path == RenderPath::kInstanced ? 3 : 2, kCrowdFrameSize);
     ASSERT_NE(device, nullptr);
     CrowdRendererDesc desc;
     desc.path = path;
-    CrowdRenderer renderer(*device, samplePackage(), desc);
+    CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     scene.view.fog = Fog{};
     const Image clear = drawOnce(*device, renderer, scene);
@@ -494,7 +479,8 @@ TEST(CrowdRenderer, FogHidesFarCharactersOnEveryPath) {
     const Image fogged = drawOnce(*device, renderer, scene);
     int characters = 0, off = 0;
     for (size_t px = 0; px < fogged.rgba.size(); px += 4) {
-      if (std::abs(clear.rgba[px + 2] - static_cast<int>(std::lround(kClear.b * 255.0f))) <= 1) {
+      if (std::abs(clear.rgba[px + 2] - static_cast<int>(std::lround(kCrowdClear.b * 255.0f))) <=
+          1) {
         continue;  // background
       }
       ++characters;
@@ -510,15 +496,15 @@ TEST(CrowdRenderer, FogHidesFarCharactersOnEveryPath) {
 
 // LOD colouring replaces the tints by the LOD's debug colour, on every path alike.
 TEST(CrowdRenderer, LodTintColoursEveryAgentByItsLod) {
-  Scene scene(3);
+  RendererScene scene(3);
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged}) {
-    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    auto device = test::makeTestDevice(path == RenderPath::kInstanced ? 3 : 2, kCrowdFrameSize);
     ASSERT_NE(device, nullptr);
     CrowdRendererDesc desc;
     desc.path = path;
     desc.fixed_lod = 2;
     desc.lod_tint = true;
-    CrowdRenderer renderer(*device, samplePackage(), desc);
+    CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     const Image image = drawOnce(*device, renderer, scene);
     const glm::vec4 want = lodDebugColor(2);
@@ -558,7 +544,7 @@ Image drawMerged(Device& device, const Package& package, const FrameView& view,
   if (encoding) {
     EXPECT_EQ(renderer.jointEncoding(), *encoding);
   }
-  device.beginFrame(kClear);
+  device.beginFrame(kCrowdClear);
   EXPECT_TRUE(renderer.draw(view, frame).ok());
   device.finish();
   return device.readPixels().value();
@@ -567,7 +553,8 @@ Image drawMerged(Device& device, const Package& package, const FrameView& view,
 int litPixels(const Image& image) {
   int lit = 0;
   for (size_t px = 0; px < image.rgba.size(); px += 4) {
-    lit += std::abs(image.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+    lit += std::abs(image.rgba[px] - static_cast<int>(kCrowdClear.r * 255.0f)) >
+           test::kPathChannelTolerance;
   }
   return lit;
 }
@@ -575,7 +562,7 @@ int litPixels(const Image& image) {
 // A rig the 2-vec4 encoding cannot hold (every skinning matrix stretched 10% along y: non-uniform
 // scale) keeps the 3x4 rows by itself and says why; forcing 2 vec4 on it draws a wrong picture.
 void expectNonUniformScaleKeepsTheRows() {
-  Package package = samplePackage();
+  Package package = test::sampleWithLods();
   AnimationTexture& texture = package.animation;
   const glm::mat4 stretch = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, 1.1f, 1.0f));
   for (uint32_t f = 0; f < texture.frame_count; ++f) {
@@ -583,8 +570,8 @@ void expectNonUniformScaleKeepsTheRows() {
       storeJointRows(texture, f, j, packRows(unpackRows(loadJointRows(texture, f, j)) * stretch));
     }
   }
-  const Scene scene(4);
-  auto es2 = makeDevice(2);
+  const RendererScene scene(4);
+  auto es2 = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(es2, nullptr);
   SCOPED_TRACE("stretched rig");
   CrowdRendererDesc desc;
@@ -603,7 +590,7 @@ void expectNonUniformScaleKeepsTheRows() {
   const Image quat =
       drawMerged(*es2, package, scene.view, scene.frame(), JointEncoding::kQuatScale);
   EXPECT_EQ(chosen.rgba, rows.rgba);
-  EXPECT_GT(badShare(rows, quat, "2 vec4 forced on a stretched rig"), kMaxBadPixelShare);
+  EXPECT_GT(badShare(rows, quat, "2 vec4 forced on a stretched rig"), test::kPathMaxBadPixelShare);
 }
 
 // ES 2.0 merged path: the sample's palettes as quaternion + translation + scale (chosen by itself:
@@ -611,14 +598,14 @@ void expectNonUniformScaleKeepsTheRows() {
 // included, with at least 1.4x the characters per draw on 256 vectors; a stretched copy keeps
 // the rows (one test: the sample's LOD chain is built once per process).
 TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageWithFewerDraws) {
-  const Scene scene(6);
-  auto es2 = makeDevice(2);
+  const RendererScene scene(6);
+  auto es2 = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(es2, nullptr);
   ASSERT_EQ(es2->caps().gles_major, 2);
   {
     CrowdRendererDesc desc;
     desc.path = RenderPath::kMerged;
-    CrowdRenderer automatic(*es2, samplePackage(), desc);
+    CrowdRenderer automatic(*es2, test::sampleWithLods(), desc);
     ASSERT_TRUE(automatic.ok());
     EXPECT_EQ(automatic.jointEncoding(), JointEncoding::kQuatScale);
     EXPECT_LT(automatic.quatEncodingError(), 1e-5f);
@@ -626,11 +613,12 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageWithFewerDraws) {
         << automatic.jointEncodingReason();
   }
   const Image rows =
-      drawMerged(*es2, samplePackage(), scene.view, scene.frame(), JointEncoding::kRows);
-  const Image quat =
-      drawMerged(*es2, samplePackage(), scene.view, scene.frame(), JointEncoding::kQuatScale);
-  EXPECT_GT(litPixels(rows), kFrameSize * kFrameSize / 20) << "the crowd must cover the frame";
-  EXPECT_LE(badShare(rows, quat, "2 vec4 against 3 vec4"), kMaxBadPixelShare);
+      drawMerged(*es2, test::sampleWithLods(), scene.view, scene.frame(), JointEncoding::kRows);
+  const Image quat = drawMerged(*es2, test::sampleWithLods(), scene.view, scene.frame(),
+                                JointEncoding::kQuatScale);
+  EXPECT_GT(litPixels(rows), kCrowdFrameSize * kCrowdFrameSize / 20)
+      << "the crowd must cover the frame";
+  EXPECT_LE(badShare(rows, quat, "2 vec4 against 3 vec4"), test::kPathMaxBadPixelShare);
 
   // Characters per draw on a phone's 256 vectors, and the frame's draw calls.
   uint32_t draws[2] = {};
@@ -640,15 +628,15 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageWithFewerDraws) {
     desc.path = RenderPath::kMerged;
     desc.max_vertex_uniform_vectors = 256;
     desc.joint_encoding = e == 0 ? JointEncoding::kRows : JointEncoding::kQuatScale;
-    CrowdRenderer renderer(*es2, samplePackage(), desc);
+    CrowdRenderer renderer(*es2, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     for (int l = 0; l < renderer.lodCount(); ++l)
       per_draw[e][l] = renderer.lodInfo(l).characters_per_draw;
-    es2->beginFrame(kClear);
+    es2->beginFrame(kCrowdClear);
     ASSERT_TRUE(renderer.draw(scene.view, scene.frame()).ok());
     draws[e] = renderer.stats().draw_calls;
   }
-  for (int l = 0; l < static_cast<int>(samplePackage().lods.size()); ++l) {
+  for (int l = 0; l < static_cast<int>(test::sampleWithLods().lods.size()); ++l) {
     std::printf("  256 vectors, LOD %d: %d characters per draw (3 vec4), %d (2 vec4)\n", l,
                 per_draw[0][l], per_draw[1][l]);
     EXPECT_GE(per_draw[1][l], 1.4 * per_draw[0][l]) << "LOD " << l;
@@ -668,7 +656,7 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageWithFewerDraws) {
 TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageOfSharedAssets) {
   const char* const assets[] = {"CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
                                 "QuaterniusCharacter/Character.glb"};
-  auto es2 = makeDevice(2);
+  auto es2 = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(es2, nullptr);
   for (const char* asset : assets) THRONG_REQUIRE_ASSET(asset);
   int checked = 0;
@@ -713,10 +701,10 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageOfSharedAssets) {
       std::printf("  %s: %s\n", asset, automatic.jointEncodingReason().c_str());
       const Image rows = drawMerged(*es2, package, view, frame, JointEncoding::kRows, 0);
       const Image quat = drawMerged(*es2, package, view, frame, JointEncoding::kQuatScale, 0);
-      EXPECT_GT(litPixels(rows), kFrameSize * kFrameSize / 20);
+      EXPECT_GT(litPixels(rows), kCrowdFrameSize * kCrowdFrameSize / 20);
       const double share = badShare(rows, quat, fades ? "(with cross-fades)" : asset);
       if (!fades) {
-        EXPECT_LE(share, kMaxBadPixelShare);
+        EXPECT_LE(share, test::kPathMaxBadPixelShare);
       }
       if (package.clips.size() == 1) break;
     }
@@ -726,13 +714,13 @@ TEST(CrowdRenderer, QuatJointEncodingDrawsTheRowsImageOfSharedAssets) {
 }
 
 TEST(CrowdRenderer, AgentDrawInfoSaysHowEachAgentWasDrawn) {
-  const Scene scene(6);
+  const RendererScene scene(6);
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged, RenderPath::kPerCharacter}) {
-    auto device = makeDevice(path == RenderPath::kInstanced ? 3 : 2);
+    auto device = test::makeTestDevice(path == RenderPath::kInstanced ? 3 : 2, kCrowdFrameSize);
     ASSERT_NE(device, nullptr);
     CrowdRendererDesc desc;
     desc.path = path;
-    CrowdRenderer renderer(*device, samplePackage(), desc);
+    CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     EXPECT_FALSE(renderer.agentDrawInfo(0).visible) << "nothing drawn yet";
     drawOnce(*device, renderer, scene);
@@ -766,12 +754,12 @@ TEST(CrowdRenderer, AgentDrawInfoSaysHowEachAgentWasDrawn) {
 }
 
 TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
-  Scene scene(4);
-  auto device = makeDevice(3);
+  RendererScene scene(4);
+  auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
   desc.path = RenderPath::kInstanced;  // the gpu path draws no blob shadows yet
-  CrowdRenderer renderer(*device, samplePackage(), desc);
+  CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
   ASSERT_TRUE(renderer.ok());
   drawOnce(*device, renderer, scene);
   const uint32_t crowd_draws = renderer.stats().draw_calls;
@@ -786,8 +774,8 @@ TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
   EXPECT_EQ(renderer.stats().ground_draw_calls, 2u) << "the ground, and the shadows instanced";
   EXPECT_GT(renderer.stats().cpu_ms.ground, 0.0);
   // The ground covers the lower half of the frame (the camera looks down at it).
-  const uint8_t* bottom = &with_ground.rgba[((kFrameSize - 2) * kFrameSize + 3) * 4];
-  EXPECT_GT(std::abs(bottom[2] - static_cast<int>(std::lround(kClear.b * 255.0f))), 10);
+  const uint8_t* bottom = &with_ground.rgba[((kCrowdFrameSize - 2) * kCrowdFrameSize + 3) * 4];
+  EXPECT_GT(std::abs(bottom[2] - static_cast<int>(std::lround(kCrowdClear.b * 255.0f))), 10);
   renderer.setLodThresholdPixels(-1.0f);
   EXPECT_EQ(renderer.lodThresholdPixels(), kDefaultLodThresholdPx);
   renderer.setLodThresholdPixels(4.0f);
@@ -831,12 +819,12 @@ TEST(CrowdRenderer, EveryPathDrawsTheSameTexturedCharacter) {
     desc.fixed_lod = 0;
     CrowdRenderer renderer(device, package, desc);
     EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
-    device.beginFrame(kClear);
+    device.beginFrame(kCrowdClear);
     EXPECT_TRUE(renderer.draw(view, frame).ok());
     device.finish();
     return device.readPixels().value();
   };
-  auto es3 = makeDevice(3);
+  auto es3 = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(es3, nullptr);
   const Image baseline = draw(*es3, RenderPath::kPerCharacter);
   // The texture shows: many distinct colours, and the crowd covers the frame.
@@ -845,19 +833,22 @@ TEST(CrowdRenderer, EveryPathDrawsTheSameTexturedCharacter) {
   for (size_t px = 0; px < baseline.rgba.size(); px += 4) {
     colours.insert(static_cast<uint32_t>(baseline.rgba[px]) << 16 |
                    static_cast<uint32_t>(baseline.rgba[px + 1]) << 8 | baseline.rgba[px + 2]);
-    lit += std::abs(baseline.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+    lit += std::abs(baseline.rgba[px] - static_cast<int>(kCrowdClear.r * 255.0f)) >
+           test::kPathChannelTolerance;
   }
-  EXPECT_GT(lit, kFrameSize * kFrameSize / 10);
+  EXPECT_GT(lit, kCrowdFrameSize * kCrowdFrameSize / 10);
   EXPECT_GT(colours.size(), 500u) << "a textured crowd has many colours";
   for (RenderPath path : {RenderPath::kInstanced, RenderPath::kMerged}) {
-    EXPECT_LE(badShare(baseline, draw(*es3, path), renderPathName(path)), kMaxBadPixelShare)
+    EXPECT_LE(badShare(baseline, draw(*es3, path), renderPathName(path)),
+              test::kPathMaxBadPixelShare)
         << renderPathName(path) << " on ES 3";
   }
   es3.reset();
-  auto es2 = makeDevice(2);
+  auto es2 = test::makeTestDevice(2, kCrowdFrameSize);
   ASSERT_NE(es2, nullptr);
   for (RenderPath path : {RenderPath::kMerged, RenderPath::kPerCharacter}) {
-    EXPECT_LE(badShare(baseline, draw(*es2, path), renderPathName(path)), kMaxBadPixelShare)
+    EXPECT_LE(badShare(baseline, draw(*es2, path), renderPathName(path)),
+              test::kPathMaxBadPixelShare)
         << renderPathName(path) << " on ES 2.0";
   }
 }

@@ -20,27 +20,23 @@
 namespace throng::render {
 namespace {
 
-constexpr int kFrameSize = 64;
+constexpr int kFaultFrameSize = 64;
 constexpr RenderPath kPaths[] = {RenderPath::kInstanced, RenderPath::kMerged,
                                  RenderPath::kPerCharacter};
 
-const Package& samplePackage() {
-  return test::sampleWithLods();
-}
-
 // Nine agents in front of the camera, every one visible.
-struct Scene {
+struct FaultScene {
   std::vector<Placement> placements;
   std::vector<AgentPlayback> playback;
   FrameView view = lookAtView(glm::vec3(0.0f, 2.0f, 8.0f), glm::vec3(0.0f, 0.9f, 0.0f), 0.9f, 1.0f,
                               0.1f, 100.0f);
-  Scene() {
+  FaultScene() {
     for (int i = 0; i < 9; ++i) {
       Placement p;
       p.position = glm::vec3(static_cast<float>(i % 3 - 1), 0.0f, -static_cast<float>(i / 3));
       placements.push_back(p);
       AgentPlayback a;
-      a.clip = static_cast<uint16_t>(i % samplePackage().clips.size());
+      a.clip = static_cast<uint16_t>(i % test::sampleWithLods().clips.size());
       a.time = 0.1f * static_cast<float>(i);
       playback.push_back(a);
     }
@@ -54,7 +50,7 @@ std::unique_ptr<Device> device(int gles_major, const GlFaults& faults = {}) {
   DeviceTestHooks hooks;
   desc.test_hooks = &hooks;
   desc.gles_major = gles_major;
-  desc.width = desc.height = kFrameSize;
+  desc.width = desc.height = kFaultFrameSize;
   hooks.faults = faults;
   return test::makeTestDevice(desc);
 }
@@ -68,7 +64,7 @@ bool oneLine(const std::string& message) {
 }
 
 // Draws `scene` and reports whether anything but the clear colour was drawn.
-bool drawsSomething(Device& d, CrowdRenderer& renderer, const Scene& scene) {
+bool drawsSomething(Device& d, CrowdRenderer& renderer, const FaultScene& scene) {
   d.beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
   const Status s = renderer.draw(scene.view, scene.frame());
   EXPECT_TRUE(s.ok()) << s.toString();
@@ -90,19 +86,19 @@ void expectFailedThenRecovered(RenderPath path, const GlFaults& faults, const st
   setDeviceFaults(*d, faults);
   CrowdRendererDesc desc;
   desc.path = path;
-  CrowdRenderer failed(*d, samplePackage(), desc);
+  CrowdRenderer failed(*d, test::sampleWithLods(), desc);
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().code(), ErrorCode::kGlError);
   EXPECT_NE(failed.status().message().find(needle), std::string::npos) << failed.status().message();
   EXPECT_TRUE(oneLine(failed.status().message())) << failed.status().message();
-  const Scene scene;
+  const FaultScene scene;
   d->beginFrame(glm::vec4(0.0f));
   EXPECT_EQ(failed.draw(scene.view, scene.frame()).message(), failed.status().message());
   EXPECT_EQ(failed.lodInfo(0).joints, 0);
   EXPECT_TRUE(checkGl("after the failed renderer").ok());
 
   setDeviceFaults(*d, GlFaults{});
-  CrowdRenderer working(*d, samplePackage(), desc);
+  CrowdRenderer working(*d, test::sampleWithLods(), desc);
   ASSERT_TRUE(working.ok()) << working.status().toString();
   EXPECT_TRUE(drawsSomething(*d, working, scene));
 }
@@ -182,10 +178,10 @@ TEST(GlFaults, OutOfMemoryWhileDrawingStopsTheRendererForGood) {
   ASSERT_NE(d, nullptr);
   CrowdRendererDesc desc;
   desc.path = RenderPath::kInstanced;  // auto picks the gpu path on ES 3.1; this checks instances
-  CrowdRenderer renderer(*d, samplePackage(), desc);
+  CrowdRenderer renderer(*d, test::sampleWithLods(), desc);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   ASSERT_EQ(renderer.path(), RenderPath::kInstanced);
-  const Scene scene;
+  const FaultScene scene;
   EXPECT_TRUE(drawsSomething(*d, renderer, scene));
 
   GlFaults faults;
@@ -204,7 +200,7 @@ TEST(GlFaults, OutOfMemoryWhileDrawingStopsTheRendererForGood) {
   d->beginFrame(glm::vec4(0.0f));
   EXPECT_EQ(renderer.draw(scene.view, scene.frame()).message(), failed.message());
   EXPECT_EQ(renderer.stats().draw_calls, 0u);
-  CrowdRenderer again(*d, samplePackage());
+  CrowdRenderer again(*d, test::sampleWithLods());
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(drawsSomething(*d, again, scene));
 }
@@ -216,20 +212,20 @@ TEST(GlFaults, AUniformBudgetTooSmallForOneCharacterIsALimitNamingTheBudget) {
   DeviceTestHooks hooks;
   desc.test_hooks = &hooks;
   desc.gles_major = 2;
-  desc.width = desc.height = kFrameSize;
+  desc.width = desc.height = kFaultFrameSize;
   hooks.caps.max_vertex_uniform_vectors = 16;  // not even the 10-joint LOD fits
   auto small = test::makeTestDevice(desc);
   ASSERT_NE(small, nullptr);
   for (RenderPath path : {RenderPath::kAuto, RenderPath::kMerged, RenderPath::kPerCharacter}) {
     CrowdRendererDesc renderer_desc;
     renderer_desc.path = path;
-    CrowdRenderer renderer(*small, samplePackage(), renderer_desc);
+    CrowdRenderer renderer(*small, test::sampleWithLods(), renderer_desc);
     ASSERT_FALSE(renderer.ok()) << renderPathName(path);
     EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded);
     EXPECT_NE(renderer.status().message().find("of GL_MAX_VERTEX_UNIFORM_VECTORS = 16 are left"),
               std::string::npos)
         << renderer.status().message();
-    const Scene scene;
+    const FaultScene scene;
     small->beginFrame(glm::vec4(0.0f));
     EXPECT_EQ(renderer.draw(scene.view, scene.frame()).code(), ErrorCode::kLimitExceeded);
   }
@@ -241,23 +237,23 @@ TEST(GlFaults, ATextureLargerThanTheDeviceAllowsIsRefusedBeforeUpload) {
   DeviceDesc desc;
   DeviceTestHooks hooks;
   desc.test_hooks = &hooks;
-  desc.width = desc.height = kFrameSize;
+  desc.width = desc.height = kFaultFrameSize;
   hooks.caps.max_texture_size = 16;
   auto small = test::makeTestDevice(desc);
   ASSERT_NE(small, nullptr);
   CrowdRendererDesc instanced;
   instanced.path = RenderPath::kInstanced;
-  CrowdRenderer refused(*small, samplePackage(), instanced);
+  CrowdRenderer refused(*small, test::sampleWithLods(), instanced);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), ErrorCode::kLimitExceeded);
   EXPECT_NE(refused.status().message().find("over the device's GL_MAX_TEXTURE_SIZE 16"),
             std::string::npos)
       << refused.status().message();
   // The front end falls back to the merged path, which keeps palettes on the CPU.
-  CrowdRenderer automatic(*small, samplePackage());
+  CrowdRenderer automatic(*small, test::sampleWithLods());
   ASSERT_TRUE(automatic.ok()) << automatic.status().toString();
   EXPECT_EQ(automatic.path(), RenderPath::kMerged);
-  EXPECT_TRUE(drawsSomething(*small, automatic, Scene()));
+  EXPECT_TRUE(drawsSomething(*small, automatic, FaultScene()));
 }
 
 }  // namespace

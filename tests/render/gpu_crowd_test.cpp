@@ -27,8 +27,8 @@ namespace throng::render {
 namespace {
 
 constexpr float kTick = 1.0f / 30.0f;
-constexpr int kFrameSize = 256;
-const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
+constexpr int kGpuFrameSize = 256;
+const glm::vec4 kGpuClear(0.12f, 0.13f, 0.16f, 1.0f);
 
 // Tolerances of the GPU against the CPU (docs/gpu_driven.md): positions and headings drift by
 // float rounding that differs between the two (fused multiply-adds, division by reciprocal,
@@ -39,29 +39,22 @@ constexpr float kPositionTolerance = 1e-3f;  // world units (the character is 1.
 constexpr float kHeadingTolerance = 1e-3f;   // radians
 constexpr float kTimeTolerance = 1e-5f;      // seconds
 constexpr float kBlendTolerance = 1e-3f;     // of a frame
-// Image agreement (crowd_renderer_test's rule).
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
-
-const Package& samplePackage() {
-  return test::sampleWithLods();
-}
 
 // Draw options with the LOD rule the CPU reference applies (agentLod with lodViewOf(view)).
 GpuDrawOptions lodRule(const FrameView& view) {
   GpuDrawOptions options;
-  options.lod_view = lodViewOf(view, kFrameSize);
+  options.lod_view = lodViewOf(view, kGpuFrameSize);
   return options;
 }
 
 // An ES 3.1 device, or nullptr with what the driver lacks in `*missing` (THRONG_REQUIRE: a
 // failure in CI, whose llvmpipe has it all; GpuCrowd's own failures always fail).
 std::unique_ptr<Device> makeEs31Device(std::string* missing, CapsOverride caps = {}) {
-  return test::makeEs31Device(missing, kFrameSize, kFrameSize, caps);
+  return test::makeEs31Device(missing, kGpuFrameSize, kGpuFrameSize, caps);
 }
 
 ClipSet sampleClipSet() {
-  ClipSet set = clipSetByName(samplePackage().clips).value();
+  ClipSet set = clipSetByName(test::sampleWithLods().clips).value();
   set.walk_speed = 1.2f;  // the sample's clips are in place
   set.run_speed = 3.0f;
   return set;
@@ -89,7 +82,7 @@ std::vector<Command> scriptCommands(std::mt19937& random, uint32_t agents, int t
   if (tick % 6 != 0 || agents == 0) return commands;
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   const uint32_t count = std::max(1u, agents / 6);
-  const uint16_t clips = static_cast<uint16_t>(samplePackage().clips.size());
+  const uint16_t clips = static_cast<uint16_t>(test::sampleWithLods().clips.size());
   for (uint32_t c = 0; c < count; ++c) {
     Command command;
     command.agent = static_cast<uint32_t>(random() % agents);
@@ -178,7 +171,7 @@ bool sameSample(const FrameSample& a, const FrameSample& b) {
 void compareFrame(GpuCrowd& gpu, const Crowd& cpu, const FrameView& view) {
   GpuFrameCapture capture;
   ASSERT_TRUE(gpu.captureLastFrame(capture).ok());
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   const uint32_t n = cpu.agentCount();
   std::vector<InstanceFrames> frames(n);
   const PlaybackJob playback{package.clips, cpu.playback(), frames};
@@ -193,7 +186,7 @@ void compareFrame(GpuCrowd& gpu, const Crowd& cpu, const FrameView& view) {
   std::vector<uint8_t> lods(visible_count);
   std::vector<uint32_t> lod_counts(package.lods.size(), 0);
   const LodSelectJob select{
-      package.lods, lodViewOf(view, kFrameSize), cpu.placements(), visible, {}, -1, lods,
+      package.lods, lodViewOf(view, kGpuFrameSize), cpu.placements(), visible, {}, -1, lods,
       lod_counts};
   ASSERT_TRUE(select.run());
   std::vector<int> cpu_lod(n, -1);
@@ -253,11 +246,11 @@ Pair makeGpuCrowd() {
   Pair pair;
   pair.device = makeEs31Device(&pair.skip);
   if (!pair.device) return pair;
-  auto renderer = InstancedRenderer::create(*pair.device, samplePackage());
+  auto renderer = InstancedRenderer::create(*pair.device, test::sampleWithLods());
   EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
   if (!renderer.ok()) return pair;
   pair.renderer = std::move(renderer).value();
-  auto gpu = GpuCrowd::create(*pair.device, samplePackage(), *pair.renderer);
+  auto gpu = GpuCrowd::create(*pair.device, test::sampleWithLods(), *pair.renderer);
   EXPECT_TRUE(gpu.ok()) << gpu.status().toString();
   if (gpu.ok()) pair.gpu = std::move(gpu).value();
   return pair;
@@ -267,7 +260,7 @@ TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
   Pair pair = makeGpuCrowd();
   THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   Crowd cpu(package.clips, sampleClipSet());
   Crowd gpu(package.clips, sampleClipSet());
   populate(cpu, 200, 7);
@@ -285,7 +278,7 @@ TEST(GpuCrowd, FollowsTheCpuCrowdThroughACommandScript) {
     EXPECT_EQ(gpu.queuedCommands().size(), 0u) << "the GPU took the commands";
     // Updates without a draw run at the next one; few draws keep llvmpipe's vertex work small.
     if (t % 10 != 3 && t % 30 != 29) continue;
-    pair.device->beginFrame(kClear);
+    pair.device->beginFrame(kGpuClear);
     ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     if (t % 30 == 29) {
       Result<bool> back = pair.gpu->readBack(gpu, true);
@@ -305,7 +298,7 @@ TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
   Pair pair = makeGpuCrowd();
   THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   Crowd cpu(package.clips, sampleClipSet());
   Crowd gpu(package.clips, sampleClipSet());
   populate(cpu, 100, 3);
@@ -359,7 +352,7 @@ TEST(GpuCrowd, AddsAndRemovesAgentsSparsely) {
     }
     // Draws after the churn, after the speeds and after the late additions, and the last.
     if (t % 10 != 5 && t % 10 != 6 && t % 15 != 7 && t != 44 && t != 89) continue;
-    pair.device->beginFrame(kClear);
+    pair.device->beginFrame(kGpuClear);
     ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
   }
   EXPECT_EQ(pair.gpu->agentCount(), cpu.agentCount());
@@ -374,7 +367,7 @@ TEST(GpuCrowd, UpdatesWithoutDrawsAndDrawsWithoutUpdates) {
   Pair pair = makeGpuCrowd();
   THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   Crowd cpu(package.clips, sampleClipSet());
   Crowd gpu(package.clips, sampleClipSet());
   populate(cpu, 50, 1);
@@ -390,7 +383,7 @@ TEST(GpuCrowd, UpdatesWithoutDrawsAndDrawsWithoutUpdates) {
     ASSERT_TRUE(pair.gpu->update(gpu, kTick).ok());
     if (t % 3 == 0) continue;  // no draw this tick
     for (int d = 0; d < (t % 4 == 1 ? 2 : 1); ++d) {
-      pair.device->beginFrame(kClear);
+      pair.device->beginFrame(kGpuClear);
       ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     }
   }
@@ -407,7 +400,7 @@ TEST(GpuCrowd, ReadsBackAFrameLateWithoutWaiting) {
   Pair pair = makeGpuCrowd();
   THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   Crowd cpu(package.clips, sampleClipSet());
   Crowd gpu(package.clips, sampleClipSet());
   populate(cpu, 64, 4);
@@ -429,7 +422,7 @@ TEST(GpuCrowd, ReadsBackAFrameLateWithoutWaiting) {
     for (uint32_t a = 0; a < cpu.agentCount(); ++a) snapshot.push_back(cpu.agent(a));
     history.push_back(snapshot);
     ASSERT_TRUE(pair.gpu->update(gpu, kTick).ok());
-    pair.device->beginFrame(kClear);
+    pair.device->beginFrame(kGpuClear);
     ASSERT_TRUE(pair.gpu->draw(view, gpu, {}, lodRule(view)).ok());
     Result<bool> back = pair.gpu->readBack(gpu, false);
     ASSERT_TRUE(back.ok());
@@ -450,23 +443,23 @@ TEST(GpuCrowd, RefusesCrowdsOfOtherClipsAndDevicesWithoutCompute) {
   Pair pair = makeGpuCrowd();
   THRONG_REQUIRE(pair.skip.empty(), pair.skip);
   ASSERT_NE(pair.gpu, nullptr);
-  std::vector<BakedClip> clips = samplePackage().clips;
+  std::vector<BakedClip> clips = test::sampleWithLods().clips;
   clips.push_back(clips.back());
   clips.back().name = "extra";  // one clip more than the package has
   Crowd other(clips, clipSetByName(clips).value());
   other.addAgent({});
   EXPECT_EQ(pair.gpu->update(other, kTick).code(), ErrorCode::kInvalidArgument);
   // Crowds and spans that do not fit the package or each other.
-  const ClipSet clip_set = clipSetByName(samplePackage().clips).value();
-  const CrowdCharacter characters[2] = {{samplePackage().clips, clip_set},
-                                        {samplePackage().clips, clip_set}};
+  const ClipSet clip_set = clipSetByName(test::sampleWithLods().clips).value();
+  const CrowdCharacter characters[2] = {{test::sampleWithLods().clips, clip_set},
+                                        {test::sampleWithLods().clips, clip_set}};
   Crowd mixed(characters);
   mixed.addAgent({}, 0.0f, 1);
   const Status mixed_status = pair.gpu->update(mixed, kTick);
   EXPECT_EQ(mixed_status.code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(mixed_status.message(),
             "GPU-driven crowd: a mixed crowd (2 characters); one character's crowd only");
-  Crowd crowd(samplePackage().clips, clip_set);
+  Crowd crowd(test::sampleWithLods().clips, clip_set);
   crowd.addAgent({});
   crowd.addAgent({});
   const FrameView view =
@@ -483,7 +476,7 @@ TEST(GpuCrowd, RefusesCrowdsOfOtherClipsAndDevicesWithoutCompute) {
   EXPECT_EQ(pair.gpu->draw(view, placements, playback, {}, lodRule(view)).message(),
             "GPU-driven crowd: 2 placements, 1 playback states and 0 tints");
   // A package whose LODs are not the instanced renderer's (here: one LOD of the sample's four).
-  Package one_lod = samplePackage();
+  Package one_lod = test::sampleWithLods();
   one_lod.lods.resize(1);
   auto mismatched = GpuCrowd::create(*pair.device, one_lod, *pair.renderer);
   EXPECT_EQ(mismatched.status().code(), ErrorCode::kInvalidData);
@@ -495,9 +488,9 @@ TEST(GpuCrowd, RefusesCrowdsOfOtherClipsAndDevicesWithoutCompute) {
   std::string skip;
   auto es30 = makeEs31Device(&skip, no_compute);
   ASSERT_NE(es30, nullptr);
-  auto renderer = InstancedRenderer::create(*es30, samplePackage());
+  auto renderer = InstancedRenderer::create(*es30, test::sampleWithLods());
   ASSERT_TRUE(renderer.ok());
-  auto gpu = GpuCrowd::create(*es30, samplePackage(), **renderer);
+  auto gpu = GpuCrowd::create(*es30, test::sampleWithLods(), **renderer);
   EXPECT_EQ(gpu.status().code(), ErrorCode::kUnsupported);
   EXPECT_NE(gpu.status().message().find("compute"), std::string::npos);
 }
@@ -508,7 +501,7 @@ TEST(GpuCrowd, TheFrontEndDrawsTheSameCrowdOnTheGpuAndInstancedPaths) {
   auto device = makeEs31Device(&skip);
   THRONG_REQUIRE(skip.empty(), skip);
   ASSERT_NE(device, nullptr);
-  const Package& package = samplePackage();
+  const Package& package = test::sampleWithLods();
   std::array<glm::vec4, kAgentStateCount> state_tints;
   for (int s = 0; s < kAgentStateCount; ++s) {
     state_tints[s] = glm::vec4(0.4f + 0.1f * static_cast<float>(s), 0.9f - 0.1f * s, 0.7f, 1.0f);
@@ -540,21 +533,24 @@ TEST(GpuCrowd, TheFrontEndDrawsTheSameCrowdOnTheGpuAndInstancedPaths) {
                                           std::tuple{&gpu_renderer, &gpu, &gpu_image}}) {
       renderer->update(*crowd, kTick);
       if (t % 10 != 9) continue;  // updates without draws too
-      device->beginFrame(kClear);
+      device->beginFrame(kGpuClear);
       ASSERT_TRUE(renderer->draw(view, *crowd).ok()) << renderPathName(renderer->path());
       device->finish();
       if (t == 29) *image = device->readPixels().value();
     }
   }
-  const ImageDifference d = compareImages(cpu_image, gpu_image, kTolerance);
+  const ImageDifference d = compareImages(cpu_image, gpu_image, test::kPathChannelTolerance);
   std::printf("  gpu vs instanced: %lld pixels differ by more than %d (largest %d)\n",
-              static_cast<long long>(d.bad_pixels), kTolerance, d.max_channel_difference);
-  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kFrameSize * kFrameSize), kMaxBadPixelShare);
+              static_cast<long long>(d.bad_pixels), test::kPathChannelTolerance,
+              d.max_channel_difference);
+  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kGpuFrameSize * kGpuFrameSize),
+            test::kPathMaxBadPixelShare);
   int lit = 0;
   for (size_t px = 0; px < gpu_image.rgba.size(); px += 4) {
-    lit += std::abs(gpu_image.rgba[px] - static_cast<int>(kClear.r * 255.0f)) > kTolerance;
+    lit += std::abs(gpu_image.rgba[px] - static_cast<int>(kGpuClear.r * 255.0f)) >
+           test::kPathChannelTolerance;
   }
-  EXPECT_GT(lit, kFrameSize * kFrameSize / 20) << "the crowd must cover the frame";
+  EXPECT_GT(lit, kGpuFrameSize * kGpuFrameSize / 20) << "the crowd must cover the frame";
   if (const char* dir = std::getenv("THRONG_TEST_IMAGES")) {
     ASSERT_TRUE(writePng(gpu_image, std::string(dir) + "/gpu_front_end.png").ok());
     ASSERT_TRUE(writePng(cpu_image, std::string(dir) + "/instanced_front_end.png").ok());

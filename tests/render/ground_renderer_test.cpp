@@ -18,22 +18,12 @@
 namespace throng::render {
 namespace {
 
-constexpr int kSize = 96;
-const glm::vec4 kClear(0.1f, 0.1f, 0.4f, 1.0f);
+constexpr int kGroundFrameSize = 96;
+const glm::vec4 kGroundClear(0.1f, 0.1f, 0.4f, 1.0f);
 // 8-bit rounding of the frame plus float differences between the GPU and this CPU formula.
-constexpr int kTolerance = 3;
+constexpr int kGroundTolerance = 3;
 
-std::unique_ptr<Device> makeDevice(int gles_major, CapsOverride caps = {}) {
-  DeviceDesc desc;
-  DeviceTestHooks hooks;
-  desc.test_hooks = &hooks;
-  desc.gles_major = gles_major;
-  desc.width = desc.height = kSize;
-  hooks.caps = caps;
-  return test::makeTestDevice(desc);
-}
-
-FrameView testView() {
+FrameView groundView() {
   FrameView view =
       lookAtView(glm::vec3(1.0f, 6.0f, 8.0f), glm::vec3(0.0f), 0.9f, 1.0f, 0.1f, 100.0f);
   view.fog.color = glm::vec3(0.7f, 0.6f, 0.5f);
@@ -53,7 +43,7 @@ GroundDesc plainGround() {
 
 Image draw(Device& device, GroundRenderer& ground, const FrameView& view, const GroundDesc& desc,
            std::span<const BlobShadow> shadows) {
-  device.beginFrame(kClear);
+  device.beginFrame(kGroundClear);
   const Status s = ground.draw(view, desc, shadows);
   EXPECT_TRUE(s.ok()) << s.toString();
   device.finish();
@@ -64,8 +54,8 @@ Image draw(Device& device, GroundRenderer& ground, const FrameView& view, const 
 
 // Where the ray through the centre of pixel (x, y) (top row first) meets the plane y = height.
 std::optional<glm::vec3> groundUnder(const FrameView& view, int x, int y, float height) {
-  const glm::vec2 ndc(2.0f * (static_cast<float>(x) + 0.5f) / kSize - 1.0f,
-                      1.0f - 2.0f * (static_cast<float>(y) + 0.5f) / kSize);
+  const glm::vec2 ndc(2.0f * (static_cast<float>(x) + 0.5f) / kGroundFrameSize - 1.0f,
+                      1.0f - 2.0f * (static_cast<float>(y) + 0.5f) / kGroundFrameSize);
   const Ray ray = viewRay(view, ndc);
   if (!(ray.direction.y < 0.0f)) return std::nullopt;
   const float t = (height - ray.origin.y) / ray.direction.y;
@@ -96,8 +86,8 @@ struct Mismatches {
 Mismatches compareWithCpu(const Image& image, const FrameView& view, const GroundDesc& desc,
                           std::span<const BlobShadow> shadows) {
   Mismatches m;
-  for (int y = 0; y < kSize; ++y) {
-    for (int x = 0; x < kSize; ++x) {
+  for (int y = 0; y < kGroundFrameSize; ++y) {
+    for (int x = 0; x < kGroundFrameSize; ++x) {
       const std::optional<glm::vec3> point = groundUnder(view, x, y, desc.height);
       if (!point) continue;
       // Pixels near the square's edge may belong to either side.
@@ -105,14 +95,14 @@ Mismatches compareWithCpu(const Image& image, const FrameView& view, const Groun
           glm::abs(glm::vec2(point->x - view.eye.x, point->z - view.eye.z));
       if (std::max(from_center.x, from_center.y) > 0.95f * desc.extent) continue;
       const glm::vec3 want = expectedColor(view, desc, *point, shadows);
-      const uint8_t* px = &image.rgba[(static_cast<size_t>(y) * kSize + x) * 4];
+      const uint8_t* px = &image.rgba[(static_cast<size_t>(y) * kGroundFrameSize + x) * 4];
       int worst = 0;
       for (int c = 0; c < 3; ++c) {
         worst = std::max(worst, std::abs(px[c] - static_cast<int>(std::lround(want[c] * 255.0f))));
       }
       worst = std::max(worst, 255 - px[3]);  // shadows darken the colour, the frame stays opaque
       ++m.checked;
-      m.bad += worst > kTolerance;
+      m.bad += worst > kGroundTolerance;
       m.worst = std::max(m.worst, worst);
     }
   }
@@ -120,29 +110,29 @@ Mismatches compareWithCpu(const Image& image, const FrameView& view, const Groun
 }
 
 TEST(GroundRenderer, TheDefaultDescDrawsNothing) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kGroundFrameSize);
   ASSERT_NE(device, nullptr);
   auto ground = GroundRenderer::create(*device);
   ASSERT_TRUE(ground.ok()) << ground.status().toString();
   // No grid and no blob shadows (the front end passes none unless CrowdRendererDesc::shadows is
   // kBlob).
-  const Image image = draw(*device, **ground, testView(), GroundDesc{}, {});
+  const Image image = draw(*device, **ground, groundView(), GroundDesc{}, {});
   EXPECT_EQ((*ground)->drawCalls(), 0u);
   for (size_t i = 0; i < image.rgba.size(); i += 4) {
-    ASSERT_EQ(image.rgba[i + 2], static_cast<int>(std::lround(kClear.b * 255.0f))) << i;
+    ASSERT_EQ(image.rgba[i + 2], static_cast<int>(std::lround(kGroundClear.b * 255.0f))) << i;
   }
 }
 
 // Every ground pixel is the lit ground colour faded into the fog by its distance from the eye,
 // darkened under each shadow by the falloff: the CPU formula, pixel by pixel, on ES 3 and ES 2.
 TEST(GroundRenderer, EveryPixelIsTheLitFoggedGroundUnderItsShadows) {
-  const FrameView view = testView();
+  const FrameView view = groundView();
   const GroundDesc desc = plainGround();
   const std::vector<BlobShadow> shadows = {{glm::vec3(0.0f), 1.5f},
                                            {glm::vec3(2.0f, 0.0f, -3.0f), 1.0f},
                                            {glm::vec3(-4.0f, 0.0f, -9.0f), 2.0f}};
   for (int gles : {3, 2}) {
-    auto device = makeDevice(gles);
+    auto device = test::makeTestDevice(gles, kGroundFrameSize);
     ASSERT_NE(device, nullptr);
     auto ground = GroundRenderer::create(*device);
     ASSERT_TRUE(ground.ok()) << ground.status().toString();
@@ -151,8 +141,8 @@ TEST(GroundRenderer, EveryPixelIsTheLitFoggedGroundUnderItsShadows) {
     EXPECT_EQ((*ground)->drawCalls(), 2u) << "ground and one batch of shadows";
     const Mismatches m = compareWithCpu(image, view, with_shadows, shadows);
     std::printf("  ES %d: %d pixels checked, %d off by more than %d (worst %d)\n", gles, m.checked,
-                m.bad, kTolerance, m.worst);
-    EXPECT_GT(m.checked, kSize * kSize / 2);
+                m.bad, kGroundTolerance, m.worst);
+    EXPECT_GT(m.checked, kGroundFrameSize * kGroundFrameSize / 2);
     EXPECT_EQ(m.bad, 0) << "ES " << gles;
     // The fog reaches its colour far away and the shadows darken: the formula is not trivial.
     const glm::vec3 shadowed = expectedColor(view, with_shadows, glm::vec3(0.0f), shadows);
@@ -165,27 +155,28 @@ TEST(GroundRenderer, EveryPixelIsTheLitFoggedGroundUnderItsShadows) {
 }
 
 TEST(GroundRenderer, FogCoversTheFarGroundInItsColour) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kGroundFrameSize);
   ASSERT_NE(device, nullptr);
   auto ground = GroundRenderer::create(*device);
   ASSERT_TRUE(ground.ok());
-  FrameView view = testView();
+  FrameView view = groundView();
   view.fog.start = 1.0f;
   view.fog.end = 2.0f;  // everything on screen is past the end
   const Image image = draw(*device, **ground, view, plainGround(), {});
   const glm::ivec3 fog = glm::ivec3(glm::round(view.fog.color * 255.0f));
-  const uint8_t* centre = &image.rgba[(kSize / 2 * kSize + kSize / 2) * 4];
+  const uint8_t* centre =
+      &image.rgba[(kGroundFrameSize / 2 * kGroundFrameSize + kGroundFrameSize / 2) * 4];
   EXPECT_NEAR(centre[0], fog.r, 1);
   EXPECT_NEAR(centre[1], fog.g, 1);
   EXPECT_NEAR(centre[2], fog.b, 1);
 }
 
 TEST(GroundRenderer, GridLinesShowWhereCellsAreLargeEnough) {
-  auto device = makeDevice(3);
+  auto device = test::makeTestDevice(3, kGroundFrameSize);
   ASSERT_NE(device, nullptr);
   auto ground = GroundRenderer::create(*device);
   ASSERT_TRUE(ground.ok());
-  FrameView view = testView();
+  FrameView view = groundView();
   view.fog = Fog{};
   GroundDesc plain = plainGround();
   GroundDesc grid = plain;
@@ -200,15 +191,15 @@ TEST(GroundRenderer, GridLinesShowWhereCellsAreLargeEnough) {
     darker += with.rgba[i] + 1 < without.rgba[i];
   }
   // Lines about a pixel wide every cell: a visible share of the frame, but far from all of it.
-  EXPECT_GT(brighter, kSize * kSize / 50);
-  EXPECT_LT(brighter, kSize * kSize / 2);
+  EXPECT_GT(brighter, kGroundFrameSize * kGroundFrameSize / 50);
+  EXPECT_LT(brighter, kGroundFrameSize * kGroundFrameSize / 2);
   EXPECT_EQ(darker, 0) << "lines only blend towards their colour";
 }
 
 // ES 3 draws the shadows instanced, ES 2.0 (or a device without instancing) expands them into
 // batches of quads; the pictures are the same.
 TEST(GroundRenderer, InstancedAndExpandedShadowsAgree) {
-  const FrameView view = testView();
+  const FrameView view = groundView();
   GroundDesc desc = plainGround();
   std::vector<BlobShadow> shadows;
   for (int i = 0; i < 40; ++i) {
@@ -216,7 +207,7 @@ TEST(GroundRenderer, InstancedAndExpandedShadowsAgree) {
         {glm::vec3(static_cast<float>(i % 8) - 4.0f, 0.0f, -1.5f * static_cast<float>(i / 8)),
          0.5f + 0.05f * static_cast<float>(i % 5)});
   }
-  auto es3 = makeDevice(3);
+  auto es3 = test::makeTestDevice(3, kGroundFrameSize);
   ASSERT_NE(es3, nullptr);
   auto instanced = GroundRenderer::create(*es3);
   ASSERT_TRUE(instanced.ok());
@@ -225,7 +216,7 @@ TEST(GroundRenderer, InstancedAndExpandedShadowsAgree) {
   es3.reset();
   CapsOverride no_instancing;
   no_instancing.disable_instancing = true;
-  auto expanded_device = makeDevice(3, no_instancing);
+  auto expanded_device = test::makeTestDevice(3, kGroundFrameSize, no_instancing);
   ASSERT_NE(expanded_device, nullptr);
   auto expanded = GroundRenderer::create(*expanded_device);
   ASSERT_TRUE(expanded.ok());
@@ -236,17 +227,19 @@ TEST(GroundRenderer, InstancedAndExpandedShadowsAgree) {
 
 // More shadows than one ES 2.0 batch holds are drawn in several.
 TEST(GroundRenderer, ExpandedShadowsComeInBatchesOfSixteenThousand) {
-  auto device = makeDevice(2);
+  auto device = test::makeTestDevice(2, kGroundFrameSize);
   ASSERT_NE(device, nullptr);
   auto ground = GroundRenderer::create(*device);
   ASSERT_TRUE(ground.ok());
   GroundDesc desc;
   std::vector<BlobShadow> shadows(GroundRenderer::kMaxShadowsPerDraw + 1,
                                   BlobShadow{glm::vec3(0.0f), 0.5f});
-  const Image image = draw(*device, **ground, testView(), desc, shadows);
+  const Image image = draw(*device, **ground, groundView(), desc, shadows);
   EXPECT_EQ((*ground)->drawCalls(), 2u);
-  const uint8_t* centre = &image.rgba[(kSize / 2 * kSize + kSize / 2) * 4];
-  EXPECT_LT(centre[2], static_cast<int>(kClear.b * 255.0f) - 20) << "the stacked shadows darken";
+  const uint8_t* centre =
+      &image.rgba[(kGroundFrameSize / 2 * kGroundFrameSize + kGroundFrameSize / 2) * 4];
+  EXPECT_LT(centre[2], static_cast<int>(kGroundClear.b * 255.0f) - 20)
+      << "the stacked shadows darken";
 }
 
 }  // namespace

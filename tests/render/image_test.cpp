@@ -16,9 +16,10 @@ namespace throng::render {
 namespace {
 
 // llvmpipe is deterministic, but another LLVM version or SIMD width may round edges differently:
-// a channel may differ by kChannelTolerance, and at most kMaxBadPixelShare of the pixels more.
+// a channel may differ by kChannelTolerance, and at most kCompareMaxBadPixelShare of the pixels
+// more.
 constexpr int kChannelTolerance = 3;
-constexpr double kMaxBadPixelShare = 0.002;
+constexpr double kCompareMaxBadPixelShare = 0.002;
 
 struct CrowdScene {
   int width = 160;
@@ -82,7 +83,7 @@ void expectMatchesReference(const Image& image, const std::string& name) {
   ASSERT_EQ(expected->width, image.width);
   ASSERT_EQ(expected->height, image.height);
   const ImageDifference difference = compareImages(image, *expected, kChannelTolerance);
-  const auto max_bad = static_cast<int64_t>(kMaxBadPixelShare * image.width * image.height);
+  const auto max_bad = static_cast<int64_t>(kCompareMaxBadPixelShare * image.width * image.height);
   if (difference.bad_pixels > max_bad) {
     const auto dir = test::makeTempDir("render-image");
     const std::string actual = (dir / (name + ".actual.png")).string();

@@ -16,16 +16,6 @@
 namespace throng::render {
 namespace {
 
-// RGBA32F palettes: GPU and CPU do the same float arithmetic in a different order.
-constexpr float kFloatTolerance = 1e-4f;  // fraction of the character's size
-constexpr float kNormalTolerance = 1e-3f;
-
-Character chainWithTwoClips() {
-  Character c = test::makeChainCharacter();
-  c.clips.push_back(test::makeChainTwistClip());
-  return c;
-}
-
 std::unique_ptr<InstancedRenderer> makeRenderer(Device& device, const Package& package) {
   Result<std::unique_ptr<InstancedRenderer>> renderer = InstancedRenderer::create(device, package);
   EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
@@ -35,30 +25,31 @@ std::unique_ptr<InstancedRenderer> makeRenderer(Device& device, const Package& p
 TEST(InstancedRenderer, TransformFeedbackMatchesCpuSkinnerFloat) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
   EXPECT_EQ(renderer->textureFormat(), TexelFormat::kRgba32F);
   for (uint32_t seed = 1; seed <= 4; ++seed) {
     const auto instances = test::randomInstances(package, 64, seed);
     const test::SkinningError error = test::compareWithCpu(*renderer, package, instances);
-    EXPECT_LT(error.position, kFloatTolerance) << "seed " << seed;
-    EXPECT_LT(error.normal, kNormalTolerance) << "seed " << seed;
+    EXPECT_LT(error.position, test::kSkinPositionTolerance) << "seed " << seed;
+    EXPECT_LT(error.normal, test::kSkinNormalTolerance) << "seed " << seed;
   }
 }
 
 TEST(InstancedRenderer, TransformFeedbackMatchesCpuSkinnerHalf) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
+  const Package package =
+      test::bakeForTest(test::makeChainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
   EXPECT_EQ(renderer->textureFormat(), TexelFormat::kRgba16F);
   // Both sides read the same half texels (widened exactly), so the tolerance stays the float one.
   const auto instances = test::randomInstances(package, 128, 7);
   const test::SkinningError error = test::compareWithCpu(*renderer, package, instances);
-  EXPECT_LT(error.position, kFloatTolerance);
-  EXPECT_LT(error.normal, kNormalTolerance);
+  EXPECT_LT(error.position, test::kSkinPositionTolerance);
+  EXPECT_LT(error.normal, test::kSkinNormalTolerance);
 }
 
 TEST(InstancedRenderer, FloatBakeOnAHalfOnlyDeviceIsConverted) {
@@ -68,22 +59,22 @@ TEST(InstancedRenderer, FloatBakeOnAHalfOnlyDeviceIsConverted) {
   hooks.caps.disable_float_textures = true;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
   EXPECT_EQ(renderer->textureFormat(), TexelFormat::kRgba16F);
   // The oracle reads the half-rounded texture: the GPU must match it like for like.
-  Package rounded = test::bakeForTest(chainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
+  Package rounded = test::bakeForTest(test::makeChainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
   const auto instances = test::randomInstances(package, 32, 3);
   const test::SkinningError error = test::compareWithCpu(*renderer, rounded, instances);
-  EXPECT_LT(error.position, kFloatTolerance);
+  EXPECT_LT(error.position, test::kSkinPositionTolerance);
 }
 
 TEST(InstancedRenderer, ExactFramesEqualTheClipSampledAtThatTime) {
   // Independent of FramePaletteJob: frame f of a clip, no blend, no fade, is the pose at f / fps.
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  const Character character = chainWithTwoClips();
+  const Character character = test::makeChainWithTwoClips();
   const Package package = test::bakeForTest(character, 24.0f);
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
@@ -122,7 +113,7 @@ TEST(InstancedRenderer, ExactFramesEqualTheClipSampledAtThatTime) {
 }
 
 TEST(InstancedRenderer, TooWideTextureIsLaidOutAgainToFit) {
-  const Package package = test::bakeForTest(chainWithTwoClips());  // 9 texels per frame
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());  // 9 texels per frame
   ASSERT_EQ(package.animation.height, 1u);
   DeviceDesc desc;
   DeviceTestHooks hooks;
@@ -136,11 +127,12 @@ TEST(InstancedRenderer, TooWideTextureIsLaidOutAgainToFit) {
   EXPECT_EQ(renderer->textureWidth(), 63u);
   EXPECT_EQ(renderer->textureHeight(), (package.animation.frame_count + 6) / 7);
   const auto instances = test::randomInstances(package, 64, 11);
-  EXPECT_LT(test::compareWithCpu(*renderer, package, instances).position, kFloatTolerance);
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances).position,
+            test::kSkinPositionTolerance);
 }
 
 TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   {
     DeviceDesc desc;
     DeviceTestHooks hooks;
@@ -186,7 +178,7 @@ TEST(InstancedRenderer, TextureThatCannotFitIsRefusedWithAClearMessage) {
 TEST(InstancedRenderer, OneDrawCallPerLodWhateverTheCrowdSize) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  Package package = test::bakeForTest(chainWithTwoClips());
+  Package package = test::bakeForTest(test::makeChainWithTwoClips());
   package.lods.push_back(package.lods[0]);  // a second LOD (same mesh) is enough to count draws
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
@@ -215,7 +207,7 @@ TEST(InstancedRenderer, OneDrawCallPerLodWhateverTheCrowdSize) {
 TEST(InstancedRenderer, SecondLodInstancesUseTheirOwnInstanceRecords) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  Package package = test::bakeForTest(chainWithTwoClips());
+  Package package = test::bakeForTest(test::makeChainWithTwoClips());
   package.lods.push_back(package.lods[0]);
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
@@ -224,13 +216,14 @@ TEST(InstancedRenderer, SecondLodInstancesUseTheirOwnInstanceRecords) {
   const uint32_t split[2] = {8, 8};
   device->beginFrame({0, 0, 0, 1});
   ASSERT_TRUE(renderer->draw(FrameView{}, instances, split).ok());
-  EXPECT_LT(test::compareWithCpu(*renderer, package, instances, 1).position, kFloatTolerance);
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances, 1).position,
+            test::kSkinPositionTolerance);
 }
 
 TEST(InstancedRenderer, BoneReducedLodIndexesSkeletonJointsThroughItsPalette) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  Package package = test::bakeForTest(chainWithTwoClips());
+  Package package = test::bakeForTest(test::makeChainWithTwoClips());
   // LOD 1 keeps joints {0, 2}: slot 0 -> joint 0, slot 1 -> joint 2; "mid" goes to root.
   MeshLod reduced = package.lods[0];
   reduced.palette_joints = {0, 2};
@@ -240,11 +233,12 @@ TEST(InstancedRenderer, BoneReducedLodIndexesSkeletonJointsThroughItsPalette) {
   auto renderer = makeRenderer(*device, package);
   ASSERT_NE(renderer, nullptr);
   const auto instances = test::randomInstances(package, 16, 13);
-  EXPECT_LT(test::compareWithCpu(*renderer, package, instances, 1).position, kFloatTolerance);
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances, 1).position,
+            test::kSkinPositionTolerance);
 }
 
 TEST(InstancedRenderer, Es2DeviceOrNoInstancingIsUnsupported) {
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   DeviceDesc desc;
   DeviceTestHooks hooks;
   desc.test_hooks = &hooks;
@@ -275,7 +269,7 @@ TEST(InstancedRenderer, Es2DeviceOrNoInstancingIsUnsupported) {
 // The renderer trusts a package: validatePackage, run once when a package is read or baked, is
 // the one gate, and it refuses every inconsistency the renderer would trip over.
 TEST(InstancedRenderer, InconsistentPackagesFailTheOneValidation) {
-  const Package good = test::bakeForTest(chainWithTwoClips());
+  const Package good = test::bakeForTest(test::makeChainWithTwoClips());
   const auto refused = [](const Package& p) {
     return validatePackage(p, "test").code() == ErrorCode::kInvalidData;
   };
@@ -371,8 +365,8 @@ TEST(InstancedRenderer, MoreJointsThanOneTextureRowHolds) {
     EXPECT_LE(renderer->textureWidth(), 2048u);
     const auto instances = test::randomInstances(*package, 16, 21);
     const test::SkinningError error = test::compareWithCpu(*renderer, *package, instances);
-    EXPECT_LT(error.position, kFloatTolerance) << "max width " << max_width;
-    EXPECT_LT(error.normal, kNormalTolerance) << "max width " << max_width;
+    EXPECT_LT(error.position, test::kSkinPositionTolerance) << "max width " << max_width;
+    EXPECT_LT(error.normal, test::kSkinNormalTolerance) << "max width " << max_width;
     // Independent of the texture: one exact frame against the clip sampled at its time.
     const BakedClip& clip = package->clips[0];
     const uint32_t frame = clip.frame_count / 2;
@@ -406,7 +400,7 @@ TEST(InstancedRenderer, MoreJointsThanOneTextureRowHolds) {
 TEST(InstancedRenderer, RefusesMoreFramesThanRecordsHold) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
-  const Character character = chainWithTwoClips();
+  const Character character = test::makeChainWithTwoClips();
   float seconds = 0.0f;
   for (const Clip& clip : character.clips) seconds += clip.duration();
   const Package package =

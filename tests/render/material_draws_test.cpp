@@ -130,7 +130,7 @@ TEST(GroupIndicesByMaterial, VariantsDrawInTheirMaterialsRanges) {
 constexpr int kWidth = 256;
 constexpr int kHeight = 64;
 constexpr float kPixelsPerUnit = 32.0f;
-const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
+const glm::vec4 kMaterialClear(0.12f, 0.13f, 0.16f, 1.0f);
 // Exact colours are computed as the shaders do, in float; the framebuffer rounds to 8 bits.
 constexpr int kColourTolerance = 2;
 
@@ -235,7 +235,7 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
     std::vector<Placement> placements(positions.size());
     std::vector<AgentPlayback> playback(positions.size());
     for (size_t i = 0; i < positions.size(); ++i) placements[i].position = positions[i];
-    device_->beginFrame(kClear);
+    device_->beginFrame(kMaterialClear);
     const Status s = renderer.draw(view, CrowdFrame{placements, playback, tints, {}, variants});
     EXPECT_TRUE(s.ok()) << s.toString();
     device_->finish();
@@ -267,7 +267,7 @@ TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
                 litColour(texelLinear(test::kCheckerColors[0]), 1, 0.375f, 0.875f),
                 "checker texel (1, 3)");
   // Quad 2: the left half is cut away (the clear colour shows), the right half is green.
-  const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
+  const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kMaterialClear) * 255.0f));
   EXPECT_COLOUR(pixelAt(image, 2, 0.25f, 0.5f), clear, "cut-out half");
   EXPECT_COLOUR(pixelAt(image, 2, 0.75f, 0.5f), litColour({0, 1, 0}, 2, 0.75f, 0.5f), "kept half");
   // Quad 3: vertex colours.
@@ -363,7 +363,7 @@ TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
   const auto red = [](int r, int q, float u, float v) {
     return litColour({1, 0, 0}, q, u, v, 2.0f * static_cast<float>(r));
   };
-  const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kClear) * 255.0f));
+  const glm::ivec3 clear = glm::ivec3(glm::round(glm::vec3(kMaterialClear) * 255.0f));
   for (const int r : {0, 1, 3}) {
     SCOPED_TRACE("own materials, appearance " + std::to_string(variants[r]));
     EXPECT_COLOUR(at(r, 0, 0.5f, 0.5f), red(r, 0, 0.5f, 0.5f), "red factor");
@@ -428,7 +428,7 @@ TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
   const std::vector<Placement> placements(1);
   const std::vector<AgentPlayback> playback(1);
   const std::vector<uint16_t> variants = {2};  // "all red": drawn in its own materials here
-  (*device)->beginFrame(kClear);
+  (*device)->beginFrame(kMaterialClear);
   ASSERT_TRUE(renderer.draw(frontView(), CrowdFrame{placements, playback, {}, {}, variants}).ok());
   (*device)->finish();
   Result<Image> image = (*device)->readPixels();

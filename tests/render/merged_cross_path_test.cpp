@@ -8,6 +8,7 @@
 #include "render/instanced_renderer.h"
 #include "render/merged_path.h"
 #include "render/test_hooks.h"
+#include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
@@ -17,15 +18,13 @@ namespace throng::render {
 namespace {
 
 // Paths differ only in float rounding of the skinning (GPU vs CPU, uniform vs texel fetch) and in
-// which edge pixels rasterisation keeps: at most 0.1% of the pixels may differ by more than 4
-// (of 255) in a channel.
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
+// which edge pixels rasterisation keeps: test::kPathChannelTolerance, test::kPathMaxBadPixelShare.
 
 double badShare(const Image& a, const Image& b) {
-  const ImageDifference d = compareImages(a, b, kTolerance);
+  const ImageDifference d = compareImages(a, b, test::kPathChannelTolerance);
   std::printf("  %lld pixels differ by more than %d (largest difference %d)\n",
-              static_cast<long long>(d.bad_pixels), kTolerance, d.max_channel_difference);
+              static_cast<long long>(d.bad_pixels), test::kPathChannelTolerance,
+              d.max_channel_difference);
   return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
 }
 
@@ -123,12 +122,12 @@ TEST(MergedCrossPath, MergedInstancedAndCpuReferenceAgree) {
     EXPECT_EQ(stats.draw_calls, 9);  // one per (batch, material): clothes, skin, shoes
     Result<Image> image = (*es2)->readPixels();
     ASSERT_TRUE(image.ok());
-    EXPECT_LE(badShare(*image, *cpu), kMaxBadPixelShare)
+    EXPECT_LE(badShare(*image, *cpu), test::kPathMaxBadPixelShare)
         << "merged vs CPU, source " << static_cast<int>(source);
-    EXPECT_LE(badShare(*image, instanced), kMaxBadPixelShare)
+    EXPECT_LE(badShare(*image, instanced), test::kPathMaxBadPixelShare)
         << "merged vs instanced, source " << static_cast<int>(source);
   }
-  EXPECT_LE(badShare(instanced, *cpu), kMaxBadPixelShare) << "instanced vs CPU";
+  EXPECT_LE(badShare(instanced, *cpu), test::kPathMaxBadPixelShare) << "instanced vs CPU";
   int lit = 0;
   for (size_t px = 0; px < cpu->rgba.size(); px += 4) lit += cpu->rgba[px] > 60;
   EXPECT_GT(lit, 2000);

@@ -19,9 +19,10 @@ namespace throng::render {
 namespace {
 
 // Merged and reference images may differ only where rasterisation of the two vertex streams
-// rounds differently (triangle edges): at most this share of pixels by more than kTolerance.
-constexpr int kTolerance = 8;
-constexpr double kMaxBadPixelShare = 0.003;
+// rounds differently (triangle edges): at most this share of pixels by more than
+// kMergedChannelTolerance.
+constexpr int kMergedChannelTolerance = 8;
+constexpr double kMergedMaxBadPixelShare = 0.003;
 
 std::unique_ptr<Device> makeEs2Device(int max_uniform_vectors = 0) {
   DeviceDesc desc;
@@ -37,7 +38,7 @@ std::unique_ptr<Device> makeEs2Device(int max_uniform_vectors = 0) {
   return std::move(device).value();
 }
 
-struct Scene {
+struct MergedTestScene {
   Character character = test::makeTubeCharacter(12, 12);
   std::vector<MeshLod> lods;
   std::vector<BakedClip> baked_clips;
@@ -49,7 +50,7 @@ struct Scene {
   glm::mat4 view_projection{1.0f};
 
   // `rows` x `columns` characters facing the camera, spread over the LOD distances.
-  Scene(int rows, int columns, float depth_step) {
+  MergedTestScene(int rows, int columns, float depth_step) {
     LodChainOptions options = defaultLodChainOptions();
     options.levels[1].joint_count = 9;
     options.levels[2].joint_count = 6;
@@ -95,7 +96,7 @@ struct Scene {
 TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
   auto device = makeEs2Device();
   ASSERT_NE(device, nullptr);
-  Scene scene(1, 1, 0.0f);
+  MergedTestScene scene(1, 1, 0.0f);
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   // Besides the palettes and the per-character vectors, merged.vert's stage declares a mat4 (4
@@ -104,7 +105,7 @@ TEST(MergedRenderer, ShaderUniformsAreReadFromTheProgram) {
 }
 
 TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
-  Scene scene(1, 1, 0.0f);
+  MergedTestScene scene(1, 1, 0.0f);
   for (int budget : {128, 256, 0}) {
     auto device = makeEs2Device(budget);
     ASSERT_NE(device, nullptr);
@@ -138,7 +139,7 @@ TEST(MergedRenderer, BudgetsOf128And256AndTheDevicesOwn) {
 // typical ES 2.0 phone's 256 vectors for every LOD (13, 9, 6 and 4 joints), and on the device's
 // own budget (llvmpipe: printed) for every LOD the 16-bit index limit leaves alone.
 TEST(MergedRenderer, QuatEncodingFitsAtLeast1Point4TimesTheCharacters) {
-  Scene scene(1, 1, 0.0f);
+  MergedTestScene scene(1, 1, 0.0f);
   for (int budget : {256, 0}) {
     auto device = makeEs2Device(budget);
     ASSERT_NE(device, nullptr);
@@ -173,7 +174,7 @@ TEST(MergedRenderer, QuatEncodingFitsAtLeast1Point4TimesTheCharacters) {
 }
 
 TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
-  Scene scene(1, 1, 0.0f);
+  MergedTestScene scene(1, 1, 0.0f);
   // 13 joints need 39 + 1 vectors: with 43 - 4 = 39 free only the 9-, 6- and 4-joint LODs fit.
   auto device = makeEs2Device(43);
   ASSERT_NE(device, nullptr);
@@ -227,7 +228,7 @@ TEST(MergedRenderer, TooManyJointsFallsBackOrFailsClearly) {
 TEST(MergedRenderer, DrawsKCharactersPerCall) {
   auto device = makeEs2Device(256);
   ASSERT_NE(device, nullptr);
-  Scene scene(1, 20, 0.0f);
+  MergedTestScene scene(1, 20, 0.0f);
   scene.lods.resize(1);  // every character at LOD 0
   scene.lods[0].max_distance = 0.0f;
   auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
@@ -287,7 +288,7 @@ TEST(MergedRenderer, ImagesMatchTheCpuReference) {
   for (int budget : {128, 256}) {
     auto device = makeEs2Device(budget);
     ASSERT_NE(device, nullptr);
-    Scene scene(4, 5, 40.0f);  // rows at 40, 80, 120, 160 units: LODs 0, 1, 2, 3
+    MergedTestScene scene(4, 5, 40.0f);  // rows at 40, 80, 120, 160 units: LODs 0, 1, 2, 3
     auto renderer = MergedBatchRenderer::create(*device, scene.lods, 13);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
     const glm::vec4 clear(0.1f, 0.1f, 0.15f, 1.0f);
@@ -320,13 +321,13 @@ TEST(MergedRenderer, ImagesMatchTheCpuReference) {
       device->finish();
       Result<Image> image = device->readPixels();
       ASSERT_TRUE(image.ok());
-      const ImageDifference diff = compareImages(*image, *expected, kTolerance);
+      const ImageDifference diff = compareImages(*image, *expected, kMergedChannelTolerance);
       const double share =
           static_cast<double>(diff.bad_pixels) / static_cast<double>(image->width * image->height);
-      EXPECT_LE(share, kMaxBadPixelShare)
+      EXPECT_LE(share, kMergedMaxBadPixelShare)
           << "budget " << budget << " source " << static_cast<int>(source) << ": "
-          << diff.bad_pixels << " pixels differ by more than " << kTolerance << " (max "
-          << diff.max_channel_difference << ")";
+          << diff.bad_pixels << " pixels differ by more than " << kMergedChannelTolerance
+          << " (max " << diff.max_channel_difference << ")";
       // The characters are on screen: the image is not just the clear colour.
       int lit = 0;
       for (size_t px = 0; px < image->rgba.size(); px += 4) lit += image->rgba[px] > 60;

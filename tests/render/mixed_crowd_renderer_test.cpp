@@ -20,31 +20,22 @@
 namespace throng::render {
 namespace {
 
-// crowd_bench's image comparison: channels within 4, at most 0.1% of pixels beyond.
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
-constexpr int kSize = 192;
-constexpr uint32_t kAgents = 24;  // agent i of character i % 2
-const glm::vec4 kClear(0.1f, 0.1f, 0.12f, 1.0f);
+constexpr int kMixedFrameSize = 192;
+constexpr uint32_t kMixedAgents = 24;  // agent i of character i % 2
+const glm::vec4 kMixedClear(0.1f, 0.1f, 0.12f, 1.0f);
 
-// Two characters of different joint and frame counts (the sample, 30 fps; the chain, 24 fps).
-const std::vector<Package>& characters() {
-  static const std::vector<Package> packages = {
-      test::bakeForTest(makeSampleCharacter()),
-      test::bakeForTest(test::makeChainCharacter(), 24.0f)};
-  return packages;
-}
-
+// test::sampleAndChainPackages(), for MixedCrowdRenderer::create.
 std::vector<const Package*> packagePointers() {
   std::vector<const Package*> out;
-  for (const Package& p : characters()) out.push_back(&p);
+  for (const Package& p : test::sampleAndChainPackages()) out.push_back(&p);
   return out;
 }
 
 // The mixed crowd: character c's agents in row c, at different clip times.
-Crowd makeCrowd(uint32_t agents = kAgents) {
+Crowd makeCrowd(uint32_t agents = kMixedAgents) {
   std::vector<CrowdCharacter> crowd_characters;
-  for (const Package& p : characters()) crowd_characters.push_back({p.clips, ClipSet{}});
+  for (const Package& p : test::sampleAndChainPackages())
+    crowd_characters.push_back({p.clips, ClipSet{}});
   Crowd crowd(crowd_characters);
   for (uint32_t i = 0; i < agents; ++i) {
     const uint16_t c = static_cast<uint16_t>(i % 2);
@@ -56,7 +47,7 @@ Crowd makeCrowd(uint32_t agents = kAgents) {
   return crowd;
 }
 
-FrameView testView() {
+FrameView mixedView() {
   return lookAtView(glm::vec3(0.0f, 5.0f, 9.0f), glm::vec3(0.0f, 0.8f, -1.5f), glm::radians(60.0f),
                     1.0f, 0.1f, 100.0f);
 }
@@ -89,13 +80,13 @@ class MixedCrowdPaths : public ::testing::TestWithParam<RenderPath> {
  protected:
   void SetUp() override {
     DeviceDesc desc;
-    desc.width = desc.height = kSize;
+    desc.width = desc.height = kMixedFrameSize;
     desc.gles_major = 3;
     if (GetParam() == RenderPath::kGpu) {
       // What the gpu path needs of the driver: THRONG_REQUIRE (a failure in CI, whose llvmpipe
       // has it all).
       std::string missing;
-      device_ = test::makeEs31Device(&missing, kSize, kSize);
+      device_ = test::makeEs31Device(&missing, kMixedFrameSize, kMixedFrameSize);
       THRONG_REQUIRE(device_ != nullptr, missing);
     } else {
       device_ = test::makeTestDevice(desc);
@@ -113,14 +104,15 @@ class MixedCrowdPaths : public ::testing::TestWithParam<RenderPath> {
 
 TEST_P(MixedCrowdPaths, DrawsEachCharacterAsItsOwnRendererDoes) {
   const Crowd crowd = makeCrowd();
-  const FrameView view = testView();
+  const FrameView view = mixedView();
   // The reference first: each character's agents with a renderer (and texture) of its own.
   std::vector<std::unique_ptr<CrowdRenderer>> alone;
   std::vector<Gathered> gathered;
-  device_->beginFrame(kClear);
+  device_->beginFrame(kMixedClear);
   uint32_t draw_calls = 0, visible = 0;
   for (uint16_t c = 0; c < 2; ++c) {
-    alone.push_back(std::make_unique<CrowdRenderer>(*device_, characters()[c], desc()));
+    alone.push_back(
+        std::make_unique<CrowdRenderer>(*device_, test::sampleAndChainPackages()[c], desc()));
     ASSERT_TRUE(alone.back()->ok()) << alone.back()->status().toString();
     gathered.push_back(gather(crowd, c));
     ASSERT_TRUE(
@@ -136,24 +128,25 @@ TEST_P(MixedCrowdPaths, DrawsEachCharacterAsItsOwnRendererDoes) {
   ASSERT_TRUE(mixed.ok()) << mixed.status().toString();
   ASSERT_EQ((*mixed)->characterCount(), 2u);
   EXPECT_EQ((*mixed)->path(), GetParam());
-  device_->beginFrame(kClear);
+  device_->beginFrame(kMixedClear);
   ASSERT_TRUE((*mixed)->draw(view, crowd).ok());
   const Image together = frameOf(*device_);
   const CrowdFrameStats& stats = (*mixed)->stats();
 
   int64_t lit = 0;
   for (size_t p = 0; p < separate.rgba.size(); p += 4) lit += std::abs(separate.rgba[p] - 26) > 4;
-  EXPECT_GT(lit, kSize * kSize / 50) << "both characters show";
-  const ImageDifference d = compareImages(separate, together, kTolerance);
-  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kSize * kSize), kMaxBadPixelShare)
-      << d.bad_pixels << " pixels differ by more than " << kTolerance << " (max difference "
-      << d.max_channel_difference << ")";
+  EXPECT_GT(lit, kMixedFrameSize * kMixedFrameSize / 50) << "both characters show";
+  const ImageDifference d = compareImages(separate, together, test::kPathChannelTolerance);
+  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kMixedFrameSize * kMixedFrameSize),
+            test::kPathMaxBadPixelShare)
+      << d.bad_pixels << " pixels differ by more than " << test::kPathChannelTolerance
+      << " (max difference " << d.max_channel_difference << ")";
 
   // Counters: the characters' summed.
-  EXPECT_EQ(stats.agents, kAgents);
+  EXPECT_EQ(stats.agents, kMixedAgents);
   EXPECT_EQ(stats.draw_calls, draw_calls);
-  EXPECT_EQ((*mixed)->agentsOf(0), kAgents / 2);
-  EXPECT_EQ((*mixed)->agentsOf(1), kAgents / 2);
+  EXPECT_EQ((*mixed)->agentsOf(0), kMixedAgents / 2);
+  EXPECT_EQ((*mixed)->agentsOf(1), kMixedAgents / 2);
   if (GetParam() != RenderPath::kGpu) {  // the gpu path's counts arrive late
     EXPECT_EQ(stats.visible, visible);
     // An agent of the second character is drawn as its own renderer drew it.
@@ -181,26 +174,26 @@ TEST_P(MixedCrowdPaths, DrawsEachCharacterAsItsOwnRendererDoes) {
 }
 
 TEST_P(MixedCrowdPaths, OneCharacterIsDrawnAsItsRendererDrawsTheCrowd) {
-  std::vector<CrowdCharacter> one = {{characters()[0].clips, ClipSet{}}};
+  std::vector<CrowdCharacter> one = {{test::sampleAndChainPackages()[0].clips, ClipSet{}}};
   Crowd crowd(one);
   for (uint32_t i = 0; i < 9; ++i) {
     Placement p;
     p.position = glm::vec3(1.2f * (static_cast<float>(i % 3) - 1.0f), 0.0f, -1.5f * (i / 3));
     crowd.addAgent(p, 0.2f * static_cast<float>(i));
   }
-  const FrameView view = testView();
-  const Package* package = &characters()[0];
+  const FrameView view = mixedView();
+  const Package* package = &test::sampleAndChainPackages()[0];
   Result<std::unique_ptr<MixedCrowdRenderer>> mixed =
       MixedCrowdRenderer::create(*device_, std::span(&package, 1), desc());
   ASSERT_TRUE(mixed.ok()) << mixed.status().toString();
   EXPECT_EQ((*mixed)->sharedTexture(), nullptr);
   EXPECT_TRUE((*mixed)->separateTextures().empty());
-  device_->beginFrame(kClear);
+  device_->beginFrame(kMixedClear);
   ASSERT_TRUE((*mixed)->draw(view, crowd).ok());
   const Image through_mixed = frameOf(*device_);
 
-  CrowdRenderer renderer(*device_, characters()[0], desc());
-  device_->beginFrame(kClear);
+  CrowdRenderer renderer(*device_, test::sampleAndChainPackages()[0], desc());
+  device_->beginFrame(kMixedClear);
   ASSERT_TRUE(renderer.draw(view, crowd).ok());
   const Image direct = frameOf(*device_);
   const ImageDifference d = compareImages(direct, through_mixed, 0);
@@ -230,18 +223,18 @@ TEST(MixedCrowdRenderer, BadInputIsAnErrorNamingTheCharacter) {
   // A crowd of another number of characters than the renderer's.
   Result<std::unique_ptr<MixedCrowdRenderer>> mixed = MixedCrowdRenderer::create(*device, packages);
   ASSERT_TRUE(mixed.ok()) << mixed.status().toString();
-  std::vector<CrowdCharacter> one = {{characters()[0].clips, ClipSet{}}};
+  std::vector<CrowdCharacter> one = {{test::sampleAndChainPackages()[0].clips, ClipSet{}}};
   Crowd alone(one);
   alone.addAgent(Placement{});
-  device->beginFrame(kClear);
-  const Status s = (*mixed)->draw(testView(), alone);
+  device->beginFrame(kMixedClear);
+  const Status s = (*mixed)->draw(mixedView(), alone);
   EXPECT_EQ(s.code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(s.message().find("the crowd has 1 characters, the renderer 2"), std::string::npos)
       << s.message();
   // Tints must be one per agent.
   const Crowd crowd = makeCrowd();
   const std::vector<glm::vec4> too_few(3, glm::vec4(1.0f));
-  EXPECT_EQ((*mixed)->draw(testView(), crowd, too_few).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ((*mixed)->draw(mixedView(), crowd, too_few).code(), ErrorCode::kInvalidArgument);
 }
 
 TEST(MixedCrowdRenderer, SettingsReachEveryCharacterAndTheGridOnlyTheFirst) {

@@ -21,18 +21,6 @@ namespace {
 
 // The pass does FramePaletteJob's arithmetic in float (fused multiply-adds may differ).
 constexpr float kPaletteTolerance = 1e-5f;  // relative to 1 + |entry|
-// InstancedRenderer's transform-feedback tolerances (instanced_renderer_test.cpp).
-constexpr float kFloatTolerance = 1e-4f;
-constexpr float kNormalTolerance = 1e-3f;
-// crowd_bench's agreement rule for images of two paths.
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
-
-Character chainWithTwoClips() {
-  Character c = test::makeChainCharacter();
-  c.clips.push_back(test::makeChainTwistClip());
-  return c;
-}
 
 std::unique_ptr<InstancedRenderer> makeRenderer(Device& device, const Package& package,
                                                 PalettePassMode mode) {
@@ -82,7 +70,7 @@ TEST(PalettePass, FloatTargetMatchesFramePaletteJob) {
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
   ASSERT_TRUE(device->caps().color_buffer_float) << "Mesa offers ES 3.2: RGBA32F renders";
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   auto renderer = makeRenderer(*device, package, PalettePassMode::kOn);
   ASSERT_NE(renderer, nullptr);
   const auto instances = test::randomInstances(package, 300, 21);  // a third cross-fading
@@ -99,7 +87,8 @@ TEST(PalettePass, BitsTargetWithoutColorBufferFloatMatchesFramePaletteJob) {
   hooks.caps.disable_color_buffer_float = true;
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
+  const Package package =
+      test::bakeForTest(test::makeChainWithTwoClips(), 30.0f, TexelFormat::kRgba16F);
   auto renderer = makeRenderer(*device, package, PalettePassMode::kOn);
   ASSERT_NE(renderer, nullptr);
   const auto instances = test::randomInstances(package, 300, 22);
@@ -116,7 +105,7 @@ TEST(PalettePass, PalettesWrapOntoSeveralRowsOfASmallTexture) {
   hooks.caps.max_texture_size = 64;  // 9 texels per instance: 7 instances per row
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   auto renderer = makeRenderer(*device, package, PalettePassMode::kOn);
   ASSERT_NE(renderer, nullptr);
   const auto instances = test::randomInstances(package, 50, 23);
@@ -124,8 +113,8 @@ TEST(PalettePass, PalettesWrapOntoSeveralRowsOfASmallTexture) {
   EXPECT_EQ(renderer->palettePass()->instancesPerRow(), 7);
   // Skinning reads the instance's palette where the pass wrote it.
   const test::SkinningError error = test::compareWithCpu(*renderer, package, instances);
-  EXPECT_LT(error.position, kFloatTolerance);
-  EXPECT_LT(error.normal, kNormalTolerance);
+  EXPECT_LT(error.position, test::kSkinPositionTolerance);
+  EXPECT_LT(error.normal, test::kSkinNormalTolerance);
 }
 
 TEST(PalettePass, SkinningFromThePaletteMatchesTheCpuSkinner) {
@@ -136,13 +125,13 @@ TEST(PalettePass, SkinningFromThePaletteMatchesTheCpuSkinner) {
     hooks.caps.disable_color_buffer_float = bits;
     auto device = test::makeTestDevice(desc);
     ASSERT_NE(device, nullptr);
-    const Package package = test::bakeForTest(chainWithTwoClips());
+    const Package package = test::bakeForTest(test::makeChainWithTwoClips());
     auto renderer = makeRenderer(*device, package, PalettePassMode::kOn);
     ASSERT_NE(renderer, nullptr);
     const auto instances = test::randomInstances(package, 64, 24);
     const test::SkinningError error = test::compareWithCpu(*renderer, package, instances);
-    EXPECT_LT(error.position, kFloatTolerance) << (bits ? "RGBA32UI" : "RGBA32F");
-    EXPECT_LT(error.normal, kNormalTolerance) << (bits ? "RGBA32UI" : "RGBA32F");
+    EXPECT_LT(error.position, test::kSkinPositionTolerance) << (bits ? "RGBA32UI" : "RGBA32F");
+    EXPECT_LT(error.normal, test::kSkinNormalTolerance) << (bits ? "RGBA32UI" : "RGBA32F");
     ASSERT_NE(renderer->palettePass(), nullptr) << "the capture went through the pass";
   }
 }
@@ -189,16 +178,16 @@ TEST(PalettePass, ImagesEqualDirectFetching) {
   for (size_t p = 0; p < expected.rgba.size(); p += 4)
     lit += expected.rgba[p] + expected.rgba[p + 1] + expected.rgba[p + 2] > 30;
   EXPECT_GT(lit, 1000);
-  const ImageDifference d = compareImages(expected, image, kTolerance);
+  const ImageDifference d = compareImages(expected, image, test::kPathChannelTolerance);
   EXPECT_LE(static_cast<double>(d.bad_pixels),
-            kMaxBadPixelShare * static_cast<double>(image.width * image.height))
+            test::kPathMaxBadPixelShare * static_cast<double>(image.width * image.height))
       << d.bad_pixels << " pixels differ, by up to " << d.max_channel_difference;
 }
 
 TEST(PalettePass, AutoTurnsOnAtTheThreshold) {
   auto device = test::makeTestDevice({.width = 16, .height = 16});
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   auto renderer = makeRenderer(*device, package, PalettePassMode::kAuto);
   ASSERT_NE(renderer, nullptr);
   const uint64_t vertices = renderer->vertexCount(0);
@@ -222,7 +211,7 @@ TEST(PalettePass, PalettesThatDoNotFitAreDrawnByDirectFetching) {
   hooks.caps.max_texture_size = 64;  // 7 instances per row, 64 rows: 448 palettes at most
   auto device = test::makeTestDevice(desc);
   ASSERT_NE(device, nullptr);
-  const Package package = test::bakeForTest(chainWithTwoClips());
+  const Package package = test::bakeForTest(test::makeChainWithTwoClips());
   auto renderer = makeRenderer(*device, package, PalettePassMode::kOn);
   ASSERT_NE(renderer, nullptr);
   const auto instances = test::randomInstances(package, 449, 27);
@@ -232,7 +221,8 @@ TEST(PalettePass, PalettesThatDoNotFitAreDrawnByDirectFetching) {
   const Status status = renderer->capturePalettes(instances, palettes);
   EXPECT_EQ(status.code(), ErrorCode::kUnsupported) << status.toString();
   // The capture (like the draw) falls back to direct fetching: still the CPU skinner's vertices.
-  EXPECT_LT(test::compareWithCpu(*renderer, package, instances).position, kFloatTolerance);
+  EXPECT_LT(test::compareWithCpu(*renderer, package, instances).position,
+            test::kSkinPositionTolerance);
   const std::vector<Instance> fewer(instances.begin(), instances.begin() + 448);
   ASSERT_TRUE(renderer->draw(FrameView{}, fewer).ok());
   EXPECT_TRUE(renderer->stats().palette_pass);

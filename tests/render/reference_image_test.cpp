@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "render/cpu_reference.h"
+#include "render_test_support.h"
 #include "support/gpu_support.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
@@ -22,10 +23,9 @@ namespace {
 // Every path skins on the GPU (float rounding differs from SkinJob's), and the merged path
 // packs joints as quaternion + translation + scale within 0.1% of the character's height: edges
 // land on other pixels. At most 0.1% of the pixels may differ by more than 4 (of 255) in a
-// channel (the tolerance of the other cross-path tests).
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
-constexpr int kFrameSize = 256;
+// channel (the tolerance of the other cross-path tests: test::kPathChannelTolerance,
+// test::kPathMaxBadPixelShare).
+constexpr int kReferenceFrameSize = 256;
 
 // With THRONG_TEST_IMAGE_DIR set, the images compared are written there to be looked at.
 void keepImage(const Image& image, const std::string& name) {
@@ -37,7 +37,8 @@ void keepImage(const Image& image, const std::string& name) {
 
 TEST(ReferenceImage, EveryPathDrawsTheDocumentedPicture) {
   std::string missing;
-  std::unique_ptr<Device> device = test::makeEs31Device(&missing, kFrameSize, kFrameSize);
+  std::unique_ptr<Device> device =
+      test::makeEs31Device(&missing, kReferenceFrameSize, kReferenceFrameSize);
   THRONG_REQUIRE(device != nullptr, missing);  // the gpu path needs ES 3.1 compute
   const Character character = makeSampleCharacter();
   BakeOptions bake;
@@ -98,15 +99,15 @@ TEST(ReferenceImage, EveryPathDrawsTheDocumentedPicture) {
     Result<Image> image = device->readPixels();
     ASSERT_TRUE(image.ok()) << image.status().toString();
     keepImage(*image, renderPathName(path));
-    const ImageDifference d = compareImages(*image, *expected, kTolerance);
-    const double share =
-        static_cast<double>(d.bad_pixels) / static_cast<double>(kFrameSize * kFrameSize);
+    const ImageDifference d = compareImages(*image, *expected, test::kPathChannelTolerance);
+    const double share = static_cast<double>(d.bad_pixels) /
+                         static_cast<double>(kReferenceFrameSize * kReferenceFrameSize);
     std::printf("  %s: %lld pixels differ from the reference by more than %d (largest %d)\n",
-                renderPathName(path), static_cast<long long>(d.bad_pixels), kTolerance,
-                d.max_channel_difference);
-    EXPECT_LE(share, kMaxBadPixelShare)
-        << d.bad_pixels << " pixels differ by more than " << kTolerance << " (largest "
-        << d.max_channel_difference << ")";
+                renderPathName(path), static_cast<long long>(d.bad_pixels),
+                test::kPathChannelTolerance, d.max_channel_difference);
+    EXPECT_LE(share, test::kPathMaxBadPixelShare)
+        << d.bad_pixels << " pixels differ by more than " << test::kPathChannelTolerance
+        << " (largest " << d.max_channel_difference << ")";
   }
 }
 

@@ -2,11 +2,15 @@
 #include "render_test_support.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
+#include <system_error>
 
 #include <gtest/gtest.h>
 
 #include "support/test_support.h"
+#include "test_package.h"
+#include "throng/core/package.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_morph.h"
 #include "throng/crowd/frame_palette.h"
@@ -17,16 +21,39 @@
 
 namespace throng::test {
 
+// ctest runs every test in a process of its own, and baking the sample and building its LOD chain
+// is most of a test's time in CI's sanitizer tree (14 s of CPU under ASan + UBSan, per process):
+// the first process writes the package into the build tree and the others read it back (the round
+// trip is lossless: Package.RoundTripsEveryField). A cache older than this test program (relinked
+// whenever a library changes) or unreadable is baked again.
 const Package& sampleWithLods() {
   static const Package package = [] {
+    const std::filesystem::path cache =
+        std::filesystem::path(THRONG_TEST_CACHE_DIR) / "sample_with_lods.throng";
+    std::error_code cache_error, program_error;
+    const auto cache_time = std::filesystem::last_write_time(cache, cache_error);
+    const auto program_time = std::filesystem::last_write_time("/proc/self/exe", program_error);
+    if (!cache_error && !program_error && cache_time >= program_time) {
+      Result<Package> cached = readPackage(cache.string());
+      if (cached.ok()) return std::move(cached).value();
+    }
     const Character character = makeSampleCharacter();
     BakeOptions bake;
     bake.threads = 1;
     Package p = bakeCharacter(character, bake).value();
     p.lods = buildLodChain(character, defaultLodChainOptions()).value();
+    // Atomic (writePackage): a process reading meanwhile sees the whole old file or the new one.
+    const Status written = writePackage(p, cache.string());
+    EXPECT_TRUE(written.ok()) << written.toString();
     return p;
   }();
   return package;
+}
+
+const std::vector<Package>& sampleAndChainPackages() {
+  static const std::vector<Package> packages = {bakeForTest(makeSampleCharacter()),
+                                                bakeForTest(makeChainCharacter(), 24.0f)};
+  return packages;
 }
 
 std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& info) {
@@ -40,6 +67,17 @@ std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);
   EXPECT_TRUE(device.ok()) << "headless EGL device: " << device.status().toString();
   return device.ok() ? std::move(device).value() : nullptr;
+}
+
+std::unique_ptr<render::Device> makeTestDevice(int gles_major, int size,
+                                               render::CapsOverride caps) {
+  render::DeviceDesc desc;
+  render::DeviceTestHooks hooks;
+  desc.test_hooks = &hooks;
+  desc.gles_major = gles_major;
+  desc.width = desc.height = size;
+  hooks.caps = caps;
+  return makeTestDevice(desc);
 }
 
 std::vector<render::Instance> randomInstances(const Package& package, int count, uint32_t seed) {

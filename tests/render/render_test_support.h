@@ -9,15 +9,33 @@
 #include <gtest/gtest.h>
 
 #include "render/instanced_renderer.h"
+#include "render/test_hooks.h"
 #include "throng/core/package.h"
 #include "throng/render/device.h"
 #include "throng/render/render_path.h"
 
 namespace throng::test {
 
+// crowd_bench's agreement rule for two images of one scene drawn on different paths (or a path
+// and the reference): they differ only in float rounding of the skinning and in which edge
+// pixels rasterisation keeps, so at most 0.1% of the pixels may differ by more than 4 (of 255)
+// in a channel.
+inline constexpr int kPathChannelTolerance = 4;
+inline constexpr double kPathMaxBadPixelShare = 0.001;
+
+// compareWithCpu's tolerances for InstancedRenderer's transform feedback (RGBA32F palettes: GPU
+// and CPU do the same float arithmetic in a different order): positions as a fraction of the
+// character's size, and unit normals.
+inline constexpr float kSkinPositionTolerance = 1e-4f;
+inline constexpr float kSkinNormalTolerance = 1e-3f;
+
 // The built-in sample character baked with its default LOD chain (what `throng render sample`
 // draws), made once per test process.
 const Package& sampleWithLods();
+
+// Two characters of different skeletons, baked once per test process: the sample character and
+// the chain (at 24 frames per second).
+const std::vector<Package>& sampleAndChainPackages();
 
 // gtest's name of a render path parameter: its name without '-' ("percharacter").
 std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& info);
@@ -30,6 +48,9 @@ inline constexpr render::RenderPath kEveryPath[] = {
 // A headless device (a real ES 2.0 one for gles_major 2: see useGlesVersion); a device that
 // cannot be created fails the test (CI has Mesa), never skips.
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc = {});
+// The same, of `size` x `size` pixels, for ES `gles_major`, with `caps` overridden (test_hooks.h).
+std::unique_ptr<render::Device> makeTestDevice(int gles_major, int size,
+                                               render::CapsOverride caps = {});
 
 // `count` random instances over the package's clips: random placements (|position| <= 10,
 // scale 0.5..2), times (including negative and past the end), blends and cross-fades (a third

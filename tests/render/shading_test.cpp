@@ -23,9 +23,9 @@
 namespace throng::render {
 namespace {
 
-constexpr int kSize = 160;
-constexpr uint32_t kAgents = 6;
-const glm::vec4 kClear(0.0f, 0.0f, 0.0f, 1.0f);
+constexpr int kShadingFrameSize = 160;
+constexpr uint32_t kShadingAgents = 6;
+const glm::vec4 kShadingClear(0.0f, 0.0f, 0.0f, 1.0f);
 
 // Red: the file's uniform; green: the agent's index / 64; blue: its state / 8.
 const char* const kFieldsShader = R"(uniform vec3 paint;
@@ -49,7 +49,7 @@ class ShadingPaths : public ::testing::TestWithParam<RenderPath> {
  protected:
   void SetUp() override {
     DeviceDesc desc;
-    desc.width = desc.height = kSize;
+    desc.width = desc.height = kShadingFrameSize;
     desc.gles_major = 3;
     if (GetParam() == RenderPath::kGpu) desc.gles_minor = 1;
     device_ = test::makeTestDevice(desc);
@@ -97,11 +97,11 @@ TEST_P(ShadingPaths, UniformsAgentAndStateReachThrongShade) {
       << no_sampler.message();
 
   // Agents in a row, their indices 10 + 7 i given by the frame, their states i % 6.
-  std::vector<Placement> placements(kAgents);
-  std::vector<AgentPlayback> playback(kAgents);
-  std::vector<AgentState> states(kAgents);
-  std::vector<uint32_t> ids(kAgents);
-  for (uint32_t i = 0; i < kAgents; ++i) {
+  std::vector<Placement> placements(kShadingAgents);
+  std::vector<AgentPlayback> playback(kShadingAgents);
+  std::vector<AgentState> states(kShadingAgents);
+  std::vector<uint32_t> ids(kShadingAgents);
+  for (uint32_t i = 0; i < kShadingAgents; ++i) {
     placements[i].position = glm::vec3(1.6f * (static_cast<float>(i) - 2.5f), 0.0f, 0.0f);
     playback[i].time = 0.1f * static_cast<float>(i);
     states[i] = static_cast<AgentState>(i % 6);
@@ -114,7 +114,7 @@ TEST_P(ShadingPaths, UniformsAgentAndStateReachThrongShade) {
   frame.agent_ids = ids;
   const FrameView view = lookAtView(glm::vec3(0.0f, 1.5f, 9.0f), glm::vec3(0.0f, 1.0f, 0.0f),
                                     glm::radians(50.0f), 1.0f, 0.1f, 50.0f);
-  device_->beginFrame(kClear);
+  device_->beginFrame(kShadingClear);
   ASSERT_TRUE(renderer.draw(view, frame).ok()) << renderer.status().toString();
   device_->finish();
   Result<Image> image = device_->readPixels();
@@ -128,7 +128,7 @@ TEST_P(ShadingPaths, UniformsAgentAndStateReachThrongShade) {
     if (px[0] == 0 && px[1] == 0 && px[2] == 0) continue;
     ++covered;
     bool found = false;
-    for (uint32_t i = 0; i < kAgents; ++i) {
+    for (uint32_t i = 0; i < kShadingAgents; ++i) {
       if (std::abs(px[1] - encoded(ids[i] / 64.0)) > 1) continue;
       found = std::abs(px[0] - encoded(0.25)) <= 1 &&
               std::abs(px[2] - encoded(static_cast<double>(states[i]) / 8.0)) <= 1;
@@ -139,7 +139,7 @@ TEST_P(ShadingPaths, UniformsAgentAndStateReachThrongShade) {
   }
   EXPECT_GT(covered, 200);
   EXPECT_EQ(wrong, 0) << "of " << covered << " covered pixels";
-  EXPECT_EQ(seen.size(), kAgents);
+  EXPECT_EQ(seen.size(), kShadingAgents);
 }
 
 TEST_P(ShadingPaths, ABrokenFileFailsTheRendererNamingItsLine) {

@@ -6,6 +6,7 @@
 
 #include <glm/gtc/packing.hpp>
 
+#include "support/test_support.h"
 #include "throng/core/pose.h"
 
 namespace throng::test {
@@ -74,6 +75,12 @@ Clip makeChainTwistClip() {
   }
   updateClipRange(clip);
   return clip;
+}
+
+Character makeChainWithTwoClips() {
+  Character c = makeChainCharacter();
+  c.clips.push_back(makeChainTwistClip());
+  return c;
 }
 
 }  // namespace throng::test

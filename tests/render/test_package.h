@@ -17,4 +17,7 @@ Package bakeForTest(const Character& character, float fps = 30.0f,
 // blend two different motions.
 Clip makeChainTwistClip();
 
+// The chain character (support/test_support.h) with its twist clip as a second clip.
+Character makeChainWithTwoClips();
+
 }  // namespace throng::test
