@@ -31,7 +31,8 @@
 #include "throng/render/mixed_crowd_renderer.h"
 
 namespace throng {
-namespace {
+// A named namespace, not an anonymous one: the unity build compiles this file with others.
+namespace layers_render_test {
 
 using render::CrowdFrame;
 using render::CrowdRenderer;
@@ -317,5 +318,5 @@ TEST(LayersRender, ACrowdsPropsAndLayersReachTheRenderers) {
   EXPECT_LE(static_cast<double>(d.bad_pixels) / (kSize * kSize), kMaxBadPixelShare);
 }
 
-}  // namespace
+}  // namespace layers_render_test
 }  // namespace throng

@@ -26,7 +26,8 @@
 #include "throng/render/crowd_renderer.h"
 
 namespace throng::render {
-namespace {
+// A named namespace, not an anonymous one: the unity build compiles this file with others.
+namespace normal_map_test {
 
 constexpr int kWidth = 128;
 constexpr int kHeight = 64;
@@ -259,5 +260,5 @@ INSTANTIATE_TEST_SUITE_P(Paths, NormalMap,
                                            PathCase{RenderPath::kGpu, 3, false}),
                          caseName);
 
-}  // namespace
+}  // namespace normal_map_test
 }  // namespace throng::render

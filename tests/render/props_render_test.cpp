@@ -25,7 +25,8 @@
 #include "throng/render/crowd_renderer.h"
 
 namespace throng {
-namespace {
+// A named namespace, not an anonymous one: the unity build compiles this file with others.
+namespace props_render_test {
 
 using render::CrowdFrame;
 using render::CrowdRenderer;
@@ -257,5 +258,5 @@ TEST(PropsRender, PropsSharingTheMaterialAddNoDrawCall) {
   }
 }
 
-}  // namespace
+}  // namespace props_render_test
 }  // namespace throng

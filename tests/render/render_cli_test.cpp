@@ -20,7 +20,8 @@
 #include "throng/render/crowd_renderer.h"
 
 namespace throng {
-namespace {
+// A named namespace, not an anonymous one: the unity build compiles this file with others.
+namespace render_cli_test {
 
 // crowd_bench's agreement rule (see tests/render/crowd_renderer_test.cpp).
 constexpr int kTolerance = 4;
@@ -613,5 +614,5 @@ TEST(RenderCli, WarnsUnderMesasNoOpDriver) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace render_cli_test
 }  // namespace throng

@@ -250,7 +250,7 @@ TEST_P(SamplerUnits, EachFreeUnitReadsItsOwnTexture) {
                                     glm::radians(50.0f), 1.0f, 0.1f, 20.0f);
   for (int i = 0; i < free_units; ++i) {
     ASSERT_TRUE(renderer.setShaderUniform("pick", static_cast<float>(i)).ok());
-    device->beginFrame(kClear);
+    device->beginFrame(kShadingClear);
     ASSERT_TRUE(renderer.draw(view, CrowdFrame{placements, playback}).ok())
         << renderer.status().toString();
     device->finish();

@@ -22,7 +22,8 @@
 #include "throng/render/crowd_renderer.h"
 
 namespace throng::render {
-namespace {
+// A named namespace, not an anonymous one: the unity build compiles this file with others.
+namespace shadow_test {
 
 constexpr int kSize = 96;
 const glm::vec4 kClear(0.1f, 0.1f, 0.4f, 1.0f);
@@ -329,5 +330,5 @@ INSTANTIATE_TEST_SUITE_P(Paths, Shadows,
                                            PathCase{RenderPath::kGpu, 3}),
                          caseName);
 
-}  // namespace
+}  // namespace shadow_test
 }  // namespace throng::render
