@@ -24,6 +24,9 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
 }
 
 void GpuDrivenPath::update(Crowd& crowd, float seconds, JobSystem* /*jobs*/) {
+  // The layers live in the Crowd (the GPU's agents hold none): they advance there, before the
+  // mirror takes the queued commands (a kDie ends a layer).
+  crowd.advanceLayers(seconds);
   if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
 }
 
