@@ -57,6 +57,7 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.shading = in.shading;
   options.pass = in.pass;
   options.attachments = in.frame.attachments;
+  options.blobs = in.listed_blobs;
   return options;
 }
 
@@ -99,6 +100,8 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
     return s;
   }
   stats.agents = gpu_->agentCount();
+  // The ground's draws and the blob shadows drawn from the lists.
+  if (in.listed_blobs) stats.ground_draw_calls = in.listed_blobs->renderer->drawCalls();
   stats.draw_calls = renderer_->stats().draw_calls;
   stats.animation_texture_binds = renderer_->stats().animation_texture_binds;
   pollCounts(stats);
