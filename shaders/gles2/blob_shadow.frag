@@ -1,6 +1,5 @@
 #version 100
-// How much a blob shadow darkens what is under it (alpha, blended as dst * (1 - alpha)): the
-// opacity at the centre falling smoothly to 0 at the radius, faded by the fog like the ground.
+// How much a blob shadow darkens what is under it (common/blob_shadow.glsl's blobAlpha).
 #ifdef GL_FRAGMENT_PRECISION_HIGH
 precision highp float;
 #else
@@ -14,9 +13,8 @@ uniform vec4 u_fog_color;  // fog colour, 1 / (end - start); 0 there means no fo
 varying vec2 v_offset;
 varying vec3 v_world;
 
+#include "common/blob_shadow.glsl"
+
 void main() {
-  float r2 = dot(v_offset, v_offset);
-  float falloff = r2 < 1.0 ? (1.0 - r2) * (1.0 - r2) : 0.0;
-  float fog = clamp((distance(v_world, u_fog_eye.xyz) - u_fog_eye.w) * u_fog_color.w, 0.0, 1.0);
-  gl_FragColor = vec4(0.0, 0.0, 0.0, u_opacity * falloff * (1.0 - fog));
+  gl_FragColor = vec4(0.0, 0.0, 0.0, blobAlpha(v_offset, v_world, u_opacity, u_fog_eye, u_fog_color));
 }

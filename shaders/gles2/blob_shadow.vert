@@ -10,8 +10,10 @@ attribute vec4 a_blob;    // centre (world), radius (world units)
 varying vec2 v_offset;  // -1..1 across the shadow
 varying vec3 v_world;
 
+#include "common/blob_shadow.glsl"
+
 void main() {
   v_offset = a_corner;
-  v_world = a_blob.xyz + vec3(a_corner.x * a_blob.w, 0.0, a_corner.y * a_blob.w);
+  v_world = blobCorner(a_corner, a_blob);
   gl_Position = u_view_projection * vec4(v_world, 1.0);
 }

@@ -305,6 +305,17 @@ void Crowd::update(float seconds, JobSystem* jobs) {
     events_.insert(events_.end(), chunk_events_[c].begin(), chunk_events_[c].end());
 }
 
+void Crowd::advanceLayers(float seconds) {
+  for (const Command& c : queue_) {
+    if (c.type == CommandType::kDie) layers_[c.agent] = AgentLayer{};  // as apply() does
+  }
+  events_.clear();
+  const uint32_t n = agentCount();
+  for (uint32_t a = 0; a < n; ++a) {
+    if (layers_[a].active) advanceLayer(a, seconds, events_);
+  }
+}
+
 void Crowd::advance(uint32_t begin, uint32_t end, float seconds, std::vector<EventHit>& events) {
   const float fade_step =
       desc_.cross_fade_seconds > 0.0f ? seconds / desc_.cross_fade_seconds : 1.0f;

@@ -174,12 +174,6 @@ void CrowdRenderer::Impl::chooseShadows() {
       shadow_reason = "off: asked for";
       return;
     case ShadowMode::kBlob:
-      if (kind == RenderPath::kGpu) {
-        // Blobs are drawn from the visible agents, which stay on the GPU on this path.
-        settings.shadows = ShadowMode::kOff;
-        shadow_reason = "off: blob shadows asked for, which the gpu path does not draw yet";
-        return;
-      }
       shadow_reason = "blob: asked for";
       return;
     case ShadowMode::kMap:
@@ -411,6 +405,7 @@ Status CrowdRenderer::Impl::drawFrame(const FrameInput& given) {
       !s.ok()) {
     return failOnGlError(s);
   }
+  in.listed_blobs = scenery->listedBlobs();
   return failOnGlError(path->submit(in, lists, stats));
 }
 

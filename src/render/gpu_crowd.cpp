@@ -75,7 +75,7 @@ struct GpuAgent {
 static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 
 // crowd.comp's word layouts.
-constexpr uint32_t kDrawWords = 5;  // DrawElementsIndirectCommand
+constexpr uint32_t kDrawWords = kDrawCommandWords;  // DrawElementsIndirectCommand
 constexpr uint32_t kClipWords =
     12;  // first, count, fps, duration, axis sphere (y, radius, 2 unused), loop, period, 2 unused
 constexpr uint32_t kCommandWords = 4;  // agent, type | loop << 8 | clip << 16, target x, z
@@ -769,6 +769,14 @@ Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& option
   if (extras_active_) {
     in.agent_extras = extras_;
     in.agent_extras_per_row = tints_per_row_;
+  }
+  if (options.blobs && options.pass == DrawPass::kColor) {
+    const ListedBlobShadows& blobs = *options.blobs;
+    if (Status s =
+            blobs.renderer->drawListedShadows(view, blobs.desc, blobs.radius, in, lod_count_);
+        !s.ok()) {
+      return s;
+    }
   }
   if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok())
     return s;

@@ -13,6 +13,7 @@
 #include <glm/glm.hpp>
 
 #include "render/instanced_renderer.h"
+#include "render/passes/scenery_pass.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
 #include "throng/crowd/crowd.h"
@@ -54,6 +55,9 @@ struct GpuDrawOptions {
   std::span<const uint32_t> attachments;
   // Each agent's layer (layerSample of its AgentLayer), or empty: none. Uploaded with the props.
   std::span<const LayerSample> layers;
+  // The colour pass's blob shadows, drawn from the pass's lists before the characters
+  // (GroundRenderer::drawListedShadows), or none.
+  const ListedBlobShadows* blobs = nullptr;
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).

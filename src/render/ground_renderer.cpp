@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#ifndef __EMSCRIPTEN__
+#include <GLES3/gl31.h>
+#endif
+
 #include <fmt/core.h>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -16,6 +20,9 @@ namespace {
 
 constexpr GLuint kCornerLocation = 0;
 constexpr GLuint kBlobLocation = 1;
+constexpr GLuint kAgentLocation = 1;  // drawListedShadows: the listed agent's index
+// The texture unit of the GPU-driven path's records while its shadows draw (as drawIndirect's).
+constexpr int kListedRecordsUnit = 2;
 // Every 10th grid line is a major one.
 constexpr float kMajorCells = 10.0f;
 // Without fog, the ground reaches this many cells from the eye.
@@ -100,10 +107,12 @@ Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {
 }
 
 GroundRenderer::~GroundRenderer() {
-  const GLuint buffers[] = {quad_buffer_, corner_buffer_, index_buffer_, shadow_buffer_};
+  const GLuint buffers[] = {quad_buffer_, corner_buffer_, index_buffer_, shadow_buffer_,
+                            listed_commands_};
   for (GLuint b : buffers) {
     if (b != 0) glDeleteBuffers(1, &b);
   }
+  if (listed_vertex_array_ != 0) glDeleteVertexArrays(1, &listed_vertex_array_);
 }
 
 Status GroundRenderer::draw(const FrameView& view, const GroundDesc& desc,
@@ -154,13 +163,14 @@ Status GroundRenderer::drawGround(const FrameView& view, const GroundDesc& desc,
   return Status::okStatus();
 }
 
-Status GroundRenderer::drawShadows(const FrameView& view, const GroundDesc& desc,
-                                   std::span<const BlobShadow> shadows) {
-  glUseProgram(shadow_.id());
-  glUniformMatrix4fv(shadow_.uniform("u_view_projection"), 1, GL_FALSE,
+void GroundRenderer::beginShadows(const Program& program, const FrameView& view,
+                                  const GroundDesc& desc) {
+  glUseProgram(program.id());
+  glUniformMatrix4fv(program.uniform("u_view_projection"), 1, GL_FALSE,
                      glm::value_ptr(view.view_projection));
-  glUniform1f(shadow_.uniform("u_opacity"), std::clamp(desc.shadow_opacity, 0.0f, 1.0f));
-  detail::setFogUniforms(shadow_.uniform("u_fog_eye"), shadow_.uniform("u_fog_color"), view);
+  glUniform1f(program.uniform("u_opacity"), std::clamp(desc.shadow_opacity, 0.0f, 1.0f));
+  detail::setFogUniforms(program.uniform("u_fog_eye"), program.uniform("u_fog_color"), view);
+  glDisable(GL_CULL_FACE);  // the ground is seen from above, and from below by a low camera
   glEnable(GL_BLEND);
   // Colour darkens by the shadow's alpha; the frame's alpha stays (an opaque picture, not one
   // with holes where the shadows are).
@@ -168,6 +178,17 @@ Status GroundRenderer::drawShadows(const FrameView& view, const GroundDesc& desc
   glDepthMask(GL_FALSE);
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(kShadowOffsetFactor, kShadowOffsetUnits);
+}
+
+void GroundRenderer::endShadows() {
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+}
+
+Status GroundRenderer::drawShadows(const FrameView& view, const GroundDesc& desc,
+                                   std::span<const BlobShadow> shadows) {
+  beginShadows(shadow_, view, desc);
   glEnableVertexAttribArray(kCornerLocation);
   glEnableVertexAttribArray(kBlobLocation);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, index_buffer_);
@@ -210,10 +231,93 @@ Status GroundRenderer::drawShadows(const FrameView& view, const GroundDesc& desc
   }
   glDisableVertexAttribArray(kCornerLocation);
   glDisableVertexAttribArray(kBlobLocation);
-  glDisable(GL_POLYGON_OFFSET_FILL);
-  glDepthMask(GL_TRUE);
-  glDisable(GL_BLEND);
+  endShadows();
   return Status::okStatus();
 }
+
+#ifdef __EMSCRIPTEN__
+
+Status GroundRenderer::drawListedShadows(const FrameView&, const GroundDesc&, float,
+                                         const IndirectInstances&, int) {
+  return Status(ErrorCode::kUnsupported, "ground renderer: WebGL has no indirect draws");
+}
+
+#else
+
+Status GroundRenderer::drawListedShadows(const FrameView& view, const GroundDesc& desc,
+                                         float radius, const IndirectInstances& listed,
+                                         int lod_count) {
+  if (listed_vertex_array_ == 0) {
+    Result<Program> program = buildGroundProgram(
+        "gles3/blob_shadow_listed", "gles3/blob_shadow_listed.vert",
+        "gles3/blob_shadow_listed.frag",
+        {{"a_corner", kCornerLocation}, {"i_agent", kAgentLocation}}, deviceFaults(*device_));
+    if (!program.ok()) return program.status();
+    listed_shadow_ = std::move(program).value();
+    // Indirect draws need a vertex array of their own (ES 3.1: not the default one).
+    glGenVertexArrays(1, &listed_vertex_array_);
+    glBindVertexArray(listed_vertex_array_);
+    glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+    glEnableVertexAttribArray(kCornerLocation);
+    glVertexAttribPointer(kCornerLocation, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(kAgentLocation);
+    glVertexAttribDivisor(kAgentLocation, 1);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, index_buffer_);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+    glGenBuffers(1, &listed_commands_);
+    if (Status s = checkGl("ground renderer: listed shadows' program"); !s.ok()) return s;
+  }
+  if (lod_count <= 0) return Status::okStatus();
+  if (lod_count > listed_command_count_) {
+    // One quad's command per LOD; its instance count is filled in from the path's each frame.
+    std::vector<GLuint> words(static_cast<size_t>(lod_count) * kDrawCommandWords, 0u);
+    for (int l = 0; l < lod_count; ++l) words[static_cast<size_t>(l) * kDrawCommandWords] = 6;
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, listed_commands_);
+    glBufferData(GL_DRAW_INDIRECT_BUFFER, static_cast<GLsizeiptr>(words.size() * sizeof(GLuint)),
+                 words.data(), GL_DYNAMIC_DRAW);
+    listed_command_count_ = lod_count;
+  }
+  const int first = listed.only_lod >= 0 ? listed.only_lod : 0;
+  const int end = listed.only_lod >= 0 ? listed.only_lod + 1 : lod_count;
+  glBindBuffer(GL_COPY_READ_BUFFER, listed.draw_commands);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, listed_commands_);
+  for (int l = first; l < end; ++l) {
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                        static_cast<GLintptr>((l * kDrawCommandWords + 1) * sizeof(GLuint)),
+                        static_cast<GLintptr>((l * kDrawCommandWords + 1) * sizeof(GLuint)),
+                        sizeof(GLuint));
+  }
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+  glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+
+  beginShadows(listed_shadow_, view, desc);
+  glUniform2f(listed_shadow_.uniform("u_blob"), desc.height, radius);
+  glUniform1i(listed_shadow_.uniform("u_instances_per_row"), listed.instances_per_row);
+  glUniform1i(listed_shadow_.uniform("u_instances"), kListedRecordsUnit);
+  glActiveTexture(GL_TEXTURE0 + kListedRecordsUnit);
+  glBindTexture(GL_TEXTURE_2D, listed.instances);
+  glBindVertexArray(listed_vertex_array_);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, listed_commands_);
+  glBindBuffer(GL_ARRAY_BUFFER, listed.agent_lists);
+  for (int l = first; l < end; ++l) {
+    glVertexAttribIPointer(kAgentLocation, 1, GL_UNSIGNED_INT, 0,
+                           byteOffset(size_t{listed.list_capacity} * l * sizeof(GLuint)));
+    glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_SHORT,
+                           byteOffset(size_t{kDrawCommandWords} * l * sizeof(GLuint)));
+    ++draw_calls_;
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
+  endShadows();
+  return checkGl("ground renderer: listed shadows");
+}
+
+#endif  // __EMSCRIPTEN__
 
 }  // namespace throng::render

@@ -11,6 +11,7 @@
 #include <glm/glm.hpp>
 
 #include "render/frame_shading.h"
+#include "render/instanced_renderer.h"
 #include "render/program.h"
 #include "throng/core/status.h"
 #include "throng/render/device.h"
@@ -47,7 +48,16 @@ class GroundRenderer {
   // vertex array or attribute enabled. kGlError on GL failure.
   Status draw(const FrameView& view, const GroundDesc& desc, std::span<const BlobShadow> shadows,
               const FrameShading& shading = {});
-  // Draw calls of the last draw().
+  // Draws a blob shadow of `radius` x |scale| (world units) on the ground of `desc` under each
+  // agent of the GPU-driven path's LOD lists (`listed`: its compute pass's lists, counts and
+  // records, as drawIndirect reads them; `lod_count` lists), with draw()'s look and state: one
+  // glDrawElementsIndirect per LOD (only listed.only_lod's when >= 0), its instance count copied
+  // from the LOD's draw command on the GPU; no read-back. Needs ES 3.1 (the program is made on
+  // first use); call it after the compute pass and before the characters. Adds its draws to
+  // drawCalls(). kGlError on GL failure.
+  Status drawListedShadows(const FrameView& view, const GroundDesc& desc, float radius,
+                           const IndirectInstances& listed, int lod_count);
+  // Draw calls of the last draw() and the drawListedShadows() after it.
   uint32_t drawCalls() const { return draw_calls_; }
 
  private:
@@ -55,6 +65,10 @@ class GroundRenderer {
   Status drawGround(const FrameView& view, const GroundDesc& desc, const FrameShading& shading);
   Status drawShadows(const FrameView& view, const GroundDesc& desc,
                      std::span<const BlobShadow> shadows);
+  // The shadows' program uniforms and blend, depth and offset state (both ways of drawing them),
+  // and their undoing.
+  void beginShadows(const Program& program, const FrameView& view, const GroundDesc& desc);
+  void endShadows();
 
   Device* device_ = nullptr;
   bool instancing_ = false;
@@ -67,6 +81,11 @@ class GroundRenderer {
   unsigned shadow_buffer_ = 0;  // streamed BlobShadow records (ES 2.0: each one 4 times)
   size_t shadow_buffer_bytes_ = 0;
   std::vector<BlobShadow> expanded_;  // ES 2.0 staging, reused
+  // drawListedShadows' program, vertex array and per-LOD indirect commands (made on first use).
+  Program listed_shadow_;
+  unsigned listed_vertex_array_ = 0;
+  unsigned listed_commands_ = 0;
+  int listed_command_count_ = 0;
   uint32_t draw_calls_ = 0;
 };
 

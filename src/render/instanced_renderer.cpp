@@ -83,10 +83,6 @@ constexpr size_t kMinRecordsPerChunk = 4096;
 // old that is still drawing after a second means a stalled device; the records are written anyway.
 [[maybe_unused]] constexpr GLuint64 kRingWaitNanoseconds = 1'000'000'000;
 
-// An indirect draw record (ES 3.1, 10.5): count, instance count, first index, base vertex, and
-// a reserved word that must be 0.
-[[maybe_unused]] constexpr size_t kDrawCommandWords = 5;  // unused on WebGL (no indirect draws)
-
 // drawIndirect's instance records, after the animation texture (unit 0), the material's and the
 // shadow map (ES 3.0 guarantees 16 vertex and 32 combined units; shader_assembly.cpp's table).
 [[maybe_unused]] constexpr int kInstancesTextureUnit = kShadowTextureUnit + 1;

@@ -62,6 +62,10 @@ struct InstancedRendererOptions {
   std::shared_ptr<const ShaderSource> shader;
 };
 
+// Words of an indirect draw record (ES 3.1, 10.5): count, instance count (the second), first
+// index, base vertex, and a reserved word that must be 0.
+inline constexpr uint32_t kDrawCommandWords = 5;
+
 // What the GPU-driven path (render/gpu_crowd.h) leaves on the GPU for its draws: per LOD l a
 // DrawElementsIndirectCommand at byte 20 * l of `draw_commands` (its instance count filled by
 // compute) and that many agent indices from element l * list_capacity of `agent_lists`; agent

@@ -263,6 +263,68 @@ TEST(Layer, CrowdFadesInAndOutContinuouslyAndReportsTheLayersEvents) {
   EXPECT_EQ(crowd.attachments()[0], kAllAttachments);
 }
 
+// advanceLayers (what the GPU-driven path calls instead of update) moves the layers exactly as
+// update does (times, fades, a once-layer's end, a stop, a kDie's end, the layers' events) and
+// nothing else.
+TEST(Layer, AdvanceLayersMovesTheLayersAsUpdateDoesAndNothingElse) {
+  std::vector<BakedClip> clips = baked().package.clips;
+  clips.back().events = {{"hit", 0.5f * clips.back().duration}};
+  const ClipSet set = clipSetByName(clips).value();
+  const uint16_t wave = static_cast<uint16_t>(clips.size() - 1);
+  Crowd updated(clips, set, {}, 1);
+  Crowd layered(clips, set, {}, 1);
+  for (Crowd* crowd : {&updated, &layered}) {
+    for (int i = 0; i < 4; ++i) crowd->addAgent({}, 0.1f * static_cast<float>(i));
+    crowd->setSpeed(1, 1.5f);
+    ASSERT_TRUE(crowd->playLayer(0, wave, 0, 0.8f, 0.5f, LayerLoop::kLoop));
+    ASSERT_TRUE(crowd->playLayer(1, wave, 0, 1.0f, 0.1f, LayerLoop::kOnce));
+    ASSERT_TRUE(crowd->playLayer(2, 0, 0, 0.6f, 0.0f, LayerLoop::kLoop));
+    ASSERT_TRUE(crowd->playLayer(3, wave, 0, 1.0f, 0.2f, LayerLoop::kLoop));
+  }
+  const AgentPlayback before = layered.playback()[0];
+  const float dt = 0.05f;
+  size_t events = 0;
+  for (int step = 0; step < 60; ++step) {
+    if (step == 10) {
+      for (Crowd* crowd : {&updated, &layered}) crowd->stopLayer(2, 0.3f);
+    }
+    if (step == 20) {
+      for (Crowd* crowd : {&updated, &layered}) crowd->submit({3, CommandType::kDie});
+    }
+    updated.update(dt);
+    layered.advanceLayers(dt);
+    layered.clearCommands();  // what the mirror takes
+    for (uint32_t a = 0; a < 4; ++a) {
+      const AgentLayer& u = updated.layers()[a];
+      const AgentLayer& l = layered.layers()[a];
+      EXPECT_EQ(u.active, l.active) << "agent " << a << " step " << step;
+      EXPECT_EQ(u.time, l.time) << "agent " << a << " step " << step;
+      EXPECT_EQ(u.level, l.level) << "agent " << a << " step " << step;
+      EXPECT_EQ(u.stopping, l.stopping) << "agent " << a << " step " << step;
+    }
+    std::vector<EventHit> layer_events;
+    for (const EventHit& e : updated.events()) {
+      if (e.layer) layer_events.push_back(e);
+    }
+    ASSERT_EQ(layer_events.size(), layered.events().size()) << "step " << step;
+    for (size_t i = 0; i < layer_events.size(); ++i) {
+      EXPECT_EQ(layer_events[i].agent, layered.events()[i].agent);
+      EXPECT_EQ(layer_events[i].event, layered.events()[i].event);
+      EXPECT_EQ(layer_events[i].weight, layered.events()[i].weight);
+    }
+    events += layered.events().size();
+  }
+  EXPECT_GT(events, 0u);
+  EXPECT_TRUE(layered.layers()[0].active);
+  EXPECT_GT(layered.layers()[0].time, 0.0f);
+  EXPECT_FALSE(layered.layers()[1].active) << "the once-layer ended";
+  EXPECT_FALSE(layered.layers()[2].active) << "the stopped layer ended";
+  EXPECT_FALSE(layered.layers()[3].active) << "the kDie ended the layer";
+  // Nothing but the layers moved.
+  EXPECT_EQ(layered.playback()[0].time, before.time);
+  EXPECT_EQ(layered.states()[3], AgentState::kIdle);
+}
+
 TEST(Layer, CommandScriptLinesPlayStopAndShowProps) {
   const std::vector<BakedClip>& clips = baked().package.clips;
   const std::vector<JointMask> masks = {{"upper", 3}};

@@ -758,7 +758,7 @@ TEST(CrowdRenderer, GroundAndShadowsAreCountedApartFromTheCrowd) {
   auto device = test::makeTestDevice(3, kCrowdFrameSize);
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
-  desc.path = RenderPath::kInstanced;  // the gpu path draws no blob shadows yet
+  desc.path = RenderPath::kInstanced;  // one blob draw (the gpu path: one per LOD)
   CrowdRenderer renderer(*device, test::sampleWithLods(), desc);
   ASSERT_TRUE(renderer.ok());
   drawOnce(*device, renderer, scene);

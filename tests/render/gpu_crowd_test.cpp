@@ -572,5 +572,65 @@ TEST(GpuCrowd, TheFrontEndDrawsTheSameCrowdOnTheGpuAndInstancedPaths) {
   EXPECT_TRUE(*cpu_renderer.readBack(cpu, false)) << "CPU paths are always current";
 }
 
+// Blob shadows on the gpu path (drawn from its compute pass's lists, no read-back): at street
+// view over the ground, the same picture as the instanced path's (whose blobs come from its CPU
+// lists), and a different one from the gpu path's without them.
+TEST(GpuCrowd, BlobShadowsFromTheListsMatchTheInstancedPaths) {
+  std::string skip;
+  auto device = makeEs31Device(&skip);
+  THRONG_REQUIRE(skip.empty(), skip);
+  ASSERT_NE(device, nullptr);
+  const Package& package = test::sampleWithLods();
+  CrowdRendererDesc desc;
+  desc.ground.grid = true;
+  desc.shadows = ShadowMode::kBlob;
+  CrowdRenderer gpu_renderer(*device, package, desc);
+  ASSERT_TRUE(gpu_renderer.ok()) << gpu_renderer.status().toString();
+  ASSERT_EQ(gpu_renderer.path(), RenderPath::kGpu) << "auto picks gpu with blob shadows";
+  ASSERT_EQ(gpu_renderer.shadows(), ShadowMode::kBlob) << gpu_renderer.shadowReason();
+  CrowdRendererDesc instanced_desc = desc;
+  instanced_desc.path = RenderPath::kInstanced;
+  CrowdRenderer cpu_renderer(*device, package, instanced_desc);
+  ASSERT_TRUE(cpu_renderer.ok());
+
+  // The same script on both paths; the last frame read.
+  auto run = [&](CrowdRenderer& renderer) {
+    Crowd crowd(package.clips, sampleClipSet());
+    populate(crowd, 200, 21);
+    std::mt19937 script(17);
+    for (int t = 0; t < 20; ++t) {
+      for (const Command& c : scriptCommands(script, crowd.agentCount(), t)) crowd.submit(c);
+      renderer.update(crowd, kTick);
+    }
+    device->beginFrame(kGpuClear);
+    EXPECT_TRUE(renderer.draw(streetView(), crowd).ok()) << renderPathName(renderer.path());
+    device->finish();
+    return device->readPixels().value();
+  };
+  const Image gpu_image = run(gpu_renderer);
+  const Image cpu_image = run(cpu_renderer);
+  gpu_renderer.setShadows(ShadowMode::kOff);
+  const Image bare = run(gpu_renderer);
+  if (const char* dir = std::getenv("THRONG_TEST_IMAGES")) {
+    ASSERT_TRUE(writePng(gpu_image, std::string(dir) + "/gpu_blobs.png").ok());
+    ASSERT_TRUE(writePng(cpu_image, std::string(dir) + "/instanced_blobs.png").ok());
+  }
+  const int64_t shadowed = compareImages(gpu_image, bare, test::kPathChannelTolerance).bad_pixels;
+  const ImageDifference d = compareImages(cpu_image, gpu_image, test::kPathChannelTolerance);
+  std::printf(
+      "  blob shadows change %lld pixels; gpu vs instanced: %lld differ by more than %d "
+      "(largest %d)\n",
+      static_cast<long long>(shadowed), static_cast<long long>(d.bad_pixels),
+      test::kPathChannelTolerance, d.max_channel_difference);
+  EXPECT_GT(shadowed, 10 * test::kPathMaxBadPixelShare * kGpuFrameSize * kGpuFrameSize);
+  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kGpuFrameSize * kGpuFrameSize),
+            test::kPathMaxBadPixelShare);
+  // The ground, then one blob draw per LOD (its count on the GPU); the instanced path's one.
+  gpu_renderer.setShadows(ShadowMode::kBlob);
+  run(gpu_renderer);
+  EXPECT_EQ(gpu_renderer.stats().ground_draw_calls,
+            1u + static_cast<uint32_t>(gpu_renderer.lodCount()));
+}
+
 }  // namespace
 }  // namespace throng::render

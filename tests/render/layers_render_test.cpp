@@ -141,6 +141,33 @@ TEST(LayersRender, InstancedVerticesMatchLayerPaletteJobAtFullAndPartialWeight) 
   }
 }
 
+// The CPU reference's characters: each agent posed by LayerPaletteJob (its base frames and
+// layerSample of its layer; an empty `layers`: none) and placed.
+std::vector<test::ReferenceCharacter> layeredReference(const Package& package,
+                                                       std::span<const Placement> placements,
+                                                       std::span<const AgentPlayback> playback,
+                                                       std::span<const AgentLayer> layers) {
+  const std::vector<JointRange> ranges = maskRanges(package);
+  const std::vector<glm::vec3> pivots = jointPivots(package.skeleton);
+  std::vector<test::ReferenceCharacter> out;
+  for (size_t a = 0; a < placements.size(); ++a) {
+    const InstanceFrames frames =
+        agentFrames(std::span<const BakedClip>(package.clips), playback[a]);
+    std::vector<JointRows> palette(package.skeleton.jointCount());
+    const LayerSample layer =
+        layers.empty() ? LayerSample{} : layerSample(package.clips, ranges, layers[a]);
+    LayerPaletteJob job{&package.animation, frames, layer, pivots, palette};
+    EXPECT_TRUE(job.run());
+    test::ReferenceCharacter c;
+    c.mesh = &package.lods[0].mesh;
+    c.materials = package.materials;
+    const glm::mat4 place = placementMatrix(placements[a]);
+    for (const JointRows& rows : palette) c.palette.push_back(placeRows(place, rows));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 // With THRONG_TEST_IMAGE_DIR set, the images compared are written there to be looked at.
 void keepImage(const render::Image& image, const std::string& name) {
   if (const char* dir = std::getenv("THRONG_TEST_IMAGE_DIR")) {
@@ -154,14 +181,12 @@ TEST(LayersRender, EveryPathDrawsTheLayeredPictureOfTheCpuReference) {
   THRONG_REQUIRE(device != nullptr, missing);  // the gpu path needs ES 3.1 compute
   const Package package = layeredSample();
   ASSERT_EQ(package.masks.size(), 2u);
-  const std::vector<JointRange> ranges = maskRanges(package);
-  const std::vector<glm::vec3> pivots = jointPivots(package.skeleton);
 
   // A 3 x 3 crowd on whole baked frames, each with a layer (weights 1, 0.5, 0.3; both masks).
   std::vector<Placement> placements;
   std::vector<AgentPlayback> playback;
   std::vector<AgentLayer> layers;
-  std::vector<test::ReferenceCharacter> reference, unlayered;
+  std::vector<test::ReferenceCharacter> unlayered;
   for (int i = 0; i < 9; ++i) {
     Placement p;
     p.position =
@@ -180,21 +205,17 @@ TEST(LayersRender, EveryPathDrawsTheLayeredPictureOfTheCpuReference) {
 
     const InstanceFrames frames = agentFrames(std::span<const BakedClip>(package.clips), a);
     std::vector<JointRows> palette(package.skeleton.jointCount());
-    LayerPaletteJob job{&package.animation, frames, layerSample(package.clips, ranges, layer),
-                        pivots, palette};
-    ASSERT_TRUE(job.run());
+    FramePaletteJob base_job{&package.animation, frames, palette};
+    ASSERT_TRUE(base_job.run());
     test::ReferenceCharacter c;
     c.mesh = &package.lods[0].mesh;
     c.materials = package.materials;
     const glm::mat4 place = placementMatrix(p);
     for (const JointRows& rows : palette) c.palette.push_back(placeRows(place, rows));
-    reference.push_back(c);
-    FramePaletteJob base_job{&package.animation, frames, palette};
-    ASSERT_TRUE(base_job.run());
-    c.palette.clear();
-    for (const JointRows& rows : palette) c.palette.push_back(placeRows(place, rows));
     unlayered.push_back(std::move(c));
   }
+  const std::vector<test::ReferenceCharacter> reference =
+      layeredReference(package, placements, playback, layers);
   const Bounds bounds{glm::vec3(-2.5f, 0.0f, -3.5f), glm::vec3(2.5f, 2.0f, 1.0f)};
   const render::FrameView view = render::framingView(bounds, 1.0f);
   const glm::vec4 clear(0.1f, 0.1f, 0.15f, 1.0f);
@@ -316,6 +337,88 @@ TEST(LayersRender, ACrowdsPropsAndLayersReachTheRenderers) {
   const render::ImageDifference d =
       render::compareImages(device->readPixels().value(), from_crowd, kTolerance);
   EXPECT_LE(static_cast<double>(d.bad_pixels) / (kSize * kSize), kMaxBadPixelShare);
+}
+
+// The gpu path advances a mirrored Crowd's layers (Crowd::advanceLayers in its update): after N
+// updates its picture is the CPU reference of the same crowd updated N times on the CPU
+// (LayerPaletteJob of each agent's layerSample), not that of the layers held at their start.
+TEST(LayersRender, TheGpuPathAdvancesACrowdsLayers) {
+  std::string missing;
+  std::unique_ptr<render::Device> device = test::makeEs31Device(&missing, kFrameSize, kFrameSize);
+  THRONG_REQUIRE(device != nullptr, missing);  // the gpu path needs ES 3.1 compute
+  const Package package = layeredSample();
+  ASSERT_EQ(package.masks.size(), 2u);
+  const Result<ClipSet> clips = clipSetByName(package.clips);
+  ASSERT_TRUE(clips.ok()) << clips.status().toString();
+  // Six idle agents, each with a looped layer on either mask; some fade in over longer than
+  // the run (their weight still rising), agent 5 plays its layer once.
+  auto populate = [&](Crowd& crowd) {
+    for (int i = 0; i < 6; ++i) {
+      Placement p;
+      p.position =
+          glm::vec3(static_cast<float>(i % 3 - 1) * 1.2f, 0.0f, -static_cast<float>(i / 3) * 1.2f);
+      p.heading = 0.4f * static_cast<float>(i % 3 - 1);
+      crowd.addAgent(p, 0.1f * static_cast<float>(i));
+      const uint16_t clip = static_cast<uint16_t>((i + 1) % package.clips.size());
+      EXPECT_TRUE(crowd.playLayer(static_cast<uint32_t>(i), clip, static_cast<uint8_t>(i % 2),
+                                  i % 3 == 2 ? 0.5f : 1.0f, i < 3 ? 0.0f : 0.8f,
+                                  i == 5 ? LayerLoop::kOnce : LayerLoop::kLoop));
+    }
+  };
+  Crowd on_gpu(package.clips, *clips, {}, package.masks.size());
+  Crowd on_cpu(package.clips, *clips, {}, package.masks.size());
+  populate(on_gpu);
+  populate(on_cpu);
+  const std::vector<AgentLayer> at_start(on_cpu.layers().begin(), on_cpu.layers().end());
+
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kGpu;
+  desc.fixed_lod = 0;
+  desc.tint = false;
+  CrowdRenderer renderer(*device, package, desc);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  ASSERT_EQ(renderer.path(), RenderPath::kGpu) << renderer.pathReason();
+  const Bounds bounds{glm::vec3(-2.5f, 0.0f, -2.5f), glm::vec3(2.5f, 2.0f, 1.0f)};
+  const render::FrameView view = render::framingView(bounds, 1.0f);
+  const glm::vec4 clear(0.1f, 0.1f, 0.15f, 1.0f);
+  constexpr int kUpdates = 12;
+  constexpr float kDt = 1.0f / 30.0f;
+  for (int i = 0; i < kUpdates; ++i) {
+    renderer.update(on_gpu, kDt);
+    on_cpu.update(kDt);
+    device->beginFrame(clear);
+    ASSERT_TRUE(renderer.draw(view, on_gpu).ok());
+  }
+  device->finish();
+  Result<render::Image> image = device->readPixels();
+  ASSERT_TRUE(image.ok());
+  keepImage(*image, "gpu_crowd_advanced");
+  // The layers themselves: as the CPU's update left them.
+  for (uint32_t a = 0; a < 6; ++a) {
+    EXPECT_EQ(on_gpu.layers()[a].time, on_cpu.layers()[a].time) << "agent " << a;
+    EXPECT_EQ(on_gpu.layers()[a].level, on_cpu.layers()[a].level) << "agent " << a;
+    EXPECT_NE(on_gpu.layers()[a].time, at_start[a].time) << "agent " << a;
+  }
+
+  // The base poses: the CPU crowd's (the GPU's agents agree within docs/gpu_driven.md's
+  // tolerances).
+  Result<render::Image> expected = test::drawCpuReference(
+      *device, layeredReference(package, on_cpu.placements(), on_cpu.playback(), on_cpu.layers()),
+      view.view_projection, clear);
+  ASSERT_TRUE(expected.ok()) << expected.status().toString();
+  Result<render::Image> frozen = test::drawCpuReference(
+      *device, layeredReference(package, on_cpu.placements(), on_cpu.playback(), at_start),
+      view.view_projection, clear);
+  ASSERT_TRUE(frozen.ok()) << frozen.status().toString();
+  keepImage(*expected, "gpu_crowd_reference");
+  keepImage(*frozen, "gpu_crowd_frozen");
+  const int64_t moved = render::compareImages(*expected, *frozen, kTolerance).bad_pixels;
+  std::printf("  the layers' advance moves %lld pixels\n", static_cast<long long>(moved));
+  EXPECT_GT(moved, 10 * kMaxBadPixelShare * kFrameSize * kFrameSize);
+  const render::ImageDifference d = render::compareImages(*image, *expected, kTolerance);
+  std::printf("  gpu: %lld pixels differ from the reference by more than %d (largest %d)\n",
+              static_cast<long long>(d.bad_pixels), kTolerance, d.max_channel_difference);
+  EXPECT_LE(static_cast<double>(d.bad_pixels) / (kFrameSize * kFrameSize), kMaxBadPixelShare);
 }
 
 }  // namespace layers_render_test

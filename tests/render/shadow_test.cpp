@@ -274,8 +274,8 @@ TEST_P(Shadows, TheMapShadowsTheGroundWhereARayToTheLightMeetsTheAgent) {
 }
 
 // Blob shadows: a disc under the agent of GroundDesc::shadow_radius x scale, keeping
-// test::blobShadowKept of the ground's colour r radii from the agent's position; the gpu path
-// draws none and says so.
+// test::blobShadowKept of the ground's colour r radii from the agent's position (the gpu path
+// draws it from its compute pass's lists).
 TEST_P(Shadows, ABlobDarkensADiscUnderTheAgent) {
   std::unique_ptr<Device> device;
   makeDevice(GetParam().path, GetParam().gles_major, device);
@@ -288,12 +288,6 @@ TEST_P(Shadows, ABlobDarkensADiscUnderTheAgent) {
   rd.shadows = ShadowMode::kBlob;
   CrowdRenderer renderer(*device, s.package, rd);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  if (GetParam().path == RenderPath::kGpu) {
-    EXPECT_EQ(renderer.shadows(), ShadowMode::kOff);
-    EXPECT_NE(renderer.shadowReason().find("gpu path does not draw"), std::string::npos)
-        << renderer.shadowReason();
-    return;
-  }
   ASSERT_EQ(renderer.shadows(), ShadowMode::kBlob) << renderer.shadowReason();
   const Image blob = drawFrame(*device, renderer);
   renderer.setShadows(ShadowMode::kOff);

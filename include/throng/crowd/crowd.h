@@ -135,6 +135,13 @@ class Crowd {
   // then collects the animation events crossed (events()) on the calling thread. Allocates only
   // when a tick reports more events than any before.
   void update(float seconds, JobSystem* jobs = nullptr);
+  // Advances only the layers by `seconds` (their time at each agent's speed, their fades, the
+  // ends of once-layers and stopped ones: the code update() runs for them), and ends the layers
+  // of agents with a queued kDie (as applying it would); events() then holds the layers' events
+  // crossed, in agent order. For a copy of the crowd simulated elsewhere (the GPU-driven render
+  // path), which takes the rest of update()'s work: call it before the copy takes the queued
+  // commands. Leaves the queue, the change log and every other array as they are. O(agents).
+  void advanceLayers(float seconds);
 
   std::span<const Placement> placements() const { return placements_; }
   std::span<const AgentPlayback> playback() const { return playback_; }

@@ -12,6 +12,7 @@ Status SceneryPass::draw(Device& device, const FrameView& view, const GroundDesc
                          std::span<const uint32_t> visible, const FrameShading& shading,
                          CrowdFrameStats& stats) {
   const bool blobs = shadows == ShadowMode::kBlob;
+  listed_.renderer = nullptr;
   if (!ground.grid && !blobs) return Status::okStatus();
   const PassClock::time_point start = PassClock::now();
   if (!renderer_) {
@@ -31,6 +32,7 @@ Status SceneryPass::draw(Device& device, const FrameView& view, const GroundDesc
                            radius * std::abs(p.scale)};
     }
   }
+  if (blobs) listed_ = {renderer_.get(), desc, radius};
   Status s =
       renderer_->draw(view, desc, std::span<const BlobShadow>(shadows_.data(), count), shading);
   stats.ground_draw_calls = renderer_->drawCalls();

@@ -19,6 +19,14 @@
 
 namespace throng::render {
 
+// What a path that lists its visible agents on the GPU (the gpu path) needs to draw their blob
+// shadows itself (GroundRenderer::drawListedShadows), between its compute pass and its draws.
+struct ListedBlobShadows {
+  GroundRenderer* renderer = nullptr;
+  GroundDesc desc;      // the frame's ground, its sizes filled in
+  float radius = 0.0f;  // a shadow's radius at scale 1 (world units)
+};
+
 class SceneryPass {
  public:
   // Sizes of 0 in a GroundDesc are filled in from the character: grid cells half its `height`,
@@ -32,12 +40,16 @@ class SceneryPass {
   Status draw(Device& device, const FrameView& view, const GroundDesc& ground, ShadowMode shadows,
               std::span<const Placement> placements, std::span<const uint32_t> visible,
               const FrameShading& shading, CrowdFrameStats& stats);
+  // After draw(): the frame's blob shadows for a path to draw from its own lists (the agents of
+  // `visible` already have theirs), or null when the frame has none.
+  const ListedBlobShadows* listedBlobs() const { return listed_.renderer ? &listed_ : nullptr; }
 
  private:
   float height_;
   float footprint_;
   std::unique_ptr<GroundRenderer> renderer_;  // made when the ground is first shown
   std::vector<BlobShadow> shadows_;
+  ListedBlobShadows listed_;  // the last draw()'s; renderer null without blob shadows
 };
 
 }  // namespace throng::render

@@ -20,6 +20,8 @@
 
 namespace throng::render {
 
+struct ListedBlobShadows;  // passes/scenery_pass.h
+
 // One frame's input to the passes.
 struct FrameInput {
   const FrameView& view;  // the camera, or a light's for the depth pass
@@ -31,6 +33,9 @@ struct FrameInput {
   JobSystem* jobs = nullptr;  // runs the per-agent passes in chunks (CrowdRendererDesc::jobs)
   FrameShading shading;       // the shadow map and the user's uniforms
   DrawPass pass = DrawPass::kColor;
+  // The colour pass's blob shadows for a path that draws them from its own GPU lists (the
+  // scenery pass drew those of the lists it was given); null without.
+  const ListedBlobShadows* listed_blobs = nullptr;
 };
 
 // A frame runs, for every path and in this order: cull (frustum culling, the LOD pick and the

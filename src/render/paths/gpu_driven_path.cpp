@@ -24,6 +24,9 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
 }
 
 void GpuDrivenPath::update(Crowd& crowd, float seconds, JobSystem* /*jobs*/) {
+  // The layers live in the Crowd (the GPU's agents hold none): they advance there, before the
+  // mirror takes the queued commands (a kDie ends a layer).
+  crowd.advanceLayers(seconds);
   if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
 }
 
@@ -54,6 +57,7 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.shading = in.shading;
   options.pass = in.pass;
   options.attachments = in.frame.attachments;
+  options.blobs = in.listed_blobs;
   return options;
 }
 
@@ -96,6 +100,8 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
     return s;
   }
   stats.agents = gpu_->agentCount();
+  // The ground's draws and the blob shadows drawn from the lists.
+  if (in.listed_blobs) stats.ground_draw_calls = in.listed_blobs->renderer->drawCalls();
   stats.draw_calls = renderer_->stats().draw_calls;
   stats.animation_texture_binds = renderer_->stats().animation_texture_binds;
   pollCounts(stats);

@@ -21,8 +21,8 @@ class GpuDrivenPath final : public CrowdPath {
                                                        const CrowdFacts& facts);
 
   RenderPath kind() const override { return RenderPath::kGpu; }
-  // Hands the crowd's commands and new or removed agents to the GPU; its errors come with the
-  // next cull of a Crowd.
+  // Advances the crowd's layers on the CPU (Crowd::advanceLayers), then hands its commands and
+  // new or removed agents to the GPU; its errors come with the next cull of a Crowd.
   void update(Crowd& crowd, float seconds, JobSystem* jobs) override;
   Result<bool> readBack(Crowd& crowd, bool wait) override;
   // The GPU culls and packs in submit's compute pass: cull only returns update()'s errors (for a

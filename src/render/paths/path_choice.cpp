@@ -129,22 +129,20 @@ PathChoice chooseCrowdPath(Device& device, const Package& package, const CrowdRe
   const bool compute = caps.compute &&
                        caps.max_compute_shader_storage_blocks >= kGpuCrowdStorageBlocks &&
                        caps.max_compute_image_uniforms >= 1;
-  // The gpu path draws no blob shadows yet (they need the visible agents on the CPU), nor
-  // material variants (its compute pass carries no appearances); it draws mapped shadows.
-  const bool shadows = desc.shadows == ShadowMode::kBlob;
+  // The gpu path draws no material variants (its compute pass carries no appearances); it draws
+  // blob and mapped shadows.
   const bool variants = !package.variants.empty();
   const bool instancing = es3 && caps.instancing && float_textures && vertex_textures;
-  if (instancing && compute && !shadows && !variants && !desc.events_on_cpu) {
+  if (instancing && compute && !variants && !desc.events_on_cpu) {
     if (tryGpu(device, package, desc, facts, es, choice) || !choice.status.ok()) return choice;
   }
   if (instancing) {
-    const char* not_gpu =
-        !caps.compute        ? " (no ES 3.1 compute: the CPU feeds the instances)"
-        : shadows            ? " (blob shadows asked for, which the gpu path does not draw yet)"
-        : variants           ? " (material variants, which the gpu path does not draw yet)"
-        : desc.events_on_cpu ? " (animation events read on the CPU, which the gpu path does not "
-                               "gather yet)"
-                             : "";
+    const char* not_gpu = !caps.compute ? " (no ES 3.1 compute: the CPU feeds the instances)"
+                          : variants ? " (material variants, which the gpu path does not draw yet)"
+                          : desc.events_on_cpu
+                              ? " (animation events read on the CPU, which the gpu path does not "
+                                "gather yet)"
+                              : "";
     if (tryInstanced(device, package, desc, facts, es, not_gpu, choice) || !choice.status.ok())
       return choice;
   } else {
