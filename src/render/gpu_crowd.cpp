@@ -502,28 +502,39 @@ Status GpuCrowd::update(Crowd& crowd, float seconds) {
   return Status::okStatus();
 }
 
+namespace {
+
+// One RGBA integer texel per agent, `per_row` agents a row, rows filled in agent order (the last
+// one partly): the tint and extras textures' layout. `bytes_per_agent` is one texel's size.
+void uploadAgentTexels(GLuint texture, int per_row, size_t agents, GLenum type, const void* data,
+                       size_t bytes_per_agent) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, type == GL_UNSIGNED_BYTE ? 1 : 4);
+  const size_t row = static_cast<size_t>(per_row);
+  const size_t full_rows = agents / row;
+  if (full_rows > 0) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, per_row, static_cast<GLsizei>(full_rows),
+                    GL_RGBA_INTEGER, type, bytes);
+  }
+  if (const size_t rest = agents - full_rows * row; rest > 0) {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, static_cast<GLint>(full_rows), static_cast<GLsizei>(rest),
+                    1, GL_RGBA_INTEGER, type, bytes + full_rows * row * bytes_per_agent);
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
+}
+
+}  // namespace
+
 Status GpuCrowd::uploadTints(std::span<const glm::vec4> tints) {
   const size_t n = tints.size();
   tint_bytes_.resize(n * 4);
   for (size_t a = 0; a < n; ++a) {
     for (int c = 0; c < 4; ++c) tint_bytes_[a * 4 + c] = quantize(tints[a][c]);
   }
-  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
-  glBindTexture(GL_TEXTURE_2D, tints_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  const size_t per_row = static_cast<size_t>(tints_per_row_);
-  const size_t full_rows = n / per_row;
-  if (full_rows > 0) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, tints_per_row_, static_cast<GLsizei>(full_rows),
-                    GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, tint_bytes_.data());
-  }
-  if (const size_t rest = n - full_rows * per_row; rest > 0) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, static_cast<GLint>(full_rows), static_cast<GLsizei>(rest),
-                    1, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE,
-                    tint_bytes_.data() + full_rows * per_row * 4);
-  }
-  glBindTexture(GL_TEXTURE_2D, 0);
-  glActiveTexture(GL_TEXTURE0);
+  uploadAgentTexels(tints_, tints_per_row_, n, GL_UNSIGNED_BYTE, tint_bytes_.data(), 4);
   return checkGl("GPU-driven crowd: tints upload");
 }
 
@@ -558,22 +569,8 @@ Status GpuCrowd::uploadExtras(const GpuDrawOptions& options) {
   extras_active_ = true;
   if (scratch_extras_ == extras_words_) return Status::okStatus();  // as uploaded last frame
   extras_words_.swap(scratch_extras_);
-  glActiveTexture(GL_TEXTURE0 + kCrowdTextureUnit);
-  glBindTexture(GL_TEXTURE_2D, extras_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  const size_t per_row = static_cast<size_t>(tints_per_row_);
-  const size_t full_rows = n / per_row;
-  if (full_rows > 0) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, tints_per_row_, static_cast<GLsizei>(full_rows),
-                    GL_RGBA_INTEGER, GL_UNSIGNED_INT, extras_words_.data());
-  }
-  if (const size_t rest = n - full_rows * per_row; rest > 0) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, static_cast<GLint>(full_rows), static_cast<GLsizei>(rest),
-                    1, GL_RGBA_INTEGER, GL_UNSIGNED_INT,
-                    extras_words_.data() + full_rows * per_row * kAgentExtraWords);
-  }
-  glBindTexture(GL_TEXTURE_2D, 0);
-  glActiveTexture(GL_TEXTURE0);
+  uploadAgentTexels(extras_, tints_per_row_, n, GL_UNSIGNED_INT, extras_words_.data(),
+                    kAgentExtraWords * sizeof(uint32_t));
   return checkGl("GPU-driven crowd: agent extras upload");
 }
 
