@@ -20,9 +20,11 @@ namespace {
 
 constexpr GLuint kCornerLocation = 0;
 constexpr GLuint kBlobLocation = 1;
-constexpr GLuint kAgentLocation = 1;  // drawListedShadows: the listed agent's index
+#ifndef __EMSCRIPTEN__                // drawListedShadows (WebGL has no indirect draws)
+constexpr GLuint kAgentLocation = 1;  // the listed agent's index
 // The texture unit of the GPU-driven path's records while its shadows draw (as drawIndirect's).
 constexpr int kListedRecordsUnit = 2;
+#endif
 // Every 10th grid line is a major one.
 constexpr float kMajorCells = 10.0f;
 // Without fog, the ground reaches this many cells from the eye.

@@ -81,11 +81,14 @@ class GroundRenderer {
   unsigned shadow_buffer_ = 0;  // streamed BlobShadow records (ES 2.0: each one 4 times)
   size_t shadow_buffer_bytes_ = 0;
   std::vector<BlobShadow> expanded_;  // ES 2.0 staging, reused
-  // drawListedShadows' program, vertex array and per-LOD indirect commands (made on first use).
+  // drawListedShadows' program, vertex array and per-LOD indirect commands (made on first use;
+  // never in a WebGL build, which has no indirect draws).
   Program listed_shadow_;
   unsigned listed_vertex_array_ = 0;
   unsigned listed_commands_ = 0;
+#ifndef __EMSCRIPTEN__
   int listed_command_count_ = 0;
+#endif
   uint32_t draw_calls_ = 0;
 };
 
