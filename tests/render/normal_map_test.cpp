@@ -167,9 +167,7 @@ struct PathCase {
   bool with_tangents;
 };
 std::string caseName(const ::testing::TestParamInfo<PathCase>& info) {
-  std::string name = renderPathName(info.param.path);
-  std::erase(name, '-');
-  return name + "Es" + std::to_string(info.param.gles_major) +
+  return test::pathOnEsName(info.param.path, info.param.gles_major) +
          (info.param.with_tangents ? "FileTangents" : "GeneratedTangents");
 }
 

@@ -62,6 +62,12 @@ std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& in
   return name;
 }
 
+std::string pathOnEsName(render::RenderPath path, int gles_major) {
+  std::string name = render::renderPathName(path);
+  std::erase(name, '-');
+  return name + "Es" + std::to_string(gles_major);
+}
+
 std::unique_ptr<render::Device> makeTestDevice(const render::DeviceDesc& desc) {
   useGlesVersion(desc.gles_major);
   Result<std::unique_ptr<render::Device>> device = render::Device::createHeadless(desc);

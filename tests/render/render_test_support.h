@@ -40,6 +40,17 @@ const std::vector<Package>& sampleAndChainPackages();
 // gtest's name of a render path parameter: its name without '-' ("percharacter").
 std::string pathParamName(const ::testing::TestParamInfo<render::RenderPath>& info);
 
+// A render path on a context of one ES major version, for suites run over both.
+struct PathOnEs {
+  render::RenderPath path;
+  int gles_major;
+};
+// gtest's name of a path on an ES version: "percharacterEs3", "mergedEs2".
+std::string pathOnEsName(render::RenderPath path, int gles_major);
+inline std::string pathOnEsParamName(const ::testing::TestParamInfo<PathOnEs>& info) {
+  return pathOnEsName(info.param.path, info.param.gles_major);
+}
+
 // Every render path, for suites instantiated over all of them.
 inline constexpr render::RenderPath kEveryPath[] = {
     render::RenderPath::kInstanced, render::RenderPath::kMerged, render::RenderPath::kPerCharacter,

@@ -182,10 +182,7 @@ glm::u8vec4 samplerTexel(int i) {
           static_cast<uint8_t>(i % 2 ? 200 : 70), 255};
 }
 
-struct SamplerCase {
-  RenderPath path;
-  int gles_major;
-};
+using SamplerCase = test::PathOnEs;
 
 class SamplerUnits : public ::testing::TestWithParam<SamplerCase> {
  protected:
@@ -287,18 +284,12 @@ TEST_P(SamplerUnits, AFileReadingMoreSamplersThanFreeUnitsIsRefusedWhenMade) {
   EXPECT_NE(message.find("'map" + std::to_string(free_units) + "'"), std::string::npos) << message;
 }
 
-std::string samplerCaseName(const ::testing::TestParamInfo<SamplerCase>& info) {
-  std::string name = renderPathName(info.param.path);
-  std::erase(name, '-');
-  return name + "Es" + std::to_string(info.param.gles_major);
-}
-
 INSTANTIATE_TEST_SUITE_P(Paths, SamplerUnits,
                          ::testing::Values(SamplerCase{RenderPath::kMerged, 2},
                                            SamplerCase{RenderPath::kInstanced, 3},
                                            SamplerCase{RenderPath::kPerCharacter, 3},
                                            SamplerCase{RenderPath::kGpu, 3}),
-                         samplerCaseName);
+                         test::pathOnEsParamName);
 
 TEST(Shading, AVersionLineAndAnUnreadableFileAreRefused) {
   auto device = test::makeTestDevice();

@@ -209,15 +209,7 @@ int channelDifference(const uint8_t* a, const glm::dvec3& b) {
   return worst;
 }
 
-struct PathCase {
-  RenderPath path;
-  int gles_major;
-};
-std::string caseName(const ::testing::TestParamInfo<PathCase>& info) {
-  std::string name = renderPathName(info.param.path);
-  std::erase(name, '-');
-  return name + "Es" + std::to_string(info.param.gles_major);
-}
+using PathCase = test::PathOnEs;
 
 class Shadows : public ::testing::TestWithParam<PathCase> {};
 
@@ -322,7 +314,7 @@ INSTANTIATE_TEST_SUITE_P(Paths, Shadows,
                                            PathCase{RenderPath::kInstanced, 3},
                                            PathCase{RenderPath::kPerCharacter, 3},
                                            PathCase{RenderPath::kGpu, 3}),
-                         caseName);
+                         test::pathOnEsParamName);
 
 }  // namespace shadow_test
 }  // namespace throng::render

@@ -269,16 +269,7 @@ const std::vector<Chosen>& chosenPixels() {
   return chosen;
 }
 
-struct PathCase {
-  RenderPath path;
-  int gles_major;
-};
-
-std::string caseName(const ::testing::TestParamInfo<PathCase>& info) {
-  std::string name = renderPathName(info.param.path);
-  std::erase(name, '-');
-  return name + "Es" + std::to_string(info.param.gles_major);
-}
+using PathCase = test::PathOnEs;
 
 class SurfaceFields : public ::testing::TestWithParam<PathCase> {};
 
@@ -364,7 +355,7 @@ INSTANTIATE_TEST_SUITE_P(Paths, SurfaceFields,
                                            PathCase{RenderPath::kInstanced, 3},
                                            PathCase{RenderPath::kPerCharacter, 3},
                                            PathCase{RenderPath::kGpu, 3}),
-                         caseName);
+                         test::pathOnEsParamName);
 
 }  // namespace
 }  // namespace throng::render
