@@ -105,10 +105,6 @@ std::vector<std::string> paletteDefines(const PalettePass& pass) {
   return defines;
 }
 
-const void* byteOffset(size_t bytes) {
-  return reinterpret_cast<const void*>(bytes);
-}
-
 // The per-vertex inputs of the bound vertex array, from `vertex_buffer` (GpuVertex records).
 void bindVertexAttributes(GLuint vertex_buffer) {
   glBindBuffer(GL_ARRAY_BUFFER, vertex_buffer);
@@ -626,17 +622,18 @@ void InstancedRenderer::setUniforms(const ProgramSet& set, const FrameView& view
 Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts,
                                  const FrameShading& shading, DrawPass draw_pass) {
   assert(lod_counts.size() <= lods_.size());
-  assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == uploaded_instances_);
+  const size_t drawn = std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0});
+  assert(drawn <= uploaded_instances_);
   stats_ = {};
-  if (uploaded_instances_ == 0) return Status::okStatus();
+  if (drawn == 0) return Status::okStatus();
   bool palette = false;
   if (wantsPalettePass(lod_counts)) {
     Result<bool> ready = preparePalettePass();
     if (!ready.ok()) return ready.status();
-    palette = *ready && palette_pass_->fits(uploaded_instances_);
+    palette = *ready && palette_pass_->fits(drawn);
   }
   if (palette) {
-    Status status = runPalettePass();
+    Status status = runPalettePass(drawn);
     if (status.code() == ErrorCode::kUnsupported)
       palette = false;  // the render target was refused: this frame and the next fetch directly
     else if (!status.ok())
@@ -739,7 +736,7 @@ Result<bool> InstancedRenderer::preparePalettePass() {
   return true;
 }
 
-Status InstancedRenderer::runPalettePass() {
+Status InstancedRenderer::runPalettePass(size_t count) {
   // The pass binds the animation texture on unit 0, where the draws then find it (and a
   // character sharing the texture after this one too): count that bind as setUniforms would.
   GLint bound = 0;
@@ -755,7 +752,7 @@ Status InstancedRenderer::runPalettePass() {
                                           static_cast<int>(slot_.texels_per_frame),
                                           static_cast<int>(slot_.rows_per_frame),
                                           static_cast<int>(slot_.joints_per_row)};
-  Status status = palette_pass_->run(palette_vertex_array_, uploaded_instances_, animation);
+  Status status = palette_pass_->run(palette_vertex_array_, count, animation);
   if (status.code() == ErrorCode::kUnsupported) {
     // The driver refused the render target after all: direct fetching from now on.
     palette_unavailable_ = true;
@@ -775,7 +772,7 @@ Status InstancedRenderer::capturePalettes(std::span<const Instance> instances,
                               instances.size(), joint_count_));
   if (instances.empty()) return Status::okStatus();
   if (Status status = upload(instances); !status.ok()) return status;
-  if (Status status = runPalettePass(); !status.ok()) return status;
+  if (Status status = runPalettePass(instances.size()); !status.ok()) return status;
   return palette_pass_->read(instances.size(), palettes);
 }
 
@@ -933,7 +930,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   const Program& program = (*set)->program;
   if (Status status = upload(instances); !status.ok()) return status;
   if (palette) {
-    Status status = runPalettePass();
+    Status status = runPalettePass(instances.size());
     if (status.code() == ErrorCode::kUnsupported) {
       // Refused render target: capture by direct fetching, as draws would.
       return captureSkinnedVertices(instances, lod, positions, normals);

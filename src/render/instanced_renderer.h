@@ -121,7 +121,8 @@ class InstancedRenderer {
 
   // Draws `instances` sorted by LOD: the first lod_counts[0] with LOD 0, the next lod_counts[1]
   // with LOD 1, and so on (sum(lod_counts) == instances.size(), lod_counts.size() <=
-  // lodCount()). One glDrawElementsInstanced per (LOD, material) that has instances: opaque and
+  // lodCount()). submit() may be given fewer (sum <= the count uploaded): the records past them
+  // are another renderer's (the impostors'). One glDrawElementsInstanced per (LOD, material) that has instances: opaque and
   // masked materials first, blended ones after them (see MaterialRange), into whatever
   // framebuffer is bound (Device::beginFrame). Frame indices past the texture's last frame are
   // clamped to it (texelFetch outside a texture is undefined). kGlError on GL failure.
@@ -153,6 +154,10 @@ class InstancedRenderer {
   // == their count). kGlError on GL failure.
   Status readRecords(std::span<InstanceRecord> out) const;
   size_t uploadedCount() const { return uploaded_instances_; }
+  // The instance buffer and the byte where record `i` of those uploaded last lies in it: the
+  // impostors' quads read the records past the meshes' (ImpostorRenderer).
+  GLuint instanceBuffer() const { return instance_buffer_; }
+  size_t recordByte(size_t i) const { return (uploaded_first_ + i) * sizeof(InstanceRecord); }
   const RenderStats& stats() const { return stats_; }
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
@@ -235,7 +240,7 @@ class InstancedRenderer {
   // Builds the pass and its draw program on first use. False (and direct fetching from then on)
   // when the device cannot run it; an error for GL failures.
   Result<bool> preparePalettePass();
-  Status runPalettePass();  // over the uploaded records
+  Status runPalettePass(size_t count);  // over the first `count` uploaded records
 
   InstancedRendererOptions options_;
   const Device* device_ = nullptr;  // for its injected faults (test_hooks.h)

@@ -72,6 +72,13 @@ class CrowdPath {
   // texture units its samplers may take on this path.
   virtual GLuint shadingProgram() const = 0;
   virtual std::vector<int> userTextureUnits() const = 0;
+  // Prepares the package's impostor (not empty) as LOD `lod` (the mesh LOD count): ok when the
+  // path draws it; kUnsupported or kLimitExceeded (saying why) when it draws the last mesh LOD in
+  // its place; other errors fail the renderer.
+  virtual Status prepareImpostors(const Device& /*device*/, const Package& /*package*/,
+                                  const CrowdRendererDesc& /*desc*/, int /*lod*/) {
+    return Status(ErrorCode::kUnsupported, "this path does not draw impostors yet");
+  }
 };
 
 // The CPU-fed paths' common half: the crowd advances on the CPU and the CPU culls and picks LODs

@@ -1,0 +1,104 @@
+// The impostor at run time (docs/lods.md, "Impostors at run time"): the package's atlases
+// uploaded once, and camera-facing quads drawn from the instanced path's instance records, one
+// instanced draw for every impostor agent of a frame (ES 3.0).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <GLES3/gl3.h>
+#include <glm/glm.hpp>
+
+#include "render/frame_shading.h"
+#include "render/instance_record.h"
+#include "render/program.h"
+#include "throng/core/package.h"
+#include "throng/core/status.h"
+#include "throng/render/device.h"
+#include "throng/render/frame_view.h"
+#include "throng/render/shading.h"
+
+namespace throng::render {
+
+// Clips an impostor program can tell apart: two uniform vectors each of ES 3.0's guaranteed 256
+// vertex uniform vectors, leaving most to the user's file. A package with more clips draws its
+// last mesh LOD instead of the impostor (ImpostorRenderer::create says why).
+inline constexpr size_t kMaxImpostorClips = 64;
+
+// What the vertex shader picked for one record (capturePicks): impostorBlend's fields.
+struct ImpostorPick {
+  uint32_t views[4] = {};
+  float view_weights[4] = {};
+  uint32_t frames[2] = {};
+  float frame_weight = 0.0f;
+};
+
+class ImpostorRenderer {
+ public:
+  // Uploads `package`'s impostor (which must not be empty): the colour atlas premultiplied in
+  // linear light, sRGB-encoded; the normals with empty texels as the zero vector; each halved
+  // (mip level 1, 2x2 box) while larger than GL_MAX_TEXTURE_SIZE. `lod` is the LOD index the
+  // impostor is (the mesh LOD count: ThrongSurface::lod). kLimitExceeded for more than
+  // kMaxImpostorClips clips or atlases that do not fit even halved; kInvalidArgument for a user
+  // file that does not compile with the impostor's surface; kGlError on GL failure.
+  static Result<std::unique_ptr<ImpostorRenderer>> create(const Device& device,
+                                                          const Package& package, int lod,
+                                                          const ShaderSource* user);
+  ~ImpostorRenderer();
+  ImpostorRenderer(const ImpostorRenderer&) = delete;
+  ImpostorRenderer& operator=(const ImpostorRenderer&) = delete;
+
+  // Draws `count` records of `instance_buffer` from byte `first_byte` as quads, one instanced
+  // draw, into the bound framebuffer: depth tested and written, alpha cut at one half (no
+  // blending), no face culling. The depth pass (kDepth) draws them facing the light's view.
+  // kGlError on GL failure.
+  Status draw(const FrameView& view, GLuint instance_buffer, size_t first_byte, uint32_t count,
+              const FrameShading& shading, DrawPass pass);
+  // Verification path: the vertex shader's picks for `records` seen from `view`, by transform
+  // feedback (no rasterisation). out.size() == records.size(). kGlError on GL failure.
+  Status capturePicks(const FrameView& view, std::span<const InstanceRecord> records,
+                      std::span<ImpostorPick> out);
+  // The colour program the user's file is compiled into, and the atlases' size on the GPU.
+  GLuint shadingProgram() const;
+  int atlasWidth() const { return atlas_width_; }
+  int atlasHeight() const { return atlas_height_; }
+  int lod() const { return lod_; }
+
+ private:
+  struct ProgramSet {
+    Program program;
+    ShadingUniforms shading;
+    GLint camera = -1;
+    GLint material = -1;
+  };
+  static constexpr unsigned kDepthVariant = 1;
+  static constexpr unsigned kCaptureVariant = 2;
+  static constexpr unsigned kVariantCount = 3;
+
+  ImpostorRenderer() = default;
+  Status upload(const Device& device, const Impostor& impostor);
+  Result<ProgramSet*> programFor(unsigned variant);
+  void bindRecords(GLuint instance_buffer, size_t first_byte);
+
+  const Device* device_ = nullptr;
+  const ShaderSource* user_ = nullptr;
+  std::unique_ptr<ProgramSet> programs_[kVariantCount];
+  GLuint color_texture_ = 0;
+  GLuint normal_texture_ = 0;
+  GLuint corner_buffer_ = 0;
+  GLuint vertex_array_ = 0;
+  int atlas_width_ = 0;
+  int atlas_height_ = 0;
+  int lod_ = 0;
+  // Uniform values, set on each program when it is built.
+  glm::vec4 grid_{0.0f};   // azimuths, elevations, lod, clips
+  glm::vec4 atlas_{0.0f};  // columns, rows, tile width, tile height (texels, as uploaded)
+  glm::vec3 center_{0.0f};
+  glm::vec2 size_{0.0f};
+  glm::vec2 metallic_roughness_{0.0f, 1.0f};
+  std::vector<glm::vec4> clips_;  // two per clip (impostor.vert's u_impostor_clips)
+};
+
+}  // namespace throng::render
