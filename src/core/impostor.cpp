@@ -1,6 +1,7 @@
 // Impostor: layout arithmetic and validation (docs/lods.md, "Impostors").
 #include "throng/core/impostor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -55,6 +56,63 @@ float impostorFrameTime(uint32_t k, uint32_t n, float duration, bool loop) {
   if (loop) return static_cast<float>(k) * duration / static_cast<float>(n);
   if (n < 2) return 0.0f;
   return static_cast<float>(k) * duration / static_cast<float>(n - 1);
+}
+
+ImpostorBlend impostorBlend(const Impostor& m, glm::vec3 to_camera, uint32_t clip, float time,
+                            float duration, bool loop) {
+  constexpr float kPi = std::numbers::pi_v<float>;
+  ImpostorBlend blend;
+  const float horizontal = std::sqrt(to_camera.x * to_camera.x + to_camera.z * to_camera.z);
+
+  float azimuth = std::atan2(to_camera.x, to_camera.z) / (2.0f * kPi);  // turns, in [-0.5, 0.5]
+  azimuth -= std::floor(azimuth);
+  const float a = azimuth * static_cast<float>(m.azimuths);
+  const float a_floor = std::floor(a);
+  const uint32_t j0 = static_cast<uint32_t>(a_floor) % m.azimuths;
+  const uint32_t j1 = (j0 + 1) % m.azimuths;
+  const float wa = a - a_floor;
+
+  const float elevation = std::atan2(std::max(to_camera.y, 0.0f), horizontal);
+  const float last_band = static_cast<float>(m.elevations - 1);
+  const float e = std::clamp(elevation / (0.5f * kPi) * static_cast<float>(m.elevations) - 0.5f,
+                             0.0f, last_band);
+  const uint32_t i0 = std::min(static_cast<uint32_t>(e), m.elevations - 1);
+  const uint32_t i1 = std::min(i0 + 1, m.elevations - 1);
+  const float we = e - static_cast<float>(i0);
+
+  blend.views[0] = i0 * m.azimuths + j0;
+  blend.views[1] = i0 * m.azimuths + j1;
+  blend.views[2] = i1 * m.azimuths + j0;
+  blend.views[3] = i1 * m.azimuths + j1;
+  blend.view_weights[0] = (1.0f - wa) * (1.0f - we);
+  blend.view_weights[1] = wa * (1.0f - we);
+  blend.view_weights[2] = (1.0f - wa) * we;
+  blend.view_weights[3] = wa * we;
+
+  const uint32_t n = m.clip_frames[clip];
+  const uint32_t first = m.firstFrame(clip);
+  uint32_t k0 = 0;
+  uint32_t k1 = 0;
+  float wf = 0.0f;
+  if (duration > 0.0f && n > 1) {
+    if (loop) {
+      float f = time / duration;
+      f = (f - std::floor(f)) * static_cast<float>(n);
+      const float f_floor = std::floor(f);
+      k0 = std::min(static_cast<uint32_t>(f_floor), n - 1);
+      k1 = (k0 + 1) % n;
+      wf = std::clamp(f - f_floor, 0.0f, 1.0f);
+    } else {
+      const float f = std::clamp(time / duration, 0.0f, 1.0f) * static_cast<float>(n - 1);
+      k0 = std::min(static_cast<uint32_t>(f), n - 1);
+      k1 = std::min(k0 + 1, n - 1);
+      wf = f - static_cast<float>(k0);
+    }
+  }
+  blend.frames[0] = first + k0;
+  blend.frames[1] = first + k1;
+  blend.frame_weight = wf;
+  return blend;
 }
 
 Status validateImpostor(const Impostor& m, size_t clip_count, std::string_view where) {

@@ -240,5 +240,85 @@ TEST(ImpostorLayout, ViewsAndFramesFollowTheDocumentedFormulas) {
   EXPECT_EQ(m.firstFrame(1), 3u);
 }
 
+// The weight impostorBlend gives view row `view`, summed over its four slots.
+float weightOfView(const ImpostorBlend& b, uint32_t view) {
+  float w = 0.0f;
+  for (int s = 0; s < 4; ++s) w += b.views[s] == view ? b.view_weights[s] : 0.0f;
+  return w;
+}
+
+TEST(ImpostorBlend, ABakedViewDirectionGetsAllTheWeightOfItsTile) {
+  Impostor m = smallImpostor();
+  m.azimuths = 8;
+  m.elevations = 3;
+  m.clip_frames = {4};
+  for (uint32_t i = 0; i < m.elevations; ++i) {
+    for (uint32_t j = 0; j < m.azimuths; ++j) {
+      const ImpostorBlend b =
+          impostorBlend(m, impostorViewDirection(8, 3, i, j), 0, 0.0f, 1.0f, true);
+      EXPECT_NEAR(weightOfView(b, i * 8 + j), 1.0f, 1e-5f) << "view " << i << "," << j;
+      EXPECT_NEAR(b.view_weights[0] + b.view_weights[1] + b.view_weights[2] + b.view_weights[3],
+                  1.0f, 1e-6f);
+    }
+  }
+}
+
+TEST(ImpostorBlend, BetweenViewsTheWeightsAreBilinearAndWrapRoundTheAzimuths) {
+  Impostor m = smallImpostor();
+  m.azimuths = 4;
+  m.elevations = 2;
+  m.clip_frames = {1};
+  constexpr float kPi = 3.14159265f;
+  // Azimuth 315 degrees (half-way between view 3 and view 0), elevation 45 degrees (half-way
+  // between the band centres 22.5 and 67.5).
+  const float az = 1.75f * kPi;
+  const float el = 0.25f * kPi;
+  const glm::vec3 d{std::cos(el) * std::sin(az), std::sin(el), std::cos(el) * std::cos(az)};
+  const ImpostorBlend b = impostorBlend(m, 3.0f * d, 0, 0.0f, 1.0f, true);  // length ignored
+  EXPECT_EQ(b.views[0], 3u);
+  EXPECT_EQ(b.views[1], 0u);
+  EXPECT_EQ(b.views[2], 7u);
+  EXPECT_EQ(b.views[3], 4u);
+  for (float w : b.view_weights) EXPECT_NEAR(w, 0.25f, 1e-5f);
+  // Below the lowest band's centre (and below the horizon) the lowest band takes all the weight.
+  const ImpostorBlend low = impostorBlend(m, glm::vec3(1.0f, -0.5f, 0.0f), 0, 0.0f, 1.0f, true);
+  EXPECT_NEAR(weightOfView(low, 1), 1.0f, 1e-5f);  // +X is azimuth 90 degrees: view 1 of 4
+  // Straight down from above: the highest band.
+  const ImpostorBlend top = impostorBlend(m, glm::vec3(0.0f, 1.0f, 1e-3f), 0, 0.0f, 1.0f, true);
+  EXPECT_NEAR(weightOfView(top, 4), 1.0f, 1e-4f);
+}
+
+TEST(ImpostorBlend, FramesBlendLinearlyLoopingWrapsAndOneShotClamps) {
+  Impostor m = smallImpostor();
+  m.azimuths = 1;
+  m.elevations = 1;
+  m.clip_frames = {3, 5};  // clip 1's frames are atlas columns 3..7
+  const glm::vec3 front{0.0f, 0.0f, 1.0f};
+  // Looping, 2 s, 5 frames: 0.4 s apart. 1.0 s is frame 2.5; 1.9 s is 4.75 (4 blending into 0).
+  ImpostorBlend b = impostorBlend(m, front, 1, 1.0f, 2.0f, true);
+  EXPECT_EQ(b.frames[0], 5u);
+  EXPECT_EQ(b.frames[1], 6u);
+  EXPECT_NEAR(b.frame_weight, 0.5f, 1e-5f);
+  b = impostorBlend(m, front, 1, 1.9f, 2.0f, true);
+  EXPECT_EQ(b.frames[0], 7u);
+  EXPECT_EQ(b.frames[1], 3u);
+  EXPECT_NEAR(b.frame_weight, 0.75f, 1e-4f);
+  b = impostorBlend(m, front, 1, 3.0f + 2.0f, 2.0f, true);  // a lap and a half later: frame 2.5
+  EXPECT_EQ(b.frames[0], 5u);
+  EXPECT_NEAR(b.frame_weight, 0.5f, 1e-4f);
+  // One-shot: frames at both ends, 0.5 s apart; 1.25 s is frame 2.5; past the end holds frame 4.
+  b = impostorBlend(m, front, 1, 1.25f, 2.0f, false);
+  EXPECT_EQ(b.frames[0], 5u);
+  EXPECT_EQ(b.frames[1], 6u);
+  EXPECT_NEAR(b.frame_weight, 0.5f, 1e-5f);
+  b = impostorBlend(m, front, 1, 9.0f, 2.0f, false);
+  EXPECT_EQ(b.frames[0], 7u);
+  EXPECT_EQ(b.frames[1], 7u);
+  // One frame, or no duration: frame 0 of the clip.
+  b = impostorBlend(m, front, 0, 0.7f, 0.0f, true);
+  EXPECT_EQ(b.frames[0], 0u);
+  EXPECT_EQ(b.frame_weight, 0.0f);
+}
+
 }  // namespace
 }  // namespace throng

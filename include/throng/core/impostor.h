@@ -62,6 +62,28 @@ uint32_t impostorFrameCount(float duration, float fps);
 // The clip time frame k of n shows: k * duration / n looping, k * duration / (n - 1) one-shot.
 float impostorFrameTime(uint32_t k, uint32_t n, float duration, bool loop);
 
+// The tiles an agent's impostor blends at run time (docs/lods.md, "Drawing impostors"): four
+// views, bilinear in azimuth and elevation, times two frames, linear in time. Every path's shader
+// reproduces this; it is their CPU reference.
+struct ImpostorBlend {
+  // View rows (i * azimuths + j) in the order (i0, j0), (i0, j1), (i1, j0), (i1, j1); weights sum
+  // to 1 (an elevation clamped to the first or last band gives its neighbour row weight 0).
+  uint32_t views[4] = {0, 0, 0, 0};
+  float view_weights[4] = {1.0f, 0.0f, 0.0f, 0.0f};
+  // Atlas columns (firstFrame(clip) + k) and the weight of frames[1] in [0, 1).
+  uint32_t frames[2] = {0, 0};
+  float frame_weight = 0.0f;
+};
+// `to_camera_model`: direction from the agent towards the camera in the agent's model space (+Y up;
+// need not be unit, must not be zero). Azimuth atan2(x, z) in steps of 2 pi / azimuths between the
+// two neighbouring views (wrapping); elevation asin(y) (below the horizon counts as 0) between the
+// two neighbouring bands' centres, clamped to the first and last; frames: a looping clip's time
+// `time / duration * n` wraps and blends frame n - 1 into frame 0, a one-shot clip's
+// `time / duration * (n - 1)` is clamped to its ends. `clip` must be below clip_frames.size() and
+// the impostor not empty (checked by validateImpostor); `duration` <= 0 shows frame 0.
+ImpostorBlend impostorBlend(const Impostor& impostor, glm::vec3 to_camera_model, uint32_t clip,
+                            float time, float duration, bool loop);
+
 // Checks an impostor against the package's `clip_count` clips: grid and tile sizes within the
 // limits, one frame count (>= 1) per clip, atlases of exactly their size, finite non-negative
 // rate, size and error. kInvalidData or kLimitExceeded naming `where`. An empty one passes when
