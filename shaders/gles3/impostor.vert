@@ -57,16 +57,17 @@ void main() {
   // Views: azimuth and elevation bilinearly (impostorBlend).
   float azimuths = u_impostor_grid.x;
   float elevations = u_impostor_grid.y;
-  float az = atan(m.x, m.z) / (2.0 * kPi / azimuths);
+  float turns = atan(m.x, m.z) / (2.0 * kPi);
+  float az = (turns - floor(turns)) * azimuths;
   float az0 = floor(az);
   float wa = az - az0;
   int ia = int(azimuths);
-  int j0 = ((int(az0) % ia) + ia) % ia;
+  int j0 = int(az0) % ia;
   int j1 = (j0 + 1) % ia;
-  float el = clamp(asin(max(m.y, 0.0)) / (0.5 * kPi / elevations) - 0.5, 0.0, elevations - 1.0);
-  float el0 = floor(el);
-  float we = el - el0;
-  int i0 = int(el0);
+  float el = atan(max(m.y, 0.0), length(m.xz)) / (0.5 * kPi) * elevations - 0.5;
+  el = clamp(el, 0.0, elevations - 1.0);
+  int i0 = min(int(el), int(elevations) - 1);
+  float we = el - float(i0);
   int i1 = min(i0 + 1, int(elevations) - 1);
   v_views = uvec4(uint(i0 * ia + j0), uint(i0 * ia + j1), uint(i1 * ia + j0), uint(i1 * ia + j1));
   v_view_weights = vec4((1.0 - we) * (1.0 - wa), (1.0 - we) * wa, we * (1.0 - wa), we * wa);
@@ -85,14 +86,18 @@ void main() {
   float k0;
   float k1;
   float wf;
-  if (atlas.z > 0.5) {
-    float f = phase * n;
-    f -= n * floor(f / n);
-    k0 = min(floor(f), n - 1.0);
-    wf = f - k0;
+  if (clip_frames.w <= 0.0 || n < 1.5) {
+    k0 = 0.0;
+    k1 = 0.0;
+    wf = 0.0;
+  } else if (atlas.z > 0.5) {
+    float f = (phase - floor(phase)) * n;
+    float f0 = floor(f);
+    k0 = min(f0, n - 1.0);
     k1 = k0 + 1.0 >= n ? 0.0 : k0 + 1.0;
+    wf = clamp(f - f0, 0.0, 1.0);
   } else {
-    float f = clamp(phase * (n - 1.0), 0.0, n - 1.0);
+    float f = clamp(phase, 0.0, 1.0) * (n - 1.0);
     k0 = floor(f);
     wf = f - k0;
     k1 = min(k0 + 1.0, n - 1.0);

@@ -128,9 +128,9 @@ Result<std::unique_ptr<ImpostorRenderer>> ImpostorRenderer::create(const Device&
   r->device_ = &device;
   r->user_ = user;
   r->lod_ = lod;
-  r->grid_ = glm::vec4(static_cast<float>(impostor.azimuths),
-                       static_cast<float>(impostor.elevations), static_cast<float>(lod),
-                       static_cast<float>(package.clips.size()));
+  r->grid_ =
+      glm::vec4(static_cast<float>(impostor.azimuths), static_cast<float>(impostor.elevations),
+                static_cast<float>(lod), static_cast<float>(package.clips.size()));
   r->center_ = impostor.center;
   r->size_ = impostor.size;
   if (!package.materials.empty()) {
@@ -223,7 +223,8 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
                       {"i_record0", kRecord0},
                       {"i_record1", kRecord1},
                       {"i_record2", kRecord2}};
-  if (capture) desc->feedback_varyings = {"v_views", "v_view_weights", "v_frames", "v_frame_weight"};
+  if (capture)
+    desc->feedback_varyings = {"v_views", "v_view_weights", "v_frames", "v_frame_weight"};
   Result<Program> program = buildProgram(*desc, deviceFaults(*device_));
   if (!program.ok()) return program.status();
   auto set = std::make_unique<ProgramSet>();
@@ -239,8 +240,7 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
   glUniform2fv(p.uniform("u_impostor_size"), 1, glm::value_ptr(size_));
   glUniform4fv(p.uniform("u_impostor_clips[0]"), static_cast<GLsizei>(clips_.size()),
                glm::value_ptr(clips_[0]));
-  const glm::vec4 material[4] = {glm::vec4(1.0f),
-                                 glm::vec4(metallic_roughness_, 0.0f, 1.0f),
+  const glm::vec4 material[4] = {glm::vec4(1.0f), glm::vec4(metallic_roughness_, 0.0f, 1.0f),
                                  glm::vec4(0.0f, 0.0f, 0.0f, kAlphaCut),
                                  glm::vec4(1.0f, 0.0f, 0.0f, 0.0f)};
   glUniform4fv(set->material, 4, glm::value_ptr(material[0]));
@@ -325,9 +325,9 @@ Status ImpostorRenderer::capturePicks(const FrameView& view,
   glEndTransformFeedback();
   glDisable(GL_RASTERIZER_DISCARD);
   glBindVertexArray(0);
-  const void* data = glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
-                                      static_cast<GLsizeiptr>(records.size() * kPickBytes),
-                                      GL_MAP_READ_BIT);
+  const void* data =
+      glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
+                       static_cast<GLsizeiptr>(records.size() * kPickBytes), GL_MAP_READ_BIT);
   if (data) {
     const auto* bytes = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < records.size(); ++i) {
