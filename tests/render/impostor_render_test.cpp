@@ -294,6 +294,38 @@ TEST(ImpostorRender, PictureMatchesTheCpuCompositionOfTheAtlasTiles) {
   EXPECT_EQ(checked, 4);
 }
 
+TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
+  const Package package = packageWithImpostor();
+  const int impostor = static_cast<int>(package.lods.size());
+  auto device = test::makeTestDevice(3, 64);
+  ASSERT_NE(device, nullptr);
+  // One agent at the eye's feet, one past the impostor's switch distance (its error 0.5 model
+  // units covers a pixel at about 55 units through a 64-pixel, 0.9-radian view).
+  const Placement placements[2] = {{glm::vec3(0.0f, 0.0f, -3.0f), 0.0f, 1.0f},
+                                   {glm::vec3(0.0f, 0.0f, -120.0f), 0.0f, 1.0f}};
+  const AgentPlayback playback[2] = {};
+  const CrowdFrame frame{placements, playback};
+  const FrameView view = lookAtView(glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f, 1.0f, -10.0f),
+                                    0.9f, 1.0f, 0.1f, 500.0f);
+  for (const bool on : {true, false}) {
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kInstanced;
+    desc.impostors = on;
+    CrowdRenderer renderer(*device, package, desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    EXPECT_EQ(renderer.lodCount(), impostor + (on ? 1 : 0));
+    EXPECT_EQ(renderer.impostorLod(), on ? impostor : -1) << renderer.impostorReason();
+    device->beginFrame(glm::vec4(0.0f));
+    ASSERT_TRUE(renderer.draw(view, frame).ok());
+    EXPECT_LT(renderer.agentDrawInfo(0).lod, impostor - 1);
+    EXPECT_EQ(renderer.agentDrawInfo(1).lod, on ? impostor : impostor - 1);
+    if (on) {
+      EXPECT_EQ(renderer.stats().agents_per_lod[impostor], 1u);
+      EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace impostor_render_test
 }  // namespace throng::render
