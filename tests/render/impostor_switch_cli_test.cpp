@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "render_test_support.h"
 #include "support/test_support.h"
@@ -32,18 +33,26 @@ constexpr int kMinColorPixels = 16;
 // A frame 0.3 s on in the walk changes this share of the impostor's pixels at least.
 constexpr double kMinAnimatedShare = 0.05;
 
-const Package& bakedWithImpostor() {
-  static const Package package = [] {
-    const std::filesystem::path dir = test::makeTempDir("impostor-sample");
-    const std::string path = (dir / "sample.throng").string();
+// `throng bake sample --lods --impostors`, once per test process: the file and its package.
+struct Baked {
+  std::filesystem::path dir = test::makeTempDir("impostor-sample");
+  std::string path = (dir / "sample.throng").string();
+  Package package;
+  Baked() {
     const test::CliResult r = test::runCli("bake sample --lods --impostors -o '" + path + "'");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     Result<Package> read = readPackage(path);
     EXPECT_TRUE(read.ok()) << read.status().toString();
-    std::filesystem::remove_all(dir);
-    return read.ok() ? std::move(read).value() : Package{};
-  }();
-  return package;
+    if (read.ok()) package = std::move(read).value();
+  }
+  ~Baked() { std::filesystem::remove_all(dir); }
+};
+const Baked& baked() {
+  static const Baked b;
+  return b;
+}
+const Package& bakedWithImpostor() {
+  return baked().package;
 }
 
 struct Mask {
@@ -217,6 +226,27 @@ TEST(ImpostorSwitch, AnimatesWithPlaybackTime) {
     best = std::max(best, static_cast<double>(changed) / std::max(ma.count, 1));
   }
   EXPECT_GE(best, kMinAnimatedShare);
+}
+
+TEST(ImpostorCli, RenderCountsImpostorAgentsAndOffRefusesTheirLod) {
+  const std::string package = "'" + baked().path + "'";
+  const std::filesystem::path dir = test::makeTempDir("impostor-cli");
+  const std::string png = "'" + (dir / "x.png").string() + "'";
+  const test::CliResult on =
+      test::runCli("render " + package + " --agents 20 --lod 4 --json --path instanced -o " + png);
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  const nlohmann::json j = nlohmann::json::parse(on.output.substr(on.output.find('{')));
+  EXPECT_EQ(j["impostors"]["lod"], 4);
+  EXPECT_EQ(j["impostors"]["agents"], j["visible"]);
+  EXPECT_GT(j["visible"].get<int>(), 0);
+  EXPECT_EQ(j["lods"][4]["kind"], "impostor");
+  EXPECT_EQ(j["lods"][3]["kind"], "mesh");
+  EXPECT_EQ(j["triangles"].get<int>(), 2 * j["visible"].get<int>());
+  const test::CliResult off =
+      test::runCli("render " + package + " --agents 20 --lod 4 --impostors off -o " + png);
+  EXPECT_EQ(off.exit_code, 2) << off.output;
+  EXPECT_NE(off.output.find("has LODs 0..3"), std::string::npos) << off.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
