@@ -9,3 +9,4 @@ THRONG_FLAT THRONG_VARYING vec4 v_view_weights;        // their bilinear weights
 THRONG_FLAT THRONG_VARYING uvec2 v_frames;             // the two atlas columns
 THRONG_FLAT THRONG_VARYING float v_frame_weight;       // the second's weight
 THRONG_FLAT THRONG_VARYING vec2 v_turn;                // cos, sin of the heading
+THRONG_FLAT THRONG_VARYING float v_fade;               // -(its weight) in the fade band, else -1

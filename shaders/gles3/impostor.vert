@@ -20,6 +20,11 @@ uniform vec2 u_impostor_size;    // model units (Impostor::size)
 // Per clip two vectors: its texture frames (first, last), baked fps, duration; its atlas columns
 // (first, count), 1 looping (else 0), frame steps of a cycle (duration * fps).
 uniform vec4 u_impostor_clips[2 * IMPOSTOR_CLIPS];
+// The cross-fade (common/fade.glsl): the first u_fade_instances records are the last mesh LOD's,
+// drawn as impostors only within the band (instanced.vert's u_fade_eye and u_fade_band).
+uniform int u_fade_instances;
+uniform vec3 u_fade_eye;
+uniform vec2 u_fade_band;
 
 #include "common/impostor_varyings.glsl"
 
@@ -45,6 +50,19 @@ float recordTime(uint a, float blend, out int clip) {
 void main() {
   vec3 position = uintBitsToFloat(i_record0.xyz);
   float scale = unpackHalf2x16(i_record0.w >> 16).x;
+  v_fade = -1.0;
+  if (gl_InstanceID < u_fade_instances) {
+    float w = u_fade_band.y > 0.0
+                  ? clamp((length(position - u_fade_eye) / scale - u_fade_band.x) * u_fade_band.y,
+                          0.0, 1.0)
+                  : 0.0;
+    if (w <= 0.0) {
+      // Before the band: the mesh alone. Past the far plane, no fragment.
+      gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
+      return;
+    }
+    v_fade = -w;
+  }
   float heading = float(i_record0.w & 0xffffu) * (2.0 * kPi / 65536.0);
   float c = cos(heading);
   float s = sin(heading);

@@ -215,6 +215,7 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
   source.vertex_path = "gles3/impostor.vert";
   source.surface_path = "common/impostor_surface.glsl";
   source.defines.push_back(fmt::format("IMPOSTOR_CLIPS {}", clips_.size() / 2));
+  source.defines.push_back("IMPOSTOR_FADE");
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   source.user = depth || capture ? nullptr : user_;
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
@@ -275,13 +276,18 @@ glm::vec4 impostorCamera(const FrameView& view) {
 }
 
 Status ImpostorRenderer::draw(const FrameView& view, GLuint instance_buffer, size_t first_byte,
-                              uint32_t count, const FrameShading& shading, DrawPass pass) {
+                              uint32_t count, const FrameShading& shading, DrawPass pass,
+                              const ImpostorFade& fade) {
   if (count == 0) return Status::okStatus();
   Result<ProgramSet*> set = programFor(pass == DrawPass::kDepth ? kDepthVariant : 0u);
   if (!set.ok()) return set.status();
   glUseProgram((*set)->program.id());
   applyShading((*set)->shading, view, shading);
   glUniform4fv((*set)->camera, 1, glm::value_ptr(impostorCamera(view)));
+  const Program& p = (*set)->program;
+  glUniform1i(p.uniform("u_fade_instances"), static_cast<GLint>(fade.instances));
+  glUniform3fv(p.uniform("u_fade_eye"), 1, glm::value_ptr(fade.eye));
+  glUniform2fv(p.uniform("u_fade_band"), 1, glm::value_ptr(fade.band));
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, color_texture_);
   glActiveTexture(GL_TEXTURE2);
@@ -306,6 +312,7 @@ Status ImpostorRenderer::capturePicks(const FrameView& view,
   glUseProgram((*set)->program.id());
   applyShading((*set)->shading, view, FrameShading{});
   glUniform4fv((*set)->camera, 1, glm::value_ptr(impostorCamera(view)));
+  glUniform1i((*set)->program.uniform("u_fade_instances"), 0);
   GLuint buffers[2] = {};
   glGenBuffers(2, buffers);
   glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);

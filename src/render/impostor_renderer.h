@@ -35,6 +35,19 @@ struct ImpostorPick {
   float frame_weight = 0.0f;
 };
 
+// How far the short cross-fade between the last mesh LOD and the impostor reaches before the
+// impostor's switch distance: this share of it (docs/lods.md, "Impostors at run time").
+inline constexpr float kImpostorFadeBand = 0.1f;
+
+// The cross-fade of a frame (common/fade.glsl): the band of distances from the eye (model units at
+// scale 1, reach included: the LOD rule's) where an agent of the last mesh LOD is drawn both ways
+// behind a screen door. band = (start, 1 / width); width 0: no fade.
+struct ImpostorFade {
+  uint32_t instances = 0;  // records of the last mesh LOD before the impostor's (drawn too)
+  glm::vec3 eye{0.0f};
+  glm::vec2 band{0.0f};
+};
+
 class ImpostorRenderer {
  public:
   // Uploads `package`'s impostor (which must not be empty): the colour atlas premultiplied in
@@ -52,10 +65,11 @@ class ImpostorRenderer {
 
   // Draws `count` records of `instance_buffer` from byte `first_byte` as quads, one instanced
   // draw, into the bound framebuffer: depth tested and written, alpha cut at one half (no
-  // blending), no face culling. The depth pass (kDepth) draws them facing the light's view.
-  // kGlError on GL failure.
+  // blending), no face culling. The depth pass (kDepth) draws them facing the light's view. With
+  // a fade, the first fade.instances records are the last mesh LOD's: drawn only within the band,
+  // behind the screen door. kGlError on GL failure.
   Status draw(const FrameView& view, GLuint instance_buffer, size_t first_byte, uint32_t count,
-              const FrameShading& shading, DrawPass pass);
+              const FrameShading& shading, DrawPass pass, const ImpostorFade& fade = {});
   // Verification path: the vertex shader's picks for `records` seen from `view`, by transform
   // feedback (no rasterisation). out.size() == records.size(). kGlError on GL failure.
   Status capturePicks(const FrameView& view, std::span<const InstanceRecord> records,

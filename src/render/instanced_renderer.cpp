@@ -558,6 +558,7 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   source.vertex_path = "gles3/instanced.vert";
   if (palette) source.defines = paletteDefines(*palette_pass_);
   if (gpu) source.defines.push_back("GPU_INSTANCES");
+  if (options_.impostor_fade) source.defines.push_back("IMPOSTOR_FADE");
   if (morph_kind_ == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
   if (morph_kind_ == MorphBakeKind::kTargetDeltas) source.defines.push_back("MORPH_DELTAS");
   if (!pivots_.empty()) {
@@ -579,6 +580,8 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   set->shading = ShadingUniforms::of(set->program);
   set->lod = set->program.uniform("u_lod");
   set->palette_first = set->program.uniform("u_palette_first");
+  set->fade_eye = set->program.uniform("u_fade_eye");
+  set->fade_band = set->program.uniform("u_fade_band");
   bindCrowdSamplers(set->program);  // leaves the program in use
   if (!pivots_.empty()) {
     glUniform3fv(set->program.uniform("u_pivots[0]"), static_cast<GLsizei>(pivots_.size()),
@@ -670,6 +673,9 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
           bindInstanceAttributes(first);
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
+          const bool fades = !depth && static_cast<int>(l) == fade_lod_;
+          glUniform3fv((*set)->fade_eye, 1, &fade_eye_.x);
+          glUniform2f((*set)->fade_band, fades ? fade_band_.x : 0.0f, fades ? fade_band_.y : 0.0f);
           bindMorph(program, l);
           if (palette) glUniform1i(palette_first, static_cast<GLint>(first));
           bound = true;

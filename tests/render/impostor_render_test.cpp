@@ -13,6 +13,8 @@
 #include "render/impostor_renderer.h"
 #include "render_test_support.h"
 #include "throng/core/impostor.h"
+#include "throng/crowd/lod_pick.h"
+#include "throng/crowd/lod_select.h"
 #include "throng/crowd/playback.h"
 #include "throng/render/capture.h"
 #include "throng/render/crowd_renderer.h"
@@ -324,6 +326,75 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
       EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
     }
   }
+}
+
+TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
+  Package package = packageWithImpostor();
+  // An error past the last mesh LOD's, seen with 8 pixels allowed: the switch falls where the
+  // character is some 40 pixels tall in a 128-pixel frame.
+  package.impostor.max_error = 1.5f * package.lods.back().max_error;
+  constexpr int kSize = 128;
+  constexpr float kThreshold = 8.0f;
+  constexpr float kFov = 0.9f;
+  const int impostor = static_cast<int>(package.lods.size());
+  auto device = test::makeTestDevice(3, kSize);
+  ASSERT_NE(device, nullptr);
+  std::vector<MeshLod> chain;
+  for (const MeshLod& lod : package.lods) {
+    chain.emplace_back();
+    chain.back().max_error = lod.max_error;
+  }
+  chain.emplace_back();
+  chain.back().max_error = package.impostor.max_error;
+  const glm::vec3 eye(0.0f, 1.0f, 0.0f);
+  LodView lod_view{eye, kFov, static_cast<float>(kSize), kThreshold, lodReach(package.lods)};
+  const float end = std::sqrt(LodRule(chain, lod_view).pickDistanceSq(impostor));
+  // Halfway through the band: half the pixels each way.
+  const float distance = end * (1.0f - 0.5f * kImpostorFadeBand);
+  const Placement placement{eye + glm::vec3(0.0f, -1.0f, -distance), 0.3f, 1.0f};
+  const AgentPlayback playback{};
+  const CrowdFrame frame{std::span<const Placement>(&placement, 1),
+                         std::span<const AgentPlayback>(&playback, 1)};
+  const FrameView view = lookAtView(eye, placement.position + glm::vec3(0.0f, 0.9f, 0.0f), kFov,
+                                    1.0f, 0.1f, 10.0f * end);
+  Image pictures[3];  // faded, mesh LOD only, impostor only
+  for (int which = 0; which < 3; ++which) {
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kInstanced;
+    desc.lod_threshold_pixels = kThreshold;
+    desc.impostors = which != 1;
+    if (which == 2) desc.fixed_lod = impostor;
+    CrowdRenderer renderer(*device, package, desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    ASSERT_TRUE(renderer.draw(view, frame).ok());
+    EXPECT_EQ(renderer.agentDrawInfo(0).lod, which == 2 ? impostor : impostor - 1);
+    pictures[which] = device->readPixels().value();
+  }
+  // Each covered pixel of the faded picture is the mesh's or the impostor's; where those differ,
+  // each shows in a fair share of them (the screen door's weight is one half).
+  int from_mesh = 0, from_impostor = 0, neither = 0;
+  for (size_t p = 0; p < pictures[0].rgba.size(); p += 4) {
+    const auto same = [&](int other) {
+      for (int k = 0; k < 3; ++k) {
+        if (std::abs(pictures[0].rgba[p + k] - pictures[other].rgba[p + k]) > kChannelTolerance)
+          return false;
+      }
+      return true;
+    };
+    const bool mesh = same(1), quad = same(2);
+    if (mesh && quad) continue;
+    from_mesh += mesh && !quad;
+    from_impostor += quad && !mesh;
+    neither += !mesh && !quad;
+  }
+  const int differing = from_mesh + from_impostor + neither;
+  ASSERT_GT(differing, 100);
+  EXPECT_LE(neither, differing / 20);
+  EXPECT_GE(from_mesh, differing / 4);
+  EXPECT_GE(from_impostor, differing / 4);
+  std::printf("fade: %d pixels from the mesh, %d from the impostor, %d neither\n", from_mesh,
+              from_impostor, neither);
 }
 
 }  // namespace

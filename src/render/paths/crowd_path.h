@@ -93,6 +93,7 @@ class CpuFedPath : public CrowdPath {
 
  protected:
   const CrowdFacts& facts() const { return *facts_; }
+  int deviceHeight() const { return device_->height(); }
 
  private:
   const CrowdFacts* facts_;  // the front end's, which outlives the path

@@ -5,6 +5,9 @@
 #include "render/passes/playback_pass.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "throng/crowd/lod_select.h"
 
 namespace throng::render {
 
@@ -15,6 +18,7 @@ InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
   options.shared_slot = desc.animation_texture_slot;
   options.palette_pass = desc.palette_pass;
   options.shader = desc.shader;
+  options.impostor_fade = desc.impostors;
   return options;
 }
 
@@ -67,19 +71,46 @@ Status InstancedCrowdPath::prepareImpostors(const Device& device, const Package&
   return Status::okStatus();
 }
 
+ImpostorFade InstancedCrowdPath::impostorFade(const FrameInput& in, const AgentLists& lists) const {
+  ImpostorFade fade;
+  const int impostor = facts().impostor_lod;
+  // Only the colour pass, the LOD rule's own pick on screen, and a mesh LOD before the impostor.
+  if (!impostors_ || impostor < 1 || in.pass != DrawPass::kColor || in.settings.fixed_lod ||
+      static_cast<size_t>(impostor) >= lists.lod_counts.size()) {
+    return fade;
+  }
+  LodView lod_view = lodViewOf(in.view, deviceHeight(), in.settings.lod_threshold_pixels);
+  lod_view.reach = facts().reach;
+  const LodRule rule(facts().lods, lod_view);
+  if (!rule.screenSpace()) return fade;
+  const float end = std::sqrt(rule.pickDistanceSq(impostor));
+  const float previous = std::sqrt(rule.pickDistanceSq(impostor - 1));
+  if (!(end > 0.0f) || !std::isfinite(end)) return fade;
+  // The band ends at the switch and never reaches back before the last mesh LOD's own switch.
+  const float start = std::max(end * (1.0f - kImpostorFadeBand), previous);
+  if (!(end > start)) return fade;
+  fade.instances = lists.lod_counts[impostor - 1];
+  fade.eye = in.view.eye;
+  fade.band = glm::vec2(start, 1.0f / (end - start));
+  return fade;
+}
+
 Status InstancedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
                                   CrowdFrameStats& stats) {
   const PassClock::time_point start = PassClock::now();
   // The meshes' LODs, then the impostor's (the last LOD, its records the last packed).
   const size_t mesh_lods = std::min(lists.lod_counts.size(), size_t(renderer_->lodCount()));
   const std::span<const uint32_t> mesh_counts(lists.lod_counts.data(), mesh_lods);
+  const ImpostorFade fade = impostorFade(in, lists);
+  renderer_->setFade(static_cast<int>(mesh_lods) - 1, fade.eye, fade.band);
   Status s = renderer_->submit(in.view, mesh_counts, in.shading, in.pass);
   uint32_t impostor_count = 0;
   if (s.ok() && impostors_ && lists.lod_counts.size() > mesh_lods) {
+    // With a fade, the last mesh LOD's records (just before the impostor's) are drawn too.
     impostor_count = lists.lod_counts[mesh_lods];
     s = impostors_->draw(in.view, renderer_->instanceBuffer(),
-                         renderer_->recordByte(lists.lod_first[mesh_lods]), impostor_count,
-                         in.shading, in.pass);
+                         renderer_->recordByte(lists.lod_first[mesh_lods] - fade.instances),
+                         impostor_count + fade.instances, in.shading, in.pass, fade);
   }
   stats.cpu_ms.submit = millisecondsSince(start);
   const RenderStats& drawn = renderer_->stats();

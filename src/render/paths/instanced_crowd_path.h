@@ -45,6 +45,10 @@ class InstancedCrowdPath final : public CpuFedPath {
   ImpostorRenderer* impostors() const { return impostors_.get(); }
 
  private:
+  // This frame's cross-fade band before the impostor's switch (none in the depth pass, with a
+  // fixed LOD, or without the screen-space rule).
+  ImpostorFade impostorFade(const FrameInput& in, const AgentLists& lists) const;
+
   InstancedCrowdPath(const CrowdFacts& facts, const Device& device,
                      std::unique_ptr<InstancedRenderer> renderer)
       : CpuFedPath(facts, device), renderer_(std::move(renderer)) {}
