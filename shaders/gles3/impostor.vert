@@ -7,9 +7,58 @@
 #include "common/instance_record.glsl"
 
 in vec2 a_corner;  // the quad's corner: x -0.5 (left) .. 0.5, y -0.5 (bottom) .. 0.5
+
+// The agent, as instanced.vert's loadInstance() reads it: position, scale, cos and sin of the
+// heading, frames, blends, fade (the secondary's weight), tint, index and state.
+vec3 g_position;
+float g_scale;
+vec2 g_turn;
+uvec4 g_frames;
+vec2 g_blends;
+float g_fade;
+vec4 g_tint;
+float g_agent;
+float g_state;
+#ifdef GPU_INSTANCES
+// The GPU-driven path: the instance is an agent index, its record 4 texels of the compute pass's
+// (render/instanced_renderer.h's IndirectInstances).
+in uint i_agent;
+uniform highp usampler2D u_instances;
+uniform int u_instances_per_row;
+void loadAgent() {
+  int a = int(i_agent);
+  ivec2 at = ivec2(4 * (a % u_instances_per_row), a / u_instances_per_row);
+  vec4 position_scale = uintBitsToFloat(texelFetch(u_instances, at, 0));
+  vec4 rotation_blend = uintBitsToFloat(texelFetch(u_instances, at + ivec2(1, 0), 0));
+  g_frames = texelFetch(u_instances, at + ivec2(2, 0), 0);
+  uvec4 last = texelFetch(u_instances, at + ivec2(3, 0), 0);
+  g_position = position_scale.xyz;
+  g_scale = position_scale.w;
+  g_turn = rotation_blend.xy;
+  g_blends = rotation_blend.zw;
+  g_fade = uintBitsToFloat(last.x);
+  g_tint = vec4((uvec4(last.y) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu) / 255.0;
+  g_state = float(last.z & 0xffu);
+  g_agent = float(last.w);
+}
+#else
 in uvec4 i_record0;
 in uvec4 i_record1;
 in uvec4 i_record2;
+void loadAgent() {
+  g_position = uintBitsToFloat(i_record0.xyz);
+  g_scale = unpackHalf2x16(i_record0.w >> 16).x;
+  float heading = float(i_record0.w & 0xffffu) * (6.283185307179586 / 65536.0);
+  g_turn = vec2(cos(heading), sin(heading));
+  g_frames = recordFrames(i_record1);
+  vec4 bytes = recordBytes(i_record1.z);
+  g_blends = bytes.xy / 255.0;
+  g_fade = bytes.z / 255.0;
+  g_tint = recordBytes(i_record1.w) / 255.0;
+  g_agent = float(i_record2.x);
+  g_state = float(i_record2.y & 0xffu);
+}
+#endif
 
 uniform mat4 u_view_projection;
 // xyz: the eye (w 1), or for an orthographic view (a light's) the unit direction towards it (w 0).
@@ -48,8 +97,9 @@ float recordTime(uint a, float blend, out int clip) {
 }
 
 void main() {
-  vec3 position = uintBitsToFloat(i_record0.xyz);
-  float scale = unpackHalf2x16(i_record0.w >> 16).x;
+  loadAgent();
+  vec3 position = g_position;
+  float scale = g_scale;
   v_fade = -1.0;
   if (gl_InstanceID < u_fade_instances) {
     float w = u_fade_band.y > 0.0
@@ -63,9 +113,8 @@ void main() {
     }
     v_fade = -w;
   }
-  float heading = float(i_record0.w & 0xffffu) * (2.0 * kPi / 65536.0);
-  float c = cos(heading);
-  float s = sin(heading);
+  float c = g_turn.x;
+  float s = g_turn.y;
   vec3 to_camera = u_impostor_camera.w > 0.5 ? u_impostor_camera.xyz - position
                                              : u_impostor_camera.xyz;
   to_camera = normalize(to_camera);
@@ -91,12 +140,10 @@ void main() {
   v_view_weights = vec4((1.0 - we) * (1.0 - wa), (1.0 - we) * wa, we * (1.0 - wa), we * wa);
 
   // Frames: the dominant clip of a cross-fade (the fade is the secondary's weight).
-  uvec4 frames = recordFrames(i_record1);
-  vec4 bytes = recordBytes(i_record1.z);
-  bool secondary = bytes.z > 127.5;
+  bool secondary = g_fade > 0.5;
   int clip = 0;
-  float time = secondary ? recordTime(frames.z, bytes.y / 255.0, clip)
-                         : recordTime(frames.x, bytes.x / 255.0, clip);
+  float time = secondary ? recordTime(g_frames.z, g_blends.y, clip)
+                         : recordTime(g_frames.x, g_blends.x, clip);
   vec4 clip_frames = u_impostor_clips[2 * clip];
   vec4 atlas = u_impostor_clips[2 * clip + 1];
   float n = atlas.y;
@@ -135,7 +182,7 @@ void main() {
   v_world = position + scale * vec3(c * local.x + s * local.z, local.y, c * local.z - s * local.x);
   v_tile = vec2(a_corner.x + 0.5, 0.5 - a_corner.y);
   v_turn = vec2(c, s);
-  v_tint = recordBytes(i_record1.w) / 255.0;
-  v_agent = vec3(float(i_record2.x), float(i_record2.y & 0xffu), u_impostor_grid.z);
+  v_tint = g_tint;
+  v_agent = vec3(g_agent, g_state, u_impostor_grid.z);
   gl_Position = u_view_projection * vec4(v_world, 1.0);
 }

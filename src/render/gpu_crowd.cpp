@@ -15,6 +15,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_check.h"
+#include "render/impostor_renderer.h"
 #include "throng/crowd/culling.h"
 
 namespace throng::render {
@@ -76,6 +77,7 @@ static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 
 // crowd.comp's word layouts.
 constexpr uint32_t kDrawWords = kDrawCommandWords;  // DrawElementsIndirectCommand
+constexpr uint32_t kImpostorQuadVertices = 4;       // the impostor's: a triangle strip
 constexpr uint32_t kClipWords =
     12;  // first, count, fps, duration, axis sphere (y, radius, 2 unused), loop, period, 2 unused
 constexpr uint32_t kCommandWords = 4;  // agent, type | loop << 8 | clip << 16, target x, z
@@ -320,6 +322,20 @@ void GpuCrowd::uploadRecords(uint32_t first, std::span<const uint8_t> bytes) {
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(first * sizeof(GpuAgent)),
                   static_cast<GLsizeiptr>(bytes.size()), bytes.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+Status GpuCrowd::addImpostorLod(float error, ImpostorRenderer& impostors) {
+  assert(agent_count_ == 0 && frames_drawn_ == 0);
+  impostors_ = &impostors;
+  ++lod_count_;
+  lod_limits_.push_back(0.0f);  // pickLod: no limit (as the CPU's rule reads 0)
+  lod_errors_.push_back(error);
+  // The buffers again, with a list for the new LOD (nothing is in them yet), and the frame
+  // buffer's tables at their new places (the clips' move past the new LOD's words).
+  frame_command_capacity_ = 0;
+  const uint32_t capacity = capacity_;
+  capacity_ = 0;
+  return reserve(capacity);
 }
 
 // The frame buffer: [draw commands | LOD limits | clips | commands], in words.
@@ -603,7 +619,10 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     const uint32_t lods = static_cast<uint32_t>(lod_count_);
     frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
     for (uint32_t l = 0; l < lods; ++l) {
-      frame_head_[l * kDrawWords] = renderer_->indexCount(static_cast<int>(l));
+      // The impostor's command is a DrawArraysIndirectCommand: a quad's 4 vertices, then 0s.
+      frame_head_[l * kDrawWords] = static_cast<int>(l) < renderer_->lodCount()
+                                        ? renderer_->indexCount(static_cast<int>(l))
+                                        : kImpostorQuadVertices;
       frame_head_[lods * kDrawWords + l] =
           floatBits(screenLod(*options) ? lod_errors_[l] : lod_limits_[l]);
     }
@@ -777,6 +796,13 @@ Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& option
   }
   if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok())
     return s;
+  if (impostors_) {
+    if (Status s = impostors_->drawIndirect(view, in, renderer_->lodCount(), options.shading,
+                                            options.pass);
+        !s.ok()) {
+      return s;
+    }
+  }
   if (options.pass == DrawPass::kDepth) return Status::okStatus();
   ++frames_drawn_;
 

@@ -25,6 +25,8 @@
 
 namespace throng::render {
 
+class ImpostorRenderer;  // render/impostor_renderer.h
+
 // Agents one compute work group advances (shaders/gles31/crowd.comp's local_size_x; ES 3.1
 // guarantees 128 invocations per group, and 64 is a whole wave on every vendor).
 inline constexpr uint32_t kGpuAgentsPerWorkGroup = 64;
@@ -98,6 +100,11 @@ class GpuCrowd {
  public:
   static Result<std::unique_ptr<GpuCrowd>> create(Device& device, const Package& package,
                                                   InstancedRenderer& renderer);
+  // Makes the impostor (its error `error`, drawn by `impostors`, which must outlive this) the LOD
+  // past the renderer's meshes: the compute pass lists its agents like any LOD's, and each frame
+  // draws them with one indirect draw after the meshes'. Before the first update or draw (the
+  // buffers are made again); reserve()'s errors.
+  Status addImpostorLod(float error, ImpostorRenderer& impostors);
   ~GpuCrowd();
   GpuCrowd(const GpuCrowd&) = delete;
   GpuCrowd& operator=(const GpuCrowd&) = delete;
@@ -165,6 +172,7 @@ class GpuCrowd {
 
   Device* device_ = nullptr;
   InstancedRenderer* renderer_ = nullptr;
+  ImpostorRenderer* impostors_ = nullptr;  // addImpostorLod's: drawn as the LOD past the meshes
   Program program_;
   struct Uniforms;
   std::unique_ptr<Uniforms> uniforms_;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include <GLES3/gl31.h>
 #include <fmt/core.h>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -21,7 +22,10 @@ enum ImpostorAttribute : GLuint {
   kRecord0 = 4,  // the instance record's words, at instanced.vert's locations
   kRecord1 = 5,
   kRecord2 = 6,
+  kAgent = 4,  // drawIndirect's program: the agent index replaces the records
 };
+// The GPU-driven path's per-agent texture, on instanced.vert's unit (shader_assembly.cpp).
+constexpr int kInstancesTextureUnit = 7;
 
 // The quad: two counter-clockwise triangles as a strip, x left to right, y bottom to top.
 constexpr float kCorners[] = {-0.5f, -0.5f, 0.5f, -0.5f, -0.5f, 0.5f, 0.5f, 0.5f};
@@ -102,15 +106,12 @@ GLuint makeTexture(GLenum internal_format, GLenum format, int width, int height,
   return texture;
 }
 
-const char* variantName(unsigned variant) {
-  switch (variant) {
-    case 1:
-      return "gles3/impostor (depth)";
-    case 2:
-      return "gles3/impostor (capture)";
-    default:
-      return "gles3/impostor";
-  }
+std::string variantName(unsigned variant) {
+  std::string name = "gles3/impostor";
+  if (variant & 4) name += " (gpu)";
+  if (variant & 1) name += " (depth)";
+  if (variant & 2) name += " (capture)";
+  return name;
 }
 
 }  // namespace
@@ -158,6 +159,7 @@ ImpostorRenderer::~ImpostorRenderer() {
   glDeleteTextures(1, &normal_texture_);
   glDeleteBuffers(1, &corner_buffer_);
   glDeleteVertexArrays(1, &vertex_array_);
+  glDeleteVertexArrays(1, &indirect_vertex_array_);
 }
 
 Status ImpostorRenderer::upload(const Device& device, const Impostor& impostor) {
@@ -200,6 +202,13 @@ Status ImpostorRenderer::upload(const Device& device, const Impostor& impostor) 
     glEnableVertexAttribArray(a);
     glVertexAttribDivisor(a, 1);
   }
+  glGenVertexArrays(1, &indirect_vertex_array_);
+  glBindVertexArray(indirect_vertex_array_);
+  glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+  glEnableVertexAttribArray(kCorner);
+  glVertexAttribPointer(kCorner, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(kAgent);
+  glVertexAttribDivisor(kAgent, 1);
   glBindVertexArray(0);
   return checkGlUpload("impostor: uploading the atlases", deviceFaults(device));
 }
@@ -207,8 +216,9 @@ Status ImpostorRenderer::upload(const Device& device, const Impostor& impostor) 
 Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned variant) {
   std::unique_ptr<ProgramSet>& slot = programs_[variant];
   if (slot) return slot.get();
-  const bool depth = variant == kDepthVariant;
-  const bool capture = variant == kCaptureVariant;
+  const bool depth = (variant & kDepthVariant) != 0;
+  const bool capture = (variant & kCaptureVariant) != 0;
+  const bool gpu = (variant & kGpuVariant) != 0;
   CrowdProgramSource source;
   source.name = variantName(variant);
   source.version = GlslVersion::kEs300;
@@ -216,14 +226,19 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
   source.surface_path = "common/impostor_surface.glsl";
   source.defines.push_back(fmt::format("IMPOSTOR_CLIPS {}", clips_.size() / 2));
   source.defines.push_back("IMPOSTOR_FADE");
+  if (gpu) source.defines.push_back("GPU_INSTANCES");
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   source.user = depth || capture ? nullptr : user_;
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
   if (!desc.ok()) return desc.status();
-  desc->attributes = {{"a_corner", kCorner},
-                      {"i_record0", kRecord0},
-                      {"i_record1", kRecord1},
-                      {"i_record2", kRecord2}};
+  if (gpu) {
+    desc->attributes = {{"a_corner", kCorner}, {"i_agent", kAgent}};
+  } else {
+    desc->attributes = {{"a_corner", kCorner},
+                        {"i_record0", kRecord0},
+                        {"i_record1", kRecord1},
+                        {"i_record2", kRecord2}};
+  }
   if (capture)
     desc->feedback_varyings = {"v_views", "v_view_weights", "v_frames", "v_frame_weight"};
   Result<Program> program = buildProgram(*desc, deviceFaults(*device_));
@@ -275,43 +290,83 @@ glm::vec4 impostorCamera(const FrameView& view) {
   return glm::vec4(length > 0.0f ? -depth_row / length : glm::vec3(0.0f, 1.0f, 0.0f), 0.0f);
 }
 
-Status ImpostorRenderer::draw(const FrameView& view, GLuint instance_buffer, size_t first_byte,
-                              uint32_t count, const FrameShading& shading, DrawPass pass,
-                              const ImpostorFade& fade) {
-  if (count == 0) return Status::okStatus();
-  Result<ProgramSet*> set = programFor(pass == DrawPass::kDepth ? kDepthVariant : 0u);
+Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::useProgram(unsigned variant,
+                                                                   const FrameView& view,
+                                                                   const FrameShading& shading) {
+  Result<ProgramSet*> set = programFor(variant);
   if (!set.ok()) return set.status();
   glUseProgram((*set)->program.id());
   applyShading((*set)->shading, view, shading);
   glUniform4fv((*set)->camera, 1, glm::value_ptr(impostorCamera(view)));
-  const Program& p = (*set)->program;
-  glUniform1i(p.uniform("u_fade_instances"), static_cast<GLint>(fade.instances));
-  glUniform3fv(p.uniform("u_fade_eye"), 1, glm::value_ptr(fade.eye));
-  glUniform2fv(p.uniform("u_fade_band"), 1, glm::value_ptr(fade.band));
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, color_texture_);
   glActiveTexture(GL_TEXTURE2);
   glBindTexture(GL_TEXTURE_2D, normal_texture_);
   glActiveTexture(GL_TEXTURE0);
-  glBindVertexArray(vertex_array_);
-  bindRecords(instance_buffer, first_byte);
   glDisable(GL_BLEND);
   glDepthMask(GL_TRUE);
   glDisable(GL_CULL_FACE);
+  return set;
+}
+
+Status ImpostorRenderer::draw(const FrameView& view, GLuint instance_buffer, size_t first_byte,
+                              uint32_t count, const FrameShading& shading, DrawPass pass,
+                              const ImpostorFade& fade) {
+  if (count == 0) return Status::okStatus();
+  Result<ProgramSet*> set =
+      useProgram(pass == DrawPass::kDepth ? kDepthVariant : 0u, view, shading);
+  if (!set.ok()) return set.status();
+  const Program& p = (*set)->program;
+  glUniform1i(p.uniform("u_fade_instances"), static_cast<GLint>(fade.instances));
+  glUniform3fv(p.uniform("u_fade_eye"), 1, glm::value_ptr(fade.eye));
+  glUniform2fv(p.uniform("u_fade_band"), 1, glm::value_ptr(fade.band));
+  glBindVertexArray(vertex_array_);
+  bindRecords(instance_buffer, first_byte);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, kCornerCount, static_cast<GLsizei>(count));
   glBindVertexArray(0);
   return checkGl("impostor: draw");
+}
+
+Status ImpostorRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in, int lod,
+                                      const FrameShading& shading, DrawPass pass) {
+#ifdef __EMSCRIPTEN__
+  (void)view;
+  (void)in;
+  (void)lod;
+  (void)shading;
+  (void)pass;
+  return Status(ErrorCode::kUnsupported, "impostor: WebGL has no indirect draws");
+#else
+  if (in.only_lod >= 0 && in.only_lod != lod) return Status::okStatus();
+  Result<ProgramSet*> set =
+      useProgram(kGpuVariant | (pass == DrawPass::kDepth ? kDepthVariant : 0u), view, shading);
+  if (!set.ok()) return set.status();
+  const Program& p = (*set)->program;
+  glUniform1i(p.uniform("u_fade_instances"), 0);
+  glUniform1i(p.uniform("u_instances_per_row"), in.instances_per_row);
+  glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
+  glBindTexture(GL_TEXTURE_2D, in.instances);
+  glActiveTexture(GL_TEXTURE0);
+  glBindVertexArray(indirect_vertex_array_);
+  glBindBuffer(GL_ARRAY_BUFFER, in.agent_lists);
+  // No base instance in ES 3.1's record: the LOD's list is the attribute's offset.
+  glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
+                         byteOffset(size_t{in.list_capacity} * lod * sizeof(GLuint)));
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, in.draw_commands);
+  glDrawArraysIndirect(GL_TRIANGLE_STRIP,
+                       byteOffset(size_t{kDrawCommandWords} * lod * sizeof(GLuint)));
+  glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  glBindVertexArray(0);
+  return checkGl("impostor: indirect draw");
+#endif
 }
 
 Status ImpostorRenderer::capturePicks(const FrameView& view,
                                       std::span<const InstanceRecord> records,
                                       std::span<ImpostorPick> out) {
   if (records.empty()) return Status::okStatus();
-  Result<ProgramSet*> set = programFor(kCaptureVariant);
+  Result<ProgramSet*> set = useProgram(kCaptureVariant, view, FrameShading{});
   if (!set.ok()) return set.status();
-  glUseProgram((*set)->program.id());
-  applyShading((*set)->shading, view, FrameShading{});
-  glUniform4fv((*set)->camera, 1, glm::value_ptr(impostorCamera(view)));
   glUniform1i((*set)->program.uniform("u_fade_instances"), 0);
   GLuint buffers[2] = {};
   glGenBuffers(2, buffers);

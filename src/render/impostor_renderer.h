@@ -13,6 +13,7 @@
 
 #include "render/frame_shading.h"
 #include "render/instance_record.h"
+#include "render/instanced_renderer.h"
 #include "render/program.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
@@ -70,6 +71,13 @@ class ImpostorRenderer {
   // behind the screen door. kGlError on GL failure.
   Status draw(const FrameView& view, GLuint instance_buffer, size_t first_byte, uint32_t count,
               const FrameShading& shading, DrawPass pass, const ImpostorFade& fade = {});
+  // The GPU-driven path's draw (ES 3.1): agent list `lod` of `instances` (the compute pass's, its
+  // draw command at word kDrawCommandWords * lod of draw_commands: 4 vertices, the instance count
+  // the pass counted, 0, 0, 0 — a DrawArraysIndirectCommand) with one glDrawArraysIndirect, each
+  // agent's record read from the instances texture. Nothing when instances.only_lod is another
+  // LOD. kUnsupported without ES 3.1 (the web build); kGlError on GL failure.
+  Status drawIndirect(const FrameView& view, const IndirectInstances& instances, int lod,
+                      const FrameShading& shading, DrawPass pass);
   // Verification path: the vertex shader's picks for `records` seen from `view`, by transform
   // feedback (no rasterisation). out.size() == records.size(). kGlError on GL failure.
   Status capturePicks(const FrameView& view, std::span<const InstanceRecord> records,
@@ -87,14 +95,19 @@ class ImpostorRenderer {
     GLint camera = -1;
     GLint material = -1;
   };
+  // Variant bits: the depth pass, transform-feedback capture, records from the GPU-driven path.
   static constexpr unsigned kDepthVariant = 1;
   static constexpr unsigned kCaptureVariant = 2;
-  static constexpr unsigned kVariantCount = 3;
+  static constexpr unsigned kGpuVariant = 4;
+  static constexpr unsigned kVariantCount = 8;
 
   ImpostorRenderer() = default;
   Status upload(const Device& device, const Impostor& impostor);
   Result<ProgramSet*> programFor(unsigned variant);
   void bindRecords(GLuint instance_buffer, size_t first_byte);
+  // The program of `variant` in use with the frame's uniforms and the atlases bound.
+  Result<ProgramSet*> useProgram(unsigned variant, const FrameView& view,
+                                 const FrameShading& shading);
 
   const Device* device_ = nullptr;
   const ShaderSource* user_ = nullptr;
@@ -103,6 +116,7 @@ class ImpostorRenderer {
   GLuint normal_texture_ = 0;
   GLuint corner_buffer_ = 0;
   GLuint vertex_array_ = 0;
+  GLuint indirect_vertex_array_ = 0;  // drawIndirect's: the corners and the agent index
   int atlas_width_ = 0;
   int atlas_height_ = 0;
   int lod_ = 0;

@@ -232,68 +232,88 @@ Image compose(const Impostor& m, const FrameView& view, int size, glm::vec3 posi
   return image;
 }
 
-TEST(ImpostorRender, PictureMatchesTheCpuCompositionOfTheAtlasTiles) {
+// The paths that draw impostors (the others draw the last mesh LOD in their place).
+constexpr RenderPath kImpostorPaths[] = {RenderPath::kInstanced, RenderPath::kGpu};
+
+// Every path's picture against the CPU composition, and the paths' pictures against each other
+// (the path tolerance of render_test_support.h).
+TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
   const Package package = packageWithImpostor();
   constexpr int kSize = 128;
-  auto device = test::makeTestDevice(3, kSize);
-  ASSERT_NE(device, nullptr);
-  CrowdRendererDesc desc;
-  desc.path = RenderPath::kInstanced;
-  desc.fixed_lod = static_cast<int>(package.lods.size());
-  desc.shader = std::make_shared<ShaderSource>(
-      ShaderSource{"unlit.glsl", "vec4 throngShade(ThrongSurface s) { return s.base_color; }\n"});
-  CrowdRenderer renderer(*device, package, desc);
-  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  ASSERT_EQ(renderer.impostorLod(), static_cast<int>(package.lods.size()));
+  constexpr int kShots = 4;
+  std::vector<Image> first_path;
+  for (const RenderPath path : kImpostorPaths) {
+    SCOPED_TRACE(renderPathName(path));
+    auto device = test::makeTestDevice(3, kSize);
+    ASSERT_NE(device, nullptr);
+    CrowdRendererDesc desc;
+    desc.path = path;
+    desc.fixed_lod = static_cast<int>(package.lods.size());
+    desc.shader = std::make_shared<ShaderSource>(
+        ShaderSource{"unlit.glsl", "vec4 throngShade(ThrongSurface s) { return s.base_color; }\n"});
+    CrowdRenderer renderer(*device, package, desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    ASSERT_EQ(renderer.impostorLod(), static_cast<int>(package.lods.size()));
 
-  int checked = 0;
-  for (int shot = 0; shot < 4; ++shot) {
-    const glm::vec3 eye(3.0f * std::sin(0.9f * shot), 1.0f + 0.8f * shot,
-                        3.0f * std::cos(0.9f * shot));
-    const FrameView view = lookAtView(eye, glm::vec3(0.0f, 0.9f, 0.0f), 0.9f, 1.0f, 0.1f, 50.0f);
-    const Placement placement{glm::vec3(0.1f, 0.0f, -0.2f), 0.7f + 0.6f * shot, 1.0f};
-    const uint32_t clip = static_cast<uint32_t>(shot) % package.clips.size();
-    const BakedClip& c = package.clips[clip];
-    const float time = exactTime(c, 1, 100);
-    AgentPlayback playback;
-    playback.clip = static_cast<uint16_t>(clip);
-    playback.time = time;
-    playback.previous_clip = playback.clip;
-    const CrowdFrame frame{std::span<const Placement>(&placement, 1),
-                           std::span<const AgentPlayback>(&playback, 1)};
-    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-    ASSERT_TRUE(renderer.draw(view, frame).ok());
-    Result<Image> drawn = device->readPixels();
-    ASSERT_TRUE(drawn.ok());
-    const Instance decoded = decodeInstanceRecord(encodeInstanceRecord(
-        Instance{placement, {}, glm::vec4(1.0f)}, package.animation.frame_count - 1));
-    const ImpostorBlend blend = impostorBlend(
-        package.impostor, toModel(eye - placement.position, decoded.placement.heading), clip, time,
-        c.duration, c.loop);
-    bool any = false;
-    const Image reference = compose(package.impostor, view, kSize, placement.position,
-                                    decoded.placement.heading, blend, any);
-    ASSERT_TRUE(any) << "shot " << shot << ": the impostor is off screen";
-    int covered = 0, bad = 0;
-    for (size_t p = 0; p < reference.rgba.size() / 4; ++p) {
-      const uint8_t* r = &reference.rgba[p * 4];
-      const uint8_t* g = &drawn->rgba[p * 4];
-      const bool in_r = r[3] > 0, in_g = g[0] > 0 || g[1] > 0 || g[2] > 0;
-      if (!in_r && !in_g) continue;
-      ++covered;
-      int diff = 0;
-      for (int k = 0; k < 3; ++k) diff = std::max(diff, std::abs(int(r[k]) - int(g[k])));
-      if (diff > kChannelTolerance) ++bad;
+    int checked = 0;
+    for (int shot = 0; shot < kShots; ++shot) {
+      const glm::vec3 eye(3.0f * std::sin(0.9f * shot), 1.0f + 0.8f * shot,
+                          3.0f * std::cos(0.9f * shot));
+      const FrameView view = lookAtView(eye, glm::vec3(0.0f, 0.9f, 0.0f), 0.9f, 1.0f, 0.1f, 50.0f);
+      const Placement placement{glm::vec3(0.1f, 0.0f, -0.2f), 0.7f + 0.6f * shot, 1.0f};
+      const uint32_t clip = static_cast<uint32_t>(shot) % package.clips.size();
+      const BakedClip& c = package.clips[clip];
+      const float time = exactTime(c, 1, 100);
+      AgentPlayback playback;
+      playback.clip = static_cast<uint16_t>(clip);
+      playback.time = time;
+      playback.previous_clip = playback.clip;
+      const CrowdFrame frame{std::span<const Placement>(&placement, 1),
+                             std::span<const AgentPlayback>(&playback, 1)};
+      device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      ASSERT_TRUE(renderer.draw(view, frame).ok());
+      Result<Image> drawn = device->readPixels();
+      ASSERT_TRUE(drawn.ok());
+      const Instance decoded = decodeInstanceRecord(encodeInstanceRecord(
+          Instance{placement, {}, glm::vec4(1.0f)}, package.animation.frame_count - 1));
+      const ImpostorBlend blend = impostorBlend(
+          package.impostor, toModel(eye - placement.position, decoded.placement.heading), clip,
+          time, c.duration, c.loop);
+      bool any = false;
+      const Image reference = compose(package.impostor, view, kSize, placement.position,
+                                      decoded.placement.heading, blend, any);
+      ASSERT_TRUE(any) << "shot " << shot << ": the impostor is off screen";
+      int covered = 0, bad = 0;
+      for (size_t p = 0; p < reference.rgba.size() / 4; ++p) {
+        const uint8_t* r = &reference.rgba[p * 4];
+        const uint8_t* g = &drawn->rgba[p * 4];
+        const bool in_r = r[3] > 0, in_g = g[0] > 0 || g[1] > 0 || g[2] > 0;
+        if (!in_r && !in_g) continue;
+        ++covered;
+        int diff = 0;
+        for (int k = 0; k < 3; ++k) diff = std::max(diff, std::abs(int(r[k]) - int(g[k])));
+        if (diff > kChannelTolerance) ++bad;
+      }
+      EXPECT_GT(covered, 200) << "shot " << shot;
+      EXPECT_LE(bad, kMaxEdgeShare * covered)
+          << "shot " << shot << ": " << bad << " of " << covered;
+      if (::testing::Test::HasFailure()) {
+        (void)writePng(*drawn, std::string("impostor_drawn_") + renderPathName(path) + "_" +
+                                   std::to_string(shot) + ".png");
+        (void)writePng(reference, "impostor_reference_" + std::to_string(shot) + ".png");
+      }
+      if (path == kImpostorPaths[0]) {
+        first_path.push_back(*drawn);
+      } else {
+        const ImageDifference d =
+            compareImages(first_path[shot], *drawn, test::kPathChannelTolerance);
+        EXPECT_LE(static_cast<double>(d.bad_pixels), test::kPathMaxBadPixelShare * kSize * kSize)
+            << "shot " << shot << " against " << renderPathName(kImpostorPaths[0]);
+      }
+      ++checked;
     }
-    EXPECT_GT(covered, 200) << "shot " << shot;
-    EXPECT_LE(bad, kMaxEdgeShare * covered) << "shot " << shot << ": " << bad << " of " << covered;
-    if (::testing::Test::HasFailure()) {
-      (void)writePng(*drawn, "impostor_drawn_" + std::to_string(shot) + ".png");
-      (void)writePng(reference, "impostor_reference_" + std::to_string(shot) + ".png");
-    }
-    ++checked;
+    EXPECT_EQ(checked, kShots);
   }
-  EXPECT_EQ(checked, 4);
 }
 
 TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {

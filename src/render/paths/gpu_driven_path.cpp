@@ -23,6 +23,16 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
   return path;
 }
 
+Status GpuDrivenPath::prepareImpostors(const Device& device, const Package& package,
+                                       const CrowdRendererDesc& desc, int lod) {
+  shader_ = desc.shader;
+  Result<std::unique_ptr<ImpostorRenderer>> made =
+      ImpostorRenderer::create(device, package, lod, shader_.get());
+  if (!made.ok()) return made.status();
+  impostors_ = std::move(made).value();
+  return gpu_->addImpostorLod(package.impostor.max_error, *impostors_);
+}
+
 void GpuDrivenPath::update(Crowd& crowd, float seconds, JobSystem* /*jobs*/) {
   // The layers live in the Crowd (the GPU's agents hold none): they advance there, before the
   // mirror takes the queued commands (a kDie ends a layer).
