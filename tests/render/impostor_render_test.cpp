@@ -346,6 +346,18 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
       EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
     }
   }
+  // The gpu path's compute pass picks alike (its counts, read back after the frame).
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kGpu;
+  CrowdRenderer gpu(*device, package, desc);
+  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
+  EXPECT_EQ(gpu.impostorLod(), impostor) << gpu.impostorReason();
+  device->beginFrame(glm::vec4(0.0f));
+  ASSERT_TRUE(gpu.draw(view, frame).ok());
+  device->finish();
+  ASSERT_EQ(gpu.stats().agents_per_lod.size(), static_cast<size_t>(impostor + 1));
+  EXPECT_EQ(gpu.stats().agents_per_lod[impostor], 1u);
+  EXPECT_EQ(gpu.stats().visible, 2u);
 }
 
 TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
