@@ -1,13 +1,14 @@
-// What impostors save at run time, in one process, on the instanced path (the path that draws
-// them): a whole overview frame (with glFinish) of a crowd drawn mesh-only (impostors off), with
-// the LOD rule picking the impostor by its error (auto), and with every agent an impostor (the
-// floor), at each crowd size: median frame time of --repeats frames, triangles, impostor agents,
-// and the share of pixels differing from the mesh-only picture (both averaged over 4x4 blocks; a
-// pixel differs when a channel moves by more than 16/255, the measure). The sample
-// character is baked with its default LOD chain and bakeImpostors' defaults (or --package P: a
-// package with an impostor). Figures go in docs/benchmarks.md.
+// What impostors save at run time, in one process, on one path that draws them (instanced, or
+// gpu with --path gpu): a whole overview frame (with glFinish) of a crowd drawn mesh-only
+// (impostors off), with the LOD rule picking the impostor by its error (auto), and with every agent
+// an impostor (the floor), at each crowd size: median frame time of --repeats frames, triangles,
+// impostor agents, and the share of pixels differing from the mesh-only picture (both averaged over
+// 4x4 blocks; a pixel differs when a channel moves by more than 16/255, the measure). The
+// sample character is baked with its default LOD chain and bakeImpostors' defaults (or --package P:
+// a package with an impostor). Figures go in docs/benchmarks.md.
 //
-//   impostor_draw_bench [--agents=10000,100000] [--repeats 3] [--package P] [--png-dir D]
+//   impostor_draw_bench [--agents=10000,100000] [--repeats 3] [--path instanced|gpu]
+//                       [--package P] [--png-dir D]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -91,6 +92,7 @@ int run(int argc, char** argv) {
   agents = bench::capAgents(agents);
   int repeats = kDefaultRepeats;
   std::string package_path, png_dir;
+  RenderPath path = RenderPath::kInstanced;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--repeats")
@@ -99,6 +101,8 @@ int run(int argc, char** argv) {
       package_path = argv[i + 1];
     else if (flag == "--png-dir")
       png_dir = argv[i + 1];
+    else if (flag == "--path")
+      path = renderPathFromName(argv[i + 1]).value_or(RenderPath::kAuto);
     else
       bench::die("unknown flag " + flag);
   }
@@ -114,7 +118,11 @@ int run(int argc, char** argv) {
   if (package.impostor.empty()) bench::die("the package has no impostor");
   const float size = computeBounds(package.lods[0].mesh.positions).largestExtent();
 
+  if (path != RenderPath::kInstanced && path != RenderPath::kGpu) {
+    bench::die("--path: instanced or gpu (the paths that draw impostors)");
+  }
   DeviceDesc desc;
+  desc.gles_minor = path == RenderPath::kGpu ? 1 : 0;
   desc.width = kFrameWidth;
   desc.height = kFrameHeight;
   std::unique_ptr<Device> device = bench::take(Device::createHeadless(desc), "device");
@@ -122,7 +130,7 @@ int run(int argc, char** argv) {
   std::unique_ptr<CrowdRenderer> renderers[3];
   for (Mode m : {Mode::kMeshOnly, Mode::kAuto, Mode::kAllImpostors}) {
     CrowdRendererDesc d;
-    d.path = RenderPath::kInstanced;
+    d.path = path;
     d.impostors = m != Mode::kMeshOnly;
     if (m == Mode::kAllImpostors) d.fixed_lod = impostor_lod;
     auto r = std::make_unique<CrowdRenderer>(*device, package, d);
@@ -130,8 +138,9 @@ int run(int argc, char** argv) {
     renderers[static_cast<int>(m)] = std::move(r);
   }
   const Caps& caps = device->caps();
-  std::printf("device: %s | %s | %dx%d, instanced path, overview, %d repeats (median)\n",
-              caps.renderer.c_str(), caps.version.c_str(), kFrameWidth, kFrameHeight, repeats);
+  std::printf("device: %s | %s | %dx%d, %s path, overview, %d repeats (median)\n",
+              caps.renderer.c_str(), caps.version.c_str(), kFrameWidth, kFrameHeight,
+              renderPathName(path), repeats);
   std::printf(
       "impostor: %ux%u views, %u frames, %ux%u tiles, max error %.3f model units (%.1f%% of "
       "the height)\n",
@@ -167,8 +176,9 @@ int run(int argc, char** argv) {
       pictures[static_cast<int>(m)] = bench::take(device->readPixels(), "read back");
       if (!png_dir.empty()) {
         const char* tag = m == Mode::kMeshOnly ? "mesh" : m == Mode::kAuto ? "auto" : "impostors";
-        (void)writePng(pictures[static_cast<int>(m)],
-                       fmt::format("{}/impostor_draw_{}_{}.png", png_dir, n, tag));
+        (void)writePng(
+            pictures[static_cast<int>(m)],
+            fmt::format("{}/impostor_draw_{}_{}_{}.png", png_dir, renderPathName(path), n, tag));
       }
     }
     for (Mode m : {Mode::kMeshOnly, Mode::kAuto, Mode::kAllImpostors}) {

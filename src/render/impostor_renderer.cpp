@@ -25,7 +25,7 @@ enum ImpostorAttribute : GLuint {
   kAgent = 4,  // drawIndirect's program: the agent index replaces the records
 };
 // The GPU-driven path's per-agent texture, on instanced.vert's unit (shader_assembly.cpp).
-constexpr int kInstancesTextureUnit = 7;
+[[maybe_unused]] constexpr int kInstancesTextureUnit = 7;
 
 // The quad: two counter-clockwise triangles as a strip, x left to right, y bottom to top.
 constexpr float kCorners[] = {-0.5f, -0.5f, 0.5f, -0.5f, -0.5f, 0.5f, 0.5f, 0.5f};
