@@ -101,6 +101,14 @@ void main() {
   vec3 position = g_position;
   float scale = g_scale;
   v_fade = -1.0;
+#ifdef GPU_INSTANCES
+  // The GPU-driven path lists the band's agents here and in the last mesh LOD's list: each
+  // agent's weight from its distance (1 past the band: never dropped).
+  if (u_fade_band.y > 0.0) {
+    v_fade = -clamp((length(position - u_fade_eye) / scale - u_fade_band.x) * u_fade_band.y, 0.0,
+                    1.0);
+  }
+#else
   if (gl_InstanceID < u_fade_instances) {
     float w = u_fade_band.y > 0.0
                   ? clamp((length(position - u_fade_eye) / scale - u_fade_band.x) * u_fade_band.y,
@@ -113,6 +121,7 @@ void main() {
     }
     v_fade = -w;
   }
+#endif
   float c = g_turn.x;
   float s = g_turn.y;
   vec3 to_camera = u_impostor_camera.w > 0.5 ? u_impostor_camera.xyz - position

@@ -25,7 +25,7 @@ struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
       state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
       eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints, lod_tint, lod_colors, lod_screen, has_ids;
+      tints, lod_tint, lod_colors, lod_screen, has_ids, fade;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -217,7 +217,8 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                           at("u_has_tints"),     at("u_has_state_tints"),
                                           at("u_state_tints"),   at("u_tints"),
                                           at("u_lod_tint"),      at("u_lod_colors"),
-                                          at("u_lod_screen"),    at("u_has_ids")});
+                                          at("u_lod_screen"),    at("u_has_ids"),
+                                          at("u_fade")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -664,6 +665,9 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     const Frustum frustum = frustumFromViewProjection(view->view_projection);
     glUniform4fv(u.planes, 6, glm::value_ptr(frustum.planes[0]));
     glUniform3f(u.eye, view->eye.x, view->eye.y, view->eye.z);
+    const bool fades = impostors_ && options->fade_lod >= 0 && options->fade_band.y > 0.0f;
+    glUniform2f(u.fade, fades ? static_cast<float>(options->fade_lod) : -1.0f,
+                options->fade_band.x);
     const LodView& lv = options->lod_view;
     if (screenLod(*options)) {
       glUniform4f(u.lod_screen, lv.threshold_pixels, lv.viewport_height, std::tan(0.5f * lv.fov_y),
@@ -794,11 +798,19 @@ Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& option
       return s;
     }
   }
+  const bool fades = impostors_ && options.fade_lod >= 0 && options.fade_band.y > 0.0f &&
+                     options.pass == DrawPass::kColor;
+  ImpostorFade fade;
+  if (fades) {
+    fade.eye = view.eye;
+    fade.band = options.fade_band;
+  }
+  renderer_->setFade(fades ? options.fade_lod : -1, fade.eye, fade.band);
   if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok())
     return s;
   if (impostors_) {
     if (Status s = impostors_->drawIndirect(view, in, renderer_->lodCount(), options.shading,
-                                            options.pass);
+                                            options.pass, fade);
         !s.ok()) {
       return s;
     }

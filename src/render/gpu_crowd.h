@@ -60,6 +60,11 @@ struct GpuDrawOptions {
   // The colour pass's blob shadows, drawn from the pass's lists before the characters
   // (GroundRenderer::drawListedShadows), or none.
   const ListedBlobShadows* blobs = nullptr;
+  // The impostor's cross-fade (impostorFadeBand): agents of LOD fade_lod (the last mesh LOD) at
+  // least fade_band.x from the eye are listed in the impostor's list too, and both draws
+  // screen-door them (common/fade.glsl); fade_lod -1: none.
+  int fade_lod = -1;
+  glm::vec2 fade_band{0.0f};
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).

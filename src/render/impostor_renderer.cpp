@@ -328,13 +328,15 @@ Status ImpostorRenderer::draw(const FrameView& view, GLuint instance_buffer, siz
 }
 
 Status ImpostorRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in, int lod,
-                                      const FrameShading& shading, DrawPass pass) {
+                                      const FrameShading& shading, DrawPass pass,
+                                      const ImpostorFade& fade) {
 #ifdef __EMSCRIPTEN__
   (void)view;
   (void)in;
   (void)lod;
   (void)shading;
   (void)pass;
+  (void)fade;
   return Status(ErrorCode::kUnsupported, "impostor: WebGL has no indirect draws");
 #else
   if (in.only_lod >= 0 && in.only_lod != lod) return Status::okStatus();
@@ -343,6 +345,8 @@ Status ImpostorRenderer::drawIndirect(const FrameView& view, const IndirectInsta
   if (!set.ok()) return set.status();
   const Program& p = (*set)->program;
   glUniform1i(p.uniform("u_fade_instances"), 0);
+  glUniform3fv(p.uniform("u_fade_eye"), 1, glm::value_ptr(fade.eye));
+  glUniform2fv(p.uniform("u_fade_band"), 1, glm::value_ptr(fade.band));
   glUniform1i(p.uniform("u_instances_per_row"), in.instances_per_row);
   glActiveTexture(GL_TEXTURE0 + kInstancesTextureUnit);
   glBindTexture(GL_TEXTURE_2D, in.instances);

@@ -76,8 +76,10 @@ class ImpostorRenderer {
   // the pass counted, 0, 0, 0 — a DrawArraysIndirectCommand) with one glDrawArraysIndirect, each
   // agent's record read from the instances texture. Nothing when instances.only_lod is another
   // LOD. kUnsupported without ES 3.1 (the web build); kGlError on GL failure.
+  // With a fade (its instances ignored), every listed agent before the band's end is screen-
+  // doored by its weight (the compute pass lists the band's agents here too).
   Status drawIndirect(const FrameView& view, const IndirectInstances& instances, int lod,
-                      const FrameShading& shading, DrawPass pass);
+                      const FrameShading& shading, DrawPass pass, const ImpostorFade& fade = {});
   // Verification path: the vertex shader's picks for `records` seen from `view`, by transform
   // feedback (no rasterisation). out.size() == records.size(). kGlError on GL failure.
   Status capturePicks(const FrameView& view, std::span<const InstanceRecord> records,

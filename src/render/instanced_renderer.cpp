@@ -887,6 +887,9 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
           // sub-mesh drawn once.
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
+          const bool fades = !depth && static_cast<int>(l) == fade_lod_;
+          glUniform3fv((*set)->fade_eye, 1, &fade_eye_.x);
+          glUniform2f((*set)->fade_band, fades ? fade_band_.x : 0.0f, fades ? fade_band_.y : 0.0f);
           bindMorph((*set)->program, l);
           bound = true;
         }

@@ -389,63 +389,69 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
                          std::span<const AgentPlayback>(&playback, 1)};
   const FrameView view = lookAtView(eye, placement.position + glm::vec3(0.0f, 0.9f, 0.0f), kFov,
                                     1.0f, 0.1f, 10.0f * end);
-  Image pictures[3];  // faded, mesh LOD only, impostor only
-  for (int which = 0; which < 3; ++which) {
-    CrowdRendererDesc desc;
-    desc.path = RenderPath::kInstanced;
-    desc.lod_threshold_pixels = kThreshold;
-    desc.impostors = which != 1;
-    if (which == 2) desc.fixed_lod = impostor;
-    CrowdRenderer renderer(*device, package, desc);
-    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-    ASSERT_TRUE(renderer.draw(view, frame).ok());
-    EXPECT_EQ(renderer.agentDrawInfo(0).lod, which == 2 ? impostor : impostor - 1);
-    pictures[which] = device->readPixels().value();
-  }
-  // Each covered pixel of the faded picture is the mesh's or the impostor's: the impostor's exactly
-  // where the screen door's hash (common/fade.glsl, gl_FragCoord from the bottom row) is below the
-  // agent's weight. Float rounding of the hash near the weight may flip a few.
-  const auto hash = [](int x, int y) {
-    const float d = static_cast<float>(x) * 0.06711056f + static_cast<float>(y) * 0.00583715f;
-    const float f = 52.9829189f * (d - std::floor(d));
-    return f - std::floor(f);
-  };
-  // The agent's weight in the band [0.9 end, end) (the last mesh LOD's own switch lies before it).
-  const float start = end * (1.0f - kImpostorFadeBand);
-  const float weight = (glm::length(placement.position - eye) - start) / (end - start);
-  ASSERT_GT(weight, 0.2f);
-  ASSERT_LT(weight, 0.8f);
-  int from_mesh = 0, from_impostor = 0, neither = 0, wrong_side = 0;
-  for (int row = 0; row < kSize; ++row) {
-    for (int x = 0; x < kSize; ++x) {
-      const size_t p = (static_cast<size_t>(row) * kSize + x) * 4;
-      const auto same = [&](int other) {
-        for (int k = 0; k < 3; ++k) {
-          if (std::abs(pictures[0].rgba[p + k] - pictures[other].rgba[p + k]) > kChannelTolerance)
-            return false;
-        }
-        return true;
-      };
-      const bool mesh = same(1), quad = same(2);
-      if (mesh && quad) continue;
-      from_mesh += mesh && !quad;
-      from_impostor += quad && !mesh;
-      neither += !mesh && !quad;
-      const bool door = hash(x, kSize - 1 - row) < weight;
-      wrong_side += (quad && !mesh && !door) || (mesh && !quad && door);
+  for (const RenderPath path : kImpostorPaths) {
+    SCOPED_TRACE(renderPathName(path));
+    Image pictures[3];  // faded, mesh LOD only, impostor only
+    for (int which = 0; which < 3; ++which) {
+      CrowdRendererDesc desc;
+      desc.path = path;
+      desc.lod_threshold_pixels = kThreshold;
+      desc.impostors = which != 1;
+      if (which == 2) desc.fixed_lod = impostor;
+      CrowdRenderer renderer(*device, package, desc);
+      ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+      device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      ASSERT_TRUE(renderer.draw(view, frame).ok());
+      if (path == RenderPath::kInstanced) {  // the gpu path's lists stay on the GPU
+        EXPECT_EQ(renderer.agentDrawInfo(0).lod, which == 2 ? impostor : impostor - 1);
+      }
+      pictures[which] = device->readPixels().value();
     }
+    // Each covered pixel of the faded picture is the mesh's or the impostor's: the impostor's
+    // exactly where the screen door's hash (common/fade.glsl, gl_FragCoord from the bottom row) is
+    // below the agent's weight. Float rounding of the hash near the weight may flip a few.
+    const auto hash = [](int x, int y) {
+      const float d = static_cast<float>(x) * 0.06711056f + static_cast<float>(y) * 0.00583715f;
+      const float f = 52.9829189f * (d - std::floor(d));
+      return f - std::floor(f);
+    };
+    // The agent's weight in the band [0.9 end, end) (the last mesh LOD's own switch lies before
+    // it).
+    const float start = end * (1.0f - kImpostorFadeBand);
+    const float weight = (glm::length(placement.position - eye) - start) / (end - start);
+    ASSERT_GT(weight, 0.2f);
+    ASSERT_LT(weight, 0.8f);
+    int from_mesh = 0, from_impostor = 0, neither = 0, wrong_side = 0;
+    for (int row = 0; row < kSize; ++row) {
+      for (int x = 0; x < kSize; ++x) {
+        const size_t p = (static_cast<size_t>(row) * kSize + x) * 4;
+        const auto same = [&](int other) {
+          for (int k = 0; k < 3; ++k) {
+            if (std::abs(pictures[0].rgba[p + k] - pictures[other].rgba[p + k]) > kChannelTolerance)
+              return false;
+          }
+          return true;
+        };
+        const bool mesh = same(1), quad = same(2);
+        if (mesh && quad) continue;
+        from_mesh += mesh && !quad;
+        from_impostor += quad && !mesh;
+        neither += !mesh && !quad;
+        const bool door = hash(x, kSize - 1 - row) < weight;
+        wrong_side += (quad && !mesh && !door) || (mesh && !quad && door);
+      }
+    }
+    const int differing = from_mesh + from_impostor + neither;
+    ASSERT_GT(differing, 100);
+    EXPECT_LE(neither, differing / 20);
+    EXPECT_LE(wrong_side, differing / 20);
+    EXPECT_GE(from_mesh, differing / 4);
+    EXPECT_GE(from_impostor, differing / 4);
+    std::printf(
+        "%s fade: %d pixels from the mesh, %d from the impostor, %d neither, %d on the wrong "
+        "side of the door\n",
+        renderPathName(path), from_mesh, from_impostor, neither, wrong_side);
   }
-  const int differing = from_mesh + from_impostor + neither;
-  ASSERT_GT(differing, 100);
-  EXPECT_LE(neither, differing / 20);
-  EXPECT_LE(wrong_side, differing / 20);
-  EXPECT_GE(from_mesh, differing / 4);
-  EXPECT_GE(from_impostor, differing / 4);
-  std::printf(
-      "fade: %d pixels from the mesh, %d from the impostor, %d neither, %d on the wrong "
-      "side of the door\n",
-      from_mesh, from_impostor, neither, wrong_side);
 }
 
 }  // namespace

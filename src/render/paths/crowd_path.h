@@ -81,6 +81,12 @@ class CrowdPath {
   }
 };
 
+// The impostor's cross-fade band of a frame (docs/lods.md, "Impostors at run time"): distances
+// from the eye (model units at scale 1, reach included: the LOD rule's) from band.x on, 1 / its
+// width in band.y, ending at the impostor's switch; (0, 0) for none: no impostor drawn, the depth
+// pass, a fixed LOD, not the screen-space rule, or no room before the last mesh LOD's own switch.
+glm::vec2 impostorFadeBand(const CrowdFacts& facts, const FrameInput& in, int frame_height);
+
 // The CPU-fed paths' common half: the crowd advances on the CPU and the CPU culls and picks LODs
 // (one pass for every such path); pack and submit are the path's.
 class CpuFedPath : public CrowdPath {

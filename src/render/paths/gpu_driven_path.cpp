@@ -63,6 +63,8 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.fixed_lod = settings.fixed_lod.value_or(-1);
   options.lod_view = lodViewOf(in.view, device_->height(), settings.lod_threshold_pixels);
   options.lod_view.reach = facts_->reach;
+  options.fade_band = impostorFadeBand(*facts_, in, device_->height());
+  if (options.fade_band.y > 0.0f) options.fade_lod = facts_->impostor_lod - 1;
   options.lod_colors = settings.lod_tint ? &lod_colors_ : nullptr;
   options.shading = in.shading;
   options.pass = in.pass;

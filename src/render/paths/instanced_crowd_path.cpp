@@ -5,9 +5,6 @@
 #include "render/passes/playback_pass.h"
 
 #include <algorithm>
-#include <cmath>
-
-#include "throng/crowd/lod_select.h"
 
 namespace throng::render {
 
@@ -74,24 +71,13 @@ Status InstancedCrowdPath::prepareImpostors(const Device& device, const Package&
 ImpostorFade InstancedCrowdPath::impostorFade(const FrameInput& in, const AgentLists& lists) const {
   ImpostorFade fade;
   const int impostor = facts().impostor_lod;
-  // Only the colour pass, the LOD rule's own pick on screen, and a mesh LOD before the impostor.
-  if (!impostors_ || impostor < 1 || in.pass != DrawPass::kColor || in.settings.fixed_lod ||
-      static_cast<size_t>(impostor) >= lists.lod_counts.size()) {
+  if (!impostors_ || impostor < 1 || static_cast<size_t>(impostor) >= lists.lod_counts.size()) {
     return fade;
   }
-  LodView lod_view = lodViewOf(in.view, deviceHeight(), in.settings.lod_threshold_pixels);
-  lod_view.reach = facts().reach;
-  const LodRule rule(facts().lods, lod_view);
-  if (!rule.screenSpace()) return fade;
-  const float end = std::sqrt(rule.pickDistanceSq(impostor));
-  const float previous = std::sqrt(rule.pickDistanceSq(impostor - 1));
-  if (!(end > 0.0f) || !std::isfinite(end)) return fade;
-  // The band ends at the switch and never reaches back before the last mesh LOD's own switch.
-  const float start = std::max(end * (1.0f - kImpostorFadeBand), previous);
-  if (!(end > start)) return fade;
+  fade.band = impostorFadeBand(facts(), in, deviceHeight());
+  if (fade.band.y <= 0.0f) return ImpostorFade{};
   fade.instances = lists.lod_counts[impostor - 1];
   fade.eye = in.view.eye;
-  fade.band = glm::vec2(start, 1.0f / (end - start));
   return fade;
 }
 
