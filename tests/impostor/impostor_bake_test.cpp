@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "impostor/impostor_fixtures.h"
 #include "render/world_mesh.h"
 #include "support/test_support.h"
 #include "throng/core/animation_texture.h"
@@ -15,32 +16,12 @@
 #include "throng/impostor/impostor_bake.h"
 #include "throng/impostor/impostor_plan.h"
 #include "throng/impostor/impostor_views.h"
-#include "throng/offline/bake.h"
-#include "throng/offline/sample_character.h"
 
 namespace throng::impostor {
 namespace {
 
-// A small bake: a few views and frames of small tiles keep the CPU ray casts quick.
-ImpostorBakeOptions smallOptions() {
-  ImpostorBakeOptions o;
-  o.max_azimuths = 4;
-  o.max_elevations = 2;
-  o.max_fps = 3.0f;
-  o.max_tile_height = 48;
-  return o;
-}
-
-const Package& samplePackage() {
-  static const Package package = [] {
-    BakeOptions options;
-    options.fps = 10.0f;
-    Result<Package> p = bakeCharacter(makeSampleCharacter(), options);
-    EXPECT_TRUE(p.ok()) << p.status().message();
-    return p.ok() ? *p : Package{};
-  }();
-  return package;
-}
+using fixtures::samplePackage;
+using fixtures::smallOptions;
 
 // The sample with one colour everywhere: no textures, no vertex colours.
 constexpr glm::vec4 kFlatColor{0.2f, 0.6f, 0.35f, 1.0f};
