@@ -243,7 +243,7 @@ TEST(ImpostorPlan, EachClipGetsItsOwnRate) {
   EXPECT_EQ(per_clip->bytes, static_cast<uint64_t>(per_clip->layout.atlasWidth()) *
                                  per_clip->layout.atlasHeight() * 7);
   // The spare bytes went on frames: less than one frame column of the budget is left (the
-  // sample's clips step a frame or two at a time; 3,000,000 bytes are left without the pass), or
+  // sample's clips step a frame or two at a time; 3,568,384 bytes were left without the pass), or
   // every clip is at its fastest rate.
   const uint64_t tile_column =
       static_cast<uint64_t>(per_clip->layout.tile_width) * per_clip->layout.atlasHeight() * 7;
