@@ -142,9 +142,10 @@ uint64_t atlasBytes(const Impostor& m) {
          (kImpostorColorBytes + kImpostorNormalBytes);
 }
 
-// What the chosen layout leaves of the budget buys frames: the clip of largest frame error takes
-// its next faster rate while the atlases still fit (the error sum is set by the slowest clip's,
-// so this lowers the others' without raising it: walks and runs get smooth cycles).
+// What the chosen layout leaves of the budget buys frames: the clip of largest frame error that
+// can still grow takes its next faster rate, while the atlases fit. The estimate's frame term is
+// the worst clip's, which the target already set; this lowers the others' (a walk and a run the
+// target left at 3 and 2 frames get 5 and 6 on the sample).
 void spendSpareBytes(const ClipRates& r, uint64_t budget, FrameChoice& choice, ImpostorPlan& plan) {
   Impostor& m = plan.layout;
   for (;;) {
