@@ -276,6 +276,7 @@ TEST(ImpostorError, FewerViewsMeasureLarger) {
   ASSERT_EQ(b->viewCount(), 64u);
   ASSERT_EQ(a->tile_height, b->tile_height);
   ASSERT_EQ(a->clip_frames, b->clip_frames);
+  // Here: 1.175 against 0.911 model units, the 90th percentiles 0.612 against 0.425.
   EXPECT_GT(a->max_error, b->max_error);
   EXPECT_GT(few_error.silhouette_p90, 1.25f * many_error.silhouette_p90);
 }
