@@ -57,34 +57,129 @@ SkinnedFrames skinEveryFrame(const Package& p) {
   return out;
 }
 
-// The largest distance a vertex is from itself at the nearest frame sampled at `fps`, over every
-// baked frame of every clip (the sampled pose blends two baked frames, as playback does).
-float frameError(const Package& p, const SkinnedFrames& frames, float fps) {
+// The largest distance a vertex is from itself at the nearest of `n` sampled frames, over every
+// baked frame of clip `clip` (the sampled pose blends two baked frames, as playback does).
+float clipFrameError(const Package& p, const SkinnedFrames& frames, uint32_t clip_index,
+                     uint32_t n) {
+  const BakedClip& clip = p.clips[clip_index];
   float worst = 0.0f;
-  for (const BakedClip& clip : p.clips) {
-    const uint32_t n = impostorFrameCount(clip.duration, std::min(fps, clip.fps));
-    for (uint32_t f = 0; f < clip.frame_count; ++f) {
-      const float t = static_cast<float>(f) / clip.fps;
-      // The nearest sample in time (a looping clip's samples wrap round its duration).
-      float best_time = 0.0f, best_gap = std::numeric_limits<float>::infinity();
-      for (uint32_t k = 0; k <= n; ++k) {
-        if (k == n && !clip.loop) break;
-        const float s = k == n ? clip.duration : impostorFrameTime(k, n, clip.duration, clip.loop);
-        if (std::abs(s - t) < best_gap) {
-          best_gap = std::abs(s - t);
-          best_time = k == n ? 0.0f : s;
-        }
+  for (uint32_t f = 0; f < clip.frame_count; ++f) {
+    const float t = static_cast<float>(f) / clip.fps;
+    // The nearest sample in time (a looping clip's samples wrap round its duration).
+    float best_time = 0.0f, best_gap = std::numeric_limits<float>::infinity();
+    for (uint32_t k = 0; k <= n; ++k) {
+      if (k == n && !clip.loop) break;
+      const float s = k == n ? clip.duration : impostorFrameTime(k, n, clip.duration, clip.loop);
+      if (std::abs(s - t) < best_gap) {
+        best_gap = std::abs(s - t);
+        best_time = k == n ? 0.0f : s;
       }
-      const FrameSample sample = sampleFrames(clip, best_time);
-      const glm::vec3* a = frames.frame(sample.frame_a);
-      const glm::vec3* b = frames.frame(sample.frame_b);
-      const glm::vec3* here = frames.frame(clip.first_frame + f);
-      for (size_t v = 0; v < frames.vertices; ++v) {
-        worst = std::max(worst, glm::length(here[v] - glm::mix(a[v], b[v], sample.blend)));
-      }
+    }
+    const FrameSample sample = sampleFrames(clip, best_time);
+    const glm::vec3* a = frames.frame(sample.frame_a);
+    const glm::vec3* b = frames.frame(sample.frame_b);
+    const glm::vec3* here = frames.frame(clip.first_frame + f);
+    for (size_t v = 0; v < frames.vertices; ++v) {
+      worst = std::max(worst, glm::length(here[v] - glm::mix(a[v], b[v], sample.blend)));
     }
   }
   return worst;
+}
+
+// Each clip's frame count and frame error at every candidate rate (the option's, then those below
+// it; never above the clip's baked rate).
+struct ClipRates {
+  std::vector<float> rates;                   // candidates, fastest first
+  std::vector<std::vector<uint32_t>> frames;  // [clip][rate]
+  std::vector<std::vector<float>> errors;     // [clip][rate]
+};
+
+ClipRates clipRates(const Package& p, const SkinnedFrames& skinned, std::vector<float> rates) {
+  ClipRates out;
+  out.rates = std::move(rates);
+  for (uint32_t c = 0; c < p.clips.size(); ++c) {
+    std::vector<uint32_t> frames;
+    std::vector<float> errors;
+    for (float fps : out.rates) {
+      const uint32_t n = impostorFrameCount(p.clips[c].duration, std::min(fps, p.clips[c].fps));
+      // Rates that round to the same count share the error.
+      const bool same = !frames.empty() && frames.back() == n;
+      errors.push_back(same ? errors.back() : clipFrameError(p, skinned, c, n));
+      frames.push_back(n);
+    }
+    out.frames.push_back(std::move(frames));
+    out.errors.push_back(std::move(errors));
+  }
+  return out;
+}
+
+// Per-clip rates for a frame error of `target`: each clip the slowest candidate whose error is
+// within it (its fastest when none is), so quick clips get more frames and slow ones fewer.
+struct FrameChoice {
+  std::vector<size_t> picks;  // per clip: its rate's index in ClipRates::rates
+  std::vector<uint32_t> clip_frames;
+  float error = 0.0f;  // the largest clip's
+  float fps = 0.0f;    // the fastest rate chosen
+};
+
+FrameChoice chooseFrames(const ClipRates& r, float target) {
+  FrameChoice out;
+  for (size_t c = 0; c < r.frames.size(); ++c) {
+    size_t pick = 0;
+    for (size_t k = 0; k < r.rates.size(); ++k) {
+      if (r.errors[c][k] <= target) pick = k;
+    }
+    out.picks.push_back(pick);
+    out.clip_frames.push_back(r.frames[c][pick]);
+    out.error = std::max(out.error, r.errors[c][pick]);
+    out.fps = std::max(out.fps, r.rates[pick]);
+  }
+  return out;
+}
+
+uint64_t atlasBytes(const Impostor& m) {
+  return static_cast<uint64_t>(m.atlasWidth()) * m.atlasHeight() *
+         (kImpostorColorBytes + kImpostorNormalBytes);
+}
+
+// What the chosen layout leaves of the budget buys frames: the clip of largest frame error that
+// can still grow takes its next faster rate, while the atlases fit. The estimate's frame term is
+// the worst clip's, which the target already set; this lowers the others' (a walk and a run the
+// target left at 3 and 2 frames get 5 and 6 on the sample).
+void spendSpareBytes(const ClipRates& r, uint64_t budget, FrameChoice& choice, ImpostorPlan& plan) {
+  Impostor& m = plan.layout;
+  for (;;) {
+    std::vector<size_t> order(choice.picks.size());
+    for (size_t c = 0; c < order.size(); ++c) order[c] = c;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return r.errors[a][choice.picks[a]] > r.errors[b][choice.picks[b]];
+    });
+    bool grew = false;
+    for (size_t c : order) {
+      size_t k = choice.picks[c];
+      while (k > 0 && r.frames[c][k - 1] == r.frames[c][choice.picks[c]]) --k;
+      if (k == 0 && r.frames[c][0] == r.frames[c][choice.picks[c]]) continue;  // fastest already
+      --k;
+      const uint32_t before = m.clip_frames[c];
+      m.clip_frames[c] = r.frames[c][k];
+      if (m.atlasWidth() > kMaxImpostorAtlasSide || atlasBytes(m) > budget) {
+        m.clip_frames[c] = before;
+        continue;
+      }
+      choice.picks[c] = k;
+      grew = true;
+      break;
+    }
+    if (!grew) break;
+  }
+  plan.frame_error = 0.0f;
+  m.fps = 0.0f;
+  for (size_t c = 0; c < choice.picks.size(); ++c) {
+    plan.frame_error = std::max(plan.frame_error, r.errors[c][choice.picks[c]]);
+    m.fps = std::max(m.fps, r.rates[choice.picks[c]]);
+  }
+  plan.bytes = atlasBytes(m);
+  m.max_error = plan.texel_error + plan.view_error + plan.frame_error + plan.mesh_error;
 }
 
 Bounds clipsBounds(const Package& p) {
@@ -124,12 +219,15 @@ glm::vec2 tileSize(const Bounds& b) {
 Status checkOptions(const ImpostorBakeOptions& o) {
   if (!(o.max_fps > 0.0f) || !std::isfinite(o.max_fps) || o.max_azimuths < 1 ||
       o.max_azimuths > kMaxImpostorAzimuths || o.max_elevations < 1 ||
-      o.max_elevations > kMaxImpostorElevations || o.max_tile_height < 16 || o.budget_bytes == 0) {
-    return Status(ErrorCode::kInvalidArgument,
-                  fmt::format("impostor options: max fps {} (> 0), {} azimuths (1..{}), {} "
-                              "elevations (1..{}), tile height {} (>= 16), budget {} bytes (> 0)",
-                              o.max_fps, o.max_azimuths, kMaxImpostorAzimuths, o.max_elevations,
-                              kMaxImpostorElevations, o.max_tile_height, o.budget_bytes));
+      o.max_elevations > kMaxImpostorElevations || o.max_tile_height < 16 || o.budget_bytes == 0 ||
+      o.error_samples == 0) {
+    return Status(
+        ErrorCode::kInvalidArgument,
+        fmt::format("impostor options: max fps {} (> 0), {} azimuths (1..{}), {} "
+                    "elevations (1..{}), tile height {} (>= 16), budget {} bytes (> 0), "
+                    "{} error samples (>= 1)",
+                    o.max_fps, o.max_azimuths, kMaxImpostorAzimuths, o.max_elevations,
+                    kMaxImpostorElevations, o.max_tile_height, o.budget_bytes, o.error_samples));
   }
   return Status();
 }
@@ -178,14 +276,41 @@ Result<ImpostorPlan> planImpostor(const Package& p, const ImpostorBakeOptions& o
     axis_radius = std::max(axis_radius, glm::length(glm::vec2(v.x - center.x, v.z - center.z)));
   }
 
-  std::optional<ImpostorPlan> best;
-  uint64_t smallest = std::numeric_limits<uint64_t>::max();
-  for (float fps : upTo(kFrameRates, o.max_fps)) {
-    const float frame_error = frameError(p, frames, fps);
-    std::vector<uint32_t> clip_frames;
-    for (const BakedClip& c : p.clips) {
-      clip_frames.push_back(impostorFrameCount(c.duration, std::min(fps, c.fps)));
+  // Frame error targets: every clip's error at every rate (each is where some clip's choice
+  // changes), distinct frame choices only.
+  const ClipRates rates = clipRates(p, frames, upTo(kFrameRates, o.max_fps));
+  std::vector<FrameChoice> choices;
+  if (o.per_clip_rates) {
+    for (const std::vector<float>& errors : rates.errors) {
+      for (float target : errors) {
+        FrameChoice choice = chooseFrames(rates, target);
+        const bool seen = std::any_of(choices.begin(), choices.end(), [&](const FrameChoice& c) {
+          return c.clip_frames == choice.clip_frames;
+        });
+        if (!seen) choices.push_back(std::move(choice));
+      }
     }
+  } else {
+    for (size_t k = 0; k < rates.rates.size(); ++k) {
+      FrameChoice choice;
+      choice.fps = rates.rates[k];
+      for (size_t c = 0; c < p.clips.size(); ++c) {
+        choice.picks.push_back(k);
+        choice.clip_frames.push_back(rates.frames[c][k]);
+        choice.error = std::max(choice.error, rates.errors[c][k]);
+      }
+      choices.push_back(std::move(choice));
+    }
+  }
+
+  std::optional<ImpostorPlan> best;
+  size_t best_choice = 0;
+  uint64_t smallest = std::numeric_limits<uint64_t>::max();
+  for (size_t choice_index = 0; choice_index < choices.size(); ++choice_index) {
+    const FrameChoice& choice = choices[choice_index];
+    const float fps = choice.fps;
+    const float frame_error = choice.error;
+    const std::vector<uint32_t>& clip_frames = choice.clip_frames;
     for (uint32_t azimuths : upTo(kAzimuths, o.max_azimuths)) {
       for (uint32_t elevations : upTo(kElevations, o.max_elevations)) {
         const float view_error = std::max(
@@ -206,7 +331,7 @@ Result<ImpostorPlan> planImpostor(const Package& p, const ImpostorBakeOptions& o
           const uint64_t width = static_cast<uint64_t>(m.frameCount()) * m.tile_width;
           const uint64_t height = static_cast<uint64_t>(m.viewCount()) * m.tile_height;
           if (width > kMaxImpostorAtlasSide || height > kMaxImpostorAtlasSide) continue;
-          plan.bytes = width * height * (kImpostorColorBytes + kImpostorNormalBytes);
+          plan.bytes = atlasBytes(m);
           smallest = std::min(smallest, plan.bytes);
           if (plan.bytes > o.budget_bytes) continue;
           plan.texel_error = size.y / static_cast<float>(tile_height);
@@ -222,6 +347,7 @@ Result<ImpostorPlan> planImpostor(const Package& p, const ImpostorBakeOptions& o
                (m.max_error < best->layout.max_error ||
                 (m.max_error == best->layout.max_error && plan.bytes < best->bytes)))) {
             best = std::move(plan);
+            best_choice = choice_index;
           }
         }
       }
@@ -241,6 +367,7 @@ Result<ImpostorPlan> planImpostor(const Package& p, const ImpostorBakeOptions& o
                               "takes {} bytes)",
                               o.budget_bytes, smallest));
   }
+  if (o.per_clip_rates) spendSpareBytes(rates, o.budget_bytes, choices[best_choice], *best);
   return *best;
 }
 

@@ -12,10 +12,11 @@ struct RowBasis {
   glm::vec3 up{0.0f};
 };
 
-RowBasis rowBasis(const Impostor& m, uint32_t view) {
+RowBasis rowBasis(glm::vec3 toward) {
   RowBasis b;
-  b.toward = impostorViewDirection(m.azimuths, m.elevations, view / m.azimuths, view % m.azimuths);
-  // Elevations stay below 90 degrees (band centres), so +Y is never parallel to the view.
+  b.toward = toward;
+  // Band centres and the measured directions stay below 90 degrees, so +Y is never parallel to
+  // the view.
   b.up = glm::normalize(glm::vec3(0.0f, 1.0f, 0.0f) - b.toward * b.toward.y);
   b.right = glm::cross(b.up, b.toward);
   return b;
@@ -29,10 +30,26 @@ float reach(const Impostor& m) {
   return glm::length(m.size) + 1e-6f;
 }
 
+glm::vec3 viewDirection(const Impostor& m, uint32_t view) {
+  return impostorViewDirection(m.azimuths, m.elevations, view / m.azimuths, view % m.azimuths);
+}
+
 }  // namespace
 
 glm::mat4 impostorRowViewProjection(const Impostor& m, uint32_t view) {
-  const RowBasis b = rowBasis(m, view);
+  return impostorRowViewProjection(m, viewDirection(m, view));
+}
+
+render::FrameView impostorRowView(const Impostor& m, uint32_t view) {
+  return impostorRowView(m, viewDirection(m, view));
+}
+
+glm::vec3 impostorAgentPosition(const Impostor& m, uint32_t view, uint32_t column) {
+  return impostorAgentPosition(m, viewDirection(m, view), column);
+}
+
+glm::mat4 impostorRowViewProjection(const Impostor& m, glm::vec3 toward) {
+  const RowBasis b = rowBasis(toward);
   const float d = kEyeDistanceSizes * reach(m);
   const glm::mat4 look = glm::lookAt(m.center + b.toward * d, m.center, b.up);
   const float half_width = 0.5f * m.size.x * static_cast<float>(m.frameCount());
@@ -43,19 +60,19 @@ glm::mat4 impostorRowViewProjection(const Impostor& m, uint32_t view) {
   return ortho * look;
 }
 
-render::FrameView impostorRowView(const Impostor& m, uint32_t view) {
+render::FrameView impostorRowView(const Impostor& m, glm::vec3 toward) {
   render::FrameView v;
-  v.view_projection = impostorRowViewProjection(m, view);
-  v.eye = m.center + rowBasis(m, view).toward * kEyeDistanceSizes * reach(m);
+  v.view_projection = impostorRowViewProjection(m, toward);
+  v.eye = m.center + toward * kEyeDistanceSizes * reach(m);
   v.fov_y = 0.0f;
   v.viewport_height = static_cast<float>(m.tile_height);
   return v;
 }
 
-glm::vec3 impostorAgentPosition(const Impostor& m, uint32_t view, uint32_t column) {
+glm::vec3 impostorAgentPosition(const Impostor& m, glm::vec3 toward, uint32_t column) {
   const float x =
       (static_cast<float>(column) + 0.5f - 0.5f * static_cast<float>(m.frameCount())) * m.size.x;
-  return rowBasis(m, view).right * x;
+  return rowBasis(toward).right * x;
 }
 
 }  // namespace throng::impostor

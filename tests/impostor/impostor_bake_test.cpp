@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "impostor/impostor_fixtures.h"
 #include "render/world_mesh.h"
 #include "support/test_support.h"
 #include "throng/core/animation_texture.h"
@@ -15,32 +16,12 @@
 #include "throng/impostor/impostor_bake.h"
 #include "throng/impostor/impostor_plan.h"
 #include "throng/impostor/impostor_views.h"
-#include "throng/offline/bake.h"
-#include "throng/offline/sample_character.h"
 
 namespace throng::impostor {
 namespace {
 
-// A small bake: a few views and frames of small tiles keep the CPU ray casts quick.
-ImpostorBakeOptions smallOptions() {
-  ImpostorBakeOptions o;
-  o.max_azimuths = 4;
-  o.max_elevations = 2;
-  o.max_fps = 3.0f;
-  o.max_tile_height = 48;
-  return o;
-}
-
-const Package& samplePackage() {
-  static const Package package = [] {
-    BakeOptions options;
-    options.fps = 10.0f;
-    Result<Package> p = bakeCharacter(makeSampleCharacter(), options);
-    EXPECT_TRUE(p.ok()) << p.status().message();
-    return p.ok() ? *p : Package{};
-  }();
-  return package;
-}
+using fixtures::samplePackage;
+using fixtures::smallOptions;
 
 // The sample with one colour everywhere: no textures, no vertex colours.
 constexpr glm::vec4 kFlatColor{0.2f, 0.6f, 0.35f, 1.0f};
@@ -239,6 +220,42 @@ TEST(ImpostorPlan, DefaultsFitTheBudgetAndSmallerBudgetsCostError) {
   EXPECT_GT(coarse->frame_error, full->frame_error);
 }
 
+TEST(ImpostorPlan, EachClipGetsItsOwnRate) {
+  const Package& p = samplePackage();
+  ImpostorBakeOptions one_rate;
+  one_rate.per_clip_rates = false;
+  Result<ImpostorPlan> single = planImpostor(p, one_rate);
+  Result<ImpostorPlan> per_clip = planImpostor(p);
+  ASSERT_TRUE(single.ok() && per_clip.ok());
+  // One rate: every clip at it (the sample's clips are baked at 10 fps here).
+  for (size_t c = 0; c < p.clips.size(); ++c) {
+    EXPECT_EQ(single->layout.clip_frames[c],
+              impostorFrameCount(p.clips[c].duration, single->layout.fps));
+  }
+  // Per clip: the slow 3-second idle (clip 0) needs fewer frames than one rate gives it, the quick
+  // one-shot attack (clip 3) at least as many; within the budget, at no more estimated error.
+  ASSERT_EQ(p.clips[0].name, "idle");
+  ASSERT_EQ(p.clips[3].name, "attack");
+  EXPECT_LT(per_clip->layout.clip_frames[0], single->layout.clip_frames[0]);
+  EXPECT_GE(per_clip->layout.clip_frames[3], single->layout.clip_frames[3]);
+  EXPECT_LE(per_clip->bytes, kDefaultImpostorBudgetBytes);
+  EXPECT_LE(per_clip->layout.max_error, single->layout.max_error);
+  EXPECT_EQ(per_clip->bytes, static_cast<uint64_t>(per_clip->layout.atlasWidth()) *
+                                 per_clip->layout.atlasHeight() * 7);
+  // The spare bytes went on frames: less than one frame column of the budget is left (the
+  // sample's clips step a frame or two at a time; 3,568,384 bytes were left without the pass), or
+  // every clip is at its fastest rate.
+  const uint64_t tile_column =
+      static_cast<uint64_t>(per_clip->layout.tile_width) * per_clip->layout.atlasHeight() * 7;
+  bool all_fastest = true;
+  for (size_t c = 0; c < p.clips.size(); ++c) {
+    all_fastest &= per_clip->layout.clip_frames[c] ==
+                   impostorFrameCount(p.clips[c].duration, std::min(10.0f, p.clips[c].fps));
+  }
+  EXPECT_TRUE(all_fastest || per_clip->bytes + tile_column > kDefaultImpostorBudgetBytes)
+      << per_clip->bytes << " bytes";
+}
+
 TEST(ImpostorPlan, ABudgetTooSmallOrBadOptionsAreRefused) {
   const Package& p = samplePackage();
   ImpostorBakeOptions o;
@@ -265,6 +282,13 @@ TEST(ImpostorPlan, ABudgetTooSmallOrBadOptionsAreRefused) {
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(r.status().message().find("impostor options: max fps 10 (> 0), 65 azimuths (1..64)"),
             std::string::npos)
+      << r.status().message();
+  o = ImpostorBakeOptions{};
+  o.error_samples = 0;
+  r = planImpostor(p, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("0 error samples (>= 1)"), std::string::npos)
       << r.status().message();
 }
 

@@ -60,7 +60,9 @@ constexpr double kMaxImpostorBudgetMb = 1024.0;
 // What --impostors baked: the layout and its error (model units), the bytes and the seconds.
 struct ImpostorReport {
   bool baked = false;
-  impostor::ImpostorPlan plan;  // the layout (no atlases: they went into the package), error parts
+  impostor::ImpostorPlan plan;    // the layout (no atlases: they went into the package)
+  impostor::ImpostorError error;  // measured; its total is the stored max_error
+  std::string worst_clip;         // the name of the clip of the worst sample
   double seconds = 0.0;
 };
 
@@ -135,10 +137,11 @@ int bakeImpostorAtlases(const BakeArgs& args, Package& package, ImpostorReport& 
     options.budget_bytes = static_cast<uint64_t>(*args.impostor_budget_mb * 1024.0 * 1024.0);
   }
   const auto start = std::chrono::steady_clock::now();
-  Result<Impostor> baked = impostor::bakeImpostors(package, options, &report.plan);
+  Result<Impostor> baked = impostor::bakeImpostors(package, options, &report.plan, &report.error);
   if (!baked.ok()) return fail(baked.status().toString());
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   package.impostor = std::move(baked).value();
+  report.worst_clip = package.clips[report.error.worst_clip].name;
   report.baked = true;
   return 0;
 }
@@ -171,17 +174,28 @@ uint64_t impostorBytes(const Impostor& m) {
          (kImpostorColorBytes + kImpostorNormalBytes);
 }
 
+// The worst sample's view: azimuth (degrees round from the character's +Z side, [0, 360)) and
+// elevation (degrees above the horizon).
+glm::vec2 worstViewDegrees(const impostor::ImpostorError& e) {
+  const glm::vec3 d = e.worst_direction;
+  float azimuth = glm::degrees(std::atan2(d.x, d.z));
+  if (azimuth < 0.0f) azimuth += 360.0f;
+  return {azimuth, glm::degrees(std::asin(std::clamp(d.y, -1.0f, 1.0f)))};
+}
+
 void printImpostor(const ImpostorReport& r, float height) {
   const Impostor& m = r.plan.layout;
+  const glm::vec2 worst = worstViewDegrees(r.error);
   fmt::print(
       "impostor: {} x {} views, {} frames at {} fps, tiles {}x{}, atlases {}x{} ({} bytes), "
-      "error {:.3f}% of the height (texels {:.3f}%, views {:.3f}%, frames {:.3f}%, mesh LOD {} "
-      "{:.3f}%); {:.3f} s\n",
+      "mesh LOD {}; error {:.3f}% of the height (silhouette {:.3f}%, 90th percentile {:.3f}%, "
+      "over {} samples between the baked views and frames, the worst '{}' at {:.2f} s from "
+      "{:.1f} degrees round and {:.1f} up; texel {:.3f}%); {:.3f} s\n",
       m.azimuths, m.elevations, m.frameCount(), m.fps, m.tile_width, m.tile_height, m.atlasWidth(),
-      m.atlasHeight(), impostorBytes(m), 100.0f * m.max_error / height,
-      100.0f * r.plan.texel_error / height, 100.0f * r.plan.view_error / height,
-      100.0f * r.plan.frame_error / height, r.plan.lod, 100.0f * r.plan.mesh_error / height,
-      r.seconds);
+      m.atlasHeight(), impostorBytes(m), r.plan.lod, 100.0f * r.error.total() / height,
+      100.0f * r.error.silhouette / height, 100.0f * r.error.silhouette_p90 / height,
+      r.error.samples, r.worst_clip, r.error.worst_time, worst.x, worst.y,
+      100.0f * r.error.texel / height, r.seconds);
 }
 
 nlohmann::ordered_json impostorJson(const ImpostorReport& r, float height) {
@@ -196,12 +210,17 @@ nlohmann::ordered_json impostorJson(const ImpostorReport& r, float height) {
           {"atlas_width", m.atlasWidth()},
           {"atlas_height", m.atlasHeight()},
           {"bytes", impostorBytes(m)},
-          {"max_error", m.max_error / height},
-          {"texel_error", r.plan.texel_error / height},
-          {"view_error", r.plan.view_error / height},
-          {"frame_error", r.plan.frame_error / height},
+          {"max_error", r.error.total() / height},
+          {"silhouette_error", r.error.silhouette / height},
+          {"silhouette_error_p90", r.error.silhouette_p90 / height},
+          {"error_samples", r.error.samples},
+          {"worst_sample",
+           {{"clip", r.worst_clip},
+            {"time", r.error.worst_time},
+            {"azimuth_deg", worstViewDegrees(r.error).x},
+            {"elevation_deg", worstViewDegrees(r.error).y}}},
+          {"texel_error", r.error.texel / height},
           {"mesh_lod", r.plan.lod},
-          {"mesh_error", r.plan.mesh_error / height},
           {"seconds", r.seconds}};
 }
 

@@ -34,7 +34,7 @@ struct Impostor {
   // size.x wide and size.y tall (model units), +Y of the model up in the tile.
   glm::vec3 center{0.0f};
   glm::vec2 size{0.0f};
-  float fps = 0.0f;                   // the sampling rate the frames were chosen with
+  float fps = 0.0f;  // the fastest sampling rate any clip got (each clip has its own: clip_frames)
   std::vector<uint32_t> clip_frames;  // frames sampled per clip (one per clip, each >= 1)
   // Model units, like MeshLod::max_error: texel footprint + view and frame quantisation.
   float max_error = 0.0f;

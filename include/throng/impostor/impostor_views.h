@@ -21,4 +21,12 @@ render::FrameView impostorRowView(const Impostor& impostor, uint32_t view);
 // `center` falls on the middle of its tile (heading 0: world = model axes).
 glm::vec3 impostorAgentPosition(const Impostor& impostor, uint32_t view, uint32_t column);
 
+// The same for any direction `toward` (unit, from the model towards the camera, not straight up or
+// down): the bake's rows use the views' directions, the error measure (impostor_error.h) the
+// directions between them. The tile is framed the same way: `center` in its middle, +Y of the
+// model projected up.
+glm::mat4 impostorRowViewProjection(const Impostor& impostor, glm::vec3 toward);
+render::FrameView impostorRowView(const Impostor& impostor, glm::vec3 toward);
+glm::vec3 impostorAgentPosition(const Impostor& impostor, glm::vec3 toward, uint32_t column);
+
 }  // namespace throng::impostor
