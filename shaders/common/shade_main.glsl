@@ -4,7 +4,12 @@
 
 uniform vec3 throng_fog_color;  // in the encoded colours
 
+#include "common/fade.glsl"
+
 void main() {
+#ifdef IMPOSTOR_FADE
+  if (throngFadeDrops(v_fade)) discard;
+#endif
   ThrongSurface s = throngSurface();
   if (s.base_color.a < u_material[2].w) discard;
   vec4 shaded = throngShade(s);

@@ -8,3 +8,8 @@ THRONG_VARYING vec4 v_tint;     // the agent's tint
 THRONG_VARYING vec3 v_world;    // world position
 THRONG_VARYING vec3 v_normal;   // world normal
 THRONG_FLAT THRONG_VARYING THRONG_HIGHP vec3 v_agent;  // agent index, state, LOD
+#ifdef IMPOSTOR_FADE
+// The instanced path's last mesh LOD in the impostor's cross-fade band: the impostor's weight
+// (common/fade.glsl); 0 elsewhere.
+THRONG_FLAT THRONG_VARYING float v_fade;
+#endif

@@ -333,8 +333,21 @@ bool propHidden() {
   return group != 0u && ((i_attachments >> (group - 1u)) & 1u) == 0u;
 }
 
+#ifdef IMPOSTOR_FADE
+// The impostor's cross-fade band (model units from the eye, reach included, at scale 1): its
+// start and 1 / its width; width 0 (the default) for every draw but the last mesh LOD's.
+uniform vec3 u_fade_eye;
+uniform vec2 u_fade_band;
+#endif
+
 void main() {
   loadInstance();
+#ifdef IMPOSTOR_FADE
+  v_fade = u_fade_band.y > 0.0
+               ? clamp((length(i_position_scale.xyz - u_fade_eye) / i_position_scale.w -
+                        u_fade_band.x) * u_fade_band.y, 0.0, 1.0)
+               : 0.0;
+#endif
   if (lookHidden(a_look, i_variant) || propHidden()) {
     // Every such vertex goes to one point past the far plane: its triangles are clipped, no draw
     // call more. Captured (transform feedback), it reads as the agent's position.

@@ -48,6 +48,9 @@ uniform int u_lod_count;
 uniform int u_fixed_lod;  // >= 0: every agent gets it
 uniform vec4 u_planes[6];  // the frustum (crowd/culling.h)
 uniform vec3 u_eye;
+// The impostor's cross-fade: agents of LOD x (the last mesh LOD; -1: none) at least y model units
+// from the eye (at scale 1) are listed in the next LOD's (the impostor's) list too.
+uniform vec2 u_fade;
 // agentLod's screen-space rule when x > 0: threshold pixels, viewport height (pixels),
 // tan(fov_y / 2), reach (model units); the LOD table then holds max_error, else max_distance.
 uniform vec4 u_lod_screen;
@@ -351,6 +354,15 @@ void main() {
   int lod = pickLod();
   uint slot = atomicAdd(frame_words[uint(lod) * kDrawWords + 1u], 1u);
   lists[uint(lod) * u_list_capacity + slot] = agent;
+  if (float(lod) == u_fade.x) {
+    float distance = length(u_eye - g_position);
+    if (g_scale > 0.0) distance /= g_scale;
+    if (distance >= u_fade.y) {
+      uint next = uint(lod + 1);
+      uint fade_slot = atomicAdd(frame_words[next * kDrawWords + 1u], 1u);
+      lists[next * u_list_capacity + fade_slot] = agent;
+    }
+  }
 
   vec4 tint = vec4(1.0);
   if (u_has_tints) {

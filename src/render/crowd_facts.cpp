@@ -37,11 +37,12 @@ Status checkDesc(const Package& package, const CrowdRendererDesc& desc, const st
                   fmt::format("{}: {} LODs, more than the {} a crowd can pick from", source,
                               package.lods.size(), kMaxDrawnLods));
   }
-  if (desc.fixed_lod &&
-      (*desc.fixed_lod < 0 || *desc.fixed_lod >= static_cast<int>(package.lods.size()))) {
+  // The impostor is the LOD past the meshes when it is drawn.
+  const size_t lods = package.lods.size() + (desc.impostors && !package.impostor.empty() ? 1 : 0);
+  if (desc.fixed_lod && (*desc.fixed_lod < 0 || *desc.fixed_lod >= static_cast<int>(lods))) {
     return Status(ErrorCode::kInvalidArgument,
                   fmt::format("{}: LOD {} asked for; the package has LODs 0..{}", source,
-                              *desc.fixed_lod, package.lods.size() - 1));
+                              *desc.fixed_lod, lods - 1));
   }
   return Status::okStatus();
 }
@@ -83,6 +84,25 @@ Status gatherCrowdFacts(const Package& package, const CrowdRendererDesc& desc, C
   }
   out.reach = lodReach(package.lods);
   return Status::okStatus();
+}
+
+void appendImpostorLod(const Package& package, CrowdFacts& out) {
+  const Impostor& impostor = package.impostor;
+  out.impostor_lod = static_cast<int>(out.lods.size());
+  LodDrawInfo info;
+  info.drawn_lod = out.impostor_lod;
+  info.error = impostor.max_error;
+  info.triangles = 2;
+  info.materials = 1;
+  out.lod_info.push_back(info);
+  MeshLod limits;
+  limits.max_error = impostor.max_error;
+  out.lods.push_back(std::move(limits));
+  if (!out.drawn_lod.empty()) out.drawn_lod.push_back(static_cast<uint8_t>(out.impostor_lod));
+  out.impostor_reason = fmt::format(
+      "drawn as LOD {} (error {:.3g} model units), {}x{} views, {} frames, {}x{} texel tiles",
+      out.impostor_lod, impostor.max_error, impostor.azimuths, impostor.elevations,
+      impostor.frameCount(), impostor.tile_width, impostor.tile_height);
 }
 
 }  // namespace throng::render

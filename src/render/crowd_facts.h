@@ -36,6 +36,9 @@ struct CrowdFacts {
   JointEncoding joint_encoding = JointEncoding::kRows;
   std::string joint_encoding_reason;
   float quat_encoding_error = 0.0f;
+  // The impostor's LOD index (the mesh LOD count: lods' last entry) when it is drawn, else -1.
+  int impostor_lod = -1;
+  std::string impostor_reason;
 
   int lodCount() const { return static_cast<int>(lods.size()); }
 };
@@ -51,5 +54,9 @@ inline LayerSample agentLayer(const CrowdFacts& facts, const CrowdFrame& frame, 
 // kMaxDrawnLods LODs, a fixed LOD the package has) and copies its facts into `out`.
 // kInvalidArgument, kInvalidData or kLimitExceeded naming the package.
 Status gatherCrowdFacts(const Package& package, const CrowdRendererDesc& desc, CrowdFacts& out);
+
+// Appends `package`'s impostor (not empty) to out.lods as the LOD past the last mesh: its
+// max_error, no mesh; lod_info one quad (2 triangles) and one material. Sets impostor_lod.
+void appendImpostorLod(const Package& package, CrowdFacts& out);
 
 }  // namespace throng::render

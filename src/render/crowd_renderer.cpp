@@ -103,6 +103,9 @@ struct CrowdRenderer::Impl {
   // What setShadows(requested) draws on this device, and why.
   void chooseShadows();
   float shadowDistanceFor(const FrameView& view) const;
+  // Makes the path draw the package's impostor as its last LOD when asked and it can; errors
+  // other than its refusal fail the renderer.
+  Status prepareImpostors(const Package& package, const CrowdRendererDesc& desc);
   Status failOnGlError(Status s) {
     if (s.code() == ErrorCode::kGlError) status = s;
     return s;
@@ -151,6 +154,10 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     return;
   }
   m.path = std::move(choice.path);
+  if (Status s = m.prepareImpostors(package, desc); !s.ok()) {
+    m.status = s;
+    return;
+  }
   m.scenery = std::make_unique<SceneryPass>(m.facts.character_height, m.facts.character_footprint);
   setLodTint(m.settings.lod_tint);
   m.stats.agents_per_lod.assign(m.facts.lods.size(), 0);
@@ -199,6 +206,28 @@ void CrowdRenderer::Impl::chooseShadows() {
                 kDefaultShadowDistanceHeights);
 }
 
+Status CrowdRenderer::Impl::prepareImpostors(const Package& package,
+                                             const CrowdRendererDesc& desc) {
+  if (package.impostor.empty()) {
+    facts.impostor_reason = "none: the package has no impostor";
+    return Status::okStatus();
+  }
+  if (!desc.impostors) {
+    facts.impostor_reason = "off: asked for";
+    return Status::okStatus();
+  }
+  const Status s =
+      path->prepareImpostors(*device, package, desc, static_cast<int>(package.lods.size()));
+  const bool fixed = desc.fixed_lod && *desc.fixed_lod == static_cast<int>(package.lods.size());
+  if (!fixed && (s.code() == ErrorCode::kUnsupported || s.code() == ErrorCode::kLimitExceeded)) {
+    facts.impostor_reason = fmt::format("not drawn, the last mesh LOD stands in: {}", s.message());
+    return Status::okStatus();
+  }
+  if (!s.ok()) return s;
+  appendImpostorLod(package, facts);
+  return Status::okStatus();
+}
+
 float CrowdRenderer::Impl::shadowDistanceFor(const FrameView& view) const {
   if (shadow_distance > 0.0f) return shadow_distance;
   if (view.fog.enabled()) return view.fog.end;
@@ -220,6 +249,12 @@ const std::string& CrowdRenderer::pathReason() const {
 }
 int CrowdRenderer::lodCount() const {
   return impl_->facts.lodCount();
+}
+int CrowdRenderer::impostorLod() const {
+  return impl_->facts.impostor_lod;
+}
+const std::string& CrowdRenderer::impostorReason() const {
+  return impl_->facts.impostor_reason;
 }
 const std::vector<Warning>& CrowdRenderer::warnings() const {
   return impl_->facts.warnings;

@@ -1,6 +1,7 @@
 // GL and EGL error checks turned into throng::Status (ErrorCode::kGlError).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include <GLES3/gl3.h>
@@ -21,5 +22,10 @@ Status checkGl(std::string_view where);
 // checkGl after an upload (glTexImage2D, glBufferData): with faults.out_of_memory_on_upload the
 // driver's answer is GL_OUT_OF_MEMORY whatever it was.
 Status checkGlUpload(std::string_view where, const GlFaults& faults);
+
+// A byte offset into the bound buffer as GL's pointer arguments take it.
+inline const void* byteOffset(size_t bytes) {
+  return reinterpret_cast<const void*>(bytes);
+}
 
 }  // namespace throng::render

@@ -15,6 +15,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_check.h"
+#include "render/impostor_renderer.h"
 #include "throng/crowd/culling.h"
 
 namespace throng::render {
@@ -24,7 +25,7 @@ struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
       state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
       eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints, lod_tint, lod_colors, lod_screen, has_ids;
+      tints, lod_tint, lod_colors, lod_screen, has_ids, fade;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -76,6 +77,7 @@ static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 
 // crowd.comp's word layouts.
 constexpr uint32_t kDrawWords = kDrawCommandWords;  // DrawElementsIndirectCommand
+constexpr uint32_t kImpostorQuadVertices = 4;       // the impostor's: a triangle strip
 constexpr uint32_t kClipWords =
     12;  // first, count, fps, duration, axis sphere (y, radius, 2 unused), loop, period, 2 unused
 constexpr uint32_t kCommandWords = 4;  // agent, type | loop << 8 | clip << 16, target x, z
@@ -215,7 +217,8 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                           at("u_has_tints"),     at("u_has_state_tints"),
                                           at("u_state_tints"),   at("u_tints"),
                                           at("u_lod_tint"),      at("u_lod_colors"),
-                                          at("u_lod_screen"),    at("u_has_ids")});
+                                          at("u_lod_screen"),    at("u_has_ids"),
+                                          at("u_fade")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -320,6 +323,20 @@ void GpuCrowd::uploadRecords(uint32_t first, std::span<const uint8_t> bytes) {
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(first * sizeof(GpuAgent)),
                   static_cast<GLsizeiptr>(bytes.size()), bytes.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+Status GpuCrowd::addImpostorLod(float error, ImpostorRenderer& impostors) {
+  assert(agent_count_ == 0 && frames_drawn_ == 0);
+  impostors_ = &impostors;
+  ++lod_count_;
+  lod_limits_.push_back(0.0f);  // pickLod: no limit (as the CPU's rule reads 0)
+  lod_errors_.push_back(error);
+  // The buffers again, with a list for the new LOD (nothing is in them yet), and the frame
+  // buffer's tables at their new places (the clips' move past the new LOD's words).
+  frame_command_capacity_ = 0;
+  const uint32_t capacity = capacity_;
+  capacity_ = 0;
+  return reserve(capacity);
 }
 
 // The frame buffer: [draw commands | LOD limits | clips | commands], in words.
@@ -603,7 +620,10 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     const uint32_t lods = static_cast<uint32_t>(lod_count_);
     frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
     for (uint32_t l = 0; l < lods; ++l) {
-      frame_head_[l * kDrawWords] = renderer_->indexCount(static_cast<int>(l));
+      // The impostor's command is a DrawArraysIndirectCommand: a quad's 4 vertices, then 0s.
+      frame_head_[l * kDrawWords] = static_cast<int>(l) < renderer_->lodCount()
+                                        ? renderer_->indexCount(static_cast<int>(l))
+                                        : kImpostorQuadVertices;
       frame_head_[lods * kDrawWords + l] =
           floatBits(screenLod(*options) ? lod_errors_[l] : lod_limits_[l]);
     }
@@ -645,6 +665,9 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
     const Frustum frustum = frustumFromViewProjection(view->view_projection);
     glUniform4fv(u.planes, 6, glm::value_ptr(frustum.planes[0]));
     glUniform3f(u.eye, view->eye.x, view->eye.y, view->eye.z);
+    const bool fades = impostors_ && options->fade_lod >= 0 && options->fade_band.y > 0.0f;
+    glUniform2f(u.fade, fades ? static_cast<float>(options->fade_lod) : -1.0f,
+                options->fade_band.x);
     const LodView& lv = options->lod_view;
     if (screenLod(*options)) {
       glUniform4f(u.lod_screen, lv.threshold_pixels, lv.viewport_height, std::tan(0.5f * lv.fov_y),
@@ -775,8 +798,23 @@ Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& option
       return s;
     }
   }
+  const bool fades = impostors_ && options.fade_lod >= 0 && options.fade_band.y > 0.0f &&
+                     options.pass == DrawPass::kColor;
+  ImpostorFade fade;
+  if (fades) {
+    fade.eye = view.eye;
+    fade.band = options.fade_band;
+  }
+  renderer_->setFade(fades ? options.fade_lod : -1, fade.eye, fade.band);
   if (Status s = renderer_->drawIndirect(view, in, options.shading, options.pass); !s.ok())
     return s;
+  if (impostors_) {
+    if (Status s = impostors_->drawIndirect(view, in, renderer_->lodCount(), options.shading,
+                                            options.pass, fade);
+        !s.ok()) {
+      return s;
+    }
+  }
   if (options.pass == DrawPass::kDepth) return Status::okStatus();
   ++frames_drawn_;
 

@@ -25,6 +25,8 @@
 
 namespace throng::render {
 
+class ImpostorRenderer;  // render/impostor_renderer.h
+
 // Agents one compute work group advances (shaders/gles31/crowd.comp's local_size_x; ES 3.1
 // guarantees 128 invocations per group, and 64 is a whole wave on every vendor).
 inline constexpr uint32_t kGpuAgentsPerWorkGroup = 64;
@@ -58,6 +60,11 @@ struct GpuDrawOptions {
   // The colour pass's blob shadows, drawn from the pass's lists before the characters
   // (GroundRenderer::drawListedShadows), or none.
   const ListedBlobShadows* blobs = nullptr;
+  // The impostor's cross-fade (impostorFadeBand): agents of LOD fade_lod (the last mesh LOD) at
+  // least fade_band.x from the eye are listed in the impostor's list too, and both draws
+  // screen-door them (common/fade.glsl); fade_lod -1: none.
+  int fade_lod = -1;
+  glm::vec2 fade_band{0.0f};
 };
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).
@@ -98,6 +105,11 @@ class GpuCrowd {
  public:
   static Result<std::unique_ptr<GpuCrowd>> create(Device& device, const Package& package,
                                                   InstancedRenderer& renderer);
+  // Makes the impostor (its error `error`, drawn by `impostors`, which must outlive this) the LOD
+  // past the renderer's meshes: the compute pass lists its agents like any LOD's, and each frame
+  // draws them with one indirect draw after the meshes'. Before the first update or draw (the
+  // buffers are made again); reserve()'s errors.
+  Status addImpostorLod(float error, ImpostorRenderer& impostors);
   ~GpuCrowd();
   GpuCrowd(const GpuCrowd&) = delete;
   GpuCrowd& operator=(const GpuCrowd&) = delete;
@@ -165,6 +177,7 @@ class GpuCrowd {
 
   Device* device_ = nullptr;
   InstancedRenderer* renderer_ = nullptr;
+  ImpostorRenderer* impostors_ = nullptr;  // addImpostorLod's: drawn as the LOD past the meshes
   Program program_;
   struct Uniforms;
   std::unique_ptr<Uniforms> uniforms_;

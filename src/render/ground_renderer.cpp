@@ -51,10 +51,6 @@ Result<Program> buildGroundProgram(const char* name, const char* vertex_path,
   return buildProgram(desc, faults);
 }
 
-const void* byteOffset(size_t bytes) {
-  return reinterpret_cast<const void*>(bytes);
-}
-
 }  // namespace
 
 Result<std::unique_ptr<GroundRenderer>> GroundRenderer::create(Device& device) {

@@ -105,10 +105,6 @@ std::vector<std::string> paletteDefines(const PalettePass& pass) {
   return defines;
 }
 
-const void* byteOffset(size_t bytes) {
-  return reinterpret_cast<const void*>(bytes);
-}
-
 // The per-vertex inputs of the bound vertex array, from `vertex_buffer` (GpuVertex records).
 void bindVertexAttributes(GLuint vertex_buffer) {
   glBindBuffer(GL_ARRAY_BUFFER, vertex_buffer);
@@ -562,6 +558,7 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   source.vertex_path = "gles3/instanced.vert";
   if (palette) source.defines = paletteDefines(*palette_pass_);
   if (gpu) source.defines.push_back("GPU_INSTANCES");
+  if (options_.impostor_fade) source.defines.push_back("IMPOSTOR_FADE");
   if (morph_kind_ == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
   if (morph_kind_ == MorphBakeKind::kTargetDeltas) source.defines.push_back("MORPH_DELTAS");
   if (!pivots_.empty()) {
@@ -583,6 +580,8 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   set->shading = ShadingUniforms::of(set->program);
   set->lod = set->program.uniform("u_lod");
   set->palette_first = set->program.uniform("u_palette_first");
+  set->fade_eye = set->program.uniform("u_fade_eye");
+  set->fade_band = set->program.uniform("u_fade_band");
   bindCrowdSamplers(set->program);  // leaves the program in use
   if (!pivots_.empty()) {
     glUniform3fv(set->program.uniform("u_pivots[0]"), static_cast<GLsizei>(pivots_.size()),
@@ -626,17 +625,18 @@ void InstancedRenderer::setUniforms(const ProgramSet& set, const FrameView& view
 Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t> lod_counts,
                                  const FrameShading& shading, DrawPass draw_pass) {
   assert(lod_counts.size() <= lods_.size());
-  assert(std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0}) == uploaded_instances_);
+  const size_t drawn = std::accumulate(lod_counts.begin(), lod_counts.end(), size_t{0});
+  assert(drawn <= uploaded_instances_);
   stats_ = {};
-  if (uploaded_instances_ == 0) return Status::okStatus();
+  if (drawn == 0) return Status::okStatus();
   bool palette = false;
   if (wantsPalettePass(lod_counts)) {
     Result<bool> ready = preparePalettePass();
     if (!ready.ok()) return ready.status();
-    palette = *ready && palette_pass_->fits(uploaded_instances_);
+    palette = *ready && palette_pass_->fits(drawn);
   }
   if (palette) {
-    Status status = runPalettePass();
+    Status status = runPalettePass(drawn);
     if (status.code() == ErrorCode::kUnsupported)
       palette = false;  // the render target was refused: this frame and the next fetch directly
     else if (!status.ok())
@@ -673,6 +673,9 @@ Status InstancedRenderer::submit(const FrameView& view, std::span<const uint32_t
           bindInstanceAttributes(first);
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
+          const bool fades = !depth && static_cast<int>(l) == fade_lod_;
+          glUniform3fv((*set)->fade_eye, 1, &fade_eye_.x);
+          glUniform2f((*set)->fade_band, fades ? fade_band_.x : 0.0f, fades ? fade_band_.y : 0.0f);
           bindMorph(program, l);
           if (palette) glUniform1i(palette_first, static_cast<GLint>(first));
           bound = true;
@@ -739,7 +742,7 @@ Result<bool> InstancedRenderer::preparePalettePass() {
   return true;
 }
 
-Status InstancedRenderer::runPalettePass() {
+Status InstancedRenderer::runPalettePass(size_t count) {
   // The pass binds the animation texture on unit 0, where the draws then find it (and a
   // character sharing the texture after this one too): count that bind as setUniforms would.
   GLint bound = 0;
@@ -755,7 +758,7 @@ Status InstancedRenderer::runPalettePass() {
                                           static_cast<int>(slot_.texels_per_frame),
                                           static_cast<int>(slot_.rows_per_frame),
                                           static_cast<int>(slot_.joints_per_row)};
-  Status status = palette_pass_->run(palette_vertex_array_, uploaded_instances_, animation);
+  Status status = palette_pass_->run(palette_vertex_array_, count, animation);
   if (status.code() == ErrorCode::kUnsupported) {
     // The driver refused the render target after all: direct fetching from now on.
     palette_unavailable_ = true;
@@ -775,7 +778,7 @@ Status InstancedRenderer::capturePalettes(std::span<const Instance> instances,
                               instances.size(), joint_count_));
   if (instances.empty()) return Status::okStatus();
   if (Status status = upload(instances); !status.ok()) return status;
-  if (Status status = runPalettePass(); !status.ok()) return status;
+  if (Status status = runPalettePass(instances.size()); !status.ok()) return status;
   return palette_pass_->read(instances.size(), palettes);
 }
 
@@ -884,6 +887,9 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
           // sub-mesh drawn once.
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
+          const bool fades = !depth && static_cast<int>(l) == fade_lod_;
+          glUniform3fv((*set)->fade_eye, 1, &fade_eye_.x);
+          glUniform2f((*set)->fade_band, fades ? fade_band_.x : 0.0f, fades ? fade_band_.y : 0.0f);
           bindMorph((*set)->program, l);
           bound = true;
         }
@@ -933,7 +939,7 @@ Status InstancedRenderer::captureSkinnedVertices(std::span<const Instance> insta
   const Program& program = (*set)->program;
   if (Status status = upload(instances); !status.ok()) return status;
   if (palette) {
-    Status status = runPalettePass();
+    Status status = runPalettePass(instances.size());
     if (status.code() == ErrorCode::kUnsupported) {
       // Refused render target: capture by direct fetching, as draws would.
       return captureSkinnedVertices(instances, lod, positions, normals);

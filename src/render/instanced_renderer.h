@@ -60,6 +60,9 @@ struct InstancedRendererOptions {
   // The user's shading file (docs/shaders.md); null: the built-in look. Its compile errors fail
   // create() (kInvalidArgument naming the file and line).
   std::shared_ptr<const ShaderSource> shader;
+  // The programs take the impostor's cross-fade (IMPOSTOR_FADE, common/fade.glsl): setFade()
+  // then screen-doors one LOD's agents in a band of distances.
+  bool impostor_fade = false;
 };
 
 // Words of an indirect draw record (ES 3.1, 10.5): count, instance count (the second), first
@@ -121,10 +124,11 @@ class InstancedRenderer {
 
   // Draws `instances` sorted by LOD: the first lod_counts[0] with LOD 0, the next lod_counts[1]
   // with LOD 1, and so on (sum(lod_counts) == instances.size(), lod_counts.size() <=
-  // lodCount()). One glDrawElementsInstanced per (LOD, material) that has instances: opaque and
-  // masked materials first, blended ones after them (see MaterialRange), into whatever
-  // framebuffer is bound (Device::beginFrame). Frame indices past the texture's last frame are
-  // clamped to it (texelFetch outside a texture is undefined). kGlError on GL failure.
+  // lodCount()). submit() may be given fewer (sum <= the count uploaded): the records past them
+  // are another renderer's (the impostors'). One glDrawElementsInstanced per (LOD, material) that
+  // has instances: opaque and masked materials first, blended ones after them (see MaterialRange),
+  // into whatever framebuffer is bound (Device::beginFrame). Frame indices past the texture's last
+  // frame are clamped to it (texelFetch outside a texture is undefined). kGlError on GL failure.
   Status draw(const FrameView& view, std::span<const Instance> instances,
               std::span<const uint32_t> lod_counts, const FrameShading& shading = {});
   // All instances with LOD 0.
@@ -146,6 +150,14 @@ class InstancedRenderer {
   // allocation when count is at most the largest count so far.
   Result<std::span<InstanceRecord>> beginRecords(size_t count);
   Status endRecords();
+  // The next submits' cross-fade (options.impostor_fade): LOD `lod`'s agents within the band
+  // (distance from `eye` over scale, model units: band.x its start, band.y 1 / its width) drop
+  // the pixels the impostor draws (common/fade.glsl); band.y 0 or lod -1: none.
+  void setFade(int lod, const glm::vec3& eye, const glm::vec2& band) {
+    fade_lod_ = lod;
+    fade_eye_ = eye;
+    fade_band_ = band;
+  }
   // Whether layers are drawn: the package has masks and at most kMaxLayerJoints joints.
   bool drawsLayers() const { return !pivots_.empty(); }
   uint32_t lastFrame() const { return frame_count_ - 1; }
@@ -153,6 +165,10 @@ class InstancedRenderer {
   // == their count). kGlError on GL failure.
   Status readRecords(std::span<InstanceRecord> out) const;
   size_t uploadedCount() const { return uploaded_instances_; }
+  // The instance buffer and the byte where record `i` of those uploaded last lies in it: the
+  // impostors' quads read the records past the meshes' (ImpostorRenderer).
+  GLuint instanceBuffer() const { return instance_buffer_; }
+  size_t recordByte(size_t i) const { return (uploaded_first_ + i) * sizeof(InstanceRecord); }
   const RenderStats& stats() const { return stats_; }
   // Draws every material white and untextured (GpuMaterials::setPlain), e.g. under debug colours.
   void setPlainMaterials(bool plain) { materials_.setPlain(plain); }
@@ -199,6 +215,8 @@ class InstancedRenderer {
     ShadingUniforms shading;
     GLint lod = -1;
     GLint palette_first = -1;
+    GLint fade_eye = -1;
+    GLint fade_band = -1;
   };
   // Variant bits: skinning from the palette pass's texture, instances from the GPU-driven path,
   // the depth pass, transform-feedback capture (no rasterisation, no user file).
@@ -235,7 +253,7 @@ class InstancedRenderer {
   // Builds the pass and its draw program on first use. False (and direct fetching from then on)
   // when the device cannot run it; an error for GL failures.
   Result<bool> preparePalettePass();
-  Status runPalettePass();  // over the uploaded records
+  Status runPalettePass(size_t count);  // over the first `count` uploaded records
 
   InstancedRendererOptions options_;
   const Device* device_ = nullptr;  // for its injected faults (test_hooks.h)
@@ -278,7 +296,10 @@ class InstancedRenderer {
   std::vector<MorphLod> morph_lods_;  // one per LOD, or none
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
-  GLuint palette_vertex_array_ = 0;            // the pass's input: the instance records' attributes
+  int fade_lod_ = -1;                          // setFade's
+  glm::vec3 fade_eye_{0.0f};
+  glm::vec2 fade_band_{0.0f};
+  GLuint palette_vertex_array_ = 0;  // the pass's input: the instance records' attributes
   RenderStats stats_;
 };
 

@@ -33,6 +33,10 @@ constexpr SamplerUnit kSamplerUnits[] = {
     // The gpu path's per-agent extras (props, layers) take the palette pass's unit, which that
     // path's programs never use.
     {"u_agent_extras", 8},
+    // The impostors' atlases take the base colour's and metallic-roughness's units, which their
+    // programs (common/impostor_surface.glsl) never use.
+    {"u_impostor_color", 1},
+    {"u_impostor_normals", 2},
 };
 
 // The common part of both stages' headers: the version line and the macros of the contract.
@@ -243,8 +247,14 @@ Result<ProgramDesc> assembleCrowdProgram(const CrowdProgramSource& source) {
     }
     return desc;
   }
-  for (const char* part : {"common/prelude.glsl", "common/shadow.glsl", "common/varyings.glsl",
-                           "common/material.glsl", "common/pbr.glsl"}) {
+  std::vector<std::string_view> parts = {"common/prelude.glsl", "common/shadow.glsl"};
+  if (source.surface_path.empty()) {
+    parts.insert(parts.end(), {"common/varyings.glsl", "common/material.glsl"});
+  } else {
+    parts.push_back(source.surface_path);
+  }
+  parts.push_back("common/pbr.glsl");
+  for (const std::string_view part : parts) {
     if (Status s = appendEmbedded(fragment, part); !s.ok()) return s;
   }
   if (depth) {

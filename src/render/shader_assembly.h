@@ -35,6 +35,9 @@ struct CrowdProgramSource {
   std::vector<std::string> defines;  // both stages ("NAME" or "NAME VALUE")
   CrowdPass pass = CrowdPass::kColor;
   const ShaderSource* user = nullptr;
+  // The fragment stage's varyings and ThrongSurface (empty: common/varyings.glsl and
+  // common/material.glsl, the meshes'); the impostors' is common/impostor_surface.glsl.
+  std::string surface_path;
 };
 
 // True when `user` defines the vertex hook (it mentions throngVertex): its file is then compiled

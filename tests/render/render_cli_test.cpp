@@ -523,6 +523,7 @@ TEST(RenderCli, UsageErrorsExitTwoNamingTheFlag) {
       {"--tint dim", "--tint dim: must be on or off"},
       {"--palette-pass always", "--palette-pass always: must be auto, on or off"},
       {"--attachments some", "--attachments some: must be all, none or random"},
+      {"--impostors maybe", "--impostors maybe: must be auto, on or off"},
       {"--width 0", "--width 0: must be a whole number in 1..16384"},
       {"--frobnicate", "--frobnicate"},
   };

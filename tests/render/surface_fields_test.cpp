@@ -33,7 +33,7 @@ constexpr double kFieldTolerance = 0.02;
 constexpr int kDrawnLod = 1;
 
 // One field (or a few) per frame, chosen by the file's own uniform, mapped into 0..1.
-const char* const kFieldsShader = R"(uniform float field;
+const char* const kSurfaceFieldsShader = R"(uniform float field;
 vec4 throngShade(ThrongSurface s) {
   vec3 c = vec3(0.0);
   if (field < 0.5) c = 0.5 + 0.2 * (s.position - vec3(0.0, 1.0, 0.0));
@@ -288,7 +288,7 @@ TEST_P(SurfaceFields, EveryFieldMatchesTheCpuReferenceAtChosenPixels) {
   CrowdRendererDesc rd;
   rd.path = GetParam().path;
   rd.fixed_lod = kDrawnLod;
-  rd.shader = std::make_shared<const ShaderSource>(ShaderSource{"fields.glsl", kFieldsShader});
+  rd.shader = std::make_shared<const ShaderSource>(ShaderSource{"fields.glsl", kSurfaceFieldsShader});
   CrowdRenderer renderer(*device, f.package, rd);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   ASSERT_EQ(renderer.path(), GetParam().path);

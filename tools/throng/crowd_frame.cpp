@@ -73,6 +73,10 @@ void addFrontendOptions(CLI::App& sub, FrontendArgs& args) {
       ->capture_default_str();
   sub.add_option("--light", args.light,
                  "X,Y,Z: the direction the light travels (default -0.4,-1,-0.6)");
+  sub.add_option("--impostors", args.impostors,
+                 "auto (draw the package's impostor, the LOD past its meshes, when it has one), on "
+                 "(an input without one gets one baked in memory) or off")
+      ->capture_default_str();
   sub.add_option("--attachments", args.attachments,
                  "the props (bake --attach) each agent shows: all, none, or random (a subset per "
                  "agent, from --seed)")
@@ -156,12 +160,18 @@ Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args) {
   } else {
     return usage(fmt::format("--attachments {}: must be all, none or random", args.attachments));
   }
+  if (args.impostors != "auto" && args.impostors != "on" && args.impostors != "off") {
+    return usage(fmt::format("--impostors {}: must be auto, on or off", args.impostors));
+  }
+  if (args.impostors != "auto") choice.impostors = args.impostors == "on";
   if (args.out.empty()) return usage("-o/--out: give the PNG file to write");
   return choice;
 }
 
-std::string checkLod(const std::optional<int>& lod, const CrowdInput& input) {
-  const int count = static_cast<int>(input.package.lods.size());
+std::string checkLod(const std::optional<int>& lod, const CrowdInput& input,
+                     const std::optional<bool>& impostors) {
+  const bool impostor = impostors.value_or(!input.package.impostor.empty());
+  const int count = static_cast<int>(input.package.lods.size()) + (impostor ? 1 : 0);
   if (!lod || *lod < count) return {};
   return fmt::format("--lod {}: {} has LODs 0..{} (or auto)", *lod, input.name, count - 1);
 }
@@ -213,7 +223,9 @@ nlohmann::json reportJson(const FrameReport& r) {
   nlohmann::json lods = nlohmann::json::array();
   for (int l = 0; l < r.renderer->lodCount(); ++l) {
     const render::LodDrawInfo info = r.renderer->lodInfo(l);
-    lods.push_back({{"agents", stats.agents_per_lod[l]},
+    const bool impostor = l == r.renderer->impostorLod();
+    lods.push_back({{"kind", impostor ? "impostor" : "mesh"},
+                    {"agents", stats.agents_per_lod[l]},
                     {"drawn_as", info.drawn_lod},
                     {"joints", info.joints},
                     {"triangles", info.triangles},
@@ -255,6 +267,14 @@ nlohmann::json reportJson(const FrameReport& r) {
             {"reason", r.renderer->shadowReason()},
             {"draw_calls", stats.shadow_draw_calls}}},
           {"lods", lods},
+          {"impostors",
+           {{"lod", r.renderer->impostorLod()},
+            {"agents",
+             r.renderer->impostorLod() >= 0 &&
+                     static_cast<size_t>(r.renderer->impostorLod()) < stats.agents_per_lod.size()
+                 ? stats.agents_per_lod[r.renderer->impostorLod()]
+                 : 0u},
+            {"reason", r.renderer->impostorReason()}}},
           {"joint_encoding", joint_encoding},
           {"cpu_ms",
            {{"update", cpu.update},
@@ -350,6 +370,7 @@ void printReport(const FrameReport& r) {
   if (r.renderer->path() == render::RenderPath::kInstanced) {
     fmt::print("palette pass: {}\n", stats.palette_pass ? "on" : "off (direct fetching)");
   }
+  fmt::print("impostors: {}\n", r.renderer->impostorReason());
   fmt::print("lods (agents per level):");
   for (int l = 0; l < r.renderer->lodCount(); ++l) {
     const render::LodDrawInfo info = r.renderer->lodInfo(l);

@@ -48,10 +48,11 @@ struct FrontendArgs {
   std::string shadows = "map";        // map | blob | off (CrowdRendererDesc::shadows)
   std::string light;                  // "X,Y,Z": the light's direction ("" = FrameView's)
   std::string attachments = "all";    // all | none | random: the props each agent shows
+  std::string impostors = "auto";     // auto | on | off (CrowdRendererDesc::impostors)
 };
 
 // Adds --path, --lod, --lod-threshold, --lod-tint, --view, --width, --height, -o/--out, --json,
-// --tint, --palette-pass, --shader, --shadows, --light and --attachments to `sub`.
+// --tint, --palette-pass, --shader, --shadows, --light, --attachments and --impostors to `sub`.
 void addFrontendOptions(CLI::App& sub, FrontendArgs& args);
 
 // The options of `render` and `demo` about their input's clips.
@@ -81,10 +82,15 @@ struct FrontendChoice {
   render::ShadowMode shadows = render::ShadowMode::kMap;
   std::optional<glm::vec3> light;  // the light's direction, when --light gives one
   AttachmentChoice attachments = AttachmentChoice::kAll;
+  // Impostors: empty = auto (drawn when the package has one), true = on (an input without one
+  // gets one baked in memory: bakeImpostors), false = off.
+  std::optional<bool> impostors;
 };
 Result<FrontendChoice> checkFrontendArgs(const FrontendArgs& args);
-// The usage message for a LOD index the package lacks ("" when `lod` is fine).
-std::string checkLod(const std::optional<int>& lod, const CrowdInput& input);
+// The usage message for a LOD index the package lacks ("" when `lod` is fine): its mesh LODs,
+// and its impostor past them unless `impostors` is off.
+std::string checkLod(const std::optional<int>& lod, const CrowdInput& input,
+                     const std::optional<bool>& impostors);
 // "--agents 0: must be a whole number in 1..1000000" or "" when `value` is within [low, high].
 std::string checkRange(const char* flag, long long value, long long low, long long high);
 

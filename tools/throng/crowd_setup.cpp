@@ -10,6 +10,7 @@
 #include "scenery.h"
 #include "shading_options.h"
 #include "throng/core/joint_encoding.h"
+#include "throng/impostor/impostor_bake.h"
 #include "throng/render/capture.h"
 
 namespace throng::cli {
@@ -26,7 +27,8 @@ Result<std::vector<std::string>> clipMapsPerInput(const std::vector<std::string>
 }
 
 int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
-               const std::optional<int>& lod, LoadedInputs& out) {
+               const std::optional<int>& lod, const std::optional<bool>& impostors,
+               LoadedInputs& out) {
   if (names.size() > kMaxInputs) {
     return usageError(
         fmt::format("{} inputs: at most {} characters per crowd", names.size(), kMaxInputs));
@@ -44,7 +46,15 @@ int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
         clips.clips_from);
     bar.finish();
     if (!input.ok()) return fail(input.status().message());
-    if (const std::string m = checkLod(lod, *input); !m.empty()) return usageError(m);
+    if (impostors.value_or(false) && input->package.impostor.empty()) {
+      // Only when asked for: the bake renders every view and frame (seconds), which a quick
+      // render of a glTF should not wait for.
+      Result<Impostor> baked = impostor::bakeImpostors(input->package);
+      if (!baked.ok())
+        return fail(fmt::format("{}: --impostors on: {}", name, baked.status().message()));
+      input->package.impostor = std::move(baked).value();
+    }
+    if (const std::string m = checkLod(lod, *input, impostors); !m.empty()) return usageError(m);
     out.size = std::max(out.size, input->size);
     out.inputs.push_back(std::move(input).value());
   }
@@ -59,6 +69,7 @@ render::CrowdRendererDesc rendererDesc(const FrontendArgs& args, const FrontendC
   desc.lod_tint = args.lod_tint;
   desc.tint = choice.tint;
   desc.palette_pass = choice.palette_pass;
+  desc.impostors = choice.impostors.value_or(true);
   return desc;
 }
 

@@ -43,8 +43,10 @@ struct LoadedInputs {
 // Loads `names` (at most kMaxInputs: a usage error) with `clips`' --clips-from and checks `lod`
 // against each (a usage error), with a progress bar on a terminal when it takes a while. 0, or
 // the exit code after the message.
+// With `impostors` on, an input without an impostor gets one baked in memory (bakeImpostors).
 int loadInputs(const std::vector<std::string>& names, const ClipArgs& clips,
-               const std::optional<int>& lod, LoadedInputs& out);
+               const std::optional<int>& lod, const std::optional<bool>& impostors,
+               LoadedInputs& out);
 
 // The renderers' settings the options give: path, LOD, LOD threshold, LOD tint, tint and
 // palette pass.

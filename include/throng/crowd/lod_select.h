@@ -62,6 +62,12 @@ class LodRule {
     return count_ - 1;
   }
 
+  // Whether the rule is the screen-space one (a perspective view), and from which squared distance
+  // to the agent's origin (model units, at scale 1, reach included) it picks LOD `lod` there (0:
+  // always): the impostor's cross-fade band ends at the impostor's (render's impostor_renderer.h).
+  bool screenSpace() const { return screen_space_; }
+  float pickDistanceSq(int lod) const { return limit_sq_[lod]; }
+
  private:
   glm::vec3 eye_{0.0f};
   int count_ = 0;

@@ -91,6 +91,11 @@ struct CrowdRendererDesc {
   // The caller reads Crowd::events() after each update: kAuto then keeps the crowd on the CPU
   // (the gpu path advances it on the GPU and gathers no events yet).
   bool events_on_cpu = false;
+  // Draw the package's impostor (Package::impostor; docs/lods.md, "Impostors at run time") as its
+  // last LOD, picked by the LOD rule with its max_error like a mesh LOD. Ignored for a package
+  // without one. A path that does not draw impostors yet draws the last mesh LOD instead
+  // (impostorReason() says so).
+  bool impostors = true;
 };
 
 // The debug colour of LOD `lod` (RGBA 0..1): green, yellow, orange, red, ... cycling past 8.
@@ -230,6 +235,11 @@ class CrowdRenderer {
   int lodCount() const;
   // How LOD `lod` (< lodCount()) is drawn; all zeros on a failed renderer.
   LodDrawInfo lodInfo(int lod) const;
+  // The LOD index the impostor is drawn as (the mesh LOD count), or -1 when no impostor is drawn
+  // (the package has none, CrowdRendererDesc::impostors is off, or the path cannot draw it).
+  int impostorLod() const;
+  // Why, e.g. "drawn as LOD 4 (1.2% of the height), 8x2 views, 79 frames" or "off: asked for".
+  const std::string& impostorReason() const;
   // One warning (kLodDrawnCoarser) per LOD drawn with a coarser one (merged paths: which, the
   // budget, the LOD drawn and its error); empty when every LOD is drawn as itself.
   const std::vector<Warning>& warnings() const;

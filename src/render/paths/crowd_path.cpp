@@ -2,8 +2,12 @@
 #include "render/paths/crowd_path.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/core.h>
+
+#include "render/impostor_renderer.h"
+#include "throng/crowd/lod_select.h"
 
 namespace throng::render {
 
@@ -40,6 +44,22 @@ Status CpuFedPath::cull(const FrameInput& in, AgentLists& lists, CrowdFrameStats
   stats.visible = lists.visible;
   std::copy(lists.lod_counts.begin(), lists.lod_counts.end(), stats.agents_per_lod.begin());
   return Status::okStatus();
+}
+
+glm::vec2 impostorFadeBand(const CrowdFacts& facts, const FrameInput& in, int frame_height) {
+  const int impostor = facts.impostor_lod;
+  if (impostor < 1 || in.pass != DrawPass::kColor || in.settings.fixed_lod) return glm::vec2(0.0f);
+  LodView lod_view = lodViewOf(in.view, frame_height, in.settings.lod_threshold_pixels);
+  lod_view.reach = facts.reach;
+  const LodRule rule(facts.lods, lod_view);
+  if (!rule.screenSpace()) return glm::vec2(0.0f);
+  const float end = std::sqrt(rule.pickDistanceSq(impostor));
+  const float previous = std::sqrt(rule.pickDistanceSq(impostor - 1));
+  if (!(end > 0.0f) || !std::isfinite(end)) return glm::vec2(0.0f);
+  // The band ends at the switch and never reaches back before the last mesh LOD's own switch.
+  const float start = std::max(end * (1.0f - kImpostorFadeBand), previous);
+  if (!(end > start)) return glm::vec2(0.0f);
+  return glm::vec2(start, 1.0f / (end - start));
 }
 
 }  // namespace throng::render

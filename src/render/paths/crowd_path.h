@@ -72,7 +72,20 @@ class CrowdPath {
   // texture units its samplers may take on this path.
   virtual GLuint shadingProgram() const = 0;
   virtual std::vector<int> userTextureUnits() const = 0;
+  // Prepares the package's impostor (not empty) as LOD `lod` (the mesh LOD count): ok when the
+  // path draws it; kUnsupported or kLimitExceeded (saying why) when it draws the last mesh LOD in
+  // its place; other errors fail the renderer.
+  virtual Status prepareImpostors(const Device& /*device*/, const Package& /*package*/,
+                                  const CrowdRendererDesc& /*desc*/, int /*lod*/) {
+    return Status(ErrorCode::kUnsupported, "this path does not draw impostors yet");
+  }
 };
+
+// The impostor's cross-fade band of a frame (docs/lods.md, "Impostors at run time"): distances
+// from the eye (model units at scale 1, reach included: the LOD rule's) from band.x on, 1 / its
+// width in band.y, ending at the impostor's switch; (0, 0) for none: no impostor drawn, the depth
+// pass, a fixed LOD, not the screen-space rule, or no room before the last mesh LOD's own switch.
+glm::vec2 impostorFadeBand(const CrowdFacts& facts, const FrameInput& in, int frame_height);
 
 // The CPU-fed paths' common half: the crowd advances on the CPU and the CPU culls and picks LODs
 // (one pass for every such path); pack and submit are the path's.
@@ -86,6 +99,7 @@ class CpuFedPath : public CrowdPath {
 
  protected:
   const CrowdFacts& facts() const { return *facts_; }
+  int deviceHeight() const { return device_->height(); }
 
  private:
   const CrowdFacts* facts_;  // the front end's, which outlives the path

@@ -23,6 +23,16 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
   return path;
 }
 
+Status GpuDrivenPath::prepareImpostors(const Device& device, const Package& package,
+                                       const CrowdRendererDesc& desc, int lod) {
+  shader_ = desc.shader;
+  Result<std::unique_ptr<ImpostorRenderer>> made =
+      ImpostorRenderer::create(device, package, lod, shader_.get());
+  if (!made.ok()) return made.status();
+  impostors_ = std::move(made).value();
+  return gpu_->addImpostorLod(package.impostor.max_error, *impostors_);
+}
+
 void GpuDrivenPath::update(Crowd& crowd, float seconds, JobSystem* /*jobs*/) {
   // The layers live in the Crowd (the GPU's agents hold none): they advance there, before the
   // mirror takes the queued commands (a kDie ends a layer).
@@ -53,6 +63,8 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.fixed_lod = settings.fixed_lod.value_or(-1);
   options.lod_view = lodViewOf(in.view, device_->height(), settings.lod_threshold_pixels);
   options.lod_view.reach = facts_->reach;
+  options.fade_band = impostorFadeBand(*facts_, in, device_->height());
+  if (options.fade_band.y > 0.0f) options.fade_lod = facts_->impostor_lod - 1;
   options.lod_colors = settings.lod_tint ? &lod_colors_ : nullptr;
   options.shading = in.shading;
   options.pass = in.pass;

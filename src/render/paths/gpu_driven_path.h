@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "render/gpu_crowd.h"
+#include "render/impostor_renderer.h"
 #include "render/instanced_renderer.h"
 #include "render/paths/crowd_path.h"
 #include "throng/core/package.h"
@@ -39,6 +40,11 @@ class GpuDrivenPath final : public CrowdPath {
     return InstancedRenderer::userTextureUnits();
   }
 
+  // The compute pass lists impostor agents as the LOD past the meshes; one indirect draw of
+  // quads after the meshes' (ImpostorRenderer::drawIndirect).
+  Status prepareImpostors(const Device& device, const Package& package,
+                          const CrowdRendererDesc& desc, int lod) override;
+
   const InstancedRenderer& renderer() const { return *renderer_; }
 
  private:
@@ -48,7 +54,9 @@ class GpuDrivenPath final : public CrowdPath {
   const CrowdFacts* facts_;
   const Device* device_;
   std::unique_ptr<InstancedRenderer> renderer_;
-  std::unique_ptr<GpuCrowd> gpu_;  // the mirrored crowd (draws through renderer_)
+  std::unique_ptr<ImpostorRenderer> impostors_;  // before gpu_, which draws with it
+  std::shared_ptr<const ShaderSource> shader_;   // the user's file, compiled into impostors_' too
+  std::unique_ptr<GpuCrowd> gpu_;                // the mirrored crowd (draws through renderer_)
   std::array<glm::vec4, kGpuLodColors> lod_colors_{};  // lodDebugColor of LODs 0..7
   Status update_status_;             // the first error of update() since the last cull of a Crowd
   std::vector<glm::vec4> tints_;     // span-given agents' tints with their states' folded in

@@ -4,6 +4,8 @@
 #include "render/passes/pass_support.h"
 #include "render/passes/playback_pass.h"
 
+#include <algorithm>
+
 namespace throng::render {
 
 InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
@@ -13,6 +15,7 @@ InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc) {
   options.shared_slot = desc.animation_texture_slot;
   options.palette_pass = desc.palette_pass;
   options.shader = desc.shader;
+  options.impostor_fade = desc.impostors;
   return options;
 }
 
@@ -55,14 +58,50 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
   return s;
 }
 
+Status InstancedCrowdPath::prepareImpostors(const Device& device, const Package& package,
+                                            const CrowdRendererDesc& desc, int lod) {
+  shader_ = desc.shader;
+  Result<std::unique_ptr<ImpostorRenderer>> made =
+      ImpostorRenderer::create(device, package, lod, shader_.get());
+  if (!made.ok()) return made.status();
+  impostors_ = std::move(made).value();
+  return Status::okStatus();
+}
+
+ImpostorFade InstancedCrowdPath::impostorFade(const FrameInput& in, const AgentLists& lists) const {
+  ImpostorFade fade;
+  const int impostor = facts().impostor_lod;
+  if (!impostors_ || impostor < 1 || static_cast<size_t>(impostor) >= lists.lod_counts.size()) {
+    return fade;
+  }
+  fade.band = impostorFadeBand(facts(), in, deviceHeight());
+  if (fade.band.y <= 0.0f) return ImpostorFade{};
+  fade.instances = lists.lod_counts[impostor - 1];
+  fade.eye = in.view.eye;
+  return fade;
+}
+
 Status InstancedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
                                   CrowdFrameStats& stats) {
   const PassClock::time_point start = PassClock::now();
-  Status s = renderer_->submit(in.view, lists.lod_counts, in.shading, in.pass);
+  // The meshes' LODs, then the impostor's (the last LOD, its records the last packed).
+  const size_t mesh_lods = std::min(lists.lod_counts.size(), size_t(renderer_->lodCount()));
+  const std::span<const uint32_t> mesh_counts(lists.lod_counts.data(), mesh_lods);
+  const ImpostorFade fade = impostorFade(in, lists);
+  renderer_->setFade(static_cast<int>(mesh_lods) - 1, fade.eye, fade.band);
+  Status s = renderer_->submit(in.view, mesh_counts, in.shading, in.pass);
+  uint32_t impostor_count = 0;
+  if (s.ok() && impostors_ && lists.lod_counts.size() > mesh_lods) {
+    // With a fade, the last mesh LOD's records (just before the impostor's) are drawn too.
+    impostor_count = lists.lod_counts[mesh_lods];
+    s = impostors_->draw(in.view, renderer_->instanceBuffer(),
+                         renderer_->recordByte(lists.lod_first[mesh_lods] - fade.instances),
+                         impostor_count + fade.instances, in.shading, in.pass, fade);
+  }
   stats.cpu_ms.submit = millisecondsSince(start);
   const RenderStats& drawn = renderer_->stats();
-  stats.draw_calls = drawn.draw_calls;
-  stats.triangles = drawn.triangles;
+  stats.draw_calls = drawn.draw_calls + (impostor_count > 0 ? 1 : 0);
+  stats.triangles = drawn.triangles + uint64_t{2} * impostor_count;
   stats.animation_texture_binds = drawn.animation_texture_binds;
   stats.palette_pass = drawn.palette_pass;
   return s;

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "render/impostor_renderer.h"
 #include "render/instanced_renderer.h"
 #include "render/paths/crowd_path.h"
 #include "throng/core/package.h"
@@ -35,14 +36,26 @@ class InstancedCrowdPath final : public CpuFedPath {
     return InstancedRenderer::userTextureUnits();
   }
 
+  // The impostor's quads from the same records: one instanced draw after the meshes'.
+  Status prepareImpostors(const Device& device, const Package& package,
+                          const CrowdRendererDesc& desc, int lod) override;
+
   const InstancedRenderer& renderer() const { return *renderer_; }
+  // The impostor's renderer when it is drawn, else null.
+  ImpostorRenderer* impostors() const { return impostors_.get(); }
 
  private:
+  // This frame's cross-fade band before the impostor's switch (none in the depth pass, with a
+  // fixed LOD, or without the screen-space rule).
+  ImpostorFade impostorFade(const FrameInput& in, const AgentLists& lists) const;
+
   InstancedCrowdPath(const CrowdFacts& facts, const Device& device,
                      std::unique_ptr<InstancedRenderer> renderer)
       : CpuFedPath(facts, device), renderer_(std::move(renderer)) {}
 
   std::unique_ptr<InstancedRenderer> renderer_;
+  std::unique_ptr<ImpostorRenderer> impostors_;
+  std::shared_ptr<const ShaderSource> shader_;  // the user's file, compiled into impostors_' too
 };
 
 }  // namespace throng::render

@@ -1,0 +1,83 @@
+// The impostor's surface (docs/lods.md, "Impostors at run time"): the ThrongSurface of a fragment
+// of an impostor quad, blended from four view tiles x two frames of the atlases; fragment stage,
+// in place of varyings.glsl and material.glsl. The colour atlas is uploaded premultiplied in
+// linear light (sRGB-encoded), the normal atlas with empty texels as the zero vector, so linear
+// filtering and the blend weigh each tile's colour and normal by its coverage.
+#include "common/impostor_varyings.glsl"
+
+// The names material.glsl gives them, so that shade_main.glsl and depth_main.glsl read them alike:
+// [1] metallic, roughness; [2].w the alpha cut; [3].x 1 (opaque output).
+uniform vec4 u_material[4];
+uniform vec4 u_fog_eye;     // the eye (world), the fog's start distance
+uniform float u_fog_scale;  // 1 / (fog end - start); 0: no fog
+uniform sampler2D u_impostor_color;    // sRGB RGBA8, premultiplied
+uniform sampler2D u_impostor_normals;  // RGB8: 0.5 * model normal + 0.5
+uniform vec4 u_impostor_atlas;         // frames (columns), views (rows), tile width, height (texels)
+
+vec3 throngUnitOrZero(vec3 v) {
+  float length2 = dot(v, v);
+  return length2 > 0.0 ? v * inversesqrt(length2) : vec3(0.0);
+}
+
+vec2 impostorUv(uint view, uint frame) {
+  // Half a texel in from the tile's edges: filtering never reads the neighbouring tile.
+  vec2 half_texel = 0.5 / u_impostor_atlas.zw;
+  vec2 st = clamp(v_tile, half_texel, 1.0 - half_texel);
+  return (vec2(float(frame), float(view)) + st) / u_impostor_atlas.xy;
+}
+
+// The blended premultiplied colour (linear) and model-space normal (not unit) of this fragment.
+void impostorBlend(out vec4 color, out vec3 normal) {
+  color = vec4(0.0);
+  normal = vec3(0.0);
+  for (int v = 0; v < 4; ++v) {
+    for (int f = 0; f < 2; ++f) {
+      float w = v_view_weights[v] * (f == 0 ? 1.0 - v_frame_weight : v_frame_weight);
+      if (w <= 0.0) continue;
+      vec2 uv = impostorUv(v_views[v], v_frames[f]);
+      color += w * throngTexture(u_impostor_color, uv);
+      normal += w * (throngTexture(u_impostor_normals, uv).rgb * 2.0 - 1.0);
+    }
+  }
+}
+
+float throngMaterialAlpha() {
+  vec4 color;
+  vec3 normal;
+  impostorBlend(color, normal);
+  return color.a * v_tint.a;
+}
+
+ThrongSurface throngSurface() {
+  vec4 color;
+  vec3 normal;
+  impostorBlend(color, normal);
+  ThrongSurface s;
+  s.position = v_world;
+  s.uv0 = vec2(0.0);
+  s.uv1 = vec2(0.0);
+  s.color = vec4(1.0);
+  vec3 straight = color.a > 0.0 ? color.rgb / color.a : vec3(0.0);
+  s.base_color = vec4(straight, color.a) * v_tint;
+  s.metallic = clamp(u_material[1].x, 0.0, 1.0);
+  s.roughness = clamp(u_material[1].y, 0.0, 1.0);
+  s.occlusion = 1.0;
+  s.emissive = vec3(0.0);
+  // Model -> world: the heading's turn (instanced.vert's turn()).
+  float c = v_turn.x;
+  float sn = v_turn.y;
+  vec3 n = throngUnitOrZero(vec3(c * normal.x + sn * normal.z, normal.y, c * normal.z - sn * normal.x));
+  s.normal = n;
+  s.shading_normal = n;
+  s.tangent = vec4(0.0, 0.0, 0.0, 1.0);
+  s.view = throngUnitOrZero(u_fog_eye.xyz - v_world);
+  s.agent = floor(v_agent.x + 0.5);
+  s.state = floor(v_agent.y + 0.5);
+  s.lod = floor(v_agent.z + 0.5);
+  return s;
+}
+
+// 1 where the surface sees the front end's light, 0 in its shadow (throngShadowAt).
+float throngShadow(ThrongSurface s) {
+  return throngShadowAt(s.position, s.normal);
+}
