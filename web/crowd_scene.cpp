@@ -20,9 +20,10 @@ constexpr uint32_t kSeed = 1;
 
 // The page's renderer settings for `path`: ground, the tools' default shadows (a shadow map where
 // the device has depth textures, else blobs) and agents coloured by state.
-render::CrowdRendererDesc sceneDesc(render::RenderPath path) {
+render::CrowdRendererDesc sceneDesc(render::RenderPath path, bool impostors) {
   render::CrowdRendererDesc desc;
   desc.path = path;
+  desc.impostors = impostors;
   cli::addGround(desc);
   desc.state_tints = cli::kStateTints;
   return desc;
@@ -31,7 +32,8 @@ render::CrowdRendererDesc sceneDesc(render::RenderPath path) {
 }  // namespace
 
 Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
-                                                       std::span<const SceneCharacter> characters) {
+                                                       std::span<const SceneCharacter> characters,
+                                                       bool impostors) {
   std::unique_ptr<CrowdScene> scene(new CrowdScene());
   scene->characters_.assign(characters.begin(), characters.end());
   std::vector<const Package*> packages;
@@ -47,7 +49,8 @@ Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
   scene->character_size_ = *std::max_element(sizes.begin(), sizes.end());
   for (const float size : sizes) scene->scales_.push_back(scene->character_size_ / size);
   Result<std::unique_ptr<render::MixedCrowdRenderer>> automatic =
-      render::MixedCrowdRenderer::create(device, packages, sceneDesc(render::RenderPath::kAuto));
+      render::MixedCrowdRenderer::create(device, packages,
+                                         sceneDesc(render::RenderPath::kAuto, impostors));
   if (!automatic.ok()) return automatic.status();
   scene->auto_path_ = (*automatic)->path();
   scene->auto_reason_ = (*automatic)->renderer(0).pathReason();
@@ -61,7 +64,7 @@ Result<std::unique_ptr<CrowdScene>> CrowdScene::create(render::Device& device,
     }
     if (scene->renderers_[p]) continue;
     Result<std::unique_ptr<render::MixedCrowdRenderer>> renderer =
-        render::MixedCrowdRenderer::create(device, packages, sceneDesc(path));
+        render::MixedCrowdRenderer::create(device, packages, sceneDesc(path, impostors));
     if (renderer.ok()) {
       scene->renderers_[p] = std::move(renderer).value();
     } else {
@@ -158,6 +161,22 @@ Status CrowdScene::frame(float seconds, const render::FrameView& view) {
 
 Status CrowdScene::drawScenery(const render::FrameView& view) {
   return renderer().draw(view, *nobody_);
+}
+
+uint32_t CrowdScene::impostorAgents() const {
+  const render::MixedCrowdRenderer& mixed = *renderers_[static_cast<int>(path_)];
+  uint32_t agents = 0;
+  for (size_t c = 0; c < mixed.characterCount(); ++c) {
+    const render::CrowdRenderer& r = mixed.renderer(c);
+    const std::vector<uint32_t>& per_lod = r.stats().agents_per_lod;
+    const int lod = r.impostorLod();
+    if (lod >= 0 && static_cast<size_t>(lod) < per_lod.size()) agents += per_lod[lod];
+  }
+  return agents;
+}
+
+const std::string& CrowdScene::impostorReason() const {
+  return renderers_[static_cast<int>(path_)]->renderer(0).impostorReason();
 }
 
 const render::CrowdFrameStats& CrowdScene::stats() const {

@@ -41,8 +41,11 @@ class CrowdScene {
   // path MixedCrowdRenderer picks itself. Agent i is of character i % count, every character
   // scaled to stand as tall as the largest. The error of the automatic choice when no path can
   // draw the characters.
+  // `impostors`: CrowdRendererDesc::impostors (a character's impostor drawn as its last LOD when
+  // its package has one).
   static Result<std::unique_ptr<CrowdScene>> create(render::Device& device,
-                                                    std::span<const SceneCharacter> characters);
+                                                    std::span<const SceneCharacter> characters,
+                                                    bool impostors = true);
 
   // Whether `path` (not kAuto) can draw here; why not, when it cannot.
   bool supports(render::RenderPath path) const;
@@ -75,6 +78,10 @@ class CrowdScene {
   // Draws the scenery alone (the ground, no characters, no shadows) as `frame` would: what the
   // page compares a frame with to measure how much of it the crowd covers.
   Status drawScenery(const render::FrameView& view);
+  // The agents the last frame drew as impostors (every character), and why the first character
+  // draws them or not (CrowdRenderer::impostorReason).
+  uint32_t impostorAgents() const;
+  const std::string& impostorReason() const;
   // Counters and CPU phase times of the last frame, over every character.
   const render::CrowdFrameStats& stats() const;
 

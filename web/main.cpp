@@ -89,6 +89,7 @@ struct Page {
   render::RenderPath path = render::RenderPath::kAuto;
   // The shadows asked for; empty: the scene's default.
   std::optional<render::ShadowMode> shadows;
+  bool impostors = true;  // CrowdRendererDesc::impostors (packages that have one)
 
   uint64_t frames = 0;
   uint64_t scene_frames = 0;  // frames drawn since the scene was (re)built
@@ -158,7 +159,8 @@ void report() {
   const render::CpuPhaseTimes& cpu = p.stats.cpu_ms;
   const std::string json = fmt::format(
       "{{\"state\":\"{}\",\"webgl\":{},\"path\":\"{}\",\"paths\":{},\"pathReason\":{},"
-      "\"shadows\":\"{}\",\"shadowReason\":{},"
+      "\"shadows\":\"{}\",\"shadowReason\":{},\"impostors\":{},\"impostorAgents\":{},"
+      "\"impostorReason\":{},"
       "\"agents\":{},\"visible\":{},\"drawCalls\":{},\"triangles\":{},\"lods\":\"{}\","
       "\"frames\":{},\"frameMs\":{:.2f},\"callbackMs\":{:.2f},\"cpuMs\":{{\"update\":{:.2f},"
       "\"playback\":{:.2f},\"cull\":{:.2f},\"lod\":{:.2f},\"pack\":{:.2f},\"submit\":{:.2f}}},"
@@ -168,7 +170,9 @@ void report() {
       state, p.webgl, p.scene ? render::renderPathName(p.scene->path()) : "", jsonString(paths),
       jsonString(p.scene ? p.scene->autoReason() : ""),
       p.scene ? render::shadowModeName(p.scene->shadows()) : "",
-      jsonString(p.scene ? p.scene->shadowReason() : ""), p.stats.agents, p.stats.visible,
+      jsonString(p.scene ? p.scene->shadowReason() : ""), p.impostors ? "true" : "false",
+      p.scene ? p.scene->impostorAgents() : 0u,
+      jsonString(p.scene ? p.scene->impostorReason() : ""), p.stats.agents, p.stats.visible,
       p.stats.draw_calls, p.stats.triangles, lods, p.frames, median(p.intervals, p.timing_samples),
       median(p.callback, p.timing_samples), cpu.update, cpu.playback, cpu.cull, cpu.lod,
       cpu.pack_upload, cpu.submit, p.covered,
@@ -203,7 +207,8 @@ Status rebuildScene() {
   p.scene.reset();
   std::vector<SceneCharacter> characters;
   for (const PageCharacter& c : p.characters) characters.push_back({c.package.get(), c.clip_set});
-  Result<std::unique_ptr<CrowdScene>> scene = CrowdScene::create(*p.device, characters);
+  Result<std::unique_ptr<CrowdScene>> scene =
+      CrowdScene::create(*p.device, characters, p.impostors);
   if (!scene.ok()) return scene.status();
   p.scene = std::move(*scene);
   (void)p.scene->setPath(p.path);  // a path this scene cannot use leaves the automatic one
@@ -464,6 +469,30 @@ EMSCRIPTEN_KEEPALIVE int throng_set_shadows(const char* name) {
   }
   report();
   return wanted ? 0 : 1;
+}
+
+// `on`: draw each character's impostor (a .throng package baked with `throng bake --impostors`)
+// as its last LOD. The scene is made again (the renderers choose it when they are made); 0 on
+// success, otherwise the old scene stays and loadError says why.
+EMSCRIPTEN_KEEPALIVE int throng_set_impostors(int on) {
+  using namespace throng::web;
+  Page& p = page();
+  const bool was = p.impostors;
+  p.impostors = on != 0;
+  if (p.scene && was != p.impostors) {
+    std::unique_ptr<CrowdScene> old_scene = std::move(p.scene);
+    const throng::Status s = rebuildScene();
+    if (!s.ok()) {
+      p.impostors = was;
+      p.scene = std::move(old_scene);
+      p.load_error = s.message();
+      report();
+      return 1;
+    }
+  }
+  p.load_error.clear();
+  report();
+  return 0;
 }
 
 // A mouse drag of (dx, dy) CSS pixels turns the camera; a wheel step of `factor` zooms.

@@ -8,6 +8,7 @@
   const startAgents = Math.max(1, Math.min(50000, parseInt(params.get("agents") || "400", 10) || 400));
   const startPath = params.get("path") || "auto";  // auto, instanced, merged or per-character
   const startShadows = params.get("shadows");  // map, blob or off; else the page's default
+  const startImpostors = params.get("impostors");  // on or off; else on
   const startPackage = params.get("package");  // a .throng (or .glb) URL shown instead of the sample
 
   const body = document.body;
@@ -17,6 +18,7 @@
   const agentsValue = document.getElementById("agents-value");
   const pathSelect = document.getElementById("path");
   const shadowsSelect = document.getElementById("shadows");
+  const impostorsInput = document.getElementById("impostors");
   const fileInput = document.getElementById("file");
   const statsLine = document.getElementById("stats");
   const message = document.getElementById("message");
@@ -48,6 +50,10 @@
     body.dataset.shadows = s.shadows;
     body.dataset.shadowReason = s.shadowReason;
     if (s.shadows) shadowsSelect.value = s.shadows;
+    body.dataset.impostors = s.impostors;
+    body.dataset.impostorAgents = s.impostorAgents;
+    body.dataset.impostorReason = s.impostorReason;
+    impostorsInput.checked = s.impostors;
     body.dataset.triangles = s.triangles;
     body.dataset.lods = s.lods;
     body.dataset.agents = s.agents;
@@ -73,7 +79,8 @@
         (s.clipNote ? ` · ${s.clipNote}` : "") +
         `\nCPU ms: update ${cpu.update.toFixed(2)}, playback ${cpu.playback.toFixed(2)}, ` +
         `cull ${cpu.cull.toFixed(2)}, LOD ${cpu.lod.toFixed(2)}, pack ${cpu.pack.toFixed(2)}, ` +
-        `submit ${cpu.submit.toFixed(2)}\n${s.renderer} · auto: ${s.pathReason} · shadows: ${s.shadowReason}`;
+        `submit ${cpu.submit.toFixed(2)}\n${s.renderer} · auto: ${s.pathReason} · shadows: ${s.shadowReason}` +
+        ` · impostors: ${s.impostorAgents} drawn (${s.impostorReason})`;
     message.textContent = s.error || s.loadError;
     const paths = s.paths.split(" ");
     for (const option of pathSelect.options) {
@@ -118,6 +125,8 @@
         () => Module.ccall("throng_set_path", "number", ["string"], [pathSelect.value]));
     shadowsSelect.addEventListener("change",
         () => Module.ccall("throng_set_shadows", "number", ["string"], [shadowsSelect.value]));
+    impostorsInput.addEventListener("change",
+        () => Module._throng_set_impostors(impostorsInput.checked ? 1 : 0));
     fileInput.addEventListener("change", () => loadFiles(Array.from(fileInput.files)));
 
     let drag = null;
@@ -175,6 +184,7 @@
       Module.ccall("throng_start", "number", ["number", "number", "number", "number", "string", "string"],
                    [maxWebgl, width, height, startAgents, startPath, file]);
       if (startShadows) Module.ccall("throng_set_shadows", "number", ["string"], [startShadows]);
+      if (startImpostors === "off") Module._throng_set_impostors(0);
     },
   };
 })();

@@ -13,6 +13,12 @@
 
 namespace throng::viewer {
 
+// loadCrowdInput, and with `impostors` an impostor baked in memory (impostor::bakeImpostors, on a
+// headless device of the calling thread's own) when the input has none; the bake's error names
+// the input.
+Result<cli::CrowdInput> loadViewerInput(const std::string& path, bool impostors,
+                                        const cli::LoadProgress& progress = {});
+
 class CharacterLoader {
  public:
   CharacterLoader() = default;
@@ -20,8 +26,8 @@ class CharacterLoader {
   CharacterLoader(const CharacterLoader&) = delete;
   CharacterLoader& operator=(const CharacterLoader&) = delete;
 
-  // Queues `path` (loaded after those queued before it).
-  void load(const std::string& path);
+  // Queues `path` (loaded after those queued before it); `impostors` as loadViewerInput.
+  void load(const std::string& path, bool impostors);
 
   struct Progress {
     bool busy = false;  // a load is queued, under way, or finished and not yet taken
@@ -43,7 +49,7 @@ class CharacterLoader {
   void startNext();  // with mutex_ held
 
   mutable std::mutex mutex_;
-  std::deque<std::string> queue_;
+  std::deque<std::pair<std::string, bool>> queue_;  // path, impostors
   std::deque<Finished> finished_;
   std::thread worker_;
   bool running_ = false;

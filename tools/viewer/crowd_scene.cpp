@@ -144,9 +144,21 @@ float CrowdScene::radius() const {
 }
 
 int CrowdScene::lodCount() const {
-  size_t lods = characters_[0]->input.package.lods.size();
-  for (const ViewerCharacter* c : characters_) lods = std::min(lods, c->input.package.lods.size());
-  return static_cast<int>(lods);
+  int lods = renderer_->renderer(0).lodCount();
+  for (size_t c = 1; c < renderer_->characterCount(); ++c)
+    lods = std::min(lods, renderer_->renderer(c).lodCount());
+  return lods;
+}
+
+uint32_t CrowdScene::impostorAgents() const {
+  uint32_t agents = 0;
+  for (size_t c = 0; c < renderer_->characterCount(); ++c) {
+    const render::CrowdRenderer& r = renderer_->renderer(c);
+    const std::vector<uint32_t>& per_lod = r.stats().agents_per_lod;
+    const int lod = r.impostorLod();
+    if (lod >= 0 && static_cast<size_t>(lod) < per_lod.size()) agents += per_lod[lod];
+  }
+  return agents;
 }
 
 void CrowdScene::gatherCharacter(uint16_t c, std::vector<Placement>& placements,

@@ -75,8 +75,11 @@ class CrowdScene {
   float radius() const;
   // The tallest character's size: every character stands this tall.
   float characterSize() const { return size_; }
-  // The fewest LODs of any character: what a fixed LOD may be.
+  // The fewest LODs any character's renderer draws (its impostor included when it draws one):
+  // what a fixed LOD may be.
   int lodCount() const;
+  // The agents the last draw drew as impostors, over every character.
+  uint32_t impostorAgents() const;
 
   // The agent the ray hits (a click), or -1; the agents inside the screen rectangle between two
   // corners (normalised device coordinates) of `view_projection`.

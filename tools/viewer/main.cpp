@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
   app.add_option("--shader", shader,
                  "GLSL file defining vec4 throngShade(ThrongSurface s): the crowd's shading "
                  "(docs/shaders.md)");
+  std::string impostors = "auto";
+  app.add_option("--impostors", impostors,
+                 "auto (drawn where a package has them), on (a character without one gets one "
+                 "baked in memory: seconds) or off; the panel toggles them")
+      ->capture_default_str();
   app.add_option("--shadows", shadows,
                  "map (a shadow map, blobs where the device has no depth textures), blob or off; "
                  "the panel changes it")
@@ -80,6 +85,9 @@ int main(int argc, char** argv) {
   if (!shadow_mode)
     return usageError(fmt::format("--shadows {}: must be map, blob or off", shadows));
   options.shadows = *shadow_mode;
+  if (impostors != "auto" && impostors != "on" && impostors != "off")
+    return usageError(fmt::format("--impostors {}: must be auto, on or off", impostors));
+  if (impostors != "auto") options.impostors = impostors == "on";
   if (!shader.empty()) {
     Result<std::shared_ptr<const render::ShaderSource>> loaded = cli::loadShader(shader);
     if (!loaded.ok()) return viewer::fail(loaded.status().message());
@@ -118,7 +126,8 @@ int main(int argc, char** argv) {
 
   std::vector<viewer::ViewerCharacter> characters;
   for (const std::string& input : options.inputs) {
-    Result<cli::CrowdInput> loaded = cli::loadCrowdInput(input);
+    Result<cli::CrowdInput> loaded =
+        viewer::loadViewerInput(input, options.impostors.value_or(false));
     if (!loaded.ok()) return viewer::fail(loaded.status().message());
     for (const Warning& w : loaded->warnings) {
       fmt::print(stderr, "throng-viewer: warning: {}\n", w.message);

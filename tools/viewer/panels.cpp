@@ -80,7 +80,10 @@ void Viewer::drawCrowdPanel() {
 // The path, the LOD rule and the scenery.
 void Viewer::drawRenderingPanel() {
   if (!ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const render::CrowdRenderer& renderer = scene_->renderer().renderer(0);
+  // Not held across the combos: choosing a path or impostors makes a new renderer.
+  const auto renderer = [this]() -> const render::CrowdRenderer& {
+    return scene_->renderer().renderer(0);
+  };
   if (ImGui::BeginCombo("path",
                         render::renderPathName(static_cast<render::RenderPath>(path_index_)))) {
     for (int i = 0; i < render::kRenderPathCount; ++i) {
@@ -99,9 +102,9 @@ void Viewer::drawRenderingPanel() {
     }
     ImGui::EndCombo();
   }
-  ImGui::Text("drawing: %s", render::renderPathName(renderer.path()));
+  ImGui::Text("drawing: %s", render::renderPathName(renderer().path()));
   ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + kPanelWidth - 20.0f);
-  ImGui::TextDisabled("%s", renderer.pathReason().c_str());
+  ImGui::TextDisabled("%s", renderer().pathReason().c_str());
   ImGui::PopTextWrapPos();
   const std::string lod_label = fixed_lod_ < 0 ? "auto" : fmt::format("{}", fixed_lod_);
   if (ImGui::BeginCombo("LOD", lod_label.c_str())) {
@@ -126,6 +129,23 @@ void Viewer::drawRenderingPanel() {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(80.0f);
   ImGui::Combo("shadows", &shadows_, "off\0blob\0map\0");
+  if (ImGui::Checkbox("impostors", &impostors_)) {
+    // The renderer draws them or not from when it is made: a new one (fixed LOD kept if drawn).
+    render::CrowdRendererDesc desc = scene_->rendererDesc();
+    desc.impostors = impostors_;
+    // A fixed LOD that was the impostor goes back to the LOD rule when they go off.
+    if (!impostors_ && desc.fixed_lod && *desc.fixed_lod == renderer().impostorLod())
+      desc.fixed_lod.reset();
+    if (Status s = scene_->setRendererDesc(desc); s.ok()) {
+      fixed_lod_ = desc.fixed_lod.value_or(-1);
+      addMessage("impostors: " + renderer().impostorReason(), false);
+    } else {
+      impostors_ = !impostors_;
+      addMessage(fmt::format("impostors: {}", s.message()), true);
+    }
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%u drawn", scene_->impostorAgents());
   ImGui::Checkbox("fog", &fog_);
   if (fog_) {
     ImGui::SameLine();

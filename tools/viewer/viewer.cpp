@@ -72,6 +72,7 @@ Viewer::Viewer(ViewerOptions options, std::vector<ViewerCharacter> characters)
   path_index_ = static_cast<int>(options_.path);
   lod_tint_ = options_.lod_colors;
   shadows_ = static_cast<int>(options_.shadows);
+  impostors_ = options_.impostors.value_or(true);
   vsync_ = options_.vsync;
 }
 
@@ -91,7 +92,7 @@ Viewer::~Viewer() {
 void Viewer::onDrop(int count, const char** paths) {
   for (int i = 0; i < count; ++i) {
     addMessage(fmt::format("loading {}", paths[i]), false);
-    loader_.load(paths[i]);
+    loader_.load(paths[i], options_.impostors.value_or(false));
   }
 }
 
@@ -168,11 +169,17 @@ Status Viewer::createScene() {
   desc.ground.grid = ground_;
   desc.shadows = static_cast<render::ShadowMode>(shadows_);
   desc.shader = options_.shader;
+  desc.impostors = impostors_;
   std::vector<const ViewerCharacter*> characters;
-  size_t lods = characters_[0]->input.package.lods.size();
+  // The LODs every character draws: its meshes, and its impostor when it has one and they are on.
+  const auto drawn_lods = [&](const ViewerCharacter& c) {
+    const Package& p = c.input.package;
+    return p.lods.size() + (impostors_ && !p.impostor.empty() ? 1 : 0);
+  };
+  size_t lods = drawn_lods(*characters_[0]);
   for (const auto& c : characters_) {
     characters.push_back(c.get());
-    lods = std::min(lods, c->input.package.lods.size());
+    lods = std::min(lods, drawn_lods(*c));
   }
   // A character may have fewer LODs than the fixed one asked for before.
   if (desc.fixed_lod && *desc.fixed_lod >= static_cast<int>(lods)) desc.fixed_lod.reset();
@@ -425,6 +432,8 @@ void Viewer::printScreenshotSummary(const render::Image& image) {
   fmt::print("crowd: {} characters ({})\n", characters_.size(), names);
   fmt::print("agents: {} ({} visible), draw calls: {} (+{} ground), triangles: {}\n", stats.agents,
              stats.visible, stats.draw_calls, stats.ground_draw_calls, stats.triangles);
+  fmt::print("impostors: {} drawn ({})\n", scene_->impostorAgents(),
+             renderer.renderer(0).impostorReason());
   fmt::print(
       "frame time: {:.2f} ms median of the last {} frames (crowd drawn and finished in "
       "{:.2f} ms)\n",
@@ -436,7 +445,8 @@ int Viewer::run() {
   if (Status s = openWindow(); !s.ok()) return fail(s.message());
   if (Status s = createScene(); !s.ok())
     return fail(fmt::format("cannot draw the crowd on this device: {}", s.message()));
-  for (const std::string& path : options_.drops) loader_.load(path);
+  for (const std::string& path : options_.drops)
+    loader_.load(path, options_.impostors.value_or(false));
   const bool screenshot = !options_.screenshot.empty();
   int frames = 0;
   double last = glfwGetTime();

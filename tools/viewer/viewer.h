@@ -43,6 +43,9 @@ struct ViewerOptions {
   std::shared_ptr<const render::ShaderSource>
       shader;  // --shader: the crowd's shading; null: built-in
   render::ShadowMode shadows = render::ShadowMode::kMap;  // --shadows (the panel changes it)
+  // --impostors: empty = auto (drawn where the package has one), true = on (a character without
+  // one, dropped ones too, gets one baked in memory: seconds), false = off; the panel toggles it.
+  std::optional<bool> impostors;
 };
 
 // Prints "throng-viewer: <message>" to standard error and returns kExitFailure.
@@ -112,6 +115,7 @@ class Viewer {
   bool lod_tint_ = false;
   float lod_threshold_ = kDefaultLodThresholdPx;  // pixels
   bool ground_ = true;
+  bool impostors_ = true;     // CrowdRendererDesc::impostors (the panel's checkbox)
   int shadows_ = 0;           // render::ShadowMode
   int applied_shadows_ = -1;  // the renderer's (setShadows when the panel changes it)
   bool fog_ = true;
