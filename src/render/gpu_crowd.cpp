@@ -56,6 +56,9 @@ const GpuFrameCounts& GpuCrowd::counts(bool) {
 Status GpuCrowd::captureLastFrame(GpuFrameCapture&) {
   return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
+Status GpuCrowd::addImpostorLod(float, ImpostorRenderer&) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
 
 #else
 
