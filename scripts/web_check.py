@@ -185,7 +185,9 @@ def checkDrawing(state, label):
 def summary(state):
     return (f"WebGL {state.get('webgl')}, {state.get('path')} path, {state.get('agents')} agents "
             f"({state.get('visible')} visible), {state.get('drawCalls')} draw calls, "
-            f"{state.get('frames')} frames, shadows {state.get('shadows')}, frame {float(state.get('frameMs', 0)):.1f} ms "
+            f"{state.get('frames')} frames, shadows {state.get('shadows')}, "
+            f"impostors {state.get('impostorAgents')} ({state.get('impostorReason')}), "
+            f"frame {float(state.get('frameMs', 0)):.1f} ms "
             f"(callback {float(state.get('callbackMs', 0)):.1f} ms), {float(state.get('covered', 0)):.1%} "
             f"covered, {state.get('character')}; {state.get('renderer')}")
 
