@@ -232,8 +232,12 @@ Image compose(const Impostor& m, const FrameView& view, int size, glm::vec3 posi
   return image;
 }
 
-// The paths that draw impostors (the others draw the last mesh LOD in their place).
-constexpr RenderPath kImpostorPaths[] = {RenderPath::kInstanced, RenderPath::kGpu};
+// Every path draws impostors: the instanced and gpu paths from their records (ES 3.0, 3.1), the
+// merged path batched on an ES 2.0 context, the per-character path one quad per draw.
+constexpr test::PathOnEs kImpostorPaths[] = {{RenderPath::kInstanced, 3},
+                                             {RenderPath::kGpu, 3},
+                                             {RenderPath::kMerged, 2},
+                                             {RenderPath::kPerCharacter, 3}};
 
 // Every path's picture against the CPU composition, and the paths' pictures against each other
 // (the path tolerance of render_test_support.h).
@@ -242,10 +246,11 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
   constexpr int kSize = 128;
   constexpr int kShots = 4;
   std::vector<Image> first_path;
-  for (const RenderPath path : kImpostorPaths) {
-    SCOPED_TRACE(renderPathName(path));
-    auto device = test::makeTestDevice(3, kSize);
+  for (const auto [path, gles_major] : kImpostorPaths) {
+    SCOPED_TRACE(test::pathOnEsName(path, gles_major));
+    auto device = test::makeTestDevice(gles_major, kSize);
     ASSERT_NE(device, nullptr);
+    ASSERT_EQ(device->caps().gles_major, gles_major);
     CrowdRendererDesc desc;
     desc.path = path;
     desc.fixed_lod = static_cast<int>(package.lods.size());
@@ -253,7 +258,9 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
         ShaderSource{"unlit.glsl", "vec4 throngShade(ThrongSurface s) { return s.base_color; }\n"});
     CrowdRenderer renderer(*device, package, desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-    ASSERT_EQ(renderer.impostorLod(), static_cast<int>(package.lods.size()));
+    ASSERT_EQ(renderer.path(), path);
+    ASSERT_EQ(renderer.impostorLod(), static_cast<int>(package.lods.size()))
+        << renderer.impostorReason();
 
     int checked = 0;
     for (int shot = 0; shot < kShots; ++shot) {
@@ -298,17 +305,17 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
       EXPECT_LE(bad, kMaxEdgeShare * covered)
           << "shot " << shot << ": " << bad << " of " << covered;
       if (::testing::Test::HasFailure()) {
-        (void)writePng(*drawn, std::string("impostor_drawn_") + renderPathName(path) + "_" +
+        (void)writePng(*drawn, "impostor_drawn_" + test::pathOnEsName(path, gles_major) + "_" +
                                    std::to_string(shot) + ".png");
         (void)writePng(reference, "impostor_reference_" + std::to_string(shot) + ".png");
       }
-      if (path == kImpostorPaths[0]) {
+      if (path == kImpostorPaths[0].path) {
         first_path.push_back(*drawn);
       } else {
         const ImageDifference d =
             compareImages(first_path[shot], *drawn, test::kPathChannelTolerance);
         EXPECT_LE(static_cast<double>(d.bad_pixels), test::kPathMaxBadPixelShare * kSize * kSize)
-            << "shot " << shot << " against " << renderPathName(kImpostorPaths[0]);
+            << "shot " << shot << " against " << renderPathName(kImpostorPaths[0].path);
       }
       ++checked;
     }
@@ -319,8 +326,6 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
 TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
   const Package package = packageWithImpostor();
   const int impostor = static_cast<int>(package.lods.size());
-  auto device = test::makeTestDevice(3, 64);
-  ASSERT_NE(device, nullptr);
   // One agent at the eye's feet, one past the impostor's switch distance (its error 0.5 model
   // units covers a pixel at about 55 units through a 64-pixel, 0.9-radian view).
   const Placement placements[2] = {{glm::vec3(0.0f, 0.0f, -3.0f), 0.0f, 1.0f},
@@ -329,23 +334,36 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
   const CrowdFrame frame{placements, playback};
   const FrameView view = lookAtView(glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f, 1.0f, -10.0f),
                                     0.9f, 1.0f, 0.1f, 500.0f);
-  for (const bool on : {true, false}) {
-    CrowdRendererDesc desc;
-    desc.path = RenderPath::kInstanced;
-    desc.impostors = on;
-    CrowdRenderer renderer(*device, package, desc);
-    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-    EXPECT_EQ(renderer.lodCount(), impostor + (on ? 1 : 0));
-    EXPECT_EQ(renderer.impostorLod(), on ? impostor : -1) << renderer.impostorReason();
-    device->beginFrame(glm::vec4(0.0f));
-    ASSERT_TRUE(renderer.draw(view, frame).ok());
-    EXPECT_LT(renderer.agentDrawInfo(0).lod, impostor - 1);
-    EXPECT_EQ(renderer.agentDrawInfo(1).lod, on ? impostor : impostor - 1);
-    if (on) {
-      EXPECT_EQ(renderer.stats().agents_per_lod[impostor], 1u);
-      EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
+  // The CPU-fed paths: the instanced one, the merged one on ES 2.0, the per-character one.
+  for (const auto [path, gles_major] : kImpostorPaths) {
+    if (path == RenderPath::kGpu) continue;  // below
+    SCOPED_TRACE(test::pathOnEsName(path, gles_major));
+    auto es = test::makeTestDevice(gles_major, 64);
+    ASSERT_NE(es, nullptr);
+    for (const bool on : {true, false}) {
+      CrowdRendererDesc desc;
+      desc.path = path;
+      desc.impostors = on;
+      CrowdRenderer renderer(*es, package, desc);
+      ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+      ASSERT_EQ(renderer.path(), path);
+      EXPECT_EQ(renderer.lodCount(), impostor + (on ? 1 : 0));
+      EXPECT_EQ(renderer.impostorLod(), on ? impostor : -1) << renderer.impostorReason();
+      es->beginFrame(glm::vec4(0.0f));
+      ASSERT_TRUE(renderer.draw(view, frame).ok());
+      EXPECT_LT(renderer.agentDrawInfo(0).lod, impostor - 1);
+      EXPECT_EQ(renderer.agentDrawInfo(1).lod, on ? impostor : impostor - 1);
+      if (on) {
+        EXPECT_EQ(renderer.stats().agents_per_lod[impostor], 1u);
+        EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
+        // The far agent is a quad: 2 of the frame's triangles.
+        EXPECT_EQ(renderer.stats().triangles,
+                  renderer.lodInfo(renderer.agentDrawInfo(0).lod).triangles + 2u);
+      }
     }
   }
+  auto device = test::makeTestDevice(3, 64);
+  ASSERT_NE(device, nullptr);
   // The gpu path's compute pass picks alike (its counts, read back after the frame).
   CrowdRendererDesc desc;
   desc.path = RenderPath::kGpu;
@@ -369,8 +387,6 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
   constexpr float kThreshold = 8.0f;
   constexpr float kFov = 0.9f;
   const int impostor = static_cast<int>(package.lods.size());
-  auto device = test::makeTestDevice(3, kSize);
-  ASSERT_NE(device, nullptr);
   std::vector<MeshLod> chain;
   for (const MeshLod& lod : package.lods) {
     chain.emplace_back();
@@ -389,8 +405,10 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
                          std::span<const AgentPlayback>(&playback, 1)};
   const FrameView view = lookAtView(eye, placement.position + glm::vec3(0.0f, 0.9f, 0.0f), kFov,
                                     1.0f, 0.1f, 10.0f * end);
-  for (const RenderPath path : kImpostorPaths) {
-    SCOPED_TRACE(renderPathName(path));
+  for (const auto [path, gles_major] : kImpostorPaths) {
+    SCOPED_TRACE(test::pathOnEsName(path, gles_major));
+    auto device = test::makeTestDevice(gles_major, kSize);
+    ASSERT_NE(device, nullptr);
     Image pictures[3];  // faded, mesh LOD only, impostor only
     for (int which = 0; which < 3; ++which) {
       CrowdRendererDesc desc;
@@ -402,7 +420,7 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
       ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
       device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
       ASSERT_TRUE(renderer.draw(view, frame).ok());
-      if (path == RenderPath::kInstanced) {  // the gpu path's lists stay on the GPU
+      if (path != RenderPath::kGpu) {  // the gpu path's lists stay on the GPU
         EXPECT_EQ(renderer.agentDrawInfo(0).lod, which == 2 ? impostor : impostor - 1);
       }
       pictures[which] = device->readPixels().value();
@@ -450,7 +468,8 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
     std::printf(
         "%s fade: %d pixels from the mesh, %d from the impostor, %d neither, %d on the wrong "
         "side of the door\n",
-        renderPathName(path), from_mesh, from_impostor, neither, wrong_side);
+        test::pathOnEsName(path, gles_major).c_str(), from_mesh, from_impostor, neither,
+        wrong_side);
   }
 }
 
