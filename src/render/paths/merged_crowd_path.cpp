@@ -2,6 +2,8 @@
 // and the batches' draws.
 #include "render/paths/merged_crowd_path.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "render/gl_check.h"
@@ -78,6 +80,9 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
   merged_desc.max_fallback_error = desc.max_fallback_error;
   merged_desc.joint_encoding = chooseEncoding(package, desc, facts);
   merged_desc.shader = desc.shader;
+  if (desc.impostors && !package.impostor.empty()) {
+    merged_desc.fade_lod = static_cast<int>(package.lods.size()) - 1;
+  }
   Result<std::unique_ptr<MergedBatchRenderer>> merged =
       MergedBatchRenderer::create(device, package.lods, package.skeleton.jointCount(), merged_desc,
                                   Looks{package.materials, package.images});
@@ -166,15 +171,32 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
 
 void MergedCrowdPath::packImpostors(const FrameInput& in, const AgentLists& lists) {
   const int lod = facts().impostor_lod;
-  if (!impostors_ || lod < 0 || static_cast<size_t>(lod) >= lists.lod_counts.size()) {
-    impostor_agents_.clear();
-    return;
-  }
+  impostor_agents_.clear();
+  fades_.clear();
+  if (!impostors_ || lod < 1 || static_cast<size_t>(lod) >= lists.lod_counts.size()) return;
   const uint32_t first = lists.lod_first[lod];
   const uint32_t count = lists.lod_counts[lod];
   impostor_agents_.resize(count);
-  if (count == 0) return;
   const CrowdFrame& frame = in.frame;
+  // The cross-fade: the last mesh LOD's agents in the band, weighed by distance as
+  // instanced.vert does; each is drawn both ways behind the screen door.
+  const glm::vec2 band = impostorFadeBand(facts(), in, deviceHeight());
+  if (band.y > 0.0f) {
+    const uint32_t fade_first = lists.lod_first[lod - 1];
+    fades_.resize(lists.lod_counts[lod - 1]);
+    for (size_t i = 0; i < fades_.size(); ++i) {
+      const uint32_t a = lists.order[fade_first + i];
+      const Placement& placement = frame.placements[a];
+      fades_[i] = std::clamp(
+          (glm::length(placement.position - in.view.eye) / placement.scale - band.x) * band.y, 0.0f,
+          1.0f);
+      if (fades_[i] <= 0.0f) continue;
+      impostor_agents_.push_back(impostors_->agentOf(
+          placement, frame.playback[a], quantizedTint(agentTint(in.settings, frame, a, lod - 1)),
+          agentId(frame, a), agentStateByte(frame, a), -fades_[i]));
+    }
+  }
+  if (count == 0) return;
   forChunks(in.jobs, count, in.jobs ? in.jobs->chunkFor(count, kMinPalettesPerChunk) : count,
             [&](size_t begin, size_t end) {
               for (size_t i = begin; i < end; ++i) {
@@ -221,9 +243,11 @@ Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
       if (count == 0) continue;
       const size_t rows = static_cast<size_t>(count) * f.lod_info[l].joints;
       const uint32_t first = lists.lod_first[l];
+      const bool faded = !fades_.empty() && l == f.impostor_lod - 1;
       renderer_->drawCharacters(l, std::span<const JointRows>(palettes_.data() + at, rows),
                                 std::span<const glm::vec4>(tints_.data() + first, count), pass,
-                                std::span<const glm::vec4>(agents_.data() + first, count));
+                                std::span<const glm::vec4>(agents_.data() + first, count),
+                                faded ? std::span<const float>(fades_) : std::span<const float>());
       at += rows;
     }
     // The impostors after the opaque meshes (they are cut out, not blended).

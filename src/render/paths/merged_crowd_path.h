@@ -57,7 +57,9 @@ class MergedCrowdPath final : public CpuFedPath {
   std::vector<glm::vec4> tints_;                 // by slot
   std::vector<glm::vec4> agents_;                // by slot: index, state, appearance, LOD (u_agent)
   std::unique_ptr<ImpostorRenderer> impostors_;  // null: no impostor drawn
-  std::vector<ImpostorAgent> impostor_agents_;   // the impostor LOD's visible agents
+  // The impostor LOD's visible agents, then the fade band's (the last mesh LOD's agents in it).
+  std::vector<ImpostorAgent> impostor_agents_;
+  std::vector<float> fades_;  // the last mesh LOD's agents' fade weights, by slot from its first
 };
 
 }  // namespace throng::render
