@@ -23,11 +23,6 @@ namespace throng::render {
 namespace impostor_render_test {
 namespace {
 
-constexpr uint32_t kAzimuths = 8;
-constexpr uint32_t kElevations = 3;
-constexpr uint32_t kTileWidth = 12;
-constexpr uint32_t kTileHeight = 16;
-constexpr uint32_t kFramesPerClip = 4;
 // The pick's weights: the shader's and the CPU's float arithmetic (atan, asin, division) in a
 // different order.
 constexpr float kWeightTolerance = 2e-3f;
@@ -36,50 +31,6 @@ constexpr float kWeightTolerance = 2e-3f;
 // more, at most this share of the covered pixels.
 constexpr int kChannelTolerance = 6;
 constexpr double kMaxEdgeShare = 0.08;
-
-// The colour of tile (view, frame): every tile its own, alpha 255 inside an inset rectangle.
-glm::u8vec3 tileColor(uint32_t view, uint32_t frame) {
-  return glm::u8vec3(30 + 25 * (view % kAzimuths), 40 + 70 * (view / kAzimuths),
-                     30 + 50 * (frame % 4));
-}
-bool tileCovered(uint32_t x, uint32_t y) {
-  return x >= 2 && x < kTileWidth - 2 && y >= 1 && y < kTileHeight - 2;
-}
-
-// The sample package with a synthetic impostor (no mesh of it: its tiles are flat colours).
-Package packageWithImpostor() {
-  Package p = test::sampleWithLods();
-  Impostor& m = p.impostor;
-  m.azimuths = kAzimuths;
-  m.elevations = kElevations;
-  m.tile_width = kTileWidth;
-  m.tile_height = kTileHeight;
-  m.center = glm::vec3(0.0f, 0.9f, 0.0f);
-  m.size = glm::vec2(1.2f, 1.9f);
-  m.fps = 10.0f;
-  m.clip_frames.assign(p.clips.size(), kFramesPerClip);
-  m.max_error = 0.5f;
-  const uint32_t w = m.atlasWidth();
-  const uint32_t h = m.atlasHeight();
-  m.color.assign(size_t{w} * h * kImpostorColorBytes, 0);
-  m.normals.assign(size_t{w} * h * kImpostorNormalBytes, 0);
-  for (uint32_t y = 0; y < h; ++y) {
-    for (uint32_t x = 0; x < w; ++x) {
-      if (!tileCovered(x % kTileWidth, y % kTileHeight)) continue;
-      const glm::u8vec3 c = tileColor(y / kTileHeight, x / kTileWidth);
-      uint8_t* px = &m.color[(size_t{y} * w + x) * kImpostorColorBytes];
-      px[0] = c.r;
-      px[1] = c.g;
-      px[2] = c.b;
-      px[3] = 255;
-      uint8_t* n = &m.normals[(size_t{y} * w + x) * kImpostorNormalBytes];
-      n[0] = 128;
-      n[1] = 128;
-      n[2] = 255;
-    }
-  }
-  return p;
-}
 
 // World -> model: the heading's turn undone (placementMatrix turns model to world).
 glm::vec3 toModel(glm::vec3 d, float heading) {
@@ -106,7 +57,7 @@ float largestDifference(const std::map<uint32_t, float>& a, const std::map<uint3
 }
 
 TEST(ImpostorRender, PickMatchesImpostorBlendAtManyHeadingsPitchesAndTimes) {
-  const Package package = packageWithImpostor();
+  const Package package = test::sampleWithSyntheticImpostor();
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
   Result<std::unique_ptr<ImpostorRenderer>> renderer =
@@ -242,7 +193,7 @@ constexpr test::PathOnEs kImpostorPaths[] = {{RenderPath::kInstanced, 3},
 // Every path's picture against the CPU composition, and the paths' pictures against each other
 // (the path tolerance of render_test_support.h).
 TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
-  const Package package = packageWithImpostor();
+  const Package package = test::sampleWithSyntheticImpostor();
   constexpr int kSize = 128;
   constexpr int kShots = 4;
   std::vector<Image> first_path;
@@ -324,7 +275,7 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
 }
 
 TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
-  const Package package = packageWithImpostor();
+  const Package package = test::sampleWithSyntheticImpostor();
   const int impostor = static_cast<int>(package.lods.size());
   // One agent at the eye's feet, one past the impostor's switch distance (its error 0.5 model
   // units covers a pixel at about 55 units through a 64-pixel, 0.9-radian view).
@@ -379,7 +330,7 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
 }
 
 TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
-  Package package = packageWithImpostor();
+  Package package = test::sampleWithSyntheticImpostor();
   // An error past the last mesh LOD's, seen with 8 pixels allowed: the switch falls where the
   // character is some 40 pixels tall in a 128-pixel frame.
   package.impostor.max_error = 1.5f * package.lods.back().max_error;
