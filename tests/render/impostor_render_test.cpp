@@ -424,6 +424,68 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
   }
 }
 
+// Atlases past the ES 2.0 device's GL_MAX_TEXTURE_SIZE on the merged path: halved once (the
+// picture still the impostor's, a tile half as many texels), refused with the reason past twice
+// the limit (the last mesh LOD drawn instead).
+TEST(ImpostorRender, MergedPathHalvesOrRefusesAtlasesPastTheMaxTextureSize) {
+  const Package package = test::sampleWithSyntheticImpostor();
+  const int side =
+      static_cast<int>(std::max(package.impostor.atlasWidth(), package.impostor.atlasHeight()));
+  const int impostor = static_cast<int>(package.lods.size());
+  constexpr int kSize = 64;
+  const FrameView view =
+      lookAtView(glm::vec3(0.0f, 1.0f, 3.0f), glm::vec3(0.0f, 0.9f, 0.0f), 0.9f, 1.0f, 0.1f, 50.0f);
+  const Placement placement{};
+  const AgentPlayback playback{};
+  const CrowdFrame frame{std::span<const Placement>(&placement, 1),
+                         std::span<const AgentPlayback>(&playback, 1)};
+  for (const bool halved : {true, false}) {
+    SCOPED_TRACE(halved ? "halved" : "refused");
+    CapsOverride caps;
+    // Just under the atlas's side: halved fits; under half of it: even halved does not.
+    caps.max_texture_size = halved ? side - 1 : side / 2 - 1;
+    auto device = test::makeTestDevice(2, kSize, caps);
+    ASSERT_NE(device, nullptr);
+    ASSERT_EQ(device->caps().max_texture_size, *caps.max_texture_size);
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kMerged;
+    desc.shader = std::make_shared<ShaderSource>(
+        ShaderSource{"unlit.glsl", "vec4 throngShade(ThrongSurface s) { return s.base_color; }\n"});
+    CrowdRenderer renderer(*device, package, desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    if (!halved) {
+      EXPECT_EQ(renderer.impostorLod(), -1);
+      EXPECT_NE(renderer.impostorReason().find("GL_MAX_TEXTURE_SIZE"), std::string::npos)
+          << renderer.impostorReason();
+      continue;
+    }
+    ASSERT_EQ(renderer.impostorLod(), impostor) << renderer.impostorReason();
+    // The halved atlases' picture against the full ones' (another ES 2.0 device without the
+    // limit): the same tiles' flat colours, edges aside.
+    Image pictures[2];
+    for (int full = 0; full < 2; ++full) {
+      auto on = full ? test::makeTestDevice(2, kSize) : std::move(device);
+      ASSERT_NE(on, nullptr);
+      CrowdRendererDesc fixed = desc;
+      fixed.fixed_lod = impostor;
+      CrowdRenderer quads(*on, package, fixed);
+      ASSERT_TRUE(quads.ok()) << quads.status().toString();
+      on->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      ASSERT_TRUE(quads.draw(view, frame).ok());
+      pictures[full] = on->readPixels().value();
+    }
+    int covered = 0;
+    for (size_t p = 0; p < pictures[1].rgba.size() / 4; ++p) {
+      const uint8_t* px = &pictures[1].rgba[p * 4];
+      covered += px[0] > 0 || px[1] > 0 || px[2] > 0;
+    }
+    ASSERT_GT(covered, 100);
+    const ImageDifference d = compareImages(pictures[1], pictures[0], kChannelTolerance);
+    EXPECT_LE(static_cast<double>(d.bad_pixels), kMaxEdgeShare * covered)
+        << d.bad_pixels << " of " << covered;
+  }
+}
+
 }  // namespace
 }  // namespace impostor_render_test
 }  // namespace throng::render
