@@ -428,7 +428,8 @@ Status ImpostorRenderer::drawAgents(const FrameView& view, std::span<const Impos
   Result<ProgramSet*> set =
       useProgram(pass == DrawPass::kDepth ? kDepthVariant : 0u, view, shading);
   if (!set.ok()) return set.status();
-  const GLint at = (*set)->program.uniform("u_impostor_agents[0]");
+  GLint at = (*set)->program.uniform("u_impostor_agents[0]");
+  if (at < 0) at = (*set)->program.uniform("u_impostor_agents");
   glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, batch_indices_);
   glEnableVertexAttribArray(kCorner);
