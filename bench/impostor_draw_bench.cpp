@@ -1,5 +1,6 @@
 // What impostors save at run time, in one process, on one path that draws them (instanced, or
-// gpu with --path gpu): a whole overview frame (with glFinish) of a crowd drawn mesh-only
+// gpu with --path gpu, merged with --path merged on an ES 2.0 context, per-character with
+// --path per-character): a whole overview frame (with glFinish) of a crowd drawn mesh-only
 // (impostors off), with the LOD rule picking the impostor by its error (auto), and with every agent
 // an impostor (the floor), at each crowd size: median frame time of --repeats frames, triangles,
 // impostor agents, and the share of pixels differing from the mesh-only picture (both averaged over
@@ -7,7 +8,8 @@
 // sample character is baked with its default LOD chain and bakeImpostors' defaults (or --package P:
 // a package with an impostor). Figures go in docs/benchmarks.md.
 //
-//   impostor_draw_bench [--agents=10000,100000] [--repeats 3] [--path instanced|gpu]
+//   impostor_draw_bench [--agents=10000,100000] [--repeats 3]
+//                       [--path instanced|gpu|merged|per-character]
 //                       [--package P] [--png-dir D]
 #include <algorithm>
 #include <chrono>
@@ -118,11 +120,13 @@ int run(int argc, char** argv) {
   if (package.impostor.empty()) bench::die("the package has no impostor");
   const float size = computeBounds(package.lods[0].mesh.positions).largestExtent();
 
-  if (path != RenderPath::kInstanced && path != RenderPath::kGpu) {
-    bench::die("--path: instanced or gpu (the paths that draw impostors)");
+  if (path != RenderPath::kInstanced && path != RenderPath::kGpu && path != RenderPath::kMerged &&
+      path != RenderPath::kPerCharacter) {
+    bench::die("--path: instanced, gpu, merged or per-character");
   }
   DeviceDesc desc;
   desc.gles_minor = path == RenderPath::kGpu ? 1 : 0;
+  if (path == RenderPath::kMerged) desc.gles_major = 2;  // the path of ES 2.0 / WebGL 1 devices
   desc.width = kFrameWidth;
   desc.height = kFrameHeight;
   std::unique_ptr<Device> device = bench::take(Device::createHeadless(desc), "device");
@@ -135,6 +139,8 @@ int run(int argc, char** argv) {
     if (m == Mode::kAllImpostors) d.fixed_lod = impostor_lod;
     auto r = std::make_unique<CrowdRenderer>(*device, package, d);
     if (!r->ok()) bench::die(r->status().toString());
+    if (r->path() != path) bench::die(fmt::format("drew the {} path", renderPathName(r->path())));
+    if (d.impostors && r->impostorLod() < 0) bench::die(r->impostorReason());
     renderers[static_cast<int>(m)] = std::move(r);
   }
   const Caps& caps = device->caps();

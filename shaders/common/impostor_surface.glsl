@@ -19,11 +19,24 @@ vec3 throngUnitOrZero(vec3 v) {
   return length2 > 0.0 ? v * inversesqrt(length2) : vec3(0.0);
 }
 
-vec2 impostorUv(uint view, uint frame) {
+// `view` and `frame` are whole numbers (rounded: GLSL ES 1.00 interpolates them).
+vec2 impostorUv(float view, float frame) {
   // Half a texel in from the tile's edges: filtering never reads the neighbouring tile.
   vec2 half_texel = 0.5 / u_impostor_atlas.zw;
   vec2 st = clamp(v_tile, half_texel, 1.0 - half_texel);
-  return (vec2(float(frame), float(view)) + st) / u_impostor_atlas.xy;
+  return (floor(vec2(frame, view) + 0.5) + st) / u_impostor_atlas.xy;
+}
+
+// The colour atlas's premultiplied linear colour at `uv`. ES 2.0 has no sRGB textures: there the
+// atlas holds the sRGB-encoded colour times alpha, so that filtering weighs texels by coverage;
+// divided by alpha and decoded after filtering (neighbouring texels of other colours mix in sRGB,
+// a small difference inside a tile only).
+vec4 impostorColor(vec2 uv) {
+  vec4 c = throngTexture(u_impostor_color, uv);
+#if THRONG_GLES_VERSION < 300
+  c.rgb = c.a > 0.0 ? throngSrgbToLinear(c.rgb / c.a) * c.a : vec3(0.0);
+#endif
+  return c;
 }
 
 // The blended premultiplied colour (linear) and model-space normal (not unit) of this fragment.
@@ -34,8 +47,8 @@ void impostorBlend(out vec4 color, out vec3 normal) {
     for (int f = 0; f < 2; ++f) {
       float w = v_view_weights[v] * (f == 0 ? 1.0 - v_frame_weight : v_frame_weight);
       if (w <= 0.0) continue;
-      vec2 uv = impostorUv(v_views[v], v_frames[f]);
-      color += w * throngTexture(u_impostor_color, uv);
+      vec2 uv = impostorUv(float(v_views[v]), float(f == 0 ? v_frames.x : v_frames.y));
+      color += w * impostorColor(uv);
       normal += w * (throngTexture(u_impostor_normals, uv).rgb * 2.0 - 1.0);
     }
   }

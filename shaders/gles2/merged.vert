@@ -13,6 +13,11 @@ uniform vec4 u_palette[COPIES * JOINTS_PER_COPY * JOINT_VECTORS];
 // variant); its LOD + 256 * its hidden props (bit i: prop i; render/merged_batch.h). Whole
 // numbers below 2^24: exact in the vertex stage's highp floats.
 uniform vec4 u_agent[COPIES];
+#ifdef IMPOSTOR_FADE
+// The impostor's cross-fade (common/fade.glsl): each copy's weight, four copies a vector (0: not
+// in the band). Only the last mesh LOD's programs have it (MergedBatchDesc::fade_lod).
+uniform vec4 u_fade[(COPIES + 3) / 4];
+#endif
 
 // xyz bind position; w the vertex's look row (material variants) + 256 * its prop group (0 the
 // character's own, i + 1 prop i)
@@ -108,5 +113,10 @@ void main() {
   v.agent = agent.x;
   v.state = state;
   v.lod = agent.w - 256.0 * hidden;
+#ifdef IMPOSTOR_FADE
+  float quad = floor(float(character) * 0.25 + 0.01);
+  v_fade = dot(u_fade[int(quad)], vec4(equal(vec4(float(character) - 4.0 * quad),
+                                             vec4(0.0, 1.0, 2.0, 3.0))));
+#endif
   throngEmit(v);
 }

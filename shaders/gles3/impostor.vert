@@ -76,8 +76,7 @@ uniform vec3 u_fade_eye;
 uniform vec2 u_fade_band;
 
 #include "common/impostor_varyings.glsl"
-
-const float kPi = 3.141592653589793;
+#include "common/impostor_view.glsl"
 
 // The clip time the record's frame pair and blend show (sampleFrames inverted): the clip is the
 // one whose texture frames hold frame a; a looping clip's last step spans what is left of its
@@ -124,29 +123,12 @@ void main() {
 #endif
   float c = g_turn.x;
   float s = g_turn.y;
-  vec3 to_camera = u_impostor_camera.w > 0.5 ? u_impostor_camera.xyz - position
-                                             : u_impostor_camera.xyz;
-  to_camera = normalize(to_camera);
   // World -> model: the heading's turn (instanced.vert's turn()) undone.
+  vec3 to_camera = throngImpostorToCamera(u_impostor_camera, position);
   vec3 m = vec3(c * to_camera.x - s * to_camera.z, to_camera.y, s * to_camera.x + c * to_camera.z);
-
-  // Views: azimuth and elevation bilinearly (impostorBlend).
-  float azimuths = u_impostor_grid.x;
-  float elevations = u_impostor_grid.y;
-  float turns = atan(m.x, m.z) / (2.0 * kPi);
-  float az = (turns - floor(turns)) * azimuths;
-  float az0 = floor(az);
-  float wa = az - az0;
-  int ia = int(azimuths);
-  int j0 = int(az0) % ia;
-  int j1 = (j0 + 1) % ia;
-  float el = atan(max(m.y, 0.0), length(m.xz)) / (0.5 * kPi) * elevations - 0.5;
-  el = clamp(el, 0.0, elevations - 1.0);
-  int i0 = min(int(el), int(elevations) - 1);
-  float we = el - float(i0);
-  int i1 = min(i0 + 1, int(elevations) - 1);
-  v_views = uvec4(uint(i0 * ia + j0), uint(i0 * ia + j1), uint(i1 * ia + j0), uint(i1 * ia + j1));
-  v_view_weights = vec4((1.0 - we) * (1.0 - wa), (1.0 - we) * wa, we * (1.0 - wa), we * wa);
+  vec4 views;
+  throngImpostorViews(m, u_impostor_grid.x, u_impostor_grid.y, views, v_view_weights);
+  v_views = uvec4(views + 0.5);
 
   // Frames: the dominant clip of a cross-fade (the fade is the secondary's weight).
   bool secondary = g_fade > 0.5;
@@ -179,15 +161,7 @@ void main() {
   v_frames = uvec2(uint(atlas.x + k0), uint(atlas.x + k1));
   v_frame_weight = wf;
 
-  // The quad: the tiles' rectangle in the plane through the origin facing the camera (right and
-  // up as the bake's row cameras have them, src/impostor/impostor_views.cpp).
-  vec3 right = vec3(m.z, 0.0, -m.x);  // cross(+Y, m)
-  float right_length = length(right);
-  right = right_length > 1e-6 ? right / right_length : vec3(1.0, 0.0, 0.0);
-  vec3 up = cross(m, right);
-  vec2 offset = vec2(dot(u_impostor_center, right), dot(u_impostor_center, up)) +
-                a_corner * u_impostor_size;
-  vec3 local = right * offset.x + up * offset.y;
+  vec3 local = throngImpostorCorner(m, a_corner, u_impostor_center, u_impostor_size);
   v_world = position + scale * vec3(c * local.x + s * local.z, local.y, c * local.z - s * local.x);
   v_tile = vec2(a_corner.x + 0.5, 0.5 - a_corner.y);
   v_turn = vec2(c, s);

@@ -11,6 +11,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_check.h"
+#include "render/merged_batch_renderer.h"
 #include "render/shader_assembly.h"
 #include "render/test_hooks.h"
 
@@ -45,9 +46,11 @@ uint8_t unorm(float v) {
 
 // The atlases as uploaded: colour premultiplied in linear light and sRGB-encoded again (so that
 // the sRGB texture's filtering blends premultiplied colours), normals with empty texels as the
-// zero vector (128, 128, 128: filtering fades them out with the coverage).
-void prepareAtlases(const Impostor& impostor, std::vector<uint8_t>& color,
-                    std::vector<uint8_t>& normals) {
+// zero vector (128, 128, 128: filtering fades them out with the coverage). `encoded_premultiplied`
+// (ES 2.0, no sRGB textures): the sRGB-encoded colour times alpha instead, which plain filtering
+// weighs by coverage and the shader divides by alpha and decodes (impostor_surface.glsl).
+void prepareAtlases(const Impostor& impostor, bool encoded_premultiplied,
+                    std::vector<uint8_t>& color, std::vector<uint8_t>& normals) {
   float to_linear[256];
   for (int i = 0; i < 256; ++i) to_linear[i] = srgbToLinear(static_cast<float>(i) / 255.0f);
   const size_t texels = impostor.color.size() / kImpostorColorBytes;
@@ -56,7 +59,10 @@ void prepareAtlases(const Impostor& impostor, std::vector<uint8_t>& color,
   for (size_t t = 0; t < texels; ++t) {
     const uint8_t* c = &impostor.color[t * kImpostorColorBytes];
     const float a = static_cast<float>(c[3]) / 255.0f;
-    for (int k = 0; k < 3; ++k) color[t * 4 + k] = unorm(linearToSrgb(to_linear[c[k]] * a));
+    for (int k = 0; k < 3; ++k) {
+      color[t * 4 + k] = encoded_premultiplied ? unorm(static_cast<float>(c[k]) / 255.0f * a)
+                                               : unorm(linearToSrgb(to_linear[c[k]] * a));
+    }
     color[t * 4 + 3] = c[3];
     const uint8_t* n = &impostor.normals[t * kImpostorNormalBytes];
     for (int k = 0; k < 3; ++k) normals[t * 3 + k] = c[3] == 0 ? uint8_t{128} : n[k];
@@ -119,12 +125,36 @@ std::string variantName(unsigned variant) {
 Result<std::unique_ptr<ImpostorRenderer>> ImpostorRenderer::create(const Device& device,
                                                                    const Package& package, int lod,
                                                                    const ShaderSource* user) {
-  const Impostor& impostor = package.impostor;
   if (package.clips.size() > kMaxImpostorClips) {
     return Status(ErrorCode::kLimitExceeded,
                   fmt::format("impostor: {} clips, more than the {} its shader tells apart",
                               package.clips.size(), kMaxImpostorClips));
   }
+  Result<std::unique_ptr<ImpostorRenderer>> made = prepare(device, package, lod, user);
+  if (!made.ok()) return made;
+  std::unique_ptr<ImpostorRenderer> r = std::move(made).value();
+  if (Status s = r->upload(device, package.impostor); !s.ok()) return s;
+  // The colour program now: a user's file that does not compile fails the renderer here.
+  if (Result<ProgramSet*> set = r->programFor(0); !set.ok()) return set.status();
+  return r;
+}
+
+Result<std::unique_ptr<ImpostorRenderer>> ImpostorRenderer::createBatched(
+    const Device& device, const Package& package, int lod, const ShaderSource* user,
+    const ImpostorBatching& batching) {
+  Result<std::unique_ptr<ImpostorRenderer>> made = prepare(device, package, lod, user);
+  if (!made.ok()) return made;
+  std::unique_ptr<ImpostorRenderer> r = std::move(made).value();
+  r->copies_ = 1;  // batched from here on: the upload's formats, the programs' version
+  if (Status s = r->upload(device, package.impostor); !s.ok()) return s;
+  if (Status s = r->sizeBatches(batching); !s.ok()) return s;
+  return r;
+}
+
+Result<std::unique_ptr<ImpostorRenderer>> ImpostorRenderer::prepare(const Device& device,
+                                                                    const Package& package, int lod,
+                                                                    const ShaderSource* user) {
+  const Impostor& impostor = package.impostor;
   std::unique_ptr<ImpostorRenderer> r(new ImpostorRenderer());
   r->device_ = &device;
   r->user_ = user;
@@ -133,6 +163,10 @@ Result<std::unique_ptr<ImpostorRenderer>> ImpostorRenderer::create(const Device&
       glm::vec4(static_cast<float>(impostor.azimuths), static_cast<float>(impostor.elevations),
                 static_cast<float>(lod), static_cast<float>(package.clips.size()));
   r->center_ = impostor.center;
+  r->frames_.azimuths = impostor.azimuths;
+  r->frames_.elevations = impostor.elevations;
+  r->frames_.clip_frames = impostor.clip_frames;
+  r->clip_timing_ = package.clips;
   r->size_ = impostor.size;
   if (!package.materials.empty()) {
     r->metallic_roughness_ =
@@ -148,9 +182,6 @@ Result<std::unique_ptr<ImpostorRenderer>> ImpostorRenderer::create(const Device&
                            static_cast<float>(impostor.clip_frames[c]), clip.loop ? 1.0f : 0.0f,
                            clip.duration * clip.fps);
   }
-  if (Status s = r->upload(device, impostor); !s.ok()) return s;
-  // The colour program now: a user's file that does not compile fails the renderer here.
-  if (Result<ProgramSet*> set = r->programFor(0); !set.ok()) return set.status();
   return r;
 }
 
@@ -158,14 +189,15 @@ ImpostorRenderer::~ImpostorRenderer() {
   glDeleteTextures(1, &color_texture_);
   glDeleteTextures(1, &normal_texture_);
   glDeleteBuffers(1, &corner_buffer_);
-  glDeleteVertexArrays(1, &vertex_array_);
-  glDeleteVertexArrays(1, &indirect_vertex_array_);
+  glDeleteBuffers(1, &batch_indices_);
+  if (vertex_array_ != 0) glDeleteVertexArrays(1, &vertex_array_);
+  if (indirect_vertex_array_ != 0) glDeleteVertexArrays(1, &indirect_vertex_array_);
 }
 
 Status ImpostorRenderer::upload(const Device& device, const Impostor& impostor) {
   std::vector<uint8_t> color;
   std::vector<uint8_t> normals;
-  prepareAtlases(impostor, color, normals);
+  prepareAtlases(impostor, batched(), color, normals);
   int width = static_cast<int>(impostor.atlasWidth());
   int height = static_cast<int>(impostor.atlasHeight());
   float tile_width = static_cast<float>(impostor.tile_width);
@@ -189,6 +221,12 @@ Status ImpostorRenderer::upload(const Device& device, const Impostor& impostor) 
   atlas_height_ = height;
   atlas_ = glm::vec4(static_cast<float>(impostor.frameCount()),
                      static_cast<float>(impostor.viewCount()), tile_width, tile_height);
+  if (batched()) {
+    // ES 2.0: unsized formats, no sRGB (impostor_surface.glsl decodes), no vertex arrays.
+    color_texture_ = makeTexture(GL_RGBA, GL_RGBA, width, height, color);
+    normal_texture_ = makeTexture(GL_RGB, GL_RGB, width, height, normals);
+    return checkGlUpload("impostor: uploading the atlases", deviceFaults(device));
+  }
   color_texture_ = makeTexture(GL_SRGB8_ALPHA8, GL_RGBA, width, height, color);
   normal_texture_ = makeTexture(GL_RGB8, GL_RGB, width, height, normals);
   glGenVertexArrays(1, &vertex_array_);
@@ -220,18 +258,28 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
   const bool capture = (variant & kCaptureVariant) != 0;
   const bool gpu = (variant & kGpuVariant) != 0;
   CrowdProgramSource source;
-  source.name = variantName(variant);
-  source.version = GlslVersion::kEs300;
-  source.vertex_path = "gles3/impostor.vert";
   source.surface_path = "common/impostor_surface.glsl";
-  source.defines.push_back(fmt::format("IMPOSTOR_CLIPS {}", clips_.size() / 2));
+  if (batched()) {
+    source.name = fmt::format("gles2/impostor ({} per draw){}", copies_, depth ? " (depth)" : "");
+    source.version = GlslVersion::kEs100;
+    source.vertex_path = "gles2/impostor.vert";
+    source.defines.push_back(fmt::format("COPIES {}", copies_));
+    source.defines.push_back(fmt::format("IMPOSTOR_AGENT_VECTORS {}", kImpostorAgentVectors));
+  } else {
+    source.name = variantName(variant);
+    source.version = GlslVersion::kEs300;
+    source.vertex_path = "gles3/impostor.vert";
+    source.defines.push_back(fmt::format("IMPOSTOR_CLIPS {}", clips_.size() / 2));
+  }
   source.defines.push_back("IMPOSTOR_FADE");
   if (gpu) source.defines.push_back("GPU_INSTANCES");
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   source.user = depth || capture ? nullptr : user_;
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
   if (!desc.ok()) return desc.status();
-  if (gpu) {
+  if (batched()) {
+    desc->attributes = {{"a_corner", kCorner}};
+  } else if (gpu) {
     desc->attributes = {{"a_corner", kCorner}, {"i_agent", kAgent}};
   } else {
     desc->attributes = {{"a_corner", kCorner},
@@ -254,14 +302,59 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
   glUniform4fv(p.uniform("u_impostor_atlas"), 1, glm::value_ptr(atlas_));
   glUniform3fv(p.uniform("u_impostor_center"), 1, glm::value_ptr(center_));
   glUniform2fv(p.uniform("u_impostor_size"), 1, glm::value_ptr(size_));
-  glUniform4fv(p.uniform("u_impostor_clips[0]"), static_cast<GLsizei>(clips_.size()),
-               glm::value_ptr(clips_[0]));
+  if (!batched()) {
+    glUniform4fv(p.uniform("u_impostor_clips[0]"), static_cast<GLsizei>(clips_.size()),
+                 glm::value_ptr(clips_[0]));
+  }
   const glm::vec4 material[4] = {glm::vec4(1.0f), glm::vec4(metallic_roughness_, 0.0f, 1.0f),
                                  glm::vec4(0.0f, 0.0f, 0.0f, kAlphaCut),
                                  glm::vec4(1.0f, 0.0f, 0.0f, 0.0f)};
   glUniform4fv(set->material, 4, glm::value_ptr(material[0]));
   slot = std::move(set);
   return slot.get();
+}
+
+Status ImpostorRenderer::sizeBatches(const ImpostorBatching& batching) {
+  // A one-quad program first: what it takes besides the agents' array sets K.
+  Result<ProgramSet*> probe = programFor(0);
+  if (!probe.ok()) return probe.status();
+  constexpr std::string_view kAgents[] = {"u_impostor_agents", "u_impostor_agents[0]"};
+  const int other = otherUniformVectors((*probe)->program.id(), kAgents);
+  const int budget = batching.max_vertex_uniform_vectors > 0
+                         ? batching.max_vertex_uniform_vectors
+                         : device_->caps().max_vertex_uniform_vectors;
+  int copies = std::min((budget - other) / kImpostorAgentVectors, kMaxImpostorsPerDraw);
+  if (batching.max_agents_per_draw > 0) copies = std::min(copies, batching.max_agents_per_draw);
+  if (copies < 1) {
+    return Status(ErrorCode::kLimitExceeded,
+                  fmt::format("impostor: {} vertex uniform vectors, not even one agent's {} past "
+                              "the program's other {}",
+                              budget, kImpostorAgentVectors, other));
+  }
+  copies_ = copies;
+  programs_[0].reset();
+  if (Result<ProgramSet*> set = programFor(0); !set.ok()) return set.status();
+  // K quads: corners (x, y, copy) and two triangles each.
+  std::vector<float> corners;
+  std::vector<uint16_t> indices;
+  for (int k = 0; k < copies_; ++k) {
+    for (int v = 0; v < kCornerCount; ++v) {
+      corners.insert(corners.end(), {kCorners[2 * v], kCorners[2 * v + 1], static_cast<float>(k)});
+    }
+    const auto first = static_cast<uint16_t>(k * kCornerCount);
+    for (const int i : {0, 1, 2, 2, 1, 3}) indices.push_back(static_cast<uint16_t>(first + i));
+  }
+  glGenBuffers(1, &corner_buffer_);
+  glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(corners.size() * sizeof(float)),
+               corners.data(), GL_STATIC_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glGenBuffers(1, &batch_indices_);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, batch_indices_);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(uint16_t)),
+               indices.data(), GL_STATIC_DRAW);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+  return checkGlUpload("impostor: the batched quads", deviceFaults(*device_));
 }
 
 GLuint ImpostorRenderer::shadingProgram() const {
@@ -325,6 +418,57 @@ Status ImpostorRenderer::draw(const FrameView& view, GLuint instance_buffer, siz
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, kCornerCount, static_cast<GLsizei>(count));
   glBindVertexArray(0);
   return checkGl("impostor: draw");
+}
+
+Status ImpostorRenderer::drawAgents(const FrameView& view, std::span<const ImpostorAgent> agents,
+                                    const FrameShading& shading, DrawPass pass,
+                                    uint32_t& draw_calls) {
+  if (agents.empty()) return Status::okStatus();
+  if (!batched()) return Status(ErrorCode::kUnsupported, "impostor: not a batched renderer");
+  Result<ProgramSet*> set =
+      useProgram(pass == DrawPass::kDepth ? kDepthVariant : 0u, view, shading);
+  if (!set.ok()) return set.status();
+  GLint at = (*set)->program.uniform("u_impostor_agents[0]");
+  if (at < 0) at = (*set)->program.uniform("u_impostor_agents");
+  glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, batch_indices_);
+  glEnableVertexAttribArray(kCorner);
+  glVertexAttribPointer(kCorner, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+  for (size_t first = 0; first < agents.size(); first += static_cast<size_t>(copies_)) {
+    const size_t count = std::min(agents.size() - first, static_cast<size_t>(copies_));
+    glUniform4fv(at, static_cast<GLsizei>(count * kImpostorAgentVectors),
+                 glm::value_ptr(agents[first].position_scale));
+    glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count * 6), GL_UNSIGNED_SHORT, nullptr);
+    ++draw_calls;
+  }
+  // Vertex array 0 is shared (merged_batch_renderer.cpp): leave no array of ours enabled.
+  glDisableVertexAttribArray(kCorner);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return checkGl("impostor: batched draw");
+}
+
+ImpostorAgent ImpostorRenderer::agentOf(const Placement& placement, const AgentPlayback& playback,
+                                        const glm::vec4& tint, uint32_t agent, uint8_t state,
+                                        float fade) const {
+  const bool secondary = playback.fade > 0.5f;
+  const uint32_t clip = secondary ? playback.previous_clip : playback.clip;
+  const float time = secondary ? playback.previous_time : playback.time;
+  ImpostorBlend blend;
+  if (clip < clip_timing_.size()) {
+    const BakedClip& timing = clip_timing_[clip];
+    // The frames do not depend on the direction (any non-zero one).
+    blend = impostorBlend(frames_, glm::vec3(0.0f, 0.0f, 1.0f), clip, time, timing.duration,
+                          timing.loop);
+  }
+  ImpostorAgent out;
+  out.position_scale = glm::vec4(placement.position, placement.scale);
+  out.turn_frames =
+      glm::vec4(std::cos(placement.heading), std::sin(placement.heading),
+                static_cast<float>(blend.frames[0]), static_cast<float>(blend.frames[1]));
+  out.tint = tint;
+  out.agent =
+      glm::vec4(static_cast<float>(agent), static_cast<float>(state), blend.frame_weight, fade);
+  return out;
 }
 
 Status ImpostorRenderer::drawIndirect(const FrameView& view, const IndirectInstances& in, int lod,

@@ -1,6 +1,7 @@
 // The impostor at run time (docs/lods.md, "Impostors at run time"): the package's atlases
 // uploaded once, and camera-facing quads drawn from the instanced path's instance records, one
-// instanced draw for every impostor agent of a frame (ES 3.0).
+// instanced draw for every impostor agent of a frame (ES 3.0), or batched for the merged and
+// per-character paths: K quads per draw, each agent's values in uniforms (ES 2.0 / WebGL 1).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "render/program.h"
 #include "throng/core/package.h"
 #include "throng/core/status.h"
+#include "throng/crowd/playback.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 #include "throng/render/shading.h"
@@ -49,6 +51,28 @@ struct ImpostorFade {
   glm::vec2 band{0.0f};
 };
 
+// Vectors of one agent in the batched draw (gles2/impostor.vert's u_impostor_agents).
+inline constexpr int kImpostorAgentVectors = 4;
+// The most quads of one batched draw: 4 vertices and 6 16-bit indices each, and well past the
+// 30 or so that ES 2.0's 128 vertex uniform vectors leave room for.
+inline constexpr int kMaxImpostorsPerDraw = 256;
+
+// One agent of the batched draw, as gles2/impostor.vert reads it. The frames are picked on the CPU
+// (impostorFramesOf), the views in the shader.
+struct ImpostorAgent {
+  glm::vec4 position_scale{0.0f};  // world position, scale
+  glm::vec4 turn_frames{0.0f};     // cos and sin of the heading, the two atlas columns
+  glm::vec4 tint{1.0f};            // RGBA 0..1
+  glm::vec4 agent{0.0f};  // agent index, state, the second column's weight, fade (-1: none)
+};
+static_assert(sizeof(ImpostorAgent) == kImpostorAgentVectors * sizeof(glm::vec4));
+
+// How the batched draw sizes its batches (the merged path's MergedBatchDesc).
+struct ImpostorBatching {
+  int max_vertex_uniform_vectors = 0;  // 0: the device's
+  int max_agents_per_draw = 0;         // 0: as many as fit (1: the per-character path)
+};
+
 class ImpostorRenderer {
  public:
   // Uploads `package`'s impostor (which must not be empty): the colour atlas premultiplied in
@@ -60,6 +84,14 @@ class ImpostorRenderer {
   static Result<std::unique_ptr<ImpostorRenderer>> create(const Device& device,
                                                           const Package& package, int lod,
                                                           const ShaderSource* user);
+  // The batched renderer of the merged and per-character paths (any ES version): GLSL ES 1.00, the
+  // colour atlas plain RGBA8 (decoded in the shader: ES 2.0 has no sRGB textures), K quads per
+  // draw with K as many as the uniform budget leaves room for (at most kMaxImpostorsPerDraw).
+  // create()'s errors, and kLimitExceeded when not even one agent fits the budget.
+  static Result<std::unique_ptr<ImpostorRenderer>> createBatched(const Device& device,
+                                                                 const Package& package, int lod,
+                                                                 const ShaderSource* user,
+                                                                 const ImpostorBatching& batching);
   ~ImpostorRenderer();
   ImpostorRenderer(const ImpostorRenderer&) = delete;
   ImpostorRenderer& operator=(const ImpostorRenderer&) = delete;
@@ -80,6 +112,19 @@ class ImpostorRenderer {
   // doored by its weight (the compute pass lists the band's agents here too).
   Status drawIndirect(const FrameView& view, const IndirectInstances& instances, int lod,
                       const FrameShading& shading, DrawPass pass, const ImpostorFade& fade = {});
+  // The batched draw (createBatched): `agents` as quads, agentsPerDraw() per draw call, with the
+  // state draw() sets. An agent whose fade is w > 0 is screen-doored to w (the last mesh LOD's
+  // agents in the cross-fade band, the mesh drawn with 1 - w). Adds its draw calls to
+  // `draw_calls`. kGlError on GL failure.
+  Status drawAgents(const FrameView& view, std::span<const ImpostorAgent> agents,
+                    const FrameShading& shading, DrawPass pass, uint32_t& draw_calls);
+  int agentsPerDraw() const { return copies_; }
+  // The batched draw's values of an agent at `placement` playing `playback` (its dominant clip
+  // during a clip cross-fade, as impostor.vert picks it): frames by impostorBlend itself. `fade`:
+  // v_fade (common/fade.glsl; -1: none).
+  ImpostorAgent agentOf(const Placement& placement, const AgentPlayback& playback,
+                        const glm::vec4& tint, uint32_t agent, uint8_t state, float fade) const;
+  bool batched() const { return copies_ > 0; }
   // Verification path: the vertex shader's picks for `records` seen from `view`, by transform
   // feedback (no rasterisation). out.size() == records.size(). kGlError on GL failure.
   Status capturePicks(const FrameView& view, std::span<const InstanceRecord> records,
@@ -104,7 +149,13 @@ class ImpostorRenderer {
   static constexpr unsigned kVariantCount = 8;
 
   ImpostorRenderer() = default;
+  // The fields every variant shares (create's checks, the uniforms' values).
+  static Result<std::unique_ptr<ImpostorRenderer>> prepare(const Device& device,
+                                                           const Package& package, int lod,
+                                                           const ShaderSource* user);
   Status upload(const Device& device, const Impostor& impostor);
+  // createBatched's K (copies_) from the budget, and its quads' buffers.
+  Status sizeBatches(const ImpostorBatching& batching);
   Result<ProgramSet*> programFor(unsigned variant);
   void bindRecords(GLuint instance_buffer, size_t first_byte);
   // The program of `variant` in use with the frame's uniforms and the atlases bound.
@@ -119,6 +170,8 @@ class ImpostorRenderer {
   GLuint corner_buffer_ = 0;
   GLuint vertex_array_ = 0;
   GLuint indirect_vertex_array_ = 0;  // drawIndirect's: the corners and the agent index
+  GLuint batch_indices_ = 0;          // the batched draw's: 6 per quad
+  int copies_ = 0;                    // quads per batched draw; 0: the instanced renderer
   int atlas_width_ = 0;
   int atlas_height_ = 0;
   int lod_ = 0;
@@ -128,7 +181,9 @@ class ImpostorRenderer {
   glm::vec3 center_{0.0f};
   glm::vec2 size_{0.0f};
   glm::vec2 metallic_roughness_{0.0f, 1.0f};
-  std::vector<glm::vec4> clips_;  // two per clip (impostor.vert's u_impostor_clips)
+  std::vector<glm::vec4> clips_;        // two per clip (impostor.vert's u_impostor_clips)
+  Impostor frames_;                     // the grid and frame counts (no atlases): agentOf's
+  std::vector<BakedClip> clip_timing_;  // the package's clips: agentOf's durations and loops
 };
 
 }  // namespace throng::render

@@ -46,7 +46,7 @@ int vectorsOfType(GLenum type) {
 }
 
 Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
-                                   bool looks, CrowdPass pass, const ShaderSource* user,
+                                   bool looks, bool fade, CrowdPass pass, const ShaderSource* user,
                                    const GlFaults& faults) {
   CrowdProgramSource source;
   source.name =
@@ -58,6 +58,7 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
                     fmt::format("JOINTS_PER_COPY {}", joints_per_copy),
                     fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
   if (looks) source.defines.push_back("LOOKS 1");
+  if (fade) source.defines.push_back("IMPOSTOR_FADE");
   source.pass = pass;
   source.user = user;
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
@@ -152,7 +153,7 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   // The vertex stage's own uniforms, read from a program linked for one character of one joint
   // with a fragment stage that takes none (the budget is the vertex stage's).
   Result<Program> probe =
-      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, CrowdPass::kVertexProbe,
+      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, false, CrowdPass::kVertexProbe,
                          desc.shader.get(), deviceFaults(device));
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kAgentUniform};
@@ -182,6 +183,13 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
                                               : static_cast<int>(source.palette_joints.size());
   Result<BatchCapacity> capacity = computeBatchCapacity(budget_, build.other_uniform_vectors, x,
                                                         build.vertex_count, desc.joint_encoding);
+  lod.fade = build.index == desc.fade_lod;
+  if (lod.fade && capacity.ok()) {
+    // A quarter vector per character for the fade's weights: K again with them counted.
+    capacity =
+        computeBatchCapacity(budget_, build.other_uniform_vectors + (capacity->characters + 3) / 4,
+                             x, build.vertex_count, desc.joint_encoding);
+  }
   lod.info.joints = x;
   lod.info.encoding = desc.joint_encoding;
   lod.info.other_uniform_vectors = build.other_uniform_vectors;
@@ -210,13 +218,14 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   lod.looks = mesh->looks;
   lod.has_looks = build.has_looks;
   Result<Program> program =
-      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, CrowdPass::kColor,
+      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, lod.fade, CrowdPass::kColor,
                          desc.shader.get(), deviceFaults(device));
   if (!program.ok()) return program.status();
   lod.color = LodProgram::of(std::move(*program));
   if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
   if (agents_.size() < static_cast<size_t>(k)) agents_.resize(k);
   if (packed_.size() < static_cast<size_t>(k)) packed_.resize(k);
+  if (fades_.size() < static_cast<size_t>(k + 3) / 4) fades_.resize((k + 3) / 4);
 
   glGenBuffers(1, &lod.vertex_buffer);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
@@ -317,6 +326,8 @@ MergedBatchRenderer::LodProgram MergedBatchRenderer::LodProgram::of(Program prog
   if (p.palette_location < 0) p.palette_location = p.program.uniform("u_palette");
   p.agent_location = p.program.uniform("u_agent[0]");
   if (p.agent_location < 0) p.agent_location = p.program.uniform("u_agent");
+  p.fade_location = p.program.uniform("u_fade[0]");
+  if (p.fade_location < 0) p.fade_location = p.program.uniform("u_fade");
   p.material_uniforms = MaterialUniforms::of(p.program);
   p.shading = ShadingUniforms::of(p.program);
   return p;
@@ -374,7 +385,8 @@ bool MergedBatchRenderer::hasBlendedMaterials(int lod_index) const {
 void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRows> palettes,
                                          std::span<const glm::vec4> tints,
                                          std::optional<MaterialPass> pass,
-                                         std::span<const glm::vec4> agents) {
+                                         std::span<const glm::vec4> agents,
+                                         std::span<const float> fades) {
   assert(lod_index >= 0 && lod_index < lodCount());
   const int drawn = lods_[lod_index].info.drawn_lod;
   Lod& lod = lods_[drawn];
@@ -397,7 +409,8 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
       }
       batch_agents = agents_.data();
     }
-    drawBatch(lod, palettes.data() + first * x, batch_tints, batch_agents, count, pass);
+    drawBatch(lod, palettes.data() + first * x, batch_tints, batch_agents, count, pass,
+              fades.empty() ? nullptr : fades.data() + first);
   }
 }
 
@@ -406,7 +419,7 @@ Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod
   if (!lod.depth.program.valid()) {
     Result<Program> program =
         buildMergedProgram(lod.info.characters_per_batch, lod.info.joints, lod.info.encoding,
-                           lod.has_looks, CrowdPass::kDepth, shader_.get(), *faults_);
+                           lod.has_looks, lod.fade, CrowdPass::kDepth, shader_.get(), *faults_);
     if (!program.ok()) return program.status();
     lod.depth = LodProgram::of(std::move(*program));
   }
@@ -415,7 +428,7 @@ Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod
 
 void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
                                     const glm::vec4* agents, int count,
-                                    std::optional<MaterialPass> pass) {
+                                    std::optional<MaterialPass> pass, const float* fades) {
   Result<LodProgram*> made = programOf(lod);
   if (!made.ok()) {
     if (status_.ok()) status_ = made.status();
@@ -442,6 +455,13 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   }
   for (int c = 0; c < count; ++c) packed_[c] = packMergedAgent(tints[c], agents[c]);
   glUniform4fv(program.agent_location, count, &packed_[0].x);
+  if (program.fade_location >= 0) {
+    // Four weights a vector; none given (another LOD drawn with this one, the depth pass): 0.
+    const int vectors = (count + 3) / 4;
+    std::fill(fades_.begin(), fades_.begin() + vectors, glm::vec4(0.0f));
+    for (int c = 0; fades && c < count; ++c) fades_[c / 4][c % 4] = fades[c];
+    glUniform4fv(program.fade_location, vectors, &fades_[0].x);
+  }
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   constexpr GLsizei kStride = sizeof(BatchVertex);

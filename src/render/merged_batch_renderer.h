@@ -64,6 +64,10 @@ struct MergedBatchDesc {
   // The user's shading file (docs/shaders.md); null: the built-in look. Its errors fail create()
   // (kInvalidArgument naming the file and line); its vertex uniforms count against the budget.
   std::shared_ptr<const ShaderSource> shader;
+  // The LOD whose characters the impostor's cross-fade screen-doors (the last mesh LOD when the
+  // impostor is drawn; -1: none): its programs take a weight per character (IMPOSTOR_FADE,
+  // u_fade: a quarter vector each), drawCharacters' `fades`.
+  int fade_lod = -1;
 };
 
 // What create() decided for one of the package's LODs.
@@ -143,7 +147,7 @@ class MergedBatchRenderer {
   void drawCharacters(int lod, std::span<const JointRows> palettes,
                       std::span<const glm::vec4> tints,
                       std::optional<MaterialPass> pass = std::nullopt,
-                      std::span<const glm::vec4> agents = {});
+                      std::span<const glm::vec4> agents = {}, std::span<const float> fades = {});
   // True when the LOD drawn for `lod` has a blended (AlphaMode::kBlend) material.
   bool hasBlendedMaterials(int lod) const;
   // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
@@ -161,6 +165,7 @@ class MergedBatchRenderer {
     Program program;
     int palette_location = -1;
     int agent_location = -1;
+    int fade_location = -1;  // u_fade: the fade LOD's programs only
     MaterialUniforms material_uniforms;
     ShadingUniforms shading;
     bool frame_set = false;  // the frame's uniforms are set (beginFrame clears it)
@@ -173,6 +178,7 @@ class MergedBatchRenderer {
     LodProgram color;
     LodProgram depth;  // built on the first depth pass
     bool has_looks = false;
+    bool fade = false;  // desc.fade_lod: its programs take u_fade
     uint32_t triangles_per_character = 0;
     unsigned vertex_buffer = 0;
     unsigned index_buffer = 0;
@@ -206,7 +212,7 @@ class MergedBatchRenderer {
   // `pass`: only that pass's materials; none: both, opaque first.
   void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
                  const glm::vec4* agents, int count,
-                 std::optional<MaterialPass> pass = std::nullopt);
+                 std::optional<MaterialPass> pass = std::nullopt, const float* fades = nullptr);
 
   std::vector<Lod> lods_;
   std::vector<Warning> warnings_;
@@ -222,6 +228,7 @@ class MergedBatchRenderer {
   std::vector<glm::vec4> white_;      // K of the largest batch: the tints of untinted characters
   std::vector<glm::vec4> agents_;     // K of the largest batch: agent facts when none are given
   std::vector<glm::vec4> packed_;     // K of the largest batch: u_agent's vectors (packMergedAgent)
+  std::vector<glm::vec4> fades_;      // K / 4 of the largest batch: u_fade's vectors
   MergedFrameStats stats_;
   Status status_;
 };

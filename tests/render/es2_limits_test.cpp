@@ -20,6 +20,7 @@
 #include <GLES3/gl3.h>
 #include <gtest/gtest.h>
 
+#include "render/merged_batch_renderer.h"
 #include "render_test_support.h"
 #include "support/material_character.h"
 #include "support/test_support.h"
@@ -33,6 +34,7 @@ namespace {
 // GLSL ES 1.00's guaranteed minimums (gl_MaxVertexAttribs, gl_MaxVaryingVectors).
 constexpr int kMaxVertexAttributes = 8;
 constexpr int kMaxVaryingVectors = 8;
+constexpr int kMaxVertexUniformVectors = 128;
 // Object names scanned for live programs (shaders and programs share one name space; a few
 // renderers make well under a few hundred).
 constexpr GLuint kMaxObjectName = 4096;
@@ -330,6 +332,8 @@ struct Checked {
   int programs = 0;
   int most_attributes = 0;
   int most_varyings = 0;
+  int impostor_programs = 0;       // gles2/impostor.vert's
+  int most_impostor_uniforms = 0;  // vertex uniform vectors of both stages together
 };
 
 // A linked program of the current context as the driver holds it.
@@ -413,6 +417,14 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
     for (const std::string& token : tokens(vertex_text)) {
       EXPECT_TRUE(token != "texture2D" && token != "texture2DLod" && token != "texture2DProj")
           << label << ": a texture lookup in the vertex stage";
+    }
+    if (vertex_text.find("u_impostor_agents") != std::string::npos) {
+      // The impostor's batches are sized from the uniform budget (ES 2.0's minimum below):
+      // every active uniform, the fragment stage's too, within it.
+      ++checked.impostor_programs;
+      const int vectors = otherUniformVectors(name, {});
+      EXPECT_LE(vectors, kMaxVertexUniformVectors) << label;
+      checked.most_impostor_uniforms = std::max(checked.most_impostor_uniforms, vectors);
     }
     checked.most_attributes = std::max(checked.most_attributes, locations);
     checked.most_varyings = std::max(checked.most_varyings, rows);
@@ -506,13 +518,42 @@ void drawEveryConfiguration(const std::function<void(const std::string&)>& inspe
     device->finish();
     inspect(config.name);
   }
+  // The impostor's programs (the merged path's quads, K per draw) at ES 2.0's minimum uniform
+  // budget, colour and depth, with the built-in look and with the user's file.
+  const Package impostor_package = test::sampleWithSyntheticImpostor();
+  const Config impostor_configs[] = {
+      {"impostors, built-in look, shadow map", ShadowMode::kMap, false},
+      {"impostors, user file with a vertex hook, blob shadows", ShadowMode::kBlob, true}};
+  for (const Config& config : impostor_configs) {
+    CrowdRendererDesc rd;
+    rd.path = RenderPath::kMerged;
+    rd.shadows = config.shadows;
+    rd.shadow_map_size = 256;
+    rd.max_vertex_uniform_vectors = kMaxVertexUniformVectors;
+    rd.fixed_lod = static_cast<int>(impostor_package.lods.size());
+    if (config.user)
+      rd.shader = std::make_shared<const ShaderSource>(ShaderSource{"hooked.glsl", kHookedShader});
+    CrowdRenderer renderer(*device, impostor_package, rd);
+    ASSERT_TRUE(renderer.ok()) << config.name << ": " << renderer.status().toString();
+    ASSERT_EQ(renderer.impostorLod(), *rd.fixed_lod) << renderer.impostorReason();
+    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    ASSERT_TRUE(renderer.draw(view, frame).ok()) << config.name;
+    ASSERT_TRUE(renderer.drawDepth(view, frame).ok()) << config.name;
+    device->finish();
+    inspect(config.name);
+  }
 }
 
 TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
   Checked checked;
   drawEveryConfiguration([&](const std::string& config) { checkLivePrograms(config, checked); });
-  std::printf("  %d programs checked: at most %d attribute locations, %d varying vectors\n",
-              checked.programs, checked.most_attributes, checked.most_varyings);
+  std::printf(
+      "  %d programs checked: at most %d attribute locations, %d varying vectors; %d "
+      "impostor programs, at most %d uniform vectors\n",
+      checked.programs, checked.most_attributes, checked.most_varyings, checked.impostor_programs,
+      checked.most_impostor_uniforms);
+  // The impostor's colour and depth programs, each with and without the user's file.
+  EXPECT_GE(checked.impostor_programs, 4);
   // Crowd (colour and depth, each with and without the file), ground and blob programs at least.
   EXPECT_GE(checked.programs, 12);
 }

@@ -23,11 +23,6 @@ namespace throng::render {
 namespace impostor_render_test {
 namespace {
 
-constexpr uint32_t kAzimuths = 8;
-constexpr uint32_t kElevations = 3;
-constexpr uint32_t kTileWidth = 12;
-constexpr uint32_t kTileHeight = 16;
-constexpr uint32_t kFramesPerClip = 4;
 // The pick's weights: the shader's and the CPU's float arithmetic (atan, asin, division) in a
 // different order.
 constexpr float kWeightTolerance = 2e-3f;
@@ -36,50 +31,6 @@ constexpr float kWeightTolerance = 2e-3f;
 // more, at most this share of the covered pixels.
 constexpr int kChannelTolerance = 6;
 constexpr double kMaxEdgeShare = 0.08;
-
-// The colour of tile (view, frame): every tile its own, alpha 255 inside an inset rectangle.
-glm::u8vec3 tileColor(uint32_t view, uint32_t frame) {
-  return glm::u8vec3(30 + 25 * (view % kAzimuths), 40 + 70 * (view / kAzimuths),
-                     30 + 50 * (frame % 4));
-}
-bool tileCovered(uint32_t x, uint32_t y) {
-  return x >= 2 && x < kTileWidth - 2 && y >= 1 && y < kTileHeight - 2;
-}
-
-// The sample package with a synthetic impostor (no mesh of it: its tiles are flat colours).
-Package packageWithImpostor() {
-  Package p = test::sampleWithLods();
-  Impostor& m = p.impostor;
-  m.azimuths = kAzimuths;
-  m.elevations = kElevations;
-  m.tile_width = kTileWidth;
-  m.tile_height = kTileHeight;
-  m.center = glm::vec3(0.0f, 0.9f, 0.0f);
-  m.size = glm::vec2(1.2f, 1.9f);
-  m.fps = 10.0f;
-  m.clip_frames.assign(p.clips.size(), kFramesPerClip);
-  m.max_error = 0.5f;
-  const uint32_t w = m.atlasWidth();
-  const uint32_t h = m.atlasHeight();
-  m.color.assign(size_t{w} * h * kImpostorColorBytes, 0);
-  m.normals.assign(size_t{w} * h * kImpostorNormalBytes, 0);
-  for (uint32_t y = 0; y < h; ++y) {
-    for (uint32_t x = 0; x < w; ++x) {
-      if (!tileCovered(x % kTileWidth, y % kTileHeight)) continue;
-      const glm::u8vec3 c = tileColor(y / kTileHeight, x / kTileWidth);
-      uint8_t* px = &m.color[(size_t{y} * w + x) * kImpostorColorBytes];
-      px[0] = c.r;
-      px[1] = c.g;
-      px[2] = c.b;
-      px[3] = 255;
-      uint8_t* n = &m.normals[(size_t{y} * w + x) * kImpostorNormalBytes];
-      n[0] = 128;
-      n[1] = 128;
-      n[2] = 255;
-    }
-  }
-  return p;
-}
 
 // World -> model: the heading's turn undone (placementMatrix turns model to world).
 glm::vec3 toModel(glm::vec3 d, float heading) {
@@ -106,7 +57,7 @@ float largestDifference(const std::map<uint32_t, float>& a, const std::map<uint3
 }
 
 TEST(ImpostorRender, PickMatchesImpostorBlendAtManyHeadingsPitchesAndTimes) {
-  const Package package = packageWithImpostor();
+  const Package package = test::sampleWithSyntheticImpostor();
   auto device = test::makeTestDevice();
   ASSERT_NE(device, nullptr);
   Result<std::unique_ptr<ImpostorRenderer>> renderer =
@@ -232,20 +183,25 @@ Image compose(const Impostor& m, const FrameView& view, int size, glm::vec3 posi
   return image;
 }
 
-// The paths that draw impostors (the others draw the last mesh LOD in their place).
-constexpr RenderPath kImpostorPaths[] = {RenderPath::kInstanced, RenderPath::kGpu};
+// Every path draws impostors: the instanced and gpu paths from their records (ES 3.0, 3.1), the
+// merged path batched on an ES 2.0 context, the per-character path one quad per draw.
+constexpr test::PathOnEs kImpostorPaths[] = {{RenderPath::kInstanced, 3},
+                                             {RenderPath::kGpu, 3},
+                                             {RenderPath::kMerged, 2},
+                                             {RenderPath::kPerCharacter, 3}};
 
 // Every path's picture against the CPU composition, and the paths' pictures against each other
 // (the path tolerance of render_test_support.h).
 TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
-  const Package package = packageWithImpostor();
+  const Package package = test::sampleWithSyntheticImpostor();
   constexpr int kSize = 128;
   constexpr int kShots = 4;
   std::vector<Image> first_path;
-  for (const RenderPath path : kImpostorPaths) {
-    SCOPED_TRACE(renderPathName(path));
-    auto device = test::makeTestDevice(3, kSize);
+  for (const auto [path, gles_major] : kImpostorPaths) {
+    SCOPED_TRACE(test::pathOnEsName(path, gles_major));
+    auto device = test::makeTestDevice(gles_major, kSize);
     ASSERT_NE(device, nullptr);
+    ASSERT_EQ(device->caps().gles_major, gles_major);
     CrowdRendererDesc desc;
     desc.path = path;
     desc.fixed_lod = static_cast<int>(package.lods.size());
@@ -253,7 +209,9 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
         ShaderSource{"unlit.glsl", "vec4 throngShade(ThrongSurface s) { return s.base_color; }\n"});
     CrowdRenderer renderer(*device, package, desc);
     ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-    ASSERT_EQ(renderer.impostorLod(), static_cast<int>(package.lods.size()));
+    ASSERT_EQ(renderer.path(), path);
+    ASSERT_EQ(renderer.impostorLod(), static_cast<int>(package.lods.size()))
+        << renderer.impostorReason();
 
     int checked = 0;
     for (int shot = 0; shot < kShots; ++shot) {
@@ -298,17 +256,17 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
       EXPECT_LE(bad, kMaxEdgeShare * covered)
           << "shot " << shot << ": " << bad << " of " << covered;
       if (::testing::Test::HasFailure()) {
-        (void)writePng(*drawn, std::string("impostor_drawn_") + renderPathName(path) + "_" +
+        (void)writePng(*drawn, "impostor_drawn_" + test::pathOnEsName(path, gles_major) + "_" +
                                    std::to_string(shot) + ".png");
         (void)writePng(reference, "impostor_reference_" + std::to_string(shot) + ".png");
       }
-      if (path == kImpostorPaths[0]) {
+      if (path == kImpostorPaths[0].path) {
         first_path.push_back(*drawn);
       } else {
         const ImageDifference d =
             compareImages(first_path[shot], *drawn, test::kPathChannelTolerance);
         EXPECT_LE(static_cast<double>(d.bad_pixels), test::kPathMaxBadPixelShare * kSize * kSize)
-            << "shot " << shot << " against " << renderPathName(kImpostorPaths[0]);
+            << "shot " << shot << " against " << renderPathName(kImpostorPaths[0].path);
       }
       ++checked;
     }
@@ -317,10 +275,8 @@ TEST(ImpostorRender, EveryPathsPictureMatchesTheCpuCompositionOfTheAtlasTiles) {
 }
 
 TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
-  const Package package = packageWithImpostor();
+  const Package package = test::sampleWithSyntheticImpostor();
   const int impostor = static_cast<int>(package.lods.size());
-  auto device = test::makeTestDevice(3, 64);
-  ASSERT_NE(device, nullptr);
   // One agent at the eye's feet, one past the impostor's switch distance (its error 0.5 model
   // units covers a pixel at about 55 units through a 64-pixel, 0.9-radian view).
   const Placement placements[2] = {{glm::vec3(0.0f, 0.0f, -3.0f), 0.0f, 1.0f},
@@ -329,23 +285,36 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
   const CrowdFrame frame{placements, playback};
   const FrameView view = lookAtView(glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f, 1.0f, -10.0f),
                                     0.9f, 1.0f, 0.1f, 500.0f);
-  for (const bool on : {true, false}) {
-    CrowdRendererDesc desc;
-    desc.path = RenderPath::kInstanced;
-    desc.impostors = on;
-    CrowdRenderer renderer(*device, package, desc);
-    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-    EXPECT_EQ(renderer.lodCount(), impostor + (on ? 1 : 0));
-    EXPECT_EQ(renderer.impostorLod(), on ? impostor : -1) << renderer.impostorReason();
-    device->beginFrame(glm::vec4(0.0f));
-    ASSERT_TRUE(renderer.draw(view, frame).ok());
-    EXPECT_LT(renderer.agentDrawInfo(0).lod, impostor - 1);
-    EXPECT_EQ(renderer.agentDrawInfo(1).lod, on ? impostor : impostor - 1);
-    if (on) {
-      EXPECT_EQ(renderer.stats().agents_per_lod[impostor], 1u);
-      EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
+  // The CPU-fed paths: the instanced one, the merged one on ES 2.0, the per-character one.
+  for (const auto [path, gles_major] : kImpostorPaths) {
+    if (path == RenderPath::kGpu) continue;  // below
+    SCOPED_TRACE(test::pathOnEsName(path, gles_major));
+    auto es = test::makeTestDevice(gles_major, 64);
+    ASSERT_NE(es, nullptr);
+    for (const bool on : {true, false}) {
+      CrowdRendererDesc desc;
+      desc.path = path;
+      desc.impostors = on;
+      CrowdRenderer renderer(*es, package, desc);
+      ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+      ASSERT_EQ(renderer.path(), path);
+      EXPECT_EQ(renderer.lodCount(), impostor + (on ? 1 : 0));
+      EXPECT_EQ(renderer.impostorLod(), on ? impostor : -1) << renderer.impostorReason();
+      es->beginFrame(glm::vec4(0.0f));
+      ASSERT_TRUE(renderer.draw(view, frame).ok());
+      EXPECT_LT(renderer.agentDrawInfo(0).lod, impostor - 1);
+      EXPECT_EQ(renderer.agentDrawInfo(1).lod, on ? impostor : impostor - 1);
+      if (on) {
+        EXPECT_EQ(renderer.stats().agents_per_lod[impostor], 1u);
+        EXPECT_EQ(renderer.lodInfo(impostor).triangles, 2u);
+        // The far agent is a quad: 2 of the frame's triangles.
+        EXPECT_EQ(renderer.stats().triangles,
+                  renderer.lodInfo(renderer.agentDrawInfo(0).lod).triangles + 2u);
+      }
     }
   }
+  auto device = test::makeTestDevice(3, 64);
+  ASSERT_NE(device, nullptr);
   // The gpu path's compute pass picks alike (its counts, read back after the frame).
   CrowdRendererDesc desc;
   desc.path = RenderPath::kGpu;
@@ -361,7 +330,7 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
 }
 
 TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
-  Package package = packageWithImpostor();
+  Package package = test::sampleWithSyntheticImpostor();
   // An error past the last mesh LOD's, seen with 8 pixels allowed: the switch falls where the
   // character is some 40 pixels tall in a 128-pixel frame.
   package.impostor.max_error = 1.5f * package.lods.back().max_error;
@@ -369,8 +338,6 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
   constexpr float kThreshold = 8.0f;
   constexpr float kFov = 0.9f;
   const int impostor = static_cast<int>(package.lods.size());
-  auto device = test::makeTestDevice(3, kSize);
-  ASSERT_NE(device, nullptr);
   std::vector<MeshLod> chain;
   for (const MeshLod& lod : package.lods) {
     chain.emplace_back();
@@ -389,8 +356,10 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
                          std::span<const AgentPlayback>(&playback, 1)};
   const FrameView view = lookAtView(eye, placement.position + glm::vec3(0.0f, 0.9f, 0.0f), kFov,
                                     1.0f, 0.1f, 10.0f * end);
-  for (const RenderPath path : kImpostorPaths) {
-    SCOPED_TRACE(renderPathName(path));
+  for (const auto [path, gles_major] : kImpostorPaths) {
+    SCOPED_TRACE(test::pathOnEsName(path, gles_major));
+    auto device = test::makeTestDevice(gles_major, kSize);
+    ASSERT_NE(device, nullptr);
     Image pictures[3];  // faded, mesh LOD only, impostor only
     for (int which = 0; which < 3; ++which) {
       CrowdRendererDesc desc;
@@ -402,7 +371,7 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
       ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
       device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
       ASSERT_TRUE(renderer.draw(view, frame).ok());
-      if (path == RenderPath::kInstanced) {  // the gpu path's lists stay on the GPU
+      if (path != RenderPath::kGpu) {  // the gpu path's lists stay on the GPU
         EXPECT_EQ(renderer.agentDrawInfo(0).lod, which == 2 ? impostor : impostor - 1);
       }
       pictures[which] = device->readPixels().value();
@@ -450,7 +419,70 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
     std::printf(
         "%s fade: %d pixels from the mesh, %d from the impostor, %d neither, %d on the wrong "
         "side of the door\n",
-        renderPathName(path), from_mesh, from_impostor, neither, wrong_side);
+        test::pathOnEsName(path, gles_major).c_str(), from_mesh, from_impostor, neither,
+        wrong_side);
+  }
+}
+
+// Atlases past the ES 2.0 device's GL_MAX_TEXTURE_SIZE on the merged path: halved once (the
+// picture still the impostor's, a tile half as many texels), refused with the reason past twice
+// the limit (the last mesh LOD drawn instead).
+TEST(ImpostorRender, MergedPathHalvesOrRefusesAtlasesPastTheMaxTextureSize) {
+  const Package package = test::sampleWithSyntheticImpostor();
+  const int side =
+      static_cast<int>(std::max(package.impostor.atlasWidth(), package.impostor.atlasHeight()));
+  const int impostor = static_cast<int>(package.lods.size());
+  constexpr int kSize = 64;
+  const FrameView view =
+      lookAtView(glm::vec3(0.0f, 1.0f, 3.0f), glm::vec3(0.0f, 0.9f, 0.0f), 0.9f, 1.0f, 0.1f, 50.0f);
+  const Placement placement{};
+  const AgentPlayback playback{};
+  const CrowdFrame frame{std::span<const Placement>(&placement, 1),
+                         std::span<const AgentPlayback>(&playback, 1)};
+  for (const bool halved : {true, false}) {
+    SCOPED_TRACE(halved ? "halved" : "refused");
+    CapsOverride caps;
+    // Just under the atlas's side: halved fits; under half of it: even halved does not.
+    caps.max_texture_size = halved ? side - 1 : side / 2 - 1;
+    auto device = test::makeTestDevice(2, kSize, caps);
+    ASSERT_NE(device, nullptr);
+    ASSERT_EQ(device->caps().max_texture_size, *caps.max_texture_size);
+    CrowdRendererDesc desc;
+    desc.path = RenderPath::kMerged;
+    desc.shader = std::make_shared<ShaderSource>(
+        ShaderSource{"unlit.glsl", "vec4 throngShade(ThrongSurface s) { return s.base_color; }\n"});
+    CrowdRenderer renderer(*device, package, desc);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+    if (!halved) {
+      EXPECT_EQ(renderer.impostorLod(), -1);
+      EXPECT_NE(renderer.impostorReason().find("GL_MAX_TEXTURE_SIZE"), std::string::npos)
+          << renderer.impostorReason();
+      continue;
+    }
+    ASSERT_EQ(renderer.impostorLod(), impostor) << renderer.impostorReason();
+    // The halved atlases' picture against the full ones' (another ES 2.0 device without the
+    // limit): the same tiles' flat colours, edges aside.
+    Image pictures[2];
+    for (int full = 0; full < 2; ++full) {
+      auto on = full ? test::makeTestDevice(2, kSize) : std::move(device);
+      ASSERT_NE(on, nullptr);
+      CrowdRendererDesc fixed = desc;
+      fixed.fixed_lod = impostor;
+      CrowdRenderer quads(*on, package, fixed);
+      ASSERT_TRUE(quads.ok()) << quads.status().toString();
+      on->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      ASSERT_TRUE(quads.draw(view, frame).ok());
+      pictures[full] = on->readPixels().value();
+    }
+    int covered = 0;
+    for (size_t p = 0; p < pictures[1].rgba.size() / 4; ++p) {
+      const uint8_t* px = &pictures[1].rgba[p * 4];
+      covered += px[0] > 0 || px[1] > 0 || px[2] > 0;
+    }
+    ASSERT_GT(covered, 100);
+    const ImageDifference d = compareImages(pictures[1], pictures[0], kChannelTolerance);
+    EXPECT_LE(static_cast<double>(d.bad_pixels), kMaxEdgeShare * covered)
+        << d.bad_pixels << " of " << covered;
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "support/test_support.h"
 #include "test_package.h"
+#include "throng/core/impostor.h"
 #include "throng/core/package.h"
 #include "throng/core/skinning.h"
 #include "throng/crowd/frame_morph.h"
@@ -48,6 +49,60 @@ const Package& sampleWithLods() {
     return p;
   }();
   return package;
+}
+
+namespace synthetic_impostor {
+
+constexpr uint32_t kSyntheticAzimuths = 8;
+constexpr uint32_t kSyntheticElevations = 3;
+constexpr uint32_t kSyntheticTileWidth = 12;
+constexpr uint32_t kSyntheticTileHeight = 16;
+constexpr uint32_t kSyntheticFramesPerClip = 4;
+
+// The colour of tile (view, frame): every tile its own, alpha 255 inside an inset rectangle.
+glm::u8vec3 syntheticTileColor(uint32_t view, uint32_t frame) {
+  return glm::u8vec3(30 + 25 * (view % kSyntheticAzimuths), 40 + 70 * (view / kSyntheticAzimuths),
+                     30 + 50 * (frame % 4));
+}
+bool syntheticTileCovered(uint32_t x, uint32_t y) {
+  return x >= 2 && x < kSyntheticTileWidth - 2 && y >= 1 && y < kSyntheticTileHeight - 2;
+}
+
+}  // namespace synthetic_impostor
+
+Package sampleWithSyntheticImpostor() {
+  using namespace synthetic_impostor;
+  Package p = sampleWithLods();
+  Impostor& m = p.impostor;
+  m.azimuths = kSyntheticAzimuths;
+  m.elevations = kSyntheticElevations;
+  m.tile_width = kSyntheticTileWidth;
+  m.tile_height = kSyntheticTileHeight;
+  m.center = glm::vec3(0.0f, 0.9f, 0.0f);
+  m.size = glm::vec2(1.2f, 1.9f);
+  m.fps = 10.0f;
+  m.clip_frames.assign(p.clips.size(), kSyntheticFramesPerClip);
+  m.max_error = 0.5f;
+  const uint32_t w = m.atlasWidth();
+  const uint32_t h = m.atlasHeight();
+  m.color.assign(size_t{w} * h * kImpostorColorBytes, 0);
+  m.normals.assign(size_t{w} * h * kImpostorNormalBytes, 0);
+  for (uint32_t y = 0; y < h; ++y) {
+    for (uint32_t x = 0; x < w; ++x) {
+      if (!syntheticTileCovered(x % kSyntheticTileWidth, y % kSyntheticTileHeight)) continue;
+      const glm::u8vec3 c = syntheticTileColor(y / kSyntheticTileHeight, x / kSyntheticTileWidth);
+      uint8_t* px = &m.color[(size_t{y} * w + x) * kImpostorColorBytes];
+      px[0] = c.r;
+      px[1] = c.g;
+      px[2] = c.b;
+      px[3] = 255;
+      uint8_t* n = &m.normals[(size_t{y} * w + x) * kImpostorNormalBytes];
+      n[0] = 128;
+      n[1] = 128;
+      n[2] = 255;
+    }
+  }
+  return p;
 }
 
 const std::vector<Package>& sampleAndChainPackages() {

@@ -33,6 +33,11 @@ inline constexpr float kSkinNormalTolerance = 1e-3f;
 // draws), made once per test process.
 const Package& sampleWithLods();
 
+// sampleWithLods() with a synthetic impostor of 8 x 3 views, 4 frames per clip and 12 x 16-texel
+// tiles (no mesh of it: each tile a flat colour of its own inside an inset rectangle, so that a
+// wrong view or frame shows; normals facing the camera), error 0.5 model units.
+Package sampleWithSyntheticImpostor();
+
 // Two characters of different skeletons, baked once per test process: the sample character and
 // the chain (at 24 frames per second).
 const std::vector<Package>& sampleAndChainPackages();

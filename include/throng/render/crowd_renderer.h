@@ -93,8 +93,9 @@ struct CrowdRendererDesc {
   bool events_on_cpu = false;
   // Draw the package's impostor (Package::impostor; docs/lods.md, "Impostors at run time") as its
   // last LOD, picked by the LOD rule with its max_error like a mesh LOD. Ignored for a package
-  // without one. A path that does not draw impostors yet draws the last mesh LOD instead
-  // (impostorReason() says so).
+  // without one. Every path draws it; where one cannot (atlases past the device's texture size
+  // even halved, too many clips for the ES 3.0 shader, no uniform room for one quad) it draws the
+  // last mesh LOD instead (impostorReason() says why).
   bool impostors = true;
 };
 

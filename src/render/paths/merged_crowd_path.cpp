@@ -2,6 +2,8 @@
 // and the batches' draws.
 #include "render/paths/merged_crowd_path.h"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "render/gl_check.h"
@@ -78,6 +80,9 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
   merged_desc.max_fallback_error = desc.max_fallback_error;
   merged_desc.joint_encoding = chooseEncoding(package, desc, facts);
   merged_desc.shader = desc.shader;
+  if (desc.impostors && !package.impostor.empty()) {
+    merged_desc.fade_lod = static_cast<int>(package.lods.size()) - 1;
+  }
   Result<std::unique_ptr<MergedBatchRenderer>> merged =
       MergedBatchRenderer::create(device, package.lods, package.skeleton.jointCount(), merged_desc,
                                   Looks{package.materials, package.images});
@@ -112,6 +117,7 @@ Status MergedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFrame
   stats.cpu_ms.playback = millisecondsSince(start);
   const PassClock::time_point palettes = PassClock::now();
   packPalettes(in, lists);
+  packImpostors(in, lists);
   stats.cpu_ms.pack_upload = millisecondsSince(palettes);
   return Status::okStatus();
 }
@@ -122,7 +128,8 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
   const int lod_count = f.lodCount();
   const uint32_t visible = lists.visible;
   size_t rows = 0;
-  for (int l = 0; l < lod_count; ++l) {
+  const int mesh_lods = renderer_->lodCount();  // the impostor's LOD, if any, comes after
+  for (int l = 0; l < mesh_lods; ++l) {
     rows += static_cast<size_t>(lists.lod_counts[l]) * f.lod_info[l].joints;
   }
   growTo(palettes_, rows);
@@ -135,8 +142,9 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
         row_first[l - 1] + static_cast<size_t>(lists.lod_counts[l - 1]) * f.lod_info[l - 1].joints;
   }
   const CrowdFrame& frame = in.frame;
+  const uint32_t meshes = lod_count > mesh_lods ? lists.lod_first[mesh_lods] : visible;
   forChunks(
-      in.jobs, visible, in.jobs ? in.jobs->chunkFor(visible, kMinPalettesPerChunk) : visible,
+      in.jobs, meshes, in.jobs ? in.jobs->chunkFor(meshes, kMinPalettesPerChunk) : meshes,
       [&](size_t begin, size_t end) {
         int l = 0;
         for (size_t i = begin; i < end; ++i) {
@@ -161,6 +169,58 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
       });
 }
 
+void MergedCrowdPath::packImpostors(const FrameInput& in, const AgentLists& lists) {
+  const int lod = facts().impostor_lod;
+  impostor_agents_.clear();
+  fades_.clear();
+  if (!impostors_ || lod < 1 || static_cast<size_t>(lod) >= lists.lod_counts.size()) return;
+  const uint32_t first = lists.lod_first[lod];
+  const uint32_t count = lists.lod_counts[lod];
+  impostor_agents_.resize(count);
+  const CrowdFrame& frame = in.frame;
+  // The cross-fade: the last mesh LOD's agents in the band, weighed by distance as
+  // instanced.vert does; each is drawn both ways behind the screen door.
+  const glm::vec2 band = impostorFadeBand(facts(), in, deviceHeight());
+  if (band.y > 0.0f) {
+    const uint32_t fade_first = lists.lod_first[lod - 1];
+    fades_.resize(lists.lod_counts[lod - 1]);
+    for (size_t i = 0; i < fades_.size(); ++i) {
+      const uint32_t a = lists.order[fade_first + i];
+      const Placement& placement = frame.placements[a];
+      fades_[i] = std::clamp(
+          (glm::length(placement.position - in.view.eye) / placement.scale - band.x) * band.y, 0.0f,
+          1.0f);
+      if (fades_[i] <= 0.0f) continue;
+      impostor_agents_.push_back(impostors_->agentOf(
+          placement, frame.playback[a], quantizedTint(agentTint(in.settings, frame, a, lod - 1)),
+          agentId(frame, a), agentStateByte(frame, a), -fades_[i]));
+    }
+  }
+  if (count == 0) return;
+  forChunks(in.jobs, count, in.jobs ? in.jobs->chunkFor(count, kMinPalettesPerChunk) : count,
+            [&](size_t begin, size_t end) {
+              for (size_t i = begin; i < end; ++i) {
+                const uint32_t a = lists.order[first + i];
+                impostor_agents_[i] =
+                    impostors_->agentOf(frame.placements[a], frame.playback[a],
+                                        quantizedTint(agentTint(in.settings, frame, a, lod)),
+                                        agentId(frame, a), agentStateByte(frame, a), -1.0f);
+              }
+            });
+}
+
+Status MergedCrowdPath::prepareImpostors(const Device& device, const Package& package,
+                                         const CrowdRendererDesc& desc, int lod) {
+  ImpostorBatching batching;
+  batching.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
+  batching.max_agents_per_draw = per_character_ ? 1 : 0;
+  Result<std::unique_ptr<ImpostorRenderer>> made =
+      ImpostorRenderer::createBatched(device, package, lod, desc.shader.get(), batching);
+  if (!made.ok()) return made.status();
+  impostors_ = std::move(made).value();
+  return Status::okStatus();
+}
+
 Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
                                CrowdFrameStats& stats) {
   const PassClock::time_point start = PassClock::now();
@@ -173,25 +233,34 @@ Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
   const std::span<const std::optional<MaterialPass>> passes =
       in.pass == DrawPass::kDepth ? std::span<const std::optional<MaterialPass>>(depth_passes)
                                   : std::span<const std::optional<MaterialPass>>(color_passes);
+  const int mesh_lods = renderer_->lodCount();
+  uint32_t impostor_draws = 0;
+  Status s;
   for (const std::optional<MaterialPass> pass : passes) {
     size_t at = 0;
-    for (int l = 0; l < f.lodCount(); ++l) {
+    for (int l = 0; l < mesh_lods; ++l) {
       const uint32_t count = lists.lod_counts[l];
       if (count == 0) continue;
       const size_t rows = static_cast<size_t>(count) * f.lod_info[l].joints;
       const uint32_t first = lists.lod_first[l];
+      const bool faded = !fades_.empty() && l == f.impostor_lod - 1;
       renderer_->drawCharacters(l, std::span<const JointRows>(palettes_.data() + at, rows),
                                 std::span<const glm::vec4>(tints_.data() + first, count), pass,
-                                std::span<const glm::vec4>(agents_.data() + first, count));
+                                std::span<const glm::vec4>(agents_.data() + first, count),
+                                faded ? std::span<const float>(fades_) : std::span<const float>());
       at += rows;
+    }
+    // The impostors after the opaque meshes (they are cut out, not blended).
+    if (impostors_ && pass != MaterialPass::kBlend && s.ok()) {
+      s = impostors_->drawAgents(in.view, impostor_agents_, in.shading, in.pass, impostor_draws);
     }
   }
   const MergedFrameStats drawn = renderer_->endFrame();
-  Status s = renderer_->frameStatus();
+  if (s.ok()) s = renderer_->frameStatus();
   if (s.ok()) s = checkGl("crowd renderer: merged draw");
   stats.cpu_ms.submit = millisecondsSince(start);
-  stats.draw_calls = static_cast<uint32_t>(drawn.draw_calls);
-  stats.triangles = drawn.triangles;
+  stats.draw_calls = static_cast<uint32_t>(drawn.draw_calls) + impostor_draws;
+  stats.triangles = drawn.triangles + uint64_t{2} * (impostors_ ? impostor_agents_.size() : 0);
   return s;
 }
 

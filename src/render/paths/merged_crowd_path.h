@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "render/impostor_renderer.h"
 #include "render/merged_batch_renderer.h"
 #include "render/paths/crowd_path.h"
 #include "throng/core/animation_texture.h"
@@ -34,21 +35,31 @@ class MergedCrowdPath final : public CpuFedPath {
   std::vector<int> userTextureUnits() const override {
     return MergedBatchRenderer::userTextureUnits();
   }
+  // The impostor's quads, K per draw as the meshes' characters (ImpostorRenderer::createBatched;
+  // one per draw on the per-character path), after the opaque meshes.
+  Status prepareImpostors(const Device& device, const Package& package,
+                          const CrowdRendererDesc& desc, int lod) override;
 
  private:
   MergedCrowdPath(const CrowdFacts& facts, const Device& device, bool per_character)
       : CpuFedPath(facts, device), per_character_(per_character) {}
   void packPalettes(const FrameInput& in, const AgentLists& lists);
+  // The impostor agents' values (impostor_agents_), in slot order.
+  void packImpostors(const FrameInput& in, const AgentLists& lists);
 
   bool per_character_;
   std::unique_ptr<MergedBatchRenderer> renderer_;
   AnimationTexture texture_;  // palettes are copied from it on the CPU
 
   // Per-frame scratch, grown with the crowd and reused.
-  std::vector<InstanceFrames> frames_;  // the visible agents' frames, by agent
-  std::vector<JointRows> palettes_;     // every visible agent's, LOD by LOD
-  std::vector<glm::vec4> tints_;        // by slot
-  std::vector<glm::vec4> agents_;       // by slot: index, state, appearance, LOD (u_agent)
+  std::vector<InstanceFrames> frames_;           // the visible agents' frames, by agent
+  std::vector<JointRows> palettes_;              // every visible agent's, LOD by LOD
+  std::vector<glm::vec4> tints_;                 // by slot
+  std::vector<glm::vec4> agents_;                // by slot: index, state, appearance, LOD (u_agent)
+  std::unique_ptr<ImpostorRenderer> impostors_;  // null: no impostor drawn
+  // The impostor LOD's visible agents, then the fade band's (the last mesh LOD's agents in it).
+  std::vector<ImpostorAgent> impostor_agents_;
+  std::vector<float> fades_;  // the last mesh LOD's agents' fade weights, by slot from its first
 };
 
 }  // namespace throng::render
