@@ -10,7 +10,7 @@
 //
 //   impostor_draw_bench [--agents=10000,100000] [--repeats 3]
 //                       [--path instanced|gpu|merged|per-character]
-//                       [--package P] [--png-dir D]
+//                       [--view overview|street] [--package P] [--png-dir D]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -83,6 +83,7 @@ double median(std::vector<double> v) {
 
 struct Row {
   double ms = 0.0;
+  double cpu_ms = 0.0;  // the renderer's CPU phases of the frame (median), the main thread's
   uint64_t triangles = 0;
   uint32_t impostors = 0;
   uint32_t visible = 0;
@@ -95,6 +96,7 @@ int run(int argc, char** argv) {
   int repeats = kDefaultRepeats;
   std::string package_path, png_dir;
   RenderPath path = RenderPath::kInstanced;
+  bench::CameraKind camera = bench::CameraKind::kOverview;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--repeats")
@@ -103,7 +105,11 @@ int run(int argc, char** argv) {
       package_path = argv[i + 1];
     else if (flag == "--png-dir")
       png_dir = argv[i + 1];
-    else if (flag == "--path")
+    else if (flag == "--view") {
+      const std::string v = argv[i + 1];
+      if (v != "overview" && v != "street") bench::die("--view: overview or street");
+      camera = v == "street" ? bench::CameraKind::kStreet : bench::CameraKind::kOverview;
+    } else if (flag == "--path")
       path = renderPathFromName(argv[i + 1]).value_or(RenderPath::kAuto);
     else
       bench::die("unknown flag " + flag);
@@ -144,9 +150,13 @@ int run(int argc, char** argv) {
     renderers[static_cast<int>(m)] = std::move(r);
   }
   const Caps& caps = device->caps();
-  std::printf("device: %s | %s | %dx%d, %s path, overview, %d repeats (median)\n",
+  // Mesa's no-op driver draws nothing: the frame is the CPU's, and the pictures are blank.
+  const char* noop_env = std::getenv("GALLIUM_NOOP");
+  const bool noop = noop_env != nullptr && std::string(noop_env) != "0";
+  std::printf("device: %s | %s | %dx%d, %s path, %s, %d repeats (median)%s\n",
               caps.renderer.c_str(), caps.version.c_str(), kFrameWidth, kFrameHeight,
-              renderPathName(path), repeats);
+              renderPathName(path), bench::cameraName(camera), repeats,
+              noop ? ", GALLIUM_NOOP: nothing rasterised, pictures blank and not compared" : "");
   std::printf(
       "impostor: %ux%u views, %u frames, %ux%u tiles, max error %.3f model units (%.1f%% of "
       "the height)\n",
@@ -155,15 +165,14 @@ int run(int argc, char** argv) {
       100.0 * package.impostor.max_error / size);
   for (int n : agents) {
     const bench::HashedCrowd crowd = bench::hashedCrowd(n, kGridSpacing * size, package);
-    const FrameView view =
-        bench::crowdView(bench::CameraKind::kOverview, crowd.half_side, kGridSpacing * size, size,
-                         static_cast<float>(kFrameWidth) / kFrameHeight);
+    const FrameView view = bench::crowdView(camera, crowd.half_side, kGridSpacing * size, size,
+                                            static_cast<float>(kFrameWidth) / kFrameHeight);
     const CrowdFrame frame{crowd.placements, crowd.playback, {}};
     Row rows[3];
     Image pictures[3];
     for (Mode m : {Mode::kMeshOnly, Mode::kAuto, Mode::kAllImpostors}) {
       CrowdRenderer& r = *renderers[static_cast<int>(m)];
-      std::vector<double> ms;
+      std::vector<double> ms, cpu_ms;
       for (int i = 0; i <= repeats; ++i) {  // the first is an untimed warm-up
         const auto start = std::chrono::steady_clock::now();
         device->beginFrame(kClear);
@@ -172,10 +181,16 @@ int run(int argc, char** argv) {
         const double t =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
-        if (i > 0) ms.push_back(t);
+        const CpuPhaseTimes& c = r.stats().cpu_ms;
+        if (i > 0) {
+          ms.push_back(t);
+          cpu_ms.push_back(c.update + c.playback + c.cull + c.lod + c.pack_upload + c.submit +
+                           c.ground + c.shadow);
+        }
       }
       Row& row = rows[static_cast<int>(m)];
       row.ms = median(ms);
+      row.cpu_ms = median(cpu_ms);
       row.triangles = r.stats().triangles;
       row.visible = r.stats().visible;
       row.impostors = r.impostorLod() >= 0 ? r.stats().agents_per_lod[r.impostorLod()] : 0;
@@ -189,14 +204,15 @@ int run(int argc, char** argv) {
     }
     for (Mode m : {Mode::kMeshOnly, Mode::kAuto, Mode::kAllImpostors}) {
       Row& row = rows[static_cast<int>(m)];
-      row.differing = differingShare(pictures[0], pictures[static_cast<int>(m)]);
+      row.differing = noop ? 0.0 : differingShare(pictures[0], pictures[static_cast<int>(m)]);
       std::printf(
-          "%7d agents  %-17s %9.1f ms (x%.2f faster)  %12llu triangles (%.3f%%)  %6u of %u visible "
-          "impostors  %.3f%% pixels differ\n",
-          n, modeName(m), row.ms, rows[0].ms / row.ms,
+          "%7d agents  %-17s %9.1f ms (x%.2f faster)  cpu %8.2f ms (x%.2f)  %12llu triangles "
+          "(%.3f%%)  %6u of %u visible impostors  %s pixels differ\n",
+          n, modeName(m), row.ms, rows[0].ms / row.ms, row.cpu_ms, rows[0].cpu_ms / row.cpu_ms,
           static_cast<unsigned long long>(row.triangles),
           100.0 * static_cast<double>(row.triangles) / static_cast<double>(rows[0].triangles),
-          row.impostors, row.visible, 100.0 * row.differing);
+          row.impostors, row.visible,
+          noop ? "(not compared)" : fmt::format("{:.3f}%", 100.0 * row.differing).c_str());
     }
   }
   return 0;
