@@ -280,6 +280,13 @@ TEST(MorphRender, AMorphTextureLargerThanTheDeviceAllowsIsRefused) {
 // placed, drawn by the test's own shaders (render/cpu_reference.h); the library's shaders take no
 // part in it. The reference drawn from the rest shape must differ from it by far more than the
 // tolerance: a path that ignored the morph texture would fail.
+// The merged paths' pictures against the reference: the same triangles, skinned in float32 by
+// the same arithmetic, land on the same pixels (0 differ on llvmpipe); a few edge pixels may
+// round the other way elsewhere. Tighter than test::kPathMaxBadPixelShare (which allows for the
+// quaternion joint encoding of skinned crowds): a path that drops the mid-frame blend differs in
+// 8 to 52 pixels of these herds, and must fail.
+constexpr double kMorphMaxBadPixelShare = 0.0001;  // 4 pixels of 200 x 200
+
 void expectMergedPathsMatchReference(const Package& textured, const char* what) {
   constexpr int kSize = 200;
   // The reference draws material factors, not textures (cpu_reference.h): drawn without them.
@@ -363,8 +370,8 @@ void expectMergedPathsMatchReference(const Package& textured, const char* what) 
       render::compareImages(*unmorphed, *expected, test::kPathChannelTolerance);
   std::printf("  %s: the rest shape differs from the morphed reference in %lld pixels\n", what,
               static_cast<long long>(moved.bad_pixels));
-  // The rest shape would fail the comparison below by 3 times the pixels it allows.
-  EXPECT_GT(static_cast<double>(moved.bad_pixels) / pixels, 3 * test::kPathMaxBadPixelShare)
+  // The rest shape would fail the comparison below by far more than the pixels it allows.
+  EXPECT_GT(static_cast<double>(moved.bad_pixels) / pixels, 20 * kMorphMaxBadPixelShare)
       << what << ": the morph must show in the picture";
   const char* out = std::getenv("THRONG_TEST_IMAGES");
   for (const render::RenderPath path :
@@ -390,7 +397,7 @@ void expectMergedPathsMatchReference(const Package& textured, const char* what) 
                 "%d)\n",
                 what, render::renderPathName(path), static_cast<long long>(d.bad_pixels),
                 test::kPathChannelTolerance, d.max_channel_difference);
-    EXPECT_LE(static_cast<double>(d.bad_pixels) / pixels, test::kPathMaxBadPixelShare) << what;
+    EXPECT_LE(static_cast<double>(d.bad_pixels) / pixels, kMorphMaxBadPixelShare) << what;
     if (out != nullptr) {
       const std::string name = std::string(out) + "/morph_" + what + "_" +
                                render::renderPathName(path) + ".png";
