@@ -306,8 +306,8 @@ void expectMergedPathsMatchReference(const Package& textured, const char* what) 
   std::vector<AgentPlayback> playback;
   for (int i = 0; i < 9; ++i) {
     Placement p;
-    p.position = 1.2f * size *
-                 glm::vec3(static_cast<float>(i % 3 - 1), 0.0f, -static_cast<float>(i / 3));
+    p.position =
+        1.2f * size * glm::vec3(static_cast<float>(i % 3 - 1), 0.0f, -static_cast<float>(i / 3));
     p.heading = 0.7f * static_cast<float>(i);
     p.scale = 0.9f + 0.05f * static_cast<float>(i % 4);
     placements.push_back(p);
@@ -393,14 +393,15 @@ void expectMergedPathsMatchReference(const Package& textured, const char* what) 
     ASSERT_TRUE(image.ok()) << image.status().toString();
     const render::ImageDifference d =
         render::compareImages(*image, *expected, test::kPathChannelTolerance);
-    std::printf("  %s, %s path: %lld pixels differ from the reference by more than %d (largest "
-                "%d)\n",
-                what, render::renderPathName(path), static_cast<long long>(d.bad_pixels),
-                test::kPathChannelTolerance, d.max_channel_difference);
+    std::printf(
+        "  %s, %s path: %lld pixels differ from the reference by more than %d (largest "
+        "%d)\n",
+        what, render::renderPathName(path), static_cast<long long>(d.bad_pixels),
+        test::kPathChannelTolerance, d.max_channel_difference);
     EXPECT_LE(static_cast<double>(d.bad_pixels) / pixels, kMorphMaxBadPixelShare) << what;
     if (out != nullptr) {
-      const std::string name = std::string(out) + "/morph_" + what + "_" +
-                               render::renderPathName(path) + ".png";
+      const std::string name =
+          std::string(out) + "/morph_" + what + "_" + render::renderPathName(path) + ".png";
       EXPECT_TRUE(render::writePng(*image, name).ok());
       EXPECT_TRUE(
           render::writePng(*expected, std::string(out) + "/morph_" + what + "_reference.png").ok());
