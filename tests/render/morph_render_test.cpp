@@ -287,7 +287,11 @@ TEST(MorphRender, AMorphTextureLargerThanTheDeviceAllowsIsRefused) {
 // 8 to 52 pixels of these herds, and must fail.
 constexpr double kMorphMaxBadPixelShare = 0.0001;  // 4 pixels of 200 x 200
 
-void expectMergedPathsMatchReference(const Package& textured, const char* what) {
+// `caps`: the device's capabilities overridden (a device without 32-bit float textures stores the
+// morph texture in half floats), `max_bad_share` the share of pixels allowed to differ.
+void expectMergedPathsMatchReference(const Package& textured, const char* what,
+                                     render::CapsOverride caps = {},
+                                     double max_bad_share = kMorphMaxBadPixelShare) {
   constexpr int kSize = 200;
   // The reference draws material factors, not textures (cpu_reference.h): drawn without them.
   Package package = textured;
@@ -295,7 +299,7 @@ void expectMergedPathsMatchReference(const Package& textured, const char* what) 
     m.base_color_texture = m.metallic_roughness_texture = m.normal_texture = m.occlusion_texture =
         m.emissive_texture = TextureRef{};
   }
-  auto device = test::makeTestDevice(2, kSize);
+  auto device = test::makeTestDevice(2, kSize, caps);
   ASSERT_NE(device, nullptr);
   ASSERT_EQ(device->caps().gles_major, 2);
   ASSERT_GT(device->caps().max_vertex_texture_image_units, 0) << "llvmpipe has vertex textures";
@@ -398,7 +402,7 @@ void expectMergedPathsMatchReference(const Package& textured, const char* what) 
         "%d)\n",
         what, render::renderPathName(path), static_cast<long long>(d.bad_pixels),
         test::kPathChannelTolerance, d.max_channel_difference);
-    EXPECT_LE(static_cast<double>(d.bad_pixels) / pixels, kMorphMaxBadPixelShare) << what;
+    EXPECT_LE(static_cast<double>(d.bad_pixels) / pixels, max_bad_share) << what;
     if (out != nullptr) {
       const std::string name =
           std::string(out) + "/morph_" + what + "_" + render::renderPathName(path) + ".png";
@@ -415,6 +419,20 @@ TEST(MorphRender, VatCreatureOnTheMergedPathsMatchesTheReferenceImage) {
       bakeFile(test::assetPath("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb").string());
   ASSERT_EQ(package.morph.kind, MorphBakeKind::kVertexFrames);
   expectMergedPathsMatchReference(package, "AnimatedMorphCube");
+}
+
+// ES 2.0 with OES_texture_half_float only: the texture goes up as GL_HALF_FLOAT_OES. Half floats
+// hold 11 significant bits (positions within 1/2048 of their magnitude): a few edge pixels move;
+// still far fewer than the rest shape's.
+TEST(MorphRender, HalfFloatVatOnTheMergedPathsMatchesTheReferenceImage) {
+  THRONG_REQUIRE_ASSET("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb");
+  const Package package =
+      bakeFile(test::assetPath("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb").string());
+  render::CapsOverride caps;
+  caps.disable_float_textures = true;
+  constexpr double kHalfFloatMaxBadPixelShare = 0.001;  // 40 of 40000 pixels
+  expectMergedPathsMatchReference(package, "AnimatedMorphCube_half", caps,
+                                  kHalfFloatMaxBadPixelShare);
 }
 
 TEST(MorphRender, MorphStressTestOnTheMergedPathsMatchesTheReferenceImage) {
