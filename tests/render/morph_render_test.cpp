@@ -251,7 +251,8 @@ TEST(MorphRender, TheGpuPathDrawsTheSameHerdAndShadowsAsTheInstancedPath) {
   }
 }
 
-// A morph texture over the device's size limit is refused before upload, naming the LOD.
+// A morph texture over the device's size limit is refused before upload, naming the LOD, on the
+// instanced and the merged path.
 TEST(MorphRender, AMorphTextureLargerThanTheDeviceAllowsIsRefused) {
   THRONG_REQUIRE_ASSET("feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb");
   const Package package =
@@ -272,6 +273,20 @@ TEST(MorphRender, AMorphTextureLargerThanTheDeviceAllowsIsRefused) {
       << renderer.status().message();
   EXPECT_NE(renderer.status().message().find("over the device's GL_MAX_TEXTURE_SIZE 64"),
             std::string::npos);
+  // The merged path (ES 2.0) uploads the same textures, refused alike.
+  render::CapsOverride caps;
+  caps.max_texture_size = 64;
+  auto es2 = test::makeTestDevice(2, 64, caps);
+  ASSERT_NE(es2, nullptr);
+  render::CrowdRendererDesc merged_desc;
+  merged_desc.path = render::RenderPath::kMerged;
+  render::CrowdRenderer merged(*es2, package, merged_desc);
+  ASSERT_FALSE(merged.ok());
+  EXPECT_EQ(merged.status().code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(merged.status().message().find("merged batch: LOD 0's morph texture (vertex frames) "
+                                           "needs "),
+            std::string::npos)
+      << merged.status().message();
 }
 
 // The merged and per-character paths' herd (ES 2.0 device, vertex texture fetch) against the
