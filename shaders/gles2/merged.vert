@@ -3,7 +3,8 @@
 // COPIES (= K), JOINTS_PER_COPY (= x) and JOINT_VECTORS (the joint encoding's vec4 per joint: 3,
 // the rows of a 3x4 matrix, or 2, quaternion + translation and uniform scale) are #defined by the
 // renderer; the shader assembler (render/shader_assembly.h) puts the version, the precision and
-// common/prelude.glsl (with the user's file) before it. Seven attributes: ES 2.0 guarantees 8.
+// common/prelude.glsl (with the user's file) before it. Seven attributes (eight with morph
+// animation): ES 2.0 guarantees 8.
 
 // Each placed skinning matrix: its 3 rows, or (JOINT_VECTORS 2) its rotation quaternion (x, y, z,
 // w) and its translation with its uniform scale in w (core/joint_encoding.h, QuatJoint).
@@ -28,6 +29,79 @@ attribute vec4 a_uv;       // uv0, uv1
 attribute vec4 a_color;    // linear RGBA vertex colour (COLOR_0; white when absent)
 attribute vec4 a_joints;   // floats: GLSL ES 1.00 has no integer attributes
 attribute vec4 a_weights;
+
+#if defined(MORPH_VAT) || defined(MORPH_DELTAS)
+// Baked morph animation (docs/morph.md "Texture layout"), as instanced.vert fetches it, in
+// GLSL ES 1.00: no integers, no texelFetch, so texel i is read at its centre, computed in highp
+// float (exact: indices stay far below 2^24). Block b's vertex v has texels
+// (b * vertices + v) * 2 + k (k = 0 position, 1 normal); blocks are the animation texture's
+// frames (VAT) or the active targets (deltas, whose per-frame weights follow from row
+// u_morph_layout.w, 4 a texel). The arithmetic is FrameMorphJob's (crowd/frame_morph.h), in its
+// mix order; the result is skinned like a mesh vertex.
+attribute float a_vertex;  // the mesh vertex this buffer vertex copies: its texels
+uniform highp sampler2D u_morph;
+uniform highp vec4 u_morph_layout;  // width, height, vertices per block, first weight row
+// Per character two vectors: its frames (primary pair, fading clip's pair), then (primary blend,
+// fading clip's blend, fade, 0).
+uniform highp vec4 u_morph_frames[COPIES * 2];
+
+highp vec4 morphFetch(highp float i) {
+  highp float y = floor((i + 0.5) / u_morph_layout.x);
+  highp float x = i - y * u_morph_layout.x;
+  return texture2DLod(u_morph, vec2((x + 0.5) / u_morph_layout.x, (y + 0.5) / u_morph_layout.y),
+                      0.0);
+}
+
+highp float morphTexel(highp float block) {
+  return (block * u_morph_layout.z + a_vertex) * 2.0;
+}
+
+#ifdef MORPH_VAT
+// Texel k of this vertex at frame pair (a, b) blended by `blend`.
+vec3 framePair(highp float a, highp float b, float blend, float k) {
+  return mix(morphFetch(morphTexel(a) + k).xyz, morphFetch(morphTexel(b) + k).xyz, blend);
+}
+
+vec3 morphFrames(highp vec4 frames, vec4 blends, float k) {
+  vec3 primary = framePair(frames.x, frames.y, blends.x, k);
+  if (blends.z > 0.0)
+    return mix(primary, framePair(frames.z, frames.w, blends.y, k), blends.z);
+  return primary;
+}
+
+void morphVertex(int character, inout vec3 p, inout vec3 n) {
+  highp vec4 frames = u_morph_frames[character * 2];
+  vec4 blends = u_morph_frames[character * 2 + 1];
+  p = morphFrames(frames, blends, 0.0);
+  n = morphFrames(frames, blends, 1.0);
+}
+#else
+// MORPH_TARGETS (the active targets) is #defined by the renderer: loops need constant bounds.
+float frameWeight(highp float frame, float target) {
+  float q = floor(target * 0.25 + 0.01);
+  vec4 w = morphFetch(u_morph_layout.w * u_morph_layout.x +
+                      frame * float((MORPH_TARGETS + 3) / 4) + q);
+  return dot(w, vec4(equal(vec4(target - 4.0 * q), vec4(0.0, 1.0, 2.0, 3.0))));
+}
+
+void morphVertex(int character, inout vec3 p, inout vec3 n) {
+  highp vec4 frames = u_morph_frames[character * 2];
+  vec4 blends = u_morph_frames[character * 2 + 1];
+  for (int i = 0; i < MORPH_TARGETS; ++i) {
+    float t = float(i);
+    float w = mix(frameWeight(frames.x, t), frameWeight(frames.y, t), blends.x);
+    if (blends.z > 0.0) {
+      w = mix(w, mix(frameWeight(frames.z, t), frameWeight(frames.w, t), blends.y), blends.z);
+    }
+    // A target at rest this frame costs no fetch (docs/morph.md: the per-vertex cost).
+    if (w == 0.0) continue;
+    highp float at = morphTexel(t);
+    p += w * morphFetch(at).xyz;
+    n += w * morphFetch(at + 1.0).xyz;
+  }
+}
+#endif
+#endif
 
 #include "common/varyings.glsl"
 #include "common/emit.glsl"
@@ -99,9 +173,14 @@ void main() {
     gl_Position = vec4(0.0, 0.0, 2.0, 1.0);
     return;
   }
+  vec3 position = a_position.xyz;
+  vec3 normal = a_normal;
+#if defined(MORPH_VAT) || defined(MORPH_DELTAS)
+  morphVertex(character, position, normal);
+#endif
   ThrongVertex v;
-  v.position = skin(vec4(a_position.xyz, 1.0));
-  v.normal = skin(vec4(a_normal, 0.0));
+  v.position = skin(vec4(position, 1.0));
+  v.normal = skin(vec4(normal, 0.0));
   v.tangent = vec4(skin(vec4(a_tangent.xyz, 0.0)), a_tangent.w);
   v.uv0 = a_uv.xy;
   v.uv1 = a_uv.zw;

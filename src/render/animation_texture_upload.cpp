@@ -94,7 +94,14 @@ Result<GLuint> uploadAnimationTexels(const Device& device, TexelFormat format, u
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (format == TexelFormat::kRgba32F) {
+  if (device.caps().gles_major < 3) {
+    // ES 2.0 / WebGL 1 (OES_texture_float, OES_texture_half_float): unsized RGBA, the type says
+    // the texels' size; the half type is the extension's own enum.
+    constexpr GLenum kHalfFloatOes = 0x8D61;  // GL_HALF_FLOAT_OES
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, static_cast<GLsizei>(width),
+                 static_cast<GLsizei>(height), 0, GL_RGBA,
+                 format == TexelFormat::kRgba32F ? GL_FLOAT : kHalfFloatOes, texels);
+  } else if (format == TexelFormat::kRgba32F) {
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, static_cast<GLsizei>(width),
                  static_cast<GLsizei>(height), 0, GL_RGBA, GL_FLOAT, texels);
   } else {

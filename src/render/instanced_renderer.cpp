@@ -17,6 +17,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_check.h"
+#include "render/morph_texture.h"
 #include "render/shader_assembly.h"
 #include "throng/core/half.h"
 #include "throng/crowd/layer_palette.h"
@@ -230,7 +231,7 @@ InstancedRenderer::~InstancedRenderer() {
   }
 #endif
   if (capture_buffer_) glDeleteBuffers(1, &capture_buffer_);
-  for (const MorphLod& morph : morph_lods_) glDeleteTextures(1, &morph.texture);
+  deleteMorphTextures(morph_lods_);
   if (palette_vertex_array_) glDeleteVertexArrays(1, &palette_vertex_array_);
   if (indirect_commands_) glDeleteBuffers(1, &indirect_commands_);
 }
@@ -281,58 +282,16 @@ Status InstancedRenderer::uploadTexture(const Device& device, const AnimationTex
 }
 
 Status InstancedRenderer::uploadMorph(const Device& device, const MorphAnimation& morph) {
-  if (morph.kind == MorphBakeKind::kNone) return Status::okStatus();
-  const Caps& caps = device.caps();
-  const uint32_t max_size = static_cast<uint32_t>(std::max(caps.max_texture_size, 0));
-  const bool deltas = morph.kind == MorphBakeKind::kTargetDeltas;
-  const uint32_t targets = static_cast<uint32_t>(morph.targets.size());
-  const uint32_t weight_texels = deltas ? (targets + 3) / 4 : 0;
-  for (size_t l = 0; l < morph.lods.size(); ++l) {
-    const VertexTexture& vt = morph.lods[l];
-    // The vertex blocks, then (deltas) every frame's weights, 4 a texel, in the rows after them:
-    // one texture, one unit, per LOD.
-    const uint32_t weight_rows =
-        deltas ? static_cast<uint32_t>((frame_count_ * uint64_t{weight_texels} + vt.width - 1) /
-                                       vt.width)
-               : 0;
-    const uint64_t height = uint64_t{vt.height} + weight_rows;
-    if (vt.width > max_size || height > max_size) {
-      return Status(ErrorCode::kLimitExceeded,
-                    fmt::format("instanced renderer: LOD {}'s morph texture ({}) needs {}x{} "
-                                "texels, over the device's GL_MAX_TEXTURE_SIZE {}",
-                                l, morphBakeKindName(morph.kind), vt.width, height, max_size));
-    }
-    const TexelFormat format = deviceTexelFormat(caps, vt.format);
-    const size_t values = static_cast<size_t>(vt.width) * static_cast<size_t>(height) * 4;
-    const size_t vertex_values = static_cast<size_t>(vt.width) * vt.height * 4;
-    std::vector<float> floats(values, 0.0f);
-    for (size_t i = 0; i < vertex_values; ++i)
-      floats[i] = vt.format == TexelFormat::kRgba32F ? vt.texels32[i] : halfToFloat(vt.texels16[i]);
-    for (uint64_t f = 0; deltas && f < frame_count_; ++f) {
-      for (uint32_t t = 0; t < targets; ++t)
-        floats[vertex_values + f * weight_texels * 4 + t] = morph.frame_weights[f * targets + t];
-    }
-    std::vector<uint16_t> halves;
-    if (format == TexelFormat::kRgba16F) {
-      halves.resize(values);
-      for (size_t i = 0; i < values; ++i) halves[i] = floatToHalf(floats[i]);
-    }
-    Result<GLuint> uploaded = uploadAnimationTexels(
-        device, format, vt.width, static_cast<uint32_t>(height),
-        format == TexelFormat::kRgba32F ? static_cast<const void*>(floats.data())
-                                        : static_cast<const void*>(halves.data()),
-        fmt::format("instanced renderer: LOD {}'s morph texture", l));
-    if (!uploaded.ok()) return uploaded.status();
-    morph_lods_.push_back(MorphLod{*uploaded, static_cast<int>(vt.width),
-                                   static_cast<int>(vt.vertex_count), static_cast<int>(vt.height),
-                                   static_cast<int>(targets), static_cast<int>(weight_texels)});
-  }
+  Result<std::vector<MorphLodTexture>> textures =
+      uploadMorphTextures(device, morph, frame_count_, "instanced renderer");
+  if (!textures.ok()) return textures.status();
+  morph_lods_ = std::move(textures).value();
   return Status::okStatus();
 }
 
 void InstancedRenderer::bindMorph(const Program& program, size_t lod) {
   if (morph_lods_.empty()) return;
-  const MorphLod& morph = morph_lods_[lod];
+  const MorphLodTexture& morph = morph_lods_[lod];
   glActiveTexture(GL_TEXTURE0 + kMorphTextureUnit);
   glBindTexture(GL_TEXTURE_2D, morph.texture);
   glActiveTexture(GL_TEXTURE0);

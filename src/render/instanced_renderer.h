@@ -12,6 +12,7 @@
 #include "render/frame_shading.h"
 #include "render/instance_record.h"
 #include "render/material_draws.h"
+#include "render/morph_texture.h"
 #include "render/palette_pass.h"
 #include "render/program.h"
 #include "throng/core/job_system.h"
@@ -281,19 +282,9 @@ class InstancedRenderer {
   bool owns_texture_ = false;  // false: options_.shared_texture's
   uint32_t frame_count_ = 0;
   uint32_t joint_count_ = 0;
-  // A LOD's morph texture (instanced.vert's u_morph): its vertex blocks, then (target deltas)
-  // the frames' weights from row weight_row, weight_texels texels a frame.
-  struct MorphLod {
-    GLuint texture = 0;
-    int width = 0;
-    int vertices = 0;
-    int weight_row = 0;
-    int targets = 0;
-    int weight_texels = 0;
-  };
   MorphBakeKind morph_kind_ = MorphBakeKind::kNone;
-  std::vector<glm::vec3> pivots_;     // jointPivots when layers are drawn (the shader's u_pivots)
-  std::vector<MorphLod> morph_lods_;  // one per LOD, or none
+  std::vector<glm::vec3> pivots_;  // jointPivots when layers are drawn (the shader's u_pivots)
+  std::vector<MorphLodTexture> morph_lods_;    // one per LOD, or none
   std::unique_ptr<PalettePass> palette_pass_;  // built on first use
   bool palette_unavailable_ = false;           // the device refused it: direct fetching
   int fade_lod_ = -1;                          // setFade's

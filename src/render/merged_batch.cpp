@@ -94,6 +94,7 @@ Result<MergedBatchMesh> buildMergedBatchMesh(const SkinnedMesh& lod, int joints_
       // Unused influences (weight 0) still point into this copy's own palette range.
       bv.joints = glm::vec4(lod.joints[v]) + offset;
       bv.weights = lod.weights[v];
+      bv.vertex = static_cast<float>(v);
     }
   }
   size_t at = 0;

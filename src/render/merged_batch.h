@@ -70,7 +70,7 @@ inline float mergedLodAndProps(int lod, uint32_t visible_props) {
   return static_cast<float>(lod) + kMergedPropGroupScale * static_cast<float>(hidden);
 }
 
-// The batch's interleaved vertex: 108 bytes in 7 attributes (ES 2.0 guarantees 8). Joint indices
+// The batch's interleaved vertex: 112 bytes in 8 attributes (ES 2.0 guarantees 8). Joint indices
 // are floats because GLSL ES 1.00 has no integer attributes; they are palette entries of the
 // whole batch (copy k: k*x .. k*x+x-1).
 struct BatchVertex {
@@ -83,8 +83,9 @@ struct BatchVertex {
   glm::vec4 color;    // linear RGBA vertex colour (white when the mesh has none)
   glm::vec4 joints;
   glm::vec4 weights;
+  float vertex;  // the mesh vertex it copies (its morph texture texels; a float for ES 2.0)
 };
-static_assert(sizeof(BatchVertex) == 108, "BatchVertex is tightly packed");
+static_assert(sizeof(BatchVertex) == 112, "BatchVertex is tightly packed");
 
 // K copies of one LOD mesh. Copy k's vertices are [k*vertices_per_copy, (k+1)*vertices_per_copy).
 // The indices are grouped by material (groupIndicesByMaterial): for each range r of `ranges`,

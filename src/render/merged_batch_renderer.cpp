@@ -15,8 +15,8 @@
 namespace throng::render {
 namespace {
 
-// Seven attributes: ES 2.0 guarantees 8 (the look row rides in the position's w, both uv sets in
-// one vec4).
+// Seven attributes, eight with morph animation: ES 2.0 guarantees 8 (the look row rides in the
+// position's w, both uv sets in one vec4).
 constexpr GLuint kPositionLocation = 0;
 constexpr GLuint kNormalLocation = 1;
 constexpr GLuint kTangentLocation = 2;
@@ -24,13 +24,17 @@ constexpr GLuint kUvLocation = 3;
 constexpr GLuint kColorLocation = 4;
 constexpr GLuint kJointsLocation = 5;
 constexpr GLuint kWeightsLocation = 6;
+constexpr GLuint kVertexLocation = 7;  // a_vertex: programs with morph animation only
 // Every attribute a batch draw enables (and disables after it, in vertex array 0).
 constexpr GLuint kBatchAttributes[] = {kPositionLocation, kNormalLocation, kTangentLocation,
                                        kUvLocation,       kColorLocation,  kJointsLocation,
-                                       kWeightsLocation};
+                                       kWeightsLocation,  kVertexLocation};
+// The morph texture's unit (ES 2.0 guarantees 8 units in all): the one after the shadow map's.
+constexpr int kMorphTextureUnit = kShadowTextureUnit + 1;
 // The texture units the merged path leaves to a user's samplers: ES 2.0 guarantees 8, and its
-// programs take 1..kShadowTextureUnit (no animation texture on unit 0).
-constexpr int kUserTextureUnits[] = {0, kShadowTextureUnit + 1};
+// programs take 1..kShadowTextureUnit (no animation texture on unit 0), and kMorphTextureUnit
+// with morph animation.
+constexpr int kUserTextureUnits[] = {0, kMorphTextureUnit};
 
 int vectorsOfType(GLenum type) {
   switch (type) {
@@ -46,8 +50,8 @@ int vectorsOfType(GLenum type) {
 }
 
 Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
-                                   bool looks, bool fade, CrowdPass pass, const ShaderSource* user,
-                                   const GlFaults& faults) {
+                                   bool looks, bool fade, MergedMorphDefines morph, CrowdPass pass,
+                                   const ShaderSource* user, const GlFaults& faults) {
   CrowdProgramSource source;
   source.name =
       fmt::format("gles2/merged ({} characters of {} joints, {}{})", copies, joints_per_copy,
@@ -59,6 +63,11 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
                     fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
   if (looks) source.defines.push_back("LOOKS 1");
   if (fade) source.defines.push_back("IMPOSTOR_FADE");
+  if (morph.kind == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
+  if (morph.kind == MorphBakeKind::kTargetDeltas) {
+    source.defines.push_back("MORPH_DELTAS");
+    source.defines.push_back(fmt::format("MORPH_TARGETS {}", morph.targets));
+  }
   source.pass = pass;
   source.user = user;
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
@@ -66,9 +75,13 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
   desc->attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
                       {"a_tangent", kTangentLocation},   {"a_uv", kUvLocation},
                       {"a_color", kColorLocation},       {"a_joints", kJointsLocation},
-                      {"a_weights", kWeightsLocation}};
+                      {"a_weights", kWeightsLocation},   {"a_vertex", kVertexLocation}};
   Result<Program> program = buildProgram(*desc, faults);
   if (program.ok()) bindCrowdSamplers(*program);
+  if (program.ok() && morph.kind != MorphBakeKind::kNone) {
+    glUseProgram(program->id());
+    glUniform1i(program->uniform("u_morph"), kMorphTextureUnit);
+  }
   return program;
 }
 
@@ -150,13 +163,21 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   if (!has_looks.ok()) return has_looks.status();
   renderer->shader_ = desc.shader;
   renderer->faults_ = &deviceFaults(device);
+  if (desc.morph && desc.morph->kind != MorphBakeKind::kNone) {
+    Result<std::vector<MorphLodTexture>> textures =
+        uploadMorphTextures(device, *desc.morph, desc.morph_frame_count, "merged batch");
+    if (!textures.ok()) return textures.status();
+    renderer->morph_ = std::move(textures).value();
+    renderer->morph_kind_ = desc.morph->kind;
+    renderer->morph_targets_ = static_cast<int>(desc.morph->targets.size());
+  }
   // The vertex stage's own uniforms, read from a program linked for one character of one joint
   // with a fragment stage that takes none (the budget is the vertex stage's).
   Result<Program> probe =
-      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, false, CrowdPass::kVertexProbe,
-                         desc.shader.get(), deviceFaults(device));
+      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, false, renderer->morphDefines(),
+                         CrowdPass::kVertexProbe, desc.shader.get(), deviceFaults(device));
   if (!probe.ok()) return probe.status();
-  const std::string_view per_character[] = {kPaletteUniform, kAgentUniform};
+  const std::string_view per_character[] = {kPaletteUniform, kAgentUniform, kMorphFramesUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
 
   const int count = static_cast<int>(lods.size());
@@ -184,6 +205,13 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   Result<BatchCapacity> capacity = computeBatchCapacity(budget_, build.other_uniform_vectors, x,
                                                         build.vertex_count, desc.joint_encoding);
   lod.fade = build.index == desc.fade_lod;
+  if (!morph_.empty() && capacity.ok()) {
+    // Each character's morph playback: K again with those vectors counted (fewer characters
+    // need fewer of them, so the smaller K fits).
+    capacity = computeBatchCapacity(
+        budget_, build.other_uniform_vectors + kMorphVectorsPerCharacter * capacity->characters, x,
+        build.vertex_count, desc.joint_encoding);
+  }
   if (lod.fade && capacity.ok()) {
     // A quarter vector per character for the fade's weights: K again with them counted.
     capacity =
@@ -218,14 +246,16 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   lod.looks = mesh->looks;
   lod.has_looks = build.has_looks;
   Result<Program> program =
-      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, lod.fade, CrowdPass::kColor,
-                         desc.shader.get(), deviceFaults(device));
+      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, lod.fade, morphDefines(),
+                         CrowdPass::kColor, desc.shader.get(), deviceFaults(device));
   if (!program.ok()) return program.status();
   lod.color = LodProgram::of(std::move(*program));
   if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
   if (agents_.size() < static_cast<size_t>(k)) agents_.resize(k);
   if (packed_.size() < static_cast<size_t>(k)) packed_.resize(k);
   if (fades_.size() < static_cast<size_t>(k + 3) / 4) fades_.resize((k + 3) / 4);
+  if (still_morph_.size() < static_cast<size_t>(k) * kMorphVectorsPerCharacter)
+    still_morph_.resize(static_cast<size_t>(k) * kMorphVectorsPerCharacter, glm::vec4(0.0f));
 
   glGenBuffers(1, &lod.vertex_buffer);
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
@@ -309,6 +339,7 @@ MergedBatchRenderer::~MergedBatchRenderer() {
     if (lod.vertex_buffer != 0) glDeleteBuffers(1, &lod.vertex_buffer);
     if (lod.index_buffer != 0) glDeleteBuffers(1, &lod.index_buffer);
   }
+  deleteMorphTextures(morph_);
 }
 
 std::span<const uint16_t> MergedBatchRenderer::paletteJoints(int lod) const {
@@ -328,12 +359,16 @@ MergedBatchRenderer::LodProgram MergedBatchRenderer::LodProgram::of(Program prog
   if (p.agent_location < 0) p.agent_location = p.program.uniform("u_agent");
   p.fade_location = p.program.uniform("u_fade[0]");
   if (p.fade_location < 0) p.fade_location = p.program.uniform("u_fade");
+  p.morph_frames_location = p.program.uniform("u_morph_frames[0]");
+  if (p.morph_frames_location < 0) p.morph_frames_location = p.program.uniform("u_morph_frames");
+  p.morph_layout_location = p.program.uniform("u_morph_layout");
   p.material_uniforms = MaterialUniforms::of(p.program);
   p.shading = ShadingUniforms::of(p.program);
   return p;
 }
 
-std::vector<int> MergedBatchRenderer::userTextureUnits() {
+std::vector<int> MergedBatchRenderer::userTextureUnits(bool morph) {
+  if (morph) return {kUserTextureUnits[0]};
   return {std::begin(kUserTextureUnits), std::end(kUserTextureUnits)};
 }
 
@@ -371,7 +406,7 @@ std::span<JointRows> MergedBatchRenderer::addCharacter(int lod_index, const glm:
 
 void MergedBatchRenderer::flush(Lod& lod) {
   if (lod.pending == 0) return;
-  drawBatch(lod, lod.staging.data(), lod.staging_tints.data(), lod.staging_agents.data(),
+  drawBatch(lod, lod.staging.data(), lod.staging_tints.data(), lod.staging_agents.data(), nullptr,
             lod.pending);
   lod.pending = 0;
 }
@@ -386,7 +421,8 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
                                          std::span<const glm::vec4> tints,
                                          std::optional<MaterialPass> pass,
                                          std::span<const glm::vec4> agents,
-                                         std::span<const float> fades) {
+                                         std::span<const float> fades,
+                                         std::span<const glm::vec4> morph_frames) {
   assert(lod_index >= 0 && lod_index < lodCount());
   const int drawn = lods_[lod_index].info.drawn_lod;
   Lod& lod = lods_[drawn];
@@ -395,6 +431,7 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
   const size_t characters = palettes.size() / x;
   assert(tints.empty() || tints.size() == characters);
   assert(agents.empty() || agents.size() == characters);
+  assert(morph_frames.empty() || morph_frames.size() == characters * kMorphVectorsPerCharacter);
   if (pass == MaterialPass::kBlend && !hasBlendedMaterials(lod_index)) return;
   const size_t k = static_cast<size_t>(lod.info.characters_per_batch);
   for (size_t first = 0; first < characters; first += k) {
@@ -409,7 +446,9 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
       }
       batch_agents = agents_.data();
     }
-    drawBatch(lod, palettes.data() + first * x, batch_tints, batch_agents, count, pass,
+    const glm::vec4* batch_morph =
+        morph_frames.empty() ? nullptr : morph_frames.data() + first * kMorphVectorsPerCharacter;
+    drawBatch(lod, palettes.data() + first * x, batch_tints, batch_agents, batch_morph, count, pass,
               fades.empty() ? nullptr : fades.data() + first);
   }
 }
@@ -417,9 +456,9 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
 Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod) {
   if (pass_ == DrawPass::kColor) return &lod.color;
   if (!lod.depth.program.valid()) {
-    Result<Program> program =
-        buildMergedProgram(lod.info.characters_per_batch, lod.info.joints, lod.info.encoding,
-                           lod.has_looks, lod.fade, CrowdPass::kDepth, shader_.get(), *faults_);
+    Result<Program> program = buildMergedProgram(
+        lod.info.characters_per_batch, lod.info.joints, lod.info.encoding, lod.has_looks, lod.fade,
+        morphDefines(), CrowdPass::kDepth, shader_.get(), *faults_);
     if (!program.ok()) return program.status();
     lod.depth = LodProgram::of(std::move(*program));
   }
@@ -427,8 +466,9 @@ Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod
 }
 
 void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
-                                    const glm::vec4* agents, int count,
-                                    std::optional<MaterialPass> pass, const float* fades) {
+                                    const glm::vec4* agents, const glm::vec4* morph_frames,
+                                    int count, std::optional<MaterialPass> pass,
+                                    const float* fades) {
   Result<LodProgram*> made = programOf(lod);
   if (!made.ok()) {
     if (status_.ok()) status_ = made.status();
@@ -462,6 +502,17 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
     for (int c = 0; fades && c < count; ++c) fades_[c / 4][c % 4] = fades[c];
     glUniform4fv(program.fade_location, vectors, &fades_[0].x);
   }
+  if (program.morph_frames_location >= 0) {
+    // The drawn LOD's texture; characters given no playback show frame 0.
+    const MorphLodTexture& morph = morph_[static_cast<size_t>(lod.info.drawn_lod)];
+    glActiveTexture(GL_TEXTURE0 + kMorphTextureUnit);
+    glBindTexture(GL_TEXTURE_2D, morph.texture);
+    glUniform4f(program.morph_layout_location, static_cast<float>(morph.width),
+                static_cast<float>(morph.height), static_cast<float>(morph.vertices),
+                static_cast<float>(morph.weight_row));
+    glUniform4fv(program.morph_frames_location, count * kMorphVectorsPerCharacter,
+                 morph_frames ? &morph_frames[0].x : &still_morph_[0].x);
+  }
   glBindBuffer(GL_ARRAY_BUFFER, lod.vertex_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, lod.index_buffer);
   constexpr GLsizei kStride = sizeof(BatchVertex);
@@ -477,6 +528,7 @@ void MergedBatchRenderer::drawBatch(Lod& lod, const JointRows* palettes, const g
   pointer(kColorLocation, 4, offsetof(BatchVertex, color));
   pointer(kJointsLocation, 4, offsetof(BatchVertex, joints));
   pointer(kWeightsLocation, 4, offsetof(BatchVertex, weights));
+  pointer(kVertexLocation, 1, offsetof(BatchVertex, vertex));
   GpuMaterials::setLooks(program.material_uniforms, lod.looks);
   const bool depth = pass_ == DrawPass::kDepth;
   // One draw per material: opaque and masked ones, then blended ones (both unless `pass` says;

@@ -16,6 +16,7 @@
 #include "render/frame_shading.h"
 #include "render/material_draws.h"
 #include "render/merged_batch.h"
+#include "render/morph_texture.h"
 #include "render/program.h"
 #include "throng/core/math.h"
 #include "throng/core/package.h"
@@ -31,6 +32,9 @@ namespace throng::render {
 // active uniform of the program counts against the budget left for them.
 inline constexpr std::string_view kPaletteUniform = "u_palette";
 inline constexpr std::string_view kAgentUniform = "u_agent";
+inline constexpr std::string_view kMorphFramesUniform = "u_morph_frames";
+// Uniform vectors each character's morph playback takes (u_morph_frames: frames, blends).
+inline constexpr int kMorphVectorsPerCharacter = 2;
 
 // Vertex uniform vectors every other active uniform of `program` takes (each uniform costs
 // ceil(columns) vec4 slots times its array size: float..vec4 = 1, mat2 = 2, mat3 = 3, mat4 = 4),
@@ -38,6 +42,12 @@ inline constexpr std::string_view kAgentUniform = "u_agent";
 // whole program, so fragment-stage uniforms are counted too (conservative). Needs a current
 // context.
 int otherUniformVectors(unsigned program, std::span<const std::string_view> per_character);
+
+// What a merged program needs of the morph animation: its kind and (target deltas) its targets.
+struct MergedMorphDefines {
+  MorphBakeKind kind = MorphBakeKind::kNone;
+  int targets = 0;
+};
 
 struct MergedBatchDesc {
   // Vertex uniform budget; 0 = the device's caps().max_vertex_uniform_vectors (already lowered
@@ -68,6 +78,12 @@ struct MergedBatchDesc {
   // impostor is drawn; -1: none): its programs take a weight per character (IMPOSTOR_FADE,
   // u_fade: a quarter vector each), drawCharacters' `fades`.
   int fade_lod = -1;
+  // Morph animation (docs/morph.md), one texture per LOD of `lods` (null or kNone: none): the
+  // programs fetch it before skinning (MORPH_VAT / MORPH_DELTAS, on kMorphTextureUnit), each
+  // character's frames from drawCharacters' `morph_frames`. The device must have vertex texture
+  // fetch and float or half-float textures (the caller says which it lacks).
+  const MorphAnimation* morph = nullptr;
+  uint32_t morph_frame_count = 0;  // the animation texture's frames (the weights' rows)
 };
 
 // What create() decided for one of the package's LODs.
@@ -147,7 +163,8 @@ class MergedBatchRenderer {
   void drawCharacters(int lod, std::span<const JointRows> palettes,
                       std::span<const glm::vec4> tints,
                       std::optional<MaterialPass> pass = std::nullopt,
-                      std::span<const glm::vec4> agents = {}, std::span<const float> fades = {});
+                      std::span<const glm::vec4> agents = {}, std::span<const float> fades = {},
+                      std::span<const glm::vec4> morph_frames = {});
   // True when the LOD drawn for `lod` has a blended (AlphaMode::kBlend) material.
   bool hasBlendedMaterials(int lod) const;
   // Draws every part-full batch (a shorter index range of the same mesh); the frame's counters.
@@ -157,7 +174,7 @@ class MergedBatchRenderer {
   // The colour program the user's file is compiled into (LOD 0's drawn LOD).
   GLuint shadingProgram() const;
   // The texture units the user's samplers may take (those its programs leave free).
-  static std::vector<int> userTextureUnits();
+  static std::vector<int> userTextureUnits(bool morph = false);
 
  private:
   // A LOD's program for one pass and its uniforms' locations.
@@ -165,7 +182,9 @@ class MergedBatchRenderer {
     Program program;
     int palette_location = -1;
     int agent_location = -1;
-    int fade_location = -1;  // u_fade: the fade LOD's programs only
+    int fade_location = -1;          // u_fade: the fade LOD's programs only
+    int morph_frames_location = -1;  // u_morph_frames: programs with morph animation only
+    int morph_layout_location = -1;
     MaterialUniforms material_uniforms;
     ShadingUniforms shading;
     bool frame_set = false;  // the frame's uniforms are set (beginFrame clears it)
@@ -206,12 +225,13 @@ class MergedBatchRenderer {
   Status resolveFallbacks(std::span<const MeshLod> lods, const MergedBatchDesc& desc,
                           std::span<const Status> does_not_fit);
   void flush(Lod& lod);
+  MergedMorphDefines morphDefines() const { return {morph_kind_, morph_targets_}; }
   // The program of the frame's pass for `lod`, the depth one built on first use.
   Result<LodProgram*> programOf(Lod& lod);
   // One draw call of `count` characters (<= K) of `lod` from caller memory.
   // `pass`: only that pass's materials; none: both, opaque first.
   void drawBatch(Lod& lod, const JointRows* palettes, const glm::vec4* tints,
-                 const glm::vec4* agents, int count,
+                 const glm::vec4* agents, const glm::vec4* morph_frames, int count,
                  std::optional<MaterialPass> pass = std::nullopt, const float* fades = nullptr);
 
   std::vector<Lod> lods_;
@@ -229,6 +249,10 @@ class MergedBatchRenderer {
   std::vector<glm::vec4> agents_;     // K of the largest batch: agent facts when none are given
   std::vector<glm::vec4> packed_;     // K of the largest batch: u_agent's vectors (packMergedAgent)
   std::vector<glm::vec4> fades_;      // K / 4 of the largest batch: u_fade's vectors
+  MorphBakeKind morph_kind_ = MorphBakeKind::kNone;
+  int morph_targets_ = 0;               // MORPH_TARGETS (target deltas)
+  std::vector<MorphLodTexture> morph_;  // one per LOD of create's `lods`, or none
+  std::vector<glm::vec4> still_morph_;  // K * 2 of the largest batch: frame 0, unblended
   MergedFrameStats stats_;
   Status status_;
 };

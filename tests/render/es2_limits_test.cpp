@@ -25,6 +25,7 @@
 #include "support/material_character.h"
 #include "support/test_support.h"
 #include "throng/offline/bake.h"
+#include "throng/offline/gltf_import.h"
 #include "throng/offline/tangents.h"
 #include "throng/render/crowd_renderer.h"
 
@@ -334,6 +335,8 @@ struct Checked {
   int most_varyings = 0;
   int impostor_programs = 0;       // gles2/impostor.vert's
   int most_impostor_uniforms = 0;  // vertex uniform vectors of both stages together
+  int morph_programs = 0;          // merged programs with morph animation (MORPH_VAT, _DELTAS)
+  int most_morph_uniforms = 0;
 };
 
 // A linked program of the current context as the driver holds it.
@@ -413,10 +416,20 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
       EXPECT_NE(std::find(varyings.begin(), varyings.end(), v), varyings.end())
           << label << ": " << v;
     }
-    // ES 2.0 guarantees no vertex texture units: no lookups in the vertex stage.
+    // ES 2.0 guarantees no vertex texture units: no lookups in the vertex stage, but for morph
+    // animation's (made only where the device has them: docs/morph.md), whose batches are sized
+    // from the uniform budget with every active uniform counted.
+    const bool morph = vertex_text.find("u_morph_frames") != std::string::npos;
     for (const std::string& token : tokens(vertex_text)) {
-      EXPECT_TRUE(token != "texture2D" && token != "texture2DLod" && token != "texture2DProj")
+      EXPECT_TRUE(morph ||
+                  (token != "texture2D" && token != "texture2DLod" && token != "texture2DProj"))
           << label << ": a texture lookup in the vertex stage";
+    }
+    if (morph) {
+      ++checked.morph_programs;
+      const int vectors = otherUniformVectors(name, {});
+      EXPECT_LE(vectors, kMaxVertexUniformVectors) << label;
+      checked.most_morph_uniforms = std::max(checked.most_morph_uniforms, vectors);
     }
     if (vertex_text.find("u_impostor_agents") != std::string::npos) {
       // The impostor's batches are sized from the uniform budget (ES 2.0's minimum below):
@@ -542,6 +555,35 @@ void drawEveryConfiguration(const std::function<void(const std::string&)>& inspe
     device->finish();
     inspect(config.name);
   }
+  // Morph animation (docs/morph.md): the eighth attribute (a_vertex) and the morph texture's
+  // uniforms, at ES 2.0's minimum uniform budget, colour and depth, with the user's file.
+  for (const char* asset : {"feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb",
+                            "feature-tests/MorphStressTest/MorphStressTest.glb"}) {
+    THRONG_REQUIRE_ASSET(asset);
+    const std::string path = test::assetPath(asset).string();
+    Result<Character> character = importGltf(path);
+    ASSERT_TRUE(character.ok()) << character.status().toString();
+    BakeOptions bake;
+    bake.threads = 1;
+    Result<Package> morph_package = bakeCharacter(*character, bake);
+    ASSERT_TRUE(morph_package.ok()) << morph_package.status().toString();
+    ASSERT_NE(morph_package->morph.kind, MorphBakeKind::kNone);
+    CrowdRendererDesc rd;
+    rd.path = RenderPath::kMerged;
+    rd.shadows = ShadowMode::kMap;
+    rd.shadow_map_size = 256;
+    rd.max_vertex_uniform_vectors = kMaxVertexUniformVectors;
+    rd.shader = std::make_shared<const ShaderSource>(ShaderSource{"hooked.glsl", kHookedShader});
+    const std::string name = std::string("morph (") + morphBakeKindName(morph_package->morph.kind) +
+                             "), " + asset + ", user file with a vertex hook, shadow map";
+    CrowdRenderer renderer(*device, *morph_package, rd);
+    ASSERT_TRUE(renderer.ok()) << name << ": " << renderer.status().toString();
+    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    ASSERT_TRUE(renderer.draw(view, CrowdFrame{placements, playback}).ok()) << name;
+    ASSERT_TRUE(renderer.drawDepth(view, CrowdFrame{placements, playback}).ok()) << name;
+    device->finish();
+    inspect(name);
+  }
 }
 
 TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
@@ -549,9 +591,12 @@ TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
   drawEveryConfiguration([&](const std::string& config) { checkLivePrograms(config, checked); });
   std::printf(
       "  %d programs checked: at most %d attribute locations, %d varying vectors; %d "
-      "impostor programs, at most %d uniform vectors\n",
+      "impostor programs, at most %d uniform vectors; %d morph programs, at most %d uniform "
+      "vectors\n",
       checked.programs, checked.most_attributes, checked.most_varyings, checked.impostor_programs,
-      checked.most_impostor_uniforms);
+      checked.most_impostor_uniforms, checked.morph_programs, checked.most_morph_uniforms);
+  // Each morph asset's colour and depth programs (VAT and MorphStressTest's).
+  EXPECT_GE(checked.morph_programs, 4);
   // The impostor's colour and depth programs, each with and without the user's file.
   EXPECT_GE(checked.impostor_programs, 4);
   // Crowd (colour and depth, each with and without the file), ground and blob programs at least.

@@ -190,8 +190,9 @@ TEST(ViewerCli, TwoInputsMakeOneMixedCrowd) {
 }
 
 // A creature animated by morph targets (a vertex-frame character) joins a skinned one in one crowd
-// on the default (gpu) path; on ES 2.0 the merged path refuses it with one line naming the file.
-TEST(ViewerCli, AMorphCreatureJoinsTheCrowdOrIsRefusedOnEs2) {
+// on the default (gpu) path; on ES 2.0 the merged path draws it (vertex texture fetch, float
+// textures: llvmpipe has both; docs/morph.md).
+TEST(ViewerCli, AMorphCreatureJoinsTheCrowdOnEveryPath) {
   THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const std::string cube = "feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb";
   THRONG_REQUIRE_ASSET(cube);
@@ -214,11 +215,9 @@ TEST(ViewerCli, AMorphCreatureJoinsTheCrowdOrIsRefusedOnEs2) {
                     " --agents 4 --width 320 --height 240 --frames 1 --screenshot " +
                     test::shellQuoted(dir / "es2.png"),
                 std::string("env -u MESA_GLES_VERSION_OVERRIDE ") + kXvfb);
-  EXPECT_EQ(es2.exit_code, 1) << es2.output;
-  EXPECT_NE(es2.output.find(cube_path + ": merged path: " + cube_path + " animates its vertices"),
-            std::string::npos)
-      << es2.output;
-  EXPECT_FALSE(std::filesystem::exists(dir / "es2.png"));
+  ASSERT_EQ(es2.exit_code, 0) << es2.output;
+  EXPECT_NE(es2.output.find("path: merged"), std::string::npos) << es2.output;
+  expectAPicture(dir / "es2.png", 320, 240);
   std::filesystem::remove_all(dir);
 }
 

@@ -57,7 +57,7 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
                                                                  bool per_character,
                                                                  CrowdFacts& facts) {
   if (package.morph.kind != MorphBakeKind::kNone) {
-    // Its vertices move by a texture (docs/morph.md); this path's palettes are uniforms.
+    // Its vertices move by a texture (docs/morph.md) the vertex stage fetches.
     const char* path = per_character ? "per-character" : "merged";
     const std::string name = package.source.empty() ? "the package" : package.source;
     const Caps& caps = device.caps();
@@ -68,10 +68,13 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
                                 "(GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS 0)",
                                 path, name, morphBakeKindName(package.morph.kind)));
     }
-    return Status(ErrorCode::kUnsupported,
-                  fmt::format("{} path: {} animates its vertices ({}), which this path does not "
-                              "draw yet; the instanced and gpu paths do",
-                              path, name, morphBakeKindName(package.morph.kind)));
+    if (!caps.float_textures && !caps.half_float_textures) {
+      return Status(ErrorCode::kUnsupported,
+                    fmt::format("{} path: {} animates its vertices ({}), which needs float "
+                                "textures; the device has neither OES_texture_float nor "
+                                "OES_texture_half_float",
+                                path, name, morphBakeKindName(package.morph.kind)));
+    }
   }
   MergedBatchDesc merged_desc;
   merged_desc.max_vertex_uniform_vectors = desc.max_vertex_uniform_vectors;
@@ -80,6 +83,8 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
   merged_desc.max_fallback_error = desc.max_fallback_error;
   merged_desc.joint_encoding = chooseEncoding(package, desc, facts);
   merged_desc.shader = desc.shader;
+  merged_desc.morph = &package.morph;
+  merged_desc.morph_frame_count = package.animation.frame_count;
   if (desc.impostors && !package.impostor.empty()) {
     merged_desc.fade_lod = static_cast<int>(package.lods.size()) - 1;
   }
@@ -90,6 +95,7 @@ Result<std::unique_ptr<MergedCrowdPath>> MergedCrowdPath::create(Device& device,
   std::unique_ptr<MergedCrowdPath> path(new MergedCrowdPath(facts, device, per_character));
   path->renderer_ = std::move(merged).value();
   path->texture_ = package.animation;
+  path->morph_ = package.morph.kind != MorphBakeKind::kNone;
   const MergedBatchRenderer& renderer = *path->renderer_;
   facts.drawn_lod.resize(facts.lods.size());
   for (int l = 0; l < facts.lodCount(); ++l) {
@@ -135,6 +141,7 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
   growTo(palettes_, rows);
   growTo(tints_, visible);
   growTo(agents_, visible);
+  if (morph_) growTo(morph_frames_, static_cast<size_t>(visible) * kMorphVectorsPerCharacter);
   // Slot i (LOD l) starts at row_first[l] + (i - lod_first[l]) * joints of l.
   size_t row_first[kMaxLodLevels] = {};
   for (int l = 1; l < lod_count; ++l) {
@@ -165,6 +172,15 @@ void MergedCrowdPath::packPalettes(const FrameInput& in, const AgentLists& lists
           agents_[i] = glm::vec4(
               static_cast<float>(agentId(frame, a)), static_cast<float>(agentStateByte(frame, a)),
               static_cast<float>(variant), mergedLodAndProps(l, agentAttachments(frame, a)));
+          if (morph_) {
+            // The morph texture's frames, as the palette's (FrameMorphJob's arithmetic).
+            const InstanceFrames& fr = frames_[a];
+            glm::vec4* m = morph_frames_.data() + i * kMorphVectorsPerCharacter;
+            m[0] = glm::vec4(
+                static_cast<float>(fr.primary.frame_a), static_cast<float>(fr.primary.frame_b),
+                static_cast<float>(fr.secondary.frame_a), static_cast<float>(fr.secondary.frame_b));
+            m[1] = glm::vec4(fr.primary.blend, fr.secondary.blend, fr.fade, 0.0f);
+          }
         }
       });
 }
@@ -244,10 +260,15 @@ Status MergedCrowdPath::submit(const FrameInput& in, const AgentLists& lists,
       const size_t rows = static_cast<size_t>(count) * f.lod_info[l].joints;
       const uint32_t first = lists.lod_first[l];
       const bool faded = !fades_.empty() && l == f.impostor_lod - 1;
-      renderer_->drawCharacters(l, std::span<const JointRows>(palettes_.data() + at, rows),
-                                std::span<const glm::vec4>(tints_.data() + first, count), pass,
-                                std::span<const glm::vec4>(agents_.data() + first, count),
-                                faded ? std::span<const float>(fades_) : std::span<const float>());
+      renderer_->drawCharacters(
+          l, std::span<const JointRows>(palettes_.data() + at, rows),
+          std::span<const glm::vec4>(tints_.data() + first, count), pass,
+          std::span<const glm::vec4>(agents_.data() + first, count),
+          faded ? std::span<const float>(fades_) : std::span<const float>(),
+          morph_ ? std::span<const glm::vec4>(
+                       morph_frames_.data() + size_t{first} * kMorphVectorsPerCharacter,
+                       size_t{count} * kMorphVectorsPerCharacter)
+                 : std::span<const glm::vec4>());
       at += rows;
     }
     // The impostors after the opaque meshes (they are cut out, not blended).

@@ -33,7 +33,7 @@ class MergedCrowdPath final : public CpuFedPath {
   void setPlainMaterials(bool plain) override { renderer_->setPlainMaterials(plain); }
   GLuint shadingProgram() const override { return renderer_->shadingProgram(); }
   std::vector<int> userTextureUnits() const override {
-    return MergedBatchRenderer::userTextureUnits();
+    return MergedBatchRenderer::userTextureUnits(morph_);
   }
   // The impostor's quads, K per draw as the meshes' characters (ImpostorRenderer::createBatched;
   // one per draw on the per-character path), after the opaque meshes.
@@ -50,12 +50,14 @@ class MergedCrowdPath final : public CpuFedPath {
   bool per_character_;
   std::unique_ptr<MergedBatchRenderer> renderer_;
   AnimationTexture texture_;  // palettes are copied from it on the CPU
+  bool morph_ = false;        // the package has morph animation: morph_frames_ go up too
 
   // Per-frame scratch, grown with the crowd and reused.
-  std::vector<InstanceFrames> frames_;           // the visible agents' frames, by agent
-  std::vector<JointRows> palettes_;              // every visible agent's, LOD by LOD
-  std::vector<glm::vec4> tints_;                 // by slot
-  std::vector<glm::vec4> agents_;                // by slot: index, state, appearance, LOD (u_agent)
+  std::vector<InstanceFrames> frames_;   // the visible agents' frames, by agent
+  std::vector<JointRows> palettes_;      // every visible agent's, LOD by LOD
+  std::vector<glm::vec4> tints_;         // by slot
+  std::vector<glm::vec4> agents_;        // by slot: index, state, appearance, LOD (u_agent)
+  std::vector<glm::vec4> morph_frames_;  // by slot, kMorphVectorsPerCharacter each (u_morph_frames)
   std::unique_ptr<ImpostorRenderer> impostors_;  // null: no impostor drawn
   // The impostor LOD's visible agents, then the fade band's (the last mesh LOD's agents in it).
   std::vector<ImpostorAgent> impostor_agents_;
