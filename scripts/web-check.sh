@@ -4,8 +4,9 @@
 # $THRONG_WEB_BUILD_DIR (default build-web), serves it on 127.0.0.1 and loads it in headless
 # Chromium with software WebGL (SwiftShader), once with WebGL2 (instanced path) and once forced
 # to WebGL 1 (?webgl=1, merged path). Each must report it is ready and has drawn frames that
-# cover pixels; a .glb is dropped on the WebGL2 page when one is at hand. Screenshots: OUT.png,
-# OUT-webgl1.png (and OUT-drop.png). Exits non-zero on a page error, an empty frame or a timeout.
+# cover pixels; a skinned .glb and a morph-animated one are dropped on each page when at hand.
+# Screenshots: OUT.png, OUT-webgl1.png (and OUT-drop.png, OUT-drop2.png). Exits non-zero on a
+# page error, an empty frame or a timeout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -lt 1 ]; then
@@ -26,15 +27,19 @@ drop=()
 case " $* " in
   *" --drop "*) ;;
   *)
-    glb="${THRONG_ASSETS_DIR:-$root/../shared/assets}/CesiumMan/CesiumMan.glb"
-    if [ -f "$glb" ]; then
-      drop=(--drop "$glb")
+    # A skinned character, then a creature animated by morph targets alone (the merged path's
+    # vertex animation texture on WebGL 1).
+    assets="${THRONG_ASSETS_DIR:-$root/../shared/assets}"
+    glb="$assets/CesiumMan/CesiumMan.glb"
+    morph="$assets/feature-tests/AnimatedMorphCube/AnimatedMorphCube.glb"
+    if [ -f "$glb" ] && [ -f "$morph" ]; then
+      drop=(--drop "$glb" --drop "$morph")
     elif [ -n "${CI:-}" ] && [ "${CI}" != 0 ] && [ "${CI}" != false ]; then
       # In CI a missing input fails (as the tests' THRONG_REQUIRE does): the drop must be checked.
-      echo "web-check: no $glb: CI checks the drop of a .glb (../shared/assets)" >&2
+      echo "web-check: no $glb or $morph: CI checks the drop of both (../shared/assets)" >&2
       exit 1
     else
-      echo "web-check: no $glb; the drop is not checked"
+      echo "web-check: no $glb or $morph; the drops are not checked"
     fi
     ;;
 esac

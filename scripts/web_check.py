@@ -228,7 +228,7 @@ def withSuffix(path, suffix):
     return path[:-4] + suffix + ".png" if path.endswith(".png") else path + suffix + ".png"
 
 
-def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
+def runPage(args, base_url, query, out, expect_webgl, expect_path, drops=()):
     browser = Browser(args.chromium, args.timeout)
     try:
         started = time.monotonic()
@@ -271,7 +271,7 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
                 print(f"web-check: shadows {mode}: {state.get('shadowReason')}")
                 if mode == "map":
                     browser.screenshot(withSuffix(out, "-shadow-map"))
-        if drop and not args.measure:
+        for index, drop in enumerate([] if args.measure else drops):
             name = os.path.basename(drop)
             frames_before = int(json.loads(browser.state())["frames"])
             browser.evaluate(DROP_SCRIPT % {"url": json.dumps(f"{base_url}/drop/{name}"),
@@ -289,7 +289,7 @@ def runPage(args, base_url, query, out, expect_webgl, expect_path, drop=None):
             if int(state["webgl"]) != expect_webgl or state["path"] != expect_path:
                 raise CheckFailed(f"dropped {name}: expected the {expect_path} path, the page "
                                   f"reports {summary(state)}")
-            drop_out = withSuffix(out, "-drop")
+            drop_out = withSuffix(out, "-drop" if index == 0 else f"-drop{index + 1}")
             browser.screenshot(drop_out)
             print(f"web-check: dropped {name}: {summary(state)}; wrote {drop_out}")
     except CheckFailed:
@@ -316,7 +316,9 @@ def main():
     parser.add_argument("--agents", type=int, default=64)
     parser.add_argument("--hold", type=float, default=0.0,
                         help="seconds to keep drawing before reading the frame time")
-    parser.add_argument("--drop", help="a .glb, .gltf or .throng file to drop on each page")
+    parser.add_argument("--drop", action="append", default=[],
+                        help="a .glb, .gltf or .throng file to drop on each page (repeatable: "
+                             "dropped in turn, each joining the crowd)")
     parser.add_argument("--package", help="a .throng (or .glb) the pages show instead of the "
                                           "built-in character (?package=)")
     parser.add_argument("--measure", action="store_true",
@@ -334,7 +336,7 @@ def main():
         for name in os.listdir(page_dir):
             os.symlink(os.path.join(page_dir, name), os.path.join(root, name))
         os.mkdir(os.path.join(root, "drop"))
-        for extra in (args.drop, args.package):
+        for extra in (*args.drop, args.package):
             if extra:
                 os.symlink(os.path.abspath(extra), os.path.join(root, "drop", os.path.basename(extra)))
         server = serve(root)
