@@ -288,7 +288,8 @@ TEST_P(SurfaceFields, EveryFieldMatchesTheCpuReferenceAtChosenPixels) {
   CrowdRendererDesc rd;
   rd.path = GetParam().path;
   rd.fixed_lod = kDrawnLod;
-  rd.shader = std::make_shared<const ShaderSource>(ShaderSource{"fields.glsl", kSurfaceFieldsShader});
+  rd.shader =
+      std::make_shared<const ShaderSource>(ShaderSource{"fields.glsl", kSurfaceFieldsShader});
   CrowdRenderer renderer(*device, f.package, rd);
   ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
   ASSERT_EQ(renderer.path(), GetParam().path);

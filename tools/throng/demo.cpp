@@ -281,7 +281,9 @@ int runDemo(const DemoArgs& args) {
   CommandScript script;
   if (int code = checkDemoArgs(args, choice, script); code != 0) return code;
   LoadedInputs loaded;
-  if (int code = loadInputs(args.inputs, args.clips, choice.lod, choice.impostors, loaded); code != 0) return code;
+  if (int code = loadInputs(args.inputs, args.clips, choice.lod, choice.impostors, loaded);
+      code != 0)
+    return code;
   std::vector<ClipSet> clip_sets;
   if (int code = makeClipSets(loaded, clip_sets); code != 0) return code;
   // `play` and `layer` clips, masks and props are resolved against the first input's (a

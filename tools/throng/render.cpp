@@ -291,7 +291,9 @@ int runRender(const RenderArgs& args) {
   int variant_choice = -1;
   if (int code = checkRenderArgs(args, choice, variant_choice); code != 0) return code;
   LoadedInputs loaded;
-  if (int code = loadInputs(args.inputs, args.clips, choice.lod, choice.impostors, loaded); code != 0) return code;
+  if (int code = loadInputs(args.inputs, args.clips, choice.lod, choice.impostors, loaded);
+      code != 0)
+    return code;
   std::vector<int> clips;
   if (int code = pickClips(args, loaded, clips); code != 0) return code;
   RenderCrowd crowd = placeAgents(args, loaded, clips, variant_choice);
