@@ -11,6 +11,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_check.h"
+#include "render/instance_record_attributes.h"
 #include "render/merged_batch_renderer.h"
 #include "render/shader_assembly.h"
 #include "render/test_hooks.h"
@@ -20,9 +21,9 @@ namespace {
 
 enum ImpostorAttribute : GLuint {
   kCorner = 0,
-  kRecord0 = 4,  // the instance record's words, at instanced.vert's locations
-  kRecord1 = 5,
-  kRecord2 = 6,
+  kRecord0 = kRecordAttribute0,  // the instance record's first three words (as instanced.vert)
+  kRecord1 = kRecordAttribute1,
+  kRecord2 = kRecordAttribute2,
   kAgent = 4,  // drawIndirect's program: the agent index replaces the records
 };
 // The GPU-driven path's per-agent texture, on instanced.vert's unit (shader_assembly.cpp).
@@ -236,10 +237,7 @@ Status ImpostorRenderer::upload(const Device& device, const Impostor& impostor) 
   glBufferData(GL_ARRAY_BUFFER, sizeof(kCorners), kCorners, GL_STATIC_DRAW);
   glEnableVertexAttribArray(kCorner);
   glVertexAttribPointer(kCorner, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  for (GLuint a : {kRecord0, kRecord1, kRecord2}) {
-    glEnableVertexAttribArray(a);
-    glVertexAttribDivisor(a, 1);
-  }
+  enableRecordAttributes(3);
   glGenVertexArrays(1, &indirect_vertex_array_);
   glBindVertexArray(indirect_vertex_array_);
   glBindBuffer(GL_ARRAY_BUFFER, corner_buffer_);
@@ -361,16 +359,6 @@ GLuint ImpostorRenderer::shadingProgram() const {
   return programs_[0] ? programs_[0]->program.id() : 0;
 }
 
-void ImpostorRenderer::bindRecords(GLuint instance_buffer, size_t first_byte) {
-  const GLsizei stride = sizeof(InstanceRecord);
-  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer);
-  glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(first_byte));
-  glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride,
-                         byteOffset(first_byte + offsetof(InstanceRecord, frames)));
-  glVertexAttribIPointer(kRecord2, 4, GL_UNSIGNED_INT, stride,
-                         byteOffset(first_byte + offsetof(InstanceRecord, agent)));
-}
-
 // The camera the quads face: the eye, or an orthographic view's direction towards it (the
 // depth row of its matrix points away from it).
 glm::vec4 impostorCamera(const FrameView& view) {
@@ -414,7 +402,7 @@ Status ImpostorRenderer::draw(const FrameView& view, GLuint instance_buffer, siz
   glUniform3fv(p.uniform("u_fade_eye"), 1, glm::value_ptr(fade.eye));
   glUniform2fv(p.uniform("u_fade_band"), 1, glm::value_ptr(fade.band));
   glBindVertexArray(vertex_array_);
-  bindRecords(instance_buffer, first_byte);
+  bindRecordAttributes(instance_buffer, first_byte, 3);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, kCornerCount, static_cast<GLsizei>(count));
   glBindVertexArray(0);
   return checkGl("impostor: draw");
@@ -528,7 +516,7 @@ Status ImpostorRenderer::capturePicks(const FrameView& view,
                nullptr, GL_STATIC_READ);
   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffers[1]);
   glBindVertexArray(vertex_array_);
-  bindRecords(buffers[0], 0);
+  bindRecordAttributes(buffers[0], 0, 3);
   glEnable(GL_RASTERIZER_DISCARD);
   glBeginTransformFeedback(GL_POINTS);
   glDrawArraysInstanced(GL_POINTS, 0, 1, static_cast<GLsizei>(records.size()));

@@ -157,7 +157,6 @@ class ImpostorRenderer {
   // createBatched's K (copies_) from the budget, and its quads' buffers.
   Status sizeBatches(const ImpostorBatching& batching);
   Result<ProgramSet*> programFor(unsigned variant);
-  void bindRecords(GLuint instance_buffer, size_t first_byte);
   // The program of `variant` in use with the frame's uniforms and the atlases bound.
   Result<ProgramSet*> useProgram(unsigned variant, const FrameView& view,
                                  const FrameShading& shading);

@@ -17,6 +17,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_check.h"
+#include "render/instance_record_attributes.h"
 #include "render/morph_texture.h"
 #include "render/shader_assembly.h"
 #include "throng/core/half.h"
@@ -31,10 +32,10 @@ enum Attribute : GLuint {
   kNormal = 1,
   kJoints = 2,
   kWeights = 3,
-  kRecord0 = 4,  // InstanceRecord's first 16 bytes: position, heading and scale
-  kRecord1 = 5,  // its next 16: frames, blends, fade, appearance, tint
-  kRecord2 = 6,  // its next 16: agent index, state | props, layer frames, layer bytes | first
-  kRecord3 = 7,  // its last 4: layer end | parent
+  kRecord0 = kRecordAttribute0,  // InstanceRecord's words (instance_record_attributes.h)
+  kRecord1 = kRecordAttribute1,
+  kRecord2 = kRecordAttribute2,
+  kRecord3 = kRecordAttribute3,
   kTangent = 8,
   kUv0 = 9,
   kUv1 = 10,
@@ -360,10 +361,7 @@ Status InstancedRenderer::uploadLod(const MeshLod& lod, int joint_count,
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(GpuVertex)),
                vertices.data(), GL_STATIC_DRAW);
   bindVertexAttributes(buffers.vertex_buffer);
-  for (GLuint a : {kRecord0, kRecord1, kRecord2, kRecord3}) {
-    glEnableVertexAttribArray(a);
-    glVertexAttribDivisor(a, 1);
-  }
+  enableRecordAttributes(4);
   glGenBuffers(1, &buffers.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffers.index_buffer);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(uint32_t)),
@@ -491,16 +489,8 @@ Status InstancedRenderer::readRecords(std::span<InstanceRecord> out) const {
 
 void InstancedRenderer::bindInstanceAttributes(size_t first_instance) {
   // Each LOD's instances start at its own offset: ES 3.0 has no base-instance draw.
-  const size_t base = (uploaded_first_ + first_instance) * sizeof(InstanceRecord);
-  const GLsizei stride = sizeof(InstanceRecord);
-  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
-  glVertexAttribIPointer(kRecord0, 4, GL_UNSIGNED_INT, stride, byteOffset(base));
-  glVertexAttribIPointer(kRecord1, 4, GL_UNSIGNED_INT, stride,
-                         byteOffset(base + offsetof(InstanceRecord, frames)));
-  glVertexAttribIPointer(kRecord2, 4, GL_UNSIGNED_INT, stride,
-                         byteOffset(base + offsetof(InstanceRecord, agent)));
-  glVertexAttribIPointer(kRecord3, 1, GL_UNSIGNED_INT, stride,
-                         byteOffset(base + offsetof(InstanceRecord, layer_end)));
+  bindRecordAttributes(instance_buffer_,
+                       (uploaded_first_ + first_instance) * sizeof(InstanceRecord), 4);
 }
 
 Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned variant) {
