@@ -26,7 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::checkError(character.status(), path);
     return 0;
   }
-  if (!validateCharacter(*character, path).ok()) __builtin_trap();
+  if (Status s = validateCharacter(*character, path); !s.ok()) {
+    fuzz::reportAndTrap("the importer returned a character its own validation refuses", s);
+  }
   float seconds = 0.0f;
   for (const Clip& clip : character->clips) seconds += clip.duration();
   if (character->clips.empty() || character->mesh.vertexCount() > kMaxBakedVertices ||
@@ -44,8 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // What the bake produced, its own reader must accept.
   if (Status s = validatePackage(*package, path); !s.ok()) {
-    fuzz::checkError(s, path);
-    __builtin_trap();
+    fuzz::reportAndTrap("the bake wrote a package its own validation refuses", s);
   }
   return 0;
 }

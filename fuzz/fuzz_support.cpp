@@ -54,4 +54,10 @@ void checkError(const Status& status, std::string_view source) {
   }
 }
 
+void reportAndTrap(std::string_view what, const Status& status) {
+  std::fprintf(stderr, "finding: %.*s: %s\n", static_cast<int>(what.size()), what.data(),
+               excerpt(status.message(), 400).c_str());
+  __builtin_trap();
+}
+
 }  // namespace throng::fuzz

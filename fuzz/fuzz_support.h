@@ -21,4 +21,8 @@ void writeBytes(const std::filesystem::path& path, std::string_view bytes);
 // starts with `source` (then ':' or ' '): the contract of every reader's errors (docs/errors.md).
 void checkError(const Status& status, std::string_view source);
 
+// Prints `what` and the status's message to stderr, then traps (a finding): the log then says which
+// check failed, not only that a signal arrived.
+[[noreturn]] void reportAndTrap(std::string_view what, const Status& status);
+
 }  // namespace throng::fuzz

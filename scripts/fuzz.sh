@@ -71,7 +71,10 @@ for t in "${targets[@]}"; do
   case "$result" in
     *FAILED*)
       status=1
-      grep -E "ERROR|SUMMARY|Test unit written" "$build/logs/$t.log" | head -20 || true
+      # What failed and where: the finding's own line, the sanitizer's or libFuzzer's report and
+      # the first frames of its stack.
+      grep -E "finding:|bad error report|terminate called|what\(\)|ERROR|SUMMARY|Test unit written|^ +#[0-9] " \
+        "$build/logs/$t.log" | head -30 || true
       ;;
   esac
 done

@@ -171,7 +171,7 @@ const char* loopReasonName(LoopReason reason) {
 }
 
 uint32_t bakedFrameCount(float duration, float fps, bool loop) {
-  if (!(duration > 0.0f)) return 1;
+  if (!(duration >= kMinClipSeconds)) return 1;
   const double intervals = std::round(static_cast<double>(duration) * fps);
   assert(intervals < kMaxClipFrames);
   const auto n = static_cast<uint32_t>(intervals);
@@ -179,7 +179,7 @@ uint32_t bakedFrameCount(float duration, float fps, bool loop) {
 }
 
 float bakedFrameRate(float duration, uint32_t frame_count, bool loop, float fps) {
-  if (!(duration > 0.0f)) return fps;
+  if (!(duration >= kMinClipSeconds)) return fps;
   const uint32_t intervals = loop ? frame_count : frame_count - 1;
   return static_cast<float>(static_cast<double>(intervals) / duration);
 }
@@ -212,7 +212,7 @@ int motionJoint(const Skeleton& skeleton, const Clip& clip) {
 }
 
 float loopMismatch(const Character& character, const Clip& clip) {
-  if (!(clip.duration() > 0.0f)) return 0.0f;
+  if (!(clip.duration() >= kMinClipSeconds)) return 0.0f;
   const Skeleton& skeleton = character.skeleton;
   const SkinnedMesh& mesh = character.mesh;
   PoseScratch scratch;
@@ -234,7 +234,7 @@ float loopMismatch(const Character& character, const Clip& clip) {
 }
 
 LoopReason detectLoop(const Character& character, const Clip& clip) {
-  if (!(clip.duration() > 0.0f)) return LoopReason::kZeroDuration;
+  if (!(clip.duration() >= kMinClipSeconds)) return LoopReason::kZeroDuration;
   const std::string name = lowercase(clip.name);
   // An attack that returns to its guard pose still plays once: its name says so.
   for (const char* word :

@@ -206,6 +206,32 @@ TEST(Bake, FrameCountRules) {
   EXPECT_EQ(bakedFrameRate(0.0f, 1, false, 24.0f), 24.0f);
 }
 
+// Keys a rounding error apart (a fuzzed file's clip lasted 1e-39 s): one pose, at the requested
+// rate, in a package its own validation accepts; before kMinClipSeconds the rate was inf.
+TEST(Bake, AClipShorterThanTheMinimumBakesAsOnePose) {
+  EXPECT_EQ(bakedFrameCount(1e-39f, 2.0f, false), 1u);
+  EXPECT_EQ(bakedFrameRate(1e-39f, 1, false, 2.0f), 2.0f);
+  EXPECT_EQ(bakedFrameCount(kMinClipSeconds, 2.0f, false), 2u);
+  EXPECT_TRUE(std::isfinite(bakedFrameRate(kMinClipSeconds, 2, false, 2.0f)));
+  Character c = makeCharacter();
+  Clip blink;
+  blink.name = "blink";
+  blink.joints.resize(3);
+  blink.joints[2].rotation.times = {0.5f, std::nextafter(0.5f, 1.0f)};
+  blink.joints[2].rotation.values = {glm::quat(1, 0, 0, 0),
+                                     glm::angleAxis(0.3f, glm::vec3(0, 0, 1))};
+  updateClipRange(blink);
+  ASSERT_GT(blink.duration(), 0.0f);
+  c.clips.push_back(blink);
+  EXPECT_EQ(detectLoop(c, blink), LoopReason::kZeroDuration);
+  BakeOptions o;
+  o.fps = 2.0f;
+  const Package p = bake(c, o);
+  EXPECT_EQ(findBaked(p, "blink").frame_count, 1u);
+  EXPECT_EQ(findBaked(p, "blink").fps, 2.0f);
+  EXPECT_TRUE(validatePackage(p, "blink.throng").ok());
+}
+
 TEST(Bake, LoopRulesAndOverrides) {
   const Character c = makeCharacter();
   EXPECT_EQ(detectLoop(c, c.clips[0]), LoopReason::kPosesMatch);

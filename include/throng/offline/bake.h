@@ -27,6 +27,11 @@ inline constexpr float kLoopPoseTolerance = 0.02f;
 // more than the bob and sway of a walk in place.
 inline constexpr float kRootMotionTolerance = 0.03f;
 
+// A clip shorter than this (seconds) bakes as a single pose, like a zero-length one: its keys are
+// a rounding error apart (exporters write such clips; a fuzzed file wrote 1e-39 s), far below
+// any frame, and whole frames over it would need a rate past what a float holds.
+inline constexpr float kMinClipSeconds = 1e-6f;
+
 struct BakeOptions {
   float fps = 30.0f;  // requested samples per second; each clip adjusts it (see bakedFrameCount)
   TexelFormat format = TexelFormat::kRgba32F;
@@ -138,10 +143,12 @@ Status bakeMorphAnimation(const Character& character, Package& package, uint32_t
 
 // Frames stored for a clip of `duration` seconds at `fps`: a looping clip stores
 // max(1, round(duration * fps)) frames (its end equals its start), a clamped one
-// max(2, round(duration * fps) + 1) frames (both ends); a zero-length clip stores 1.
+// max(2, round(duration * fps) + 1) frames (both ends); a clip shorter than kMinClipSeconds
+// stores 1.
 uint32_t bakedFrameCount(float duration, float fps, bool loop);
 // The clip's actual rate: frame_count / duration when looping, (frame_count - 1) / duration when
-// clamped, so that whole frames span the clip exactly; `fps` for a zero-length clip.
+// clamped, so that whole frames span the clip exactly; `fps` for a clip shorter than
+// kMinClipSeconds.
 float bakedFrameRate(float duration, uint32_t frame_count, bool loop, float fps);
 // File-timeline time of the clip's frame `frame`: clip.start_time + frame / baked.fps, except the
 // last frame of a clamped clip, which is clip.end_time exactly.
