@@ -26,8 +26,18 @@ Result<std::vector<float>> frameWeights(const Character& character, const Packag
     const Clip& clip = character.clips[static_cast<size_t>(c)];
     for (uint32_t i = 0; i < baked.frame_count; ++i) {
       const size_t f = static_cast<size_t>(baked.first_frame) + i;
-      sampleMorphWeights(targets, &clip, bakedFrameTime(clip, baked, i),
-                         std::span<float>(weights).subspan(f * targets.size(), targets.size()));
+      const std::span<float> frame =
+          std::span<float>(weights).subspan(f * targets.size(), targets.size());
+      sampleMorphWeights(targets, &clip, bakedFrameTime(clip, baked, i), frame);
+      // Finite keys can still interpolate past the float range (cubic-spline tangents).
+      for (size_t t = 0; t < frame.size(); ++t) {
+        if (!std::isfinite(frame[t])) {
+          return Status(ErrorCode::kInvalidData,
+                        fmt::format("{}: clip '{}' frame {}: morph target {} gets a weight that "
+                                    "is not finite (its keys overflow a float)",
+                                    package.source, excerpt(baked.name), i, t));
+        }
+      }
     }
   }
   return weights;
@@ -45,6 +55,10 @@ std::vector<size_t> activeTargets(std::span<const float> weights, size_t targets
     }
   }
   return active;
+}
+
+bool allFinite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 Status checkHalf(const glm::vec3& v, TexelFormat format, const std::string& where) {
@@ -81,6 +95,14 @@ Result<float> bakeVertexFrames(const SkinnedMesh& mesh, std::span<const float> w
                     fmt::format("{}: {} normals for {} vertices", where, mesh.normals.size(), n));
     }
     for (uint32_t v = 0; v < n; ++v) {
+      // Finite weights times finite deltas can still overflow a float (a weight of 1e30).
+      if (!allFinite(positions[v]) || !allFinite(normals[v])) {
+        return Status(ErrorCode::kInvalidData,
+                      fmt::format("{} frame {}: the morph targets move vertex {} to a position "
+                                  "or normal that is not finite (weights times deltas overflow "
+                                  "a float)",
+                                  where, f, v));
+      }
       if (Status s = checkHalf(positions[v], texture.format, fmt::format("{} frame {}", where, f));
           !s.ok()) {
         return s;
@@ -122,6 +144,12 @@ Result<float> bakeTargetDeltas(const SkinnedMesh& mesh, std::span<const size_t> 
       sum += std::fabs(active_weights[f * active.size() + b]) * rounding[b];
     }
     bound = std::max(bound, sum);
+  }
+  if (!std::isfinite(bound)) {
+    return Status(ErrorCode::kInvalidData,
+                  fmt::format("{}: the weights times the deltas' rounding overflow a float (the "
+                              "error bound is not finite)",
+                              where));
   }
   return bound;
 }

@@ -93,5 +93,37 @@ TEST(BakeMorph, LimitsNameTheLodAndWhatToChange) {
   EXPECT_TRUE(bakeMorphAnimation(many, wide, 4096).ok());
 }
 
+// Finite weights times finite deltas past the float range (a fuzzed file): one line naming the
+// frame and vertex, never a texture of infinities that the package's validation then refuses.
+TEST(BakeMorph, AMorphedVertexPastTheFloatRangeNamesTheFrameAndVertex) {
+  Character rigid = liftedChain(true, 1e30f);
+  rigid.mesh.morph_targets[0].default_weight = 1e10f;
+  Package p = packageOf(rigid);
+  expectRefused(bakeMorphAnimation(rigid, p, 4096), ErrorCode::kInvalidData,
+                "chain: LOD 0 morph frame 0: the morph targets move vertex 0 to a position or "
+                "normal that is not finite (weights times deltas overflow a float)");
+  // Deltas (skinned): the error bound sums weight x rounding, which overflows the same way.
+  // A half float rounds 60010 by 10 (its step there is 32): times a weight of 3e38, past the
+  // float range.
+  Character skinned = liftedChain(false, 60010.0f);
+  skinned.mesh.morph_targets[0].default_weight = 3e38f;
+  Package q = packageOf(skinned, TexelFormat::kRgba16F);
+  expectRefused(bakeMorphAnimation(skinned, q, 4096), ErrorCode::kInvalidData,
+                "chain: LOD 0 morph: the weights times the deltas' rounding overflow a float (the "
+                "error bound is not finite)");
+  // Cubic-spline weights whose finite keys and tangents interpolate past the float range.
+  Character spline = liftedChain(true);
+  FloatTrack weight;
+  weight.interpolation = Interpolation::kCubicSpline;
+  weight.times = {0.0f, 1.0f};
+  weight.values = {0.0f, 3e38f, 3e38f, 3e38f, 3e38f, 0.0f};
+  Clip& bend = spline.clips[0];
+  bend.weights = {weight};
+  Package r = packageOf(spline);
+  expectRefused(bakeMorphAnimation(spline, r, 4096), ErrorCode::kInvalidData,
+                "chain: clip 'bend' frame 1: morph target 0 gets a weight that is not finite "
+                "(its keys overflow a float)");
+}
+
 }  // namespace
 }  // namespace throng
