@@ -130,7 +130,7 @@ Result<const AgentLists*> GpuDrivenPath::drawnLists(const AgentLists& /*cpu_list
   drawn_lists_frame_ = frame;
   if (frame == 0) return &drawn_lists_;
   if (Status s = gpu_->captureLastFrame(capture_); !s.ok()) {
-    drawn_lists_frame_ = 0;
+    drawn_lists_frame_ = ~uint64_t{0};
     return s;
   }
   // The capture lists LOD by LOD (an impostor's cross-fade lists an agent in the next LOD too);

@@ -69,9 +69,9 @@ class GpuDrivenPath final : public CrowdPath {
   Status update_status_;             // the first error of update() since the last cull of a Crowd
   std::vector<glm::vec4> tints_;     // span-given agents' tints with their states' folded in
   std::vector<LayerSample> layers_;  // the frame's layers (layerSample), when any
-  // drawnLists()' copy and the draw it is of (GpuCrowd::framesDrawn; 0: none yet).
+  // drawnLists()' copy and the draw it is of (GpuCrowd::framesDrawn; none yet: the largest).
   mutable AgentLists drawn_lists_;
-  mutable uint64_t drawn_lists_frame_ = 0;
+  mutable uint64_t drawn_lists_frame_ = ~uint64_t{0};
   mutable GpuFrameCapture capture_;
 };
 
