@@ -15,6 +15,7 @@
 #include "support/material_character.h"
 #include "support/require.h"
 #include "throng/crowd/clip_set.h"
+#include "throng/crowd/picking.h"
 #include "throng/offline/attachments.h"
 #include "throng/offline/bake.h"
 #include "throng/offline/sample_character.h"
@@ -352,6 +353,62 @@ TEST(GpuParity, AgentDrawInfoAgreesWithTheInstancedPath) {
     EXPECT_GE(std::count_if(lods_used.begin(), lods_used.end(), [](int n) { return n > 0; }), 2)
         << "several LODs in view";
   }
+}
+
+// Picking a crowd the gpu path mirrors (the viewer's selection): its CPU arrays stand still while
+// the GPU walks the agents, and readBack(crowd, true) on demand brings them where the instanced
+// path's crowd is, so a ray from the camera through any agent picks it on both.
+TEST(GpuParity, PickingAfterAReadBackOnDemandFindsTheSameAgents) {
+  std::string missing;
+  std::unique_ptr<Device> device = es31Device(missing);
+  THRONG_REQUIRE(device != nullptr, missing);
+  const Package& package = test::sampleWithLods();
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kGpu;
+  CrowdRenderer gpu(*device, package, desc);
+  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
+  desc.path = RenderPath::kInstanced;
+  CrowdRenderer instanced(*device, package, desc);
+  ASSERT_TRUE(instanced.ok());
+  ClipSet clips = clipSetByName(package.clips).value();
+  clips.walk_speed = 1.2f;
+  Crowd gpu_crowd(package.clips, clips), cpu_crowd(package.clips, clips);
+  for (uint32_t a = 0; a < 12; ++a) {
+    for (Crowd* crowd : {&gpu_crowd, &cpu_crowd}) {
+      Placement p;
+      p.position = glm::vec3(3.0f * static_cast<float>(a % 4) - 4.5f, 0.0f, -3.0f * (a / 4));
+      crowd->addAgent(p);
+      // Everyone walks 2 units sideways (well apart from where they stood).
+      crowd->submit({a, CommandType::kWalkTo, glm::vec2(p.position.x + 2.0f, p.position.z)});
+    }
+  }
+  const FrameView view = lookAtView(glm::vec3(0.0f, 12.0f, 8.0f), glm::vec3(0.0f, 0.0f, -3.0f),
+                                    0.9f, 1.0f, 0.1f, 100.0f);
+  for (int t = 0; t < 45; ++t) {
+    for (auto [renderer, crowd] :
+         {std::pair{&gpu, &gpu_crowd}, std::pair{&instanced, &cpu_crowd}}) {
+      renderer->update(*crowd, kTick);
+      device->beginFrame(kClear);
+      ASSERT_TRUE(renderer->draw(view, *crowd).ok());
+    }
+  }
+  const Result<bool> back = gpu.readBack(gpu_crowd, true);
+  ASSERT_TRUE(back.ok() && *back);
+  int moved = 0;
+  for (uint32_t a = 0; a < cpu_crowd.agentCount(); ++a) {
+    // A ray from the eye through agent a's middle, where the CPU crowd has it.
+    const glm::vec3 middle = cpu_crowd.placements()[a].position + glm::vec3(0.0f, 0.9f, 0.0f);
+    const Ray ray{view.eye, middle - view.eye};
+    const int64_t on_cpu =
+        pickAgent(cpu_crowd.clips(), cpu_crowd.placements(), cpu_crowd.playback(), ray);
+    const int64_t on_gpu =
+        pickAgent(gpu_crowd.clips(), gpu_crowd.placements(), gpu_crowd.playback(), ray);
+    EXPECT_EQ(on_gpu, on_cpu) << "agent " << a;
+    EXPECT_GE(on_cpu, 0) << "agent " << a;
+    moved += glm::length(cpu_crowd.placements()[a].position.x -
+                         (3.0f * static_cast<float>(a % 4) - 4.5f)) > 1.0f;
+  }
+  EXPECT_EQ(moved, 12) << "every agent walked away from where it stood";
 }
 
 }  // namespace gpu_parity_test
