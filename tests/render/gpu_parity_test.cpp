@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "render/gpu_crowd.h"
 #include "render_test_support.h"
 #include "support/gpu_support.h"
 #include "support/material_character.h"
@@ -409,6 +410,36 @@ TEST(GpuParity, PickingAfterAReadBackOnDemandFindsTheSameAgents) {
                          (3.0f * static_cast<float>(a % 4) - 4.5f)) > 1.0f;
   }
   EXPECT_EQ(moved, 12) << "every agent walked away from where it stood";
+}
+
+// What the gpu path refuses of events and appearances: a clip of more events than an EventHit
+// can index (at creation), and appearances that are not one per agent.
+TEST(GpuParity, RefusesClipsOfTooManyEventsAndAppearancesNotOnePerAgent) {
+  std::string missing;
+  std::unique_ptr<Device> device = es31Device(missing);
+  THRONG_REQUIRE(device != nullptr, missing);
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kGpu;
+  CrowdRenderer crowded(*device, eventPackage(0x10000), desc);
+  EXPECT_EQ(crowded.status().code(), ErrorCode::kInvalidData);
+  EXPECT_NE(crowded.status().message().find("has 65536 events (at most 65535"), std::string::npos)
+      << crowded.status().toString();
+
+  const Package& package = test::sampleWithLods();
+  auto renderer = InstancedRenderer::create(*device, package);
+  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
+  auto gpu = GpuCrowd::create(*device, package, **renderer);
+  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
+  const std::vector<Placement> placements(3);
+  const std::vector<AgentPlayback> playback(3);
+  const std::vector<uint16_t> variants(2, 1);
+  GpuDrawOptions options;
+  options.variants = variants;
+  const Status s =
+      (*gpu)->draw(lookAtView(glm::vec3(0, 1, 5), glm::vec3(0, 1, 0), 0.9f, 1.0f, 0.1f, 50.0f),
+                   placements, playback, {}, options);
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "GPU-driven crowd: 2 appearances for 3 agents (one per agent, or none)");
 }
 
 }  // namespace gpu_parity_test
