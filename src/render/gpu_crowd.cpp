@@ -747,6 +747,25 @@ bool screenLod(const GpuDrawOptions& options) {
 
 }  // namespace
 
+// Each LOD's draw command with no instances yet, then the LOD limits (the frame buffer's head).
+void GpuCrowd::writeDrawCommands(const GpuDrawOptions& options) {
+  const uint32_t lods = static_cast<uint32_t>(lod_count_);
+  frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
+  for (uint32_t l = 0; l < lods; ++l) {
+    // The impostor's command is a DrawArraysIndirectCommand: a quad's 4 vertices, then 0s.
+    frame_head_[l * kDrawWords] = static_cast<int>(l) < renderer_->lodCount()
+                                      ? renderer_->indexCount(static_cast<int>(l))
+                                      : kImpostorQuadVertices;
+    frame_head_[lods * kDrawWords + l] =
+        floatBits(screenLod(options) ? lod_errors_[l] : lod_limits_[l]);
+  }
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
+                  static_cast<GLsizeiptr>(frame_head_.size() * sizeof(uint32_t)),
+                  frame_head_.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
 Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                          bool has_ids) {
   const bool simulate = pending_.active;
@@ -761,24 +780,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
       !s.ok()) {
     return s;
   }
-  if (draw) {
-    // Each LOD's draw command with no instances yet, then the LOD limits.
-    const uint32_t lods = static_cast<uint32_t>(lod_count_);
-    frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
-    for (uint32_t l = 0; l < lods; ++l) {
-      // The impostor's command is a DrawArraysIndirectCommand: a quad's 4 vertices, then 0s.
-      frame_head_[l * kDrawWords] = static_cast<int>(l) < renderer_->lodCount()
-                                        ? renderer_->indexCount(static_cast<int>(l))
-                                        : kImpostorQuadVertices;
-      frame_head_[lods * kDrawWords + l] =
-          floatBits(screenLod(*options) ? lod_errors_[l] : lod_limits_[l]);
-    }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                    static_cast<GLsizeiptr>(frame_head_.size() * sizeof(uint32_t)),
-                    frame_head_.data());
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  }
+  if (draw) writeDrawCommands(*options);
   EventBuffer* events = nullptr;
   if (simulate) {
     Result<EventBuffer*> begun = beginEvents();

@@ -192,6 +192,7 @@ class GpuCrowd {
   Status uploadCommands(std::span<const Command> commands);
   Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                  bool has_ids = false);
+  void writeDrawCommands(const GpuDrawOptions& options);
   struct Readback;
   Status finishFrame(const FrameView& view, const GpuDrawOptions& options);
   Status startCopy(GLuint source, size_t bytes, Readback& copy);
