@@ -699,12 +699,22 @@ Status GpuCrowd::uploadExtras(const GpuDrawOptions& options) {
                               "none)",
                               options.variants.size(), n));
   }
-  bool defaults = true;  // every prop shown, no layer: the draws need no texture
-  for (const uint32_t mask : options.attachments)
-    defaults &= (mask & kAllAttachments) == kAllAttachments;
+  // A mirrored Crowd's props are read again only when its attachments version moved (and
+  // appearances only when agents came or went: Crowd has no call that changes one), so a frame
+  // whose agents, props and layers did not change costs nothing per agent here. Span-given
+  // agents (every draw uploads them) and agents with layers are read every frame.
+  const bool props_seen = options.attachments_version &&
+                          props_version_ == options.attachments_version &&
+                          props_structure_ == structure_version_;
+  if (!props_seen) {
+    all_props_shown_ = true;
+    for (const uint32_t mask : options.attachments)
+      all_props_shown_ &= (mask & kAllAttachments) == kAllAttachments;
+    props_version_ = options.attachments_version;
+    props_structure_ = structure_version_;
+  }
+  bool defaults = all_props_shown_;  // every prop shown, no layer: the draws need no texture
   for (const LayerSample& layer : options.layers) defaults &= !(layer.weight > 0.0f);
-  // Appearances change only with the agents (Crowd has no call that changes one): looked at
-  // again only when agents came or went (span-given agents: every draw, which uploads them).
   const bool variants_seen = variants_version_ == structure_version_;
   if (!variants_seen) {
     any_variant_ = false;
@@ -716,10 +726,11 @@ Status GpuCrowd::uploadExtras(const GpuDrawOptions& options) {
     extras_active_ = false;
     return Status::okStatus();
   }
-  if (defaults && variants_seen && extras_active_ && extras_only_variants_) {
-    return Status::okStatus();  // the appearances uploaded before, nothing else
+  const bool unchanged = props_seen && variants_seen && options.layers.empty();
+  if (unchanged && extras_active_ && extras_unchanged_since_upload_) {
+    return Status::okStatus();  // the props and appearances uploaded before, no layer
   }
-  extras_only_variants_ = defaults;
+  extras_unchanged_since_upload_ = options.layers.empty();
   scratch_extras_.assign(n * kAgentExtraWords, 0u);
   for (size_t a = 0; a < n; ++a) {
     uint32_t* words = &scratch_extras_[a * kAgentExtraWords];

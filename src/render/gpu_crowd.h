@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -59,6 +60,9 @@ struct GpuDrawOptions {
   // Each agent's visible props (Crowd::attachments; bit i shows attachment i), or empty: all.
   // Uploaded, O(agents), only when they differ from the last frame's.
   std::span<const uint32_t> attachments;
+  // A mirrored Crowd's attachmentsVersion(): the props are read again only when it moved (or
+  // agents came or went); empty: read every frame.
+  std::optional<uint64_t> attachments_version;
   // Each agent's layer (layerSample of its AgentLayer), or empty: none. Uploaded with the props.
   std::span<const LayerSample> layers;
   // Each agent's appearance (Crowd::variants; CrowdFrame::variants), or empty: own materials.
@@ -255,7 +259,11 @@ class GpuCrowd {
   std::vector<EventHit> scratch_hits_;
   uint64_t variants_version_ = ~uint64_t{0};  // structure_version_ whose appearances extras hold
   bool any_variant_ = false;                  // some agent of that version has an appearance
-  bool extras_only_variants_ = false;  // extras_ holds appearances alone (every prop, no layer)
+  // extras_ holds no layer: while props and appearances stay as uploaded, it is current.
+  bool extras_unchanged_since_upload_ = false;
+  std::optional<uint64_t> props_version_;    // the attachments version all_props_shown_ is of
+  uint64_t props_structure_ = ~uint64_t{0};  // and the structure_version_ it was read at
+  bool all_props_shown_ = true;
   ClipSet clip_set_;
   CrowdDesc crowd_desc_;
 

@@ -84,7 +84,11 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
   // props: O(agents) only while some agent has a layer.
   const size_t agents = frame.placements.size();
   bool any_layer = false;
-  for (const AgentLayer& layer : frame.layers) any_layer |= layer.active;
+  if (in.crowd) {
+    any_layer = in.crowd->activeLayerCount() > 0;  // O(1): a Crowd counts its layers
+  } else {
+    for (const AgentLayer& layer : frame.layers) any_layer |= layer.active;
+  }
   if (any_layer && renderer_->drawsLayers()) {
     growTo(layers_, agents);
     for (uint32_t a = 0; a < agents; ++a) layers_[a] = agentLayer(*facts_, frame, a);
@@ -96,6 +100,7 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
   if (in.crowd) {
     // The mirror's states live on the GPU: its pass tints by state.
     options.state_tints = in.settings.state_tints ? &*in.settings.state_tints : nullptr;
+    options.attachments_version = in.crowd->attachmentsVersion();
     s = gpu_->draw(in.view, *in.crowd, tints, options);
   } else {
     // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
