@@ -36,13 +36,13 @@ vec4 i_rotation_blend;
 uvec4 i_frames;
 float i_fade;
 vec4 i_tint;
-const float i_variant = 0.0;  // the GPU-driven path draws every agent's own materials
+float i_variant;     // appearance: 0 own materials, v material variant v - 1
 float i_agent_index;
 float i_state;
 uint i_attachments;  // visible props: bit i shows prop i
 uvec3 i_layer;       // the layer's words (render/instance_record.h's encodeLayerWords)
-// Per agent, its visible props << 8 and its layer's words: a texel of the CPU's
-// (u_has_agent_extras).
+// Per agent, its appearance | its visible props << 8, and its layer's words: a texel of the
+// CPU's (u_has_agent_extras).
 uniform highp usampler2D u_agent_extras;
 uniform bool u_has_agent_extras;
 uniform int u_agent_extras_per_row;
@@ -50,9 +50,11 @@ void loadInstance() {
   int a = int(i_agent);
   i_attachments = 0xffffu;
   i_layer = uvec3(0u);
+  i_variant = 0.0;
   if (u_has_agent_extras) {
     uvec4 extras = texelFetch(u_agent_extras,
                               ivec2(a % u_agent_extras_per_row, a / u_agent_extras_per_row), 0);
+    i_variant = float(extras.x & 0xffu);
     i_attachments = extras.x >> 8;
     i_layer = extras.yzw;
   }

@@ -4,6 +4,19 @@
 // PlaybackJob), cull it (CullJob), pick its LOD (agentLod) and append it to its LOD's draw list.
 // Every step is the CPU job's arithmetic in float; see docs/gpu_driven.md for where the two may
 // differ (transcendentals, fused multiply-adds, float instead of double clip positions).
+// Event crossings compare times exactly as the CPU does (forEachCrossedEvent): a multiply-add the
+// compiler fused would round once where the CPU rounds twice and could move a crossing across a
+// span's end. `precise` (gpu_shader5 on ES 3.1, where the device has it) forbids the fusion;
+// without it the arithmetic is left to the compiler.
+#if defined(GL_EXT_gpu_shader5)
+#extension GL_EXT_gpu_shader5 : enable
+#define THRONG_PRECISE precise
+#elif defined(GL_OES_gpu_shader5)
+#extension GL_OES_gpu_shader5 : enable
+#define THRONG_PRECISE precise
+#else
+#define THRONG_PRECISE
+#endif
 precision highp float;
 precision highp int;
 
@@ -26,6 +39,13 @@ layout(std430, binding = 1) buffer Frame { uint frame_words[]; };
 // Per LOD, a region of u_list_capacity agent indices: the instanced attribute of the draws.
 layout(std430, binding = 2) writeonly buffer Lists { uint lists[]; };
 
+// The animation events the agents cross in a simulating pass (u_gather_events): word 0 counts
+// the events asked for (atomically; past u_event_capacity they are lost and the CPU reports how
+// many), then 3 words per event: agent, clip | event << 16, weight's bits. Each agent reserves
+// one run for all its events, written in Crowd's order (playing clip, then the faded one; pass,
+// then event): the CPU sorts the runs by agent.
+layout(std430, binding = 3) buffer Events { uint event_words[]; };
+
 // Instance records the vertex shader reads (4 texels per agent, at the agent's index).
 layout(rgba32ui, binding = 0) writeonly uniform highp uimage2D u_instances;
 // Per-agent tints (RGBA8), when the caller gave any.
@@ -43,6 +63,9 @@ uniform uint u_state_clip[5];  // ClipSet::state_clip: idle, walk, run, attack, 
 uniform uint u_command_first;  // word offsets into Frame (4 words per command, 12 per clip)
 uniform uint u_command_count;
 uniform uint u_clip_first;
+uniform uint u_event_times_first;  // word offset of the events' times (clip word 6 indexes them)
+uniform bool u_gather_events;
+uniform uint u_event_capacity;  // events the Events buffer holds
 uniform uint u_lod_first;
 uniform int u_lod_count;
 uniform int u_fixed_lod;  // >= 0: every agent gets it
@@ -81,6 +104,9 @@ const float kPi = 3.14159265358979;
 // sensible value (the CPU would loop for long), and a GPU must never hang on one.
 const int kMaxWraps = 64;
 const uint kDrawWords = 5u;  // DrawElementsIndirectCommand: count, instances, first, base, 0
+// A tick spanning more passes of a looping clip reports no further ones (kMaxEventPassesPerUpdate).
+const float kMaxEventPasses = 64.0;
+const uint kEventWords = 3u;
 
 // The agent being worked on, unpacked.
 vec3 g_position;
@@ -176,12 +202,86 @@ void applyCommands(uint agent) {
   }
 }
 
+// forEachCrossedEvent: the events of `clip` at a playback time in [from, to), counted, or
+// written from event slot `at` on (while below the capacity) as (agent, clip, event, weight).
+uint crossEvents(uint clip, float from, float to, bool loop, bool write, uint agent, uint at,
+                 float weight) {
+  uint words = u_clip_first + 12u * clip;
+  uint first_event = frame_words[words + 6u];
+  uint event_count = frame_words[words + 7u];
+  if (!(to > from) || event_count == 0u) return 0u;
+  float duration = uintBitsToFloat(frame_words[words + 3u]);
+  uint crossed = 0u;
+  if (!loop || !(duration > 0.0)) {
+    for (uint e = 0u; e < event_count; ++e) {
+      float t = uintBitsToFloat(frame_words[u_event_times_first + first_event + e]);
+      if (t >= from && t < to) {
+        if (write && at + crossed < u_event_capacity) {
+          uint w = 1u + kEventWords * (at + crossed);
+          event_words[w] = agent;
+          event_words[w + 1u] = clip | (e << 16);
+          event_words[w + 2u] = floatBitsToUint(weight);
+        }
+        ++crossed;
+      }
+    }
+    return crossed;
+  }
+  float first = floor(from / duration) - 1.0;
+  float last = min(floor(to / duration) + 1.0, first + 2.0 + kMaxEventPasses);
+  for (float pass = first; pass <= last; pass += 1.0) {
+    for (uint e = 0u; e < event_count; ++e) {
+      THRONG_PRECISE float at_time =
+          pass * duration + uintBitsToFloat(frame_words[u_event_times_first + first_event + e]);
+      if (at_time >= from && at_time < to) {
+        if (write && at + crossed < u_event_capacity) {
+          uint w = 1u + kEventWords * (at + crossed);
+          event_words[w] = agent;
+          event_words[w + 1u] = clip | (e << 16);
+          event_words[w + 2u] = floatBitsToUint(weight);
+        }
+        ++crossed;
+      }
+    }
+  }
+  return crossed;
+}
+
+// Crowd::advance's events of one step: the playing clip's over [time_before, g_time) (looping as
+// it plays: a looped kPlay loops even a clamped clip), then the faded clip's while it showed.
+void gatherEvents(uint agent, float time_before, float previous_before, float fade_before) {
+  bool playing_loops = frame_words[u_clip_first + 12u * g_clip + 8u] != 0u ||
+                       (g_state == kPlay && g_loop);
+  bool faded_loops = frame_words[u_clip_first + 12u * g_previous_clip + 8u] != 0u;
+  bool fading = fade_before > 0.0;
+  uint n = crossEvents(g_clip, time_before, g_time, playing_loops, false, agent, 0u, 0.0);
+  if (fading) {
+    n += crossEvents(g_previous_clip, previous_before, g_previous_time, faded_loops, false, agent,
+                     0u, 0.0);
+  }
+  if (n == 0u) return;
+  uint at = atomicAdd(event_words[0], n);
+  uint written = crossEvents(g_clip, time_before, g_time, playing_loops, true, agent, at,
+                             1.0 - g_fade);
+  if (fading) {
+    crossEvents(g_previous_clip, previous_before, g_previous_time, faded_loops, true, agent,
+                at + written, g_fade);
+  }
+}
+
 // Crowd::update for one agent (after its commands).
-void advance() {
+void advance(uint agent) {
   float seconds = u_seconds;
-  g_time += seconds * g_speed;
-  g_previous_time += seconds * g_speed;
+  float time_before = g_time;
+  float previous_before = g_previous_time;
+  float fade_before = g_fade;
+  THRONG_PRECISE float time_step = seconds * g_speed;
+  THRONG_PRECISE float time = time_before + time_step;
+  THRONG_PRECISE float previous_time = previous_before + time_step;
+  g_time = time;
+  g_previous_time = previous_time;
   g_fade = max(0.0, g_fade - u_fade_step);
+  if (u_gather_events) gatherEvents(agent, time_before, previous_before, fade_before);
   uint state = g_state;
   float duration = clipDuration(g_clip);
   bool clip_loops = frame_words[u_clip_first + 12u * g_clip + 8u] != 0u;
@@ -327,7 +427,7 @@ void main() {
 
   if (u_simulate) {
     applyCommands(agent);
-    advance();
+    advance(agent);
     record.position_heading = vec4(g_position, g_heading);
     record.target_scale_speed.xy = g_target;
     record.times.xyz = vec3(g_time, g_previous_time, g_fade);

@@ -60,6 +60,7 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
   targets_.push_back(glm::vec2(placement.position.x, placement.position.z));
   layers_.push_back({});
   attachments_.push_back(kAllAttachments);
+  ++attachments_version_;
   changes_.push_back({AgentChange::Kind::kAdded, agentCount() - 1});
   return agentCount() - 1;
 }
@@ -67,6 +68,8 @@ uint32_t Crowd::addAgent(const Placement& placement, float start_time, uint16_t 
 void Crowd::removeAgent(uint32_t agent) {
   assert(agent < agentCount());
   const uint32_t last = agentCount() - 1;
+  if (layers_[agent].active) --active_layers_;
+  ++attachments_version_;
   if (agent != last) {
     placements_[agent] = placements_[last];
     playback_[agent] = playback_[last];
@@ -126,6 +129,8 @@ void Crowd::truncate(uint32_t count) {
   // Logged as removals of the last agent (which move nobody), for copies kept elsewhere.
   for (uint32_t a = agentCount(); a > count; --a)
     changes_.push_back({AgentChange::Kind::kRemoved, a - 1});
+  for (uint32_t a = count; a < agentCount(); ++a) active_layers_ -= layers_[a].active ? 1 : 0;
+  ++attachments_version_;
   placements_.resize(count);
   playback_.resize(count);
   states_.resize(count);
@@ -155,6 +160,7 @@ bool Crowd::playLayer(uint32_t agent, uint16_t clip, uint8_t mask, float weight,
   }
   AgentLayer& layer = layers_[agent];
   const bool clip_loops = clipOf(agent, clip).loop;
+  if (!layer.active) ++active_layers_;
   layer.level = layer.active ? layer.level : 0.0f;
   layer.active = true;
   layer.stopping = false;
@@ -173,15 +179,21 @@ void Crowd::stopLayer(uint32_t agent, float fade) {
   AgentLayer& layer = layers_[agent];
   layer.stopping = true;
   layer.fade_seconds = std::isfinite(fade) ? std::max(fade, 0.0f) : 0.0f;
-  if (layer.fade_seconds == 0.0f) layer = AgentLayer{};
+  if (layer.fade_seconds == 0.0f) endLayer(agent);
+}
+
+void Crowd::endLayer(uint32_t agent) {
+  if (layers_[agent].active) --active_layers_;
+  layers_[agent] = AgentLayer{};
 }
 
 void Crowd::setAttachments(uint32_t agent, uint32_t mask) {
   if (agent >= agentCount()) return;
+  if (attachments_[agent] != (mask & kAllAttachments)) ++attachments_version_;
   attachments_[agent] = mask & kAllAttachments;
 }
 
-void Crowd::advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& events) {
+bool Crowd::advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& events) {
   AgentLayer& layer = layers_[a];
   const BakedClip& clip = clipOf(a, layer.clip);
   const float before = layer.time;
@@ -206,8 +218,10 @@ void Crowd::advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& event
     layer.time = duration > 0.0f ? std::fmod(layer.time, duration) : 0.0f;
   }
   if ((layer.stopping && layer.level <= 0.0f) || (!layer.loop && layer.time >= duration)) {
-    layer = AgentLayer{};
+    layer = AgentLayer{};  // the caller counts it out (advance runs on several threads)
+    return true;
   }
+  return false;
 }
 
 void Crowd::submit(const Command& command) {
@@ -266,7 +280,7 @@ void Crowd::apply(const Command& c) {
       break;
     case CommandType::kDie:
       enterState(c.agent, AgentState::kDead);
-      layers_[c.agent] = AgentLayer{};  // the dead wave no more
+      endLayer(c.agent);  // the dead wave no more
       break;
     case CommandType::kPlay:
       // A play-once returns to what the agent was doing; a looped play is left by a command.
@@ -303,16 +317,24 @@ void Crowd::update(float seconds, JobSystem* jobs) {
   events_.clear();
   for (size_t c = 0; c < chunks; ++c)
     events_.insert(events_.end(), chunk_events_[c].begin(), chunk_events_[c].end());
+  // Layers that ended in the chunks (on several threads) are counted out here, in the O(agents)
+  // update, and only while some layer played.
+  if (active_layers_ > 0) {
+    uint32_t active = 0;
+    for (const AgentLayer& layer : layers_) active += layer.active ? 1 : 0;
+    active_layers_ = active;
+  }
 }
 
 void Crowd::advanceLayers(float seconds) {
   for (const Command& c : queue_) {
-    if (c.type == CommandType::kDie) layers_[c.agent] = AgentLayer{};  // as apply() does
+    if (c.type == CommandType::kDie) endLayer(c.agent);  // as apply() does
   }
   events_.clear();
+  if (active_layers_ == 0) return;  // O(commands) while no layer plays
   const uint32_t n = agentCount();
   for (uint32_t a = 0; a < n; ++a) {
-    if (layers_[a].active) advanceLayer(a, seconds, events_);
+    if (layers_[a].active && advanceLayer(a, seconds, events_)) --active_layers_;
   }
 }
 

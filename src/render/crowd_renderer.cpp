@@ -154,6 +154,7 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
     return;
   }
   m.path = std::move(choice.path);
+  m.path->gatherEvents(desc.events);
   if (Status s = m.prepareImpostors(package, desc); !s.ok()) {
     m.status = s;
     return;
@@ -310,13 +311,18 @@ void CrowdRenderer::setLodTint(bool on) {
 }
 
 std::span<const uint32_t> CrowdRenderer::drawOrder() const {
-  return impl_->lists.visibleOrder();
+  if (!ok()) return impl_->lists.visibleOrder();
+  Result<const AgentLists*> lists = impl_->path->drawnLists(impl_->lists);
+  if (!lists.ok()) return {};
+  return (*lists)->visibleOrder();
 }
 
 AgentDrawInfo CrowdRenderer::agentDrawInfo(uint32_t agent) const {
   AgentDrawInfo info;
   if (!ok()) return info;
-  const AgentLists& lists = impl_->lists;
+  Result<const AgentLists*> drawn = impl_->path->drawnLists(impl_->lists);
+  if (!drawn.ok()) return info;
+  const AgentLists& lists = **drawn;
   const std::vector<LodDrawInfo>& lods = impl_->facts.lod_info;
   int draw_call = 0;
   for (int l = 0; l < lodCount(); ++l) {
@@ -350,6 +356,11 @@ void CrowdRenderer::update(Crowd& crowd, float seconds) {
     crowd.update(seconds, impl_->jobs);  // a failed renderer still advances the crowd
   }
   impl_->pending_update_ms += millisecondsSince(start);
+}
+
+Status CrowdRenderer::takeEvents(std::vector<UpdateEvents>& out, bool wait) {
+  if (!ok()) return impl_->status;
+  return impl_->failOnGlError(impl_->path->takeEvents(out, wait));
 }
 
 Result<bool> CrowdRenderer::readBack(Crowd& crowd, bool wait) {

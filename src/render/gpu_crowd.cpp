@@ -25,7 +25,8 @@ struct GpuCrowd::Uniforms {
   GLint agent_count, simulate, draw, seconds, fade_step, turn_rate, walk_speed, run_speed,
       state_clip, command_first, command_count, clip_first, lod_first, lod_count, fixed_lod, planes,
       eye, last_frame, list_capacity, instances_per_row, has_tints, has_state_tints, state_tints,
-      tints, lod_tint, lod_colors, lod_screen, has_ids, fade;
+      tints, lod_tint, lod_colors, lod_screen, has_ids, fade, event_times_first, gather_events,
+      event_capacity;
 };
 
 #ifdef __EMSCRIPTEN__
@@ -35,7 +36,10 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device&, const Package&, Inst
   return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 GpuCrowd::~GpuCrowd() = default;
-Status GpuCrowd::update(Crowd&, float) {
+Status GpuCrowd::update(Crowd&, float, std::span<const EventHit>) {
+  return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
+}
+Status GpuCrowd::takeEvents(std::vector<UpdateEvents>&, bool) {
   return Status(ErrorCode::kUnsupported, "GPU-driven crowd: WebGL has no compute shaders");
 }
 Status GpuCrowd::draw(const FrameView&, const Crowd&, std::span<const glm::vec4>,
@@ -81,8 +85,10 @@ static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 // crowd.comp's word layouts.
 constexpr uint32_t kDrawWords = kDrawCommandWords;  // DrawElementsIndirectCommand
 constexpr uint32_t kImpostorQuadVertices = 4;       // the impostor's: a triangle strip
-constexpr uint32_t kClipWords =
-    12;  // first, count, fps, duration, axis sphere (y, radius, 2 unused), loop, period, 2 unused
+// first, count, fps, duration, axis sphere (y, radius), first event, event count, loop, period,
+// 2 unused
+constexpr uint32_t kClipWords = 12;
+constexpr uint32_t kEventWords = 3;    // agent, clip | event << 16, weight (after a count word)
 constexpr uint32_t kCommandWords = 4;  // agent, type | loop << 8 | clip << 16, target x, z
 // Starting sizes; both grow by doubling.
 constexpr uint32_t kMinCapacity = 1024;
@@ -178,6 +184,14 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
     gpu->lod_errors_.push_back(lod.max_error);
   }
   for (const BakedClip& clip : package.clips) {
+    if (clip.events.size() > 0xffffu) {
+      return Status(ErrorCode::kInvalidData,
+                    fmt::format("GPU-driven crowd: clip '{}' has {} events (at most 65535: an "
+                                "event's index is 16 bits, EventHit::event)",
+                                clip.name, clip.events.size()));
+    }
+    const uint32_t first_event = static_cast<uint32_t>(gpu->event_times_.size());
+    for (const ClipEvent& event : clip.events) gpu->event_times_.push_back(floatBits(event.time));
     const AxisSphere sphere = clipAxisSphere(clip.bounds);
     // sampleFrames' cycle length, in double as there, rounded once.
     const float period = static_cast<float>(static_cast<double>(clip.duration) * clip.fps);
@@ -187,8 +201,8 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                         floatBits(clip.duration),
                                         floatBits(sphere.y),
                                         floatBits(sphere.radius),
-                                        0u,
-                                        0u,
+                                        first_event,
+                                        static_cast<uint32_t>(clip.events.size()),
                                         clip.loop ? 1u : 0u,
                                         floatBits(period),
                                         0u,
@@ -221,7 +235,8 @@ Result<std::unique_ptr<GpuCrowd>> GpuCrowd::create(Device& device, const Package
                                           at("u_state_tints"),   at("u_tints"),
                                           at("u_lod_tint"),      at("u_lod_colors"),
                                           at("u_lod_screen"),    at("u_has_ids"),
-                                          at("u_fade")});
+                                          at("u_fade"),          at("u_event_times_first"),
+                                          at("u_gather_events"), at("u_event_capacity")});
 
   glGenBuffers(1, &gpu->agents_);
   glGenBuffers(1, &gpu->frame_);
@@ -240,6 +255,10 @@ GpuCrowd::~GpuCrowd() {
   for (Readback& r : count_copies_) {
     if (r.fence) glDeleteSync(r.fence);
     if (r.buffer) glDeleteBuffers(1, &r.buffer);
+  }
+  for (EventBuffer& e : event_buffers_) {
+    if (e.fence) glDeleteSync(e.fence);
+    if (e.buffer) glDeleteBuffers(1, &e.buffer);
   }
   for (GLuint* buffer : {&agents_, &frame_, &lists_}) {
     if (*buffer) glDeleteBuffers(1, buffer);
@@ -342,11 +361,12 @@ Status GpuCrowd::addImpostorLod(float error, ImpostorRenderer& impostors) {
   return reserve(capacity);
 }
 
-// The frame buffer: [draw commands | LOD limits | clips | commands], in words.
+// The frame buffer: [draw commands | LOD limits | clips | event times | commands], in words.
 Status GpuCrowd::uploadCommands(std::span<const Command> commands) {
   const uint32_t lods = static_cast<uint32_t>(lod_count_);
   clip_first_ = lods * kDrawWords + lods;
-  command_first_ = clip_first_ + static_cast<uint32_t>(clip_words_.size());
+  event_times_first_ = clip_first_ + static_cast<uint32_t>(clip_words_.size());
+  command_first_ = event_times_first_ + static_cast<uint32_t>(event_times_.size());
   if (commands.size() > frame_command_capacity_ || frame_command_capacity_ == 0) {
     frame_command_capacity_ = std::max<uint32_t>(
         {kMinCommandCapacity, 2 * frame_command_capacity_, static_cast<uint32_t>(commands.size())});
@@ -357,6 +377,11 @@ Status GpuCrowd::uploadCommands(std::span<const Command> commands) {
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(clip_first_ * sizeof(uint32_t)),
                     static_cast<GLsizeiptr>(clip_words_.size() * sizeof(uint32_t)),
                     clip_words_.data());
+    if (!event_times_.empty()) {
+      glBufferSubData(
+          GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(event_times_first_ * sizeof(uint32_t)),
+          static_cast<GLsizeiptr>(event_times_.size() * sizeof(uint32_t)), event_times_.data());
+    }
   }
   if (commands.empty()) return checkGl("GPU-driven crowd: frame tables");
   // Sorted by agent, keeping each agent's commands in submission order (the shader finds an
@@ -508,7 +533,7 @@ Status GpuCrowd::flushPending() {
   return s;
 }
 
-Status GpuCrowd::update(Crowd& crowd, float seconds) {
+Status GpuCrowd::update(Crowd& crowd, float seconds, std::span<const EventHit> layer_events) {
   if (Status s = mirror(crowd); !s.ok()) return s;
   if (pending_.active) {
     if (Status s = flushPending(); !s.ok()) return s;
@@ -518,7 +543,104 @@ Status GpuCrowd::update(Crowd& crowd, float seconds) {
   crowd.clearCommands();
   crowd.clearChanges();
   changes_seen_ = 0;
-  pending_ = {true, seconds};
+  pending_ = {true, seconds, ++updates_};
+  pending_layer_events_.assign(layer_events.begin(), layer_events.end());
+  return Status::okStatus();
+}
+
+Result<GpuCrowd::EventBuffer*> GpuCrowd::beginEvents() {
+  if (!gather_events_) return nullptr;
+  EventBuffer& events = event_buffers_[next_event_buffer_];
+  next_event_buffer_ = (next_event_buffer_ + 1) % kGpuEventBuffers;
+  if (events.fence) {
+    // Every buffer in flight: this, the oldest, is read back first (waiting only when the GPU is
+    // kGpuEventBuffers passes behind).
+    if (!ready(events, true)) {
+      return Status(ErrorCode::kGlError, "GPU-driven crowd: an events read-back never finished");
+    }
+    if (Status s = readEvents(events); !s.ok()) return s;
+  }
+  if (!events.buffer) {
+    glGenBuffers(1, &events.buffer);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, events.buffer);
+    glBufferData(
+        GL_SHADER_STORAGE_BUFFER,
+        static_cast<GLsizeiptr>((1 + size_t{kEventWords} * kGpuEventCapacity) * sizeof(uint32_t)),
+        nullptr, GL_DYNAMIC_READ);
+  }
+  const uint32_t zero = 0;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, events.buffer);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof(zero), &zero);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  events.update = pending_.update;
+  events.layer_events.swap(pending_layer_events_);
+  pending_layer_events_.clear();
+  if (Status s = checkGl("GPU-driven crowd: events buffer"); !s.ok()) return s;
+  return &events;
+}
+
+Status GpuCrowd::readEvents(EventBuffer& events) {
+  glDeleteSync(events.fence);
+  events.fence = nullptr;
+  glBindBuffer(GL_COPY_READ_BUFFER, events.buffer);
+  const void* head = glMapBufferRange(GL_COPY_READ_BUFFER, 0, sizeof(uint32_t), GL_MAP_READ_BIT);
+  if (!head) return checkGl("GPU-driven crowd: mapping the events' count");
+  uint32_t asked = 0;
+  std::memcpy(&asked, head, sizeof(asked));
+  glUnmapBuffer(GL_COPY_READ_BUFFER);
+  const uint32_t stored = std::min(asked, kGpuEventCapacity);
+  scratch_hits_.resize(stored);
+  if (stored > 0) {
+    const size_t bytes = (1 + size_t{kEventWords} * stored) * sizeof(uint32_t);
+    const void* data =
+        glMapBufferRange(GL_COPY_READ_BUFFER, 0, static_cast<GLsizeiptr>(bytes), GL_MAP_READ_BIT);
+    if (!data) return checkGl("GPU-driven crowd: mapping the events");
+    const uint32_t* words = static_cast<const uint32_t*>(data) + 1;
+    for (uint32_t i = 0; i < stored; ++i) {
+      const uint32_t* w = words + size_t{kEventWords} * i;
+      EventHit& hit = scratch_hits_[i];
+      hit.agent = w[0];
+      hit.clip = static_cast<uint16_t>(w[1] & 0xffffu);
+      hit.event = static_cast<uint16_t>(w[1] >> 16);
+      std::memcpy(&hit.weight, &w[2], sizeof(float));
+      hit.layer = false;
+    }
+    glUnmapBuffer(GL_COPY_READ_BUFFER);
+  }
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  // Each agent's events are one run in Crowd's order: a stable sort by agent puts the runs in
+  // agent order, and the layers' (after the base clips' in Crowd::advance) merge in behind.
+  const auto by_agent = [](const EventHit& a, const EventHit& b) { return a.agent < b.agent; };
+  std::stable_sort(scratch_hits_.begin(), scratch_hits_.end(), by_agent);
+  UpdateEvents out;
+  out.update = events.update;
+  out.overflow = asked - stored;
+  out.events.reserve(scratch_hits_.size() + events.layer_events.size());
+  std::merge(scratch_hits_.begin(), scratch_hits_.end(), events.layer_events.begin(),
+             events.layer_events.end(), std::back_inserter(out.events), by_agent);
+  events.layer_events.clear();
+  arrived_events_.push_back(std::move(out));
+  return checkGl("GPU-driven crowd: events read-back");
+}
+
+Status GpuCrowd::takeEvents(std::vector<UpdateEvents>& out, bool wait) {
+  if (wait && pending_.active) {
+    if (Status s = flushPending(); !s.ok()) return s;
+  }
+  // In flight buffers, oldest first, from the next one to write on.
+  for (int i = 0; i < kGpuEventBuffers; ++i) {
+    EventBuffer& events = event_buffers_[(next_event_buffer_ + i) % kGpuEventBuffers];
+    if (!events.fence) continue;
+    if (!ready(events, wait)) {
+      if (wait) {
+        return Status(ErrorCode::kGlError, "GPU-driven crowd: an events read-back never finished");
+      }
+      break;
+    }
+    if (Status s = readEvents(events); !s.ok()) return s;
+  }
+  for (UpdateEvents& u : arrived_events_) out.push_back(std::move(u));
+  arrived_events_.clear();
   return Status::okStatus();
 }
 
@@ -571,19 +693,51 @@ Status GpuCrowd::uploadExtras(const GpuDrawOptions& options) {
                   fmt::format("GPU-driven crowd: {} layers for {} agents (one per agent, or none)",
                               options.layers.size(), n));
   }
-  bool defaults = true;  // every prop shown, no layer: the draws need no texture
-  for (const uint32_t mask : options.attachments)
-    defaults &= (mask & kAllAttachments) == kAllAttachments;
+  if (!options.variants.empty() && options.variants.size() != n) {
+    return Status(ErrorCode::kInvalidArgument,
+                  fmt::format("GPU-driven crowd: {} appearances for {} agents (one per agent, or "
+                              "none)",
+                              options.variants.size(), n));
+  }
+  // A mirrored Crowd's props are read again only when its attachments version moved (and
+  // appearances only when agents came or went: Crowd has no call that changes one), so a frame
+  // whose agents, props and layers did not change costs nothing per agent here. Span-given
+  // agents (every draw uploads them) and agents with layers are read every frame.
+  const bool props_seen = options.attachments_version &&
+                          props_version_ == options.attachments_version &&
+                          props_structure_ == structure_version_;
+  if (!props_seen) {
+    all_props_shown_ = true;
+    for (const uint32_t mask : options.attachments)
+      all_props_shown_ &= (mask & kAllAttachments) == kAllAttachments;
+    props_version_ = options.attachments_version;
+    props_structure_ = structure_version_;
+  }
+  bool defaults = all_props_shown_;  // every prop shown, no layer: the draws need no texture
   for (const LayerSample& layer : options.layers) defaults &= !(layer.weight > 0.0f);
-  if (defaults) {
+  const bool variants_seen = variants_version_ == structure_version_;
+  if (!variants_seen) {
+    any_variant_ = false;
+    for (const uint16_t v : options.variants) any_variant_ |= v != 0;
+    variants_version_ = structure_version_;
+  }
+  const bool variants = any_variant_ && !options.variants.empty();
+  if (defaults && !variants) {
     extras_active_ = false;
     return Status::okStatus();
   }
+  const bool unchanged = props_seen && variants_seen && options.layers.empty();
+  if (unchanged && extras_active_ && extras_unchanged_since_upload_) {
+    return Status::okStatus();  // the props and appearances uploaded before, no layer
+  }
+  extras_unchanged_since_upload_ = options.layers.empty();
   scratch_extras_.assign(n * kAgentExtraWords, 0u);
   for (size_t a = 0; a < n; ++a) {
     uint32_t* words = &scratch_extras_[a * kAgentExtraWords];
     const uint32_t mask = options.attachments.empty() ? kAllAttachments : options.attachments[a];
-    words[0] = (mask & kAllAttachments) << 8;
+    const uint32_t appearance =
+        variants ? std::min<uint32_t>(options.variants[a], kMaxRecordAppearances - 1) : 0u;
+    words[0] = appearance | (mask & kAllAttachments) << 8;
     if (!options.layers.empty()) encodeLayerWords(options.layers[a], last_frame_, words + 1);
   }
   extras_active_ = true;
@@ -604,6 +758,25 @@ bool screenLod(const GpuDrawOptions& options) {
 
 }  // namespace
 
+// Each LOD's draw command with no instances yet, then the LOD limits (the frame buffer's head).
+void GpuCrowd::writeDrawCommands(const GpuDrawOptions& options) {
+  const uint32_t lods = static_cast<uint32_t>(lod_count_);
+  frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
+  for (uint32_t l = 0; l < lods; ++l) {
+    // The impostor's command is a DrawArraysIndirectCommand: a quad's 4 vertices, then 0s.
+    frame_head_[l * kDrawWords] = static_cast<int>(l) < renderer_->lodCount()
+                                      ? renderer_->indexCount(static_cast<int>(l))
+                                      : kImpostorQuadVertices;
+    frame_head_[lods * kDrawWords + l] =
+        floatBits(screenLod(options) ? lod_errors_[l] : lod_limits_[l]);
+  }
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
+                  static_cast<GLsizeiptr>(frame_head_.size() * sizeof(uint32_t)),
+                  frame_head_.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
 Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                          bool has_ids) {
   const bool simulate = pending_.active;
@@ -618,24 +791,20 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
       !s.ok()) {
     return s;
   }
-  if (draw) {
-    // Each LOD's draw command with no instances yet, then the LOD limits.
-    const uint32_t lods = static_cast<uint32_t>(lod_count_);
-    frame_head_.assign(size_t{lods} * kDrawWords + lods, 0u);
-    for (uint32_t l = 0; l < lods; ++l) {
-      // The impostor's command is a DrawArraysIndirectCommand: a quad's 4 vertices, then 0s.
-      frame_head_[l * kDrawWords] = static_cast<int>(l) < renderer_->lodCount()
-                                        ? renderer_->indexCount(static_cast<int>(l))
-                                        : kImpostorQuadVertices;
-      frame_head_[lods * kDrawWords + l] =
-          floatBits(screenLod(*options) ? lod_errors_[l] : lod_limits_[l]);
-    }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, frame_);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                    static_cast<GLsizeiptr>(frame_head_.size() * sizeof(uint32_t)),
-                    frame_head_.data());
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (draw) writeDrawCommands(*options);
+  EventBuffer* events = nullptr;
+  if (simulate) {
+    Result<EventBuffer*> begun = beginEvents();
+    if (!begun.ok()) return begun.status();
+    events = *begun;
   }
+  // The events buffer is read back once the GPU has passed this pass (fenced at its end).
+  struct FenceEvents {
+    EventBuffer* events;
+    ~FenceEvents() {
+      if (events) events->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    }
+  } fence_events{events};
   if (agent_count_ == 0) return checkGl("GPU-driven crowd: frame tables");
 
   const Uniforms& u = *uniforms_;
@@ -658,6 +827,9 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
   glUniform1ui(u.command_first, command_first_);
   glUniform1ui(u.command_count, simulate ? static_cast<GLuint>(commands_.size()) : 0u);
   glUniform1ui(u.clip_first, clip_first_);
+  glUniform1ui(u.event_times_first, event_times_first_);
+  glUniform1i(u.gather_events, events ? 1 : 0);
+  glUniform1ui(u.event_capacity, kGpuEventCapacity);
   glUniform1ui(u.lod_first, static_cast<GLuint>(lod_count_) * kDrawWords);
   glUniform1i(u.lod_count, lod_count_);
   glUniform1ui(u.last_frame, last_frame_);
@@ -695,6 +867,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, agents_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, frame_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lists_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, events ? events->buffer : 0);
   glBindImageTexture(0, instances_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32UI);
   const uint32_t groups = (agent_count_ + kGpuAgentsPerWorkGroup - 1) / kGpuAgentsPerWorkGroup;
   // ES 3.1 guarantees 65535 groups per dimension: larger crowds fold into y (the shader
@@ -708,7 +881,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
   glMemoryBarrier(GL_COMMAND_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
                   GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
                   GL_BUFFER_UPDATE_BARRIER_BIT);
-  for (GLuint binding = 0; binding < 3; ++binding) {
+  for (GLuint binding = 0; binding < kGpuCrowdStorageBlocks; ++binding) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, 0);
   }
   glBindTexture(GL_TEXTURE_2D, 0);
@@ -861,12 +1034,24 @@ Status GpuCrowd::startCopy(GLuint source, size_t bytes, Readback& copy) {
   return checkGl("GPU-driven crowd: read-back copy");
 }
 
-// Whether `copy`'s GPU work has finished; with `wait`, waits for it (flushing first).
-bool GpuCrowd::ready(Readback& copy, bool wait) {
-  if (!copy.fence) return false;
+namespace {
+
+// Whether the GPU work before `fence` has finished; with `wait`, waits for it (flushing first).
+bool fenceReady(GLsync fence, bool wait) {
+  if (!fence) return false;
   const GLenum result =
-      glClientWaitSync(copy.fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? kWaitNanoseconds : 0);
+      glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? kWaitNanoseconds : 0);
   return result == GL_ALREADY_SIGNALED || result == GL_CONDITION_SATISFIED;
+}
+
+}  // namespace
+
+bool GpuCrowd::ready(Readback& copy, bool wait) {
+  return fenceReady(copy.fence, wait);
+}
+
+bool GpuCrowd::ready(EventBuffer& events, bool wait) {
+  return fenceReady(events.fence, wait);
 }
 
 const GpuFrameCounts& GpuCrowd::counts(bool wait) {

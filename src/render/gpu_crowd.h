@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "throng/crowd/layer.h"
 #include "throng/crowd/lod_select.h"
 #include "throng/crowd/playback.h"
+#include "throng/render/crowd_renderer.h"
 #include "throng/render/device.h"
 #include "throng/render/frame_view.h"
 
@@ -30,9 +32,12 @@ class ImpostorRenderer;  // render/impostor_renderer.h
 // Agents one compute work group advances (shaders/gles31/crowd.comp's local_size_x; ES 3.1
 // guarantees 128 invocations per group, and 64 is a whole wave on every vendor).
 inline constexpr uint32_t kGpuAgentsPerWorkGroup = 64;
-// Storage buffers the compute pass binds (agents, the frame's tables, the draw lists): ES 3.1
-// guarantees 4 per compute shader, so the path never needs more than that minimum.
-inline constexpr int kGpuCrowdStorageBlocks = 3;
+// Storage buffers the compute pass binds (agents, the frame's tables, the draw lists, the
+// events): ES 3.1 guarantees 4 per compute shader, so the path never needs more than that minimum.
+inline constexpr int kGpuCrowdStorageBlocks = 4;
+// Event buffers in flight (written by a pass, not yet read back): a frame or two of latency and
+// one more; a pass finding every one still in flight waits for the oldest.
+inline constexpr int kGpuEventBuffers = 3;
 
 // LOD debug colours the pass knows (crowd.comp's u_lod_colors; lodDebugColor cycles through 8).
 inline constexpr int kGpuLodColors = 8;
@@ -55,8 +60,15 @@ struct GpuDrawOptions {
   // Each agent's visible props (Crowd::attachments; bit i shows attachment i), or empty: all.
   // Uploaded, O(agents), only when they differ from the last frame's.
   std::span<const uint32_t> attachments;
+  // A mirrored Crowd's attachmentsVersion(): the props are read again only when it moved (or
+  // agents came or went); empty: read every frame.
+  std::optional<uint64_t> attachments_version;
   // Each agent's layer (layerSample of its AgentLayer), or empty: none. Uploaded with the props.
   std::span<const LayerSample> layers;
+  // Each agent's appearance (Crowd::variants; CrowdFrame::variants), or empty: own materials.
+  // A mirrored crowd's change only with its agents: read again, O(agents), only after agents were
+  // added or removed (or when props or layers are uploaded anyway).
+  std::span<const uint16_t> variants;
   // The colour pass's blob shadows, drawn from the pass's lists before the characters
   // (GroundRenderer::drawListedShadows), or none.
   const ListedBlobShadows* blobs = nullptr;
@@ -116,8 +128,15 @@ class GpuCrowd {
 
   // Mirrors `crowd`'s new agents and takes its queued commands (emptying its queue and change
   // log), to be applied with an advance by `seconds` in the next frame's pass. A second update
-  // before a draw runs the first one's pass at once (without drawing).
-  Status update(Crowd& crowd, float seconds);
+  // before a draw runs the first one's pass at once (without drawing). `layer_events`: the
+  // update's layer events (Crowd::advanceLayers'), merged into its events (gatherEvents).
+  Status update(Crowd& crowd, float seconds, std::span<const EventHit> layer_events = {});
+  // Whether each update's pass gathers the events its agents cross (off by default).
+  void gatherEvents(bool on) { gather_events_ = on; }
+  // Appends the events of the updates whose passes the GPU has finished (CrowdRenderer::
+  // takeEvents), oldest first; with `wait`, runs a pending update's pass and waits for every one.
+  // kGlError on GL failure.
+  Status takeEvents(std::vector<UpdateEvents>& out, bool wait);
   // Mirrors `crowd`'s new agents, runs the frame's compute pass (the pending update, then
   // playback, culling, LOD pick and the draw lists) and draws. `tints` (RGBA 0..1, one per agent,
   // or empty for white) are uploaded whole when given: O(agents), unlike everything else here.
@@ -156,7 +175,20 @@ class GpuCrowd {
   struct Pending {
     bool active = false;
     float seconds = 0.0f;
+    uint64_t update = 0;  // its number (1 = the first update)
   };
+  // One events buffer: written by the pass of update `update`, read back after its fence.
+  struct EventBuffer {
+    GLuint buffer = 0;
+    GLsync fence = nullptr;
+    uint64_t update = 0;
+    std::vector<EventHit> layer_events;  // the update's layer events, merged in when read
+  };
+  // The events buffer the next simulating pass writes (reading back the one it replaces, waiting
+  // if the GPU has not finished it), its count cleared and bound; null when not gathering.
+  Result<EventBuffer*> beginEvents();
+  // Reads `events` back (its fence passed): sorted into Crowd's order, merged with the layers'.
+  Status readEvents(EventBuffer& events);
   Status mirror(const Crowd& crowd);
   Status uploadWhole(const Crowd& crowd);
   Status reserve(uint32_t agents);
@@ -164,10 +196,12 @@ class GpuCrowd {
   Status uploadCommands(std::span<const Command> commands);
   Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                  bool has_ids = false);
+  void writeDrawCommands(const GpuDrawOptions& options);
   struct Readback;
   Status finishFrame(const FrameView& view, const GpuDrawOptions& options);
   Status startCopy(GLuint source, size_t bytes, Readback& copy);
   bool ready(Readback& copy, bool wait);
+  bool ready(EventBuffer& events, bool wait);
   Status unpackInto(Crowd& crowd, const Readback& copy);
   Status flushPending();
   Status uploadTints(std::span<const glm::vec4> tints);
@@ -184,9 +218,10 @@ class GpuCrowd {
   int lod_count_ = 0;
   uint32_t clip_count_ = 0;
   uint32_t last_frame_ = 0;
-  std::vector<float> lod_limits_;     // per LOD: max_distance
-  std::vector<float> lod_errors_;     // per LOD: max_error
-  std::vector<uint32_t> clip_words_;  // 12 words per clip (crowd.comp's layout)
+  std::vector<float> lod_limits_;      // per LOD: max_distance
+  std::vector<float> lod_errors_;      // per LOD: max_error
+  std::vector<uint32_t> clip_words_;   // 12 words per clip (crowd.comp's layout)
+  std::vector<uint32_t> event_times_;  // every clip's events' times (bits), clip after clip
   int max_texture_size_ = 0;
   int64_t max_block_bytes_ = 0;
 
@@ -204,8 +239,9 @@ class GpuCrowd {
   int tints_per_row_ = 0;
   uint32_t agent_count_ = 0;
   uint32_t frame_command_capacity_ = 0;
-  uint32_t clip_first_ = 0;     // word offsets in frame_
-  uint32_t command_first_ = 0;  // word offsets in frame_
+  uint32_t clip_first_ = 0;         // word offsets in frame_
+  uint32_t event_times_first_ = 0;  // word offsets in frame_
+  uint32_t command_first_ = 0;      // word offsets in frame_
 
   // The mirror.
   const Crowd* mirrored_ = nullptr;
@@ -214,6 +250,20 @@ class GpuCrowd {
   std::vector<uint32_t> cpu_slots_;  // agents whose record is to come from the CPU crowd
   std::vector<uint8_t> cpu_slot_flags_;
   Pending pending_;
+  uint64_t updates_ = 0;  // update() calls so far
+  std::vector<EventHit> pending_layer_events_;
+  bool gather_events_ = false;
+  std::array<EventBuffer, kGpuEventBuffers> event_buffers_{};
+  int next_event_buffer_ = 0;  // the next to write; in flight ones follow it, oldest first
+  std::vector<UpdateEvents> arrived_events_;  // read back, not yet taken
+  std::vector<EventHit> scratch_hits_;
+  uint64_t variants_version_ = ~uint64_t{0};  // structure_version_ whose appearances extras hold
+  bool any_variant_ = false;                  // some agent of that version has an appearance
+  // extras_ holds no layer: while props and appearances stay as uploaded, it is current.
+  bool extras_unchanged_since_upload_ = false;
+  std::optional<uint64_t> props_version_;    // the attachments version all_props_shown_ is of
+  uint64_t props_structure_ = ~uint64_t{0};  // and the structure_version_ it was read at
+  bool all_props_shown_ = true;
   ClipSet clip_set_;
   CrowdDesc crowd_desc_;
 

@@ -38,8 +38,9 @@ struct Instance {
 };
 
 // The GPU-driven path's per-agent extras (IndirectInstances::agent_extras): one RGBA32UI texel,
-// the record's last four words: its state word (visible props << 8) without the state, then the
-// layer's three words (encodeLayerWords).
+// the record's last four words: its state word (visible props << 8) with the appearance
+// (Instance::variant, capped at kMaxRecordAppearances - 1) in the state's byte, then the layer's
+// three words (encodeLayerWords).
 inline constexpr size_t kAgentExtraWords = 4;
 // The layer's words: frames a | b << 16; blend * 255 | weight * 255 << 8 | first joint << 16;
 // end joint | parent joint << 16 (kRecordNoParent for none).

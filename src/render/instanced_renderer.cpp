@@ -832,8 +832,7 @@ Status InstancedRenderer::drawIndirect(const FrameView& view, const IndirectInst
           // No base instance in ES 3.1's record: each LOD's list is its own attribute offset.
           glVertexAttribIPointer(kAgent, 1, GL_UNSIGNED_INT, 0,
                                  byteOffset(l * in.list_capacity * sizeof(GLuint)));
-          // Every agent in its own materials (the compute pass has no appearances), each
-          // sub-mesh drawn once.
+          // Each agent's appearance comes with its extras (own materials without them).
           GpuMaterials::setLooks(material_uniforms, lod.looks);
           glUniform1f((*set)->lod, static_cast<float>(l));
           const bool fades = !depth && static_cast<int>(l) == fade_lod_;

@@ -84,8 +84,9 @@ struct IndirectInstances {
   int instances_per_row = 0;
   int only_lod = -1;  // >= 0: the compute pass put every agent in this LOD; draw only it
   // Per agent, one RGBA32UI texel at x = a % agent_extras_per_row, y = a / agent_extras_per_row:
-  // its visible props << 8 (the record's state word without the state), then its layer's words
-  // (instance_record.h); 0: none (every prop shown, no layer).
+  // its appearance | visible props << 8 (the record's state word with the appearance in the
+  // state's byte), then its layer's words (instance_record.h); 0: none (own materials, every prop
+  // shown, no layer).
   GLuint agent_extras = 0;
   int agent_extras_per_row = 0;
 };

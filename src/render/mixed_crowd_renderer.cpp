@@ -64,6 +64,7 @@ Result<std::unique_ptr<MixedCrowdRenderer>> MixedCrowdRenderer::create(
     return Status(ErrorCode::kInvalidArgument, "mixed crowd: no characters to draw");
   std::unique_ptr<MixedCrowdRenderer> out(new MixedCrowdRenderer());
   out->device_ = &device;
+  out->gather_events_ = desc.events;
   if (packages.size() > 1 && texturePath(desc.path) && device.caps().gles_major >= 3) {
     std::vector<const AnimationTexture*> textures;
     for (const Package* p : packages) textures.push_back(&p->animation);
@@ -103,9 +104,22 @@ MixedCrowdRenderer::~MixedCrowdRenderer() = default;
 void MixedCrowdRenderer::update(Crowd& crowd, float seconds) {
   if (renderers_.size() == 1) {
     renderers_[0]->update(crowd, seconds);
-  } else {
-    crowd.update(seconds);
+    return;
   }
+  crowd.update(seconds);
+  if (gather_events_) {
+    UpdateEvents events;
+    events.update = ++updates_;
+    events.events.assign(crowd.events().begin(), crowd.events().end());
+    held_events_.push_back(std::move(events));
+  }
+}
+
+Status MixedCrowdRenderer::takeEvents(std::vector<UpdateEvents>& out, bool wait) {
+  if (renderers_.size() == 1) return renderers_[0]->takeEvents(out, wait);
+  for (UpdateEvents& events : held_events_) out.push_back(std::move(events));
+  held_events_.clear();
+  return Status::okStatus();
 }
 
 Result<bool> MixedCrowdRenderer::readBack(Crowd& crowd, bool wait) {

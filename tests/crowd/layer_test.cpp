@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "throng/core/job_system.h"
+
 #include "throng/core/pose.h"
 #include "throng/crowd/batch_palette.h"
 #include "throng/crowd/command_script.h"
@@ -323,6 +325,61 @@ TEST(Layer, AdvanceLayersMovesTheLayersAsUpdateDoesAndNothingElse) {
   // Nothing but the layers moved.
   EXPECT_EQ(layered.playback()[0].time, before.time);
   EXPECT_EQ(layered.states()[3], AgentState::kIdle);
+}
+
+// activeLayerCount() (what lets the gpu path skip the layers in O(1)) stays the number of agents
+// whose layer is active through every call that starts or ends one, on one thread and on several,
+// in update() and in advanceLayers(); attachmentsVersion() moves with every change of props.
+TEST(Layer, TheCrowdCountsItsActiveLayersAndVersionsItsProps) {
+  const std::vector<BakedClip>& clips = baked().package.clips;
+  const ClipSet set = clipSetByName(clips).value();
+  const uint16_t wave = static_cast<uint16_t>(clips.size() - 1);
+  JobSystem jobs(2);
+  for (const int mode : {0, 1, 2}) {  // update() alone, update() on jobs, advanceLayers()
+    SCOPED_TRACE("mode " + std::to_string(mode));
+    Crowd crowd(clips, set, {}, 1);
+    auto counted = [&] {
+      uint32_t active = 0;
+      for (const AgentLayer& layer : crowd.layers()) active += layer.active ? 1 : 0;
+      return active;
+    };
+    for (int i = 0; i < 3000; ++i) crowd.addAgent({}, 0.001f * static_cast<float>(i));
+    EXPECT_EQ(crowd.activeLayerCount(), 0u);
+    for (uint32_t a = 0; a < 3000; a += 3) {
+      ASSERT_TRUE(
+          crowd.playLayer(a, wave, 0, 1.0f, 0.1f, a % 2 ? LayerLoop::kOnce : LayerLoop::kLoop));
+    }
+    ASSERT_TRUE(crowd.playLayer(0, wave, 0, 1.0f, 0.1f, LayerLoop::kLoop));  // replaced: no more
+    EXPECT_EQ(crowd.activeLayerCount(), counted());
+    EXPECT_EQ(crowd.activeLayerCount(), 1000u);
+    crowd.stopLayer(3, 0.0f);  // at once
+    crowd.stopLayer(6, 0.2f);  // fading
+    crowd.submit({9, CommandType::kDie});
+    crowd.removeAgent(12);  // the last agent (2999: a layer) moves in
+    crowd.truncate(2900);
+    EXPECT_EQ(crowd.activeLayerCount(), counted());
+    for (int step = 0; step < 90; ++step) {  // once-layers end, the stopped one fades out
+      if (mode == 2) {
+        crowd.advanceLayers(1.0f / 30.0f);
+        crowd.clearCommands();
+      } else {
+        crowd.update(1.0f / 30.0f, mode == 1 ? &jobs : nullptr);
+      }
+      ASSERT_EQ(crowd.activeLayerCount(), counted()) << "step " << step;
+    }
+    EXPECT_LT(crowd.activeLayerCount(), 1000u) << "once-layers ended";
+    EXPECT_GT(crowd.activeLayerCount(), 0u) << "looped layers go on";
+  }
+  Crowd crowd(clips, set);
+  crowd.addAgent({});
+  const uint64_t added = crowd.attachmentsVersion();
+  crowd.setAttachments(0, kAllAttachments);  // as it was
+  EXPECT_EQ(crowd.attachmentsVersion(), added);
+  crowd.setAttachments(0, 0u);
+  const uint64_t hidden = crowd.attachmentsVersion();
+  EXPECT_NE(hidden, added);
+  crowd.addAgent({});
+  EXPECT_NE(crowd.attachmentsVersion(), hidden);
 }
 
 TEST(Layer, CommandScriptLinesPlayStopAndShowProps) {

@@ -93,30 +93,32 @@ TEST(Caps, CiLlvmpipeHasWhatEveryPathNeeds) {
   EXPECT_GE(caps.max_compute_work_group_size_x, static_cast<int>(kGpuAgentsPerWorkGroup));
   EXPECT_TRUE(caps.rasterizes) << "GALLIUM_NOOP is set: nothing is drawn";
 
-  // Compute runs: one work group reads two storage buffers and writes a third (as many blocks as
-  // the gpu path binds), and the result comes back.
-  static_assert(kGpuCrowdStorageBlocks == 3, "the shader below binds three storage buffers");
+  // Compute runs: one work group reads two storage buffers and writes a third and a fourth (as
+  // many blocks as the gpu path binds), and the result comes back.
+  static_assert(kGpuCrowdStorageBlocks == 4, "the shader below binds four storage buffers");
   const GLuint program = computeProgram(R"(#version 310 es
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer A { uint a[]; };
 layout(std430, binding = 1) readonly buffer B { uint b[]; };
 layout(std430, binding = 2) writeonly buffer C { uint c[]; };
+layout(std430, binding = 3) buffer D { uint d[]; };
 void main() {
   uint i = gl_GlobalInvocationID.x;
   c[i] = a[i] * 3u + b[i];
+  atomicAdd(d[0], 1u);
 }
 )");
   ASSERT_NE(program, 0u);
   constexpr GLuint kCount = 64;
-  GLuint buffers[3] = {};
-  glGenBuffers(3, buffers);
-  uint32_t a[kCount], b[kCount], c[kCount] = {};
+  GLuint buffers[4] = {};
+  glGenBuffers(4, buffers);
+  uint32_t a[kCount], b[kCount], c[kCount] = {}, d[kCount] = {};
   for (GLuint i = 0; i < kCount; ++i) {
     a[i] = i;
     b[i] = 1000u + i;
   }
-  const uint32_t* inputs[3] = {a, b, c};
-  for (GLuint k = 0; k < 3; ++k) {
+  const uint32_t* inputs[4] = {a, b, c, d};
+  for (GLuint k = 0; k < 4; ++k) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, k, buffers[k]);
     glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof a, inputs[k], GL_DYNAMIC_COPY);
   }
@@ -129,7 +131,13 @@ void main() {
   std::memcpy(c, mapped, sizeof c);
   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
   for (GLuint i = 0; i < kCount; ++i) EXPECT_EQ(c[i], 3u * i + 1000u + i) << "element " << i;
-  glDeleteBuffers(3, buffers);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers[3]);
+  mapped = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, sizeof d[0], GL_MAP_READ_BIT);
+  ASSERT_NE(mapped, nullptr);
+  std::memcpy(d, mapped, sizeof d[0]);
+  glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+  EXPECT_EQ(d[0], kCount) << "the atomic counter in the fourth buffer";
+  glDeleteBuffers(4, buffers);
   glDeleteProgram(program);
 
   // Float colour buffers (the palette pass renders RGBA32F) and depth textures.

@@ -388,21 +388,20 @@ TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
                 "quad 3, red x vertex colour");
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, MaterialVariants,
-                         ::testing::Values(PathCase{3, RenderPath::kInstanced},
-                                           PathCase{3, RenderPath::kMerged},
-                                           PathCase{3, RenderPath::kPerCharacter},
-                                           PathCase{2, RenderPath::kMerged},
-                                           PathCase{2, RenderPath::kPerCharacter}),
-                         [](const ::testing::TestParamInfo<PathCase>& param) {
-                           std::string name = renderPathName(param.param.path);
-                           std::erase(name, '-');
-                           return "Es" + std::to_string(param.param.gles_major) + name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Paths, MaterialVariants,
+    ::testing::Values(PathCase{3, RenderPath::kInstanced}, PathCase{3, RenderPath::kGpu},
+                      PathCase{3, RenderPath::kMerged}, PathCase{3, RenderPath::kPerCharacter},
+                      PathCase{2, RenderPath::kMerged}, PathCase{2, RenderPath::kPerCharacter}),
+    [](const ::testing::TestParamInfo<PathCase>& param) {
+      std::string name = renderPathName(param.param.path);
+      std::erase(name, '-');
+      return "Es" + std::to_string(param.param.gles_major) + name;
+    });
 
-// The gpu path draws every agent in its own materials (no appearances on the GPU yet): each
-// sub-mesh once, whatever the agents' variants.
-TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
+// kAuto picks the gpu path for a package with variants and for a renderer gathering events
+// (the device decides, not the options).
+TEST(MaterialVariantsGpu, AutoPicksTheGpuPathWithVariantsAndEvents) {
   DeviceDesc desc;
   desc.gles_major = 3;
   desc.gles_minor = 1;
@@ -412,34 +411,16 @@ TEST(MaterialVariantsGpu, OwnMaterialsForEveryAgent) {
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   THRONG_REQUIRE(device.ok(), "no ES 3.1 context: " + device.status().toString());
   THRONG_REQUIRE((*device)->caps().compute, "no ES 3.1 compute on " + (*device)->caps().version);
-  // Auto picks instanced for a package with variants, and says why.
-  {
-    CrowdRenderer automatic(**device, materialPackage());
+  ASSERT_FALSE(materialPackage().variants.empty());
+  for (const bool events : {false, true}) {
+    CrowdRendererDesc renderer_desc;
+    renderer_desc.events = events;
+    renderer_desc.events_on_cpu = events;  // ignored now
+    CrowdRenderer automatic(**device, materialPackage(), renderer_desc);
     ASSERT_TRUE(automatic.ok()) << automatic.status().toString();
-    EXPECT_EQ(automatic.path(), RenderPath::kInstanced);
-    EXPECT_NE(automatic.pathReason().find("material variants"), std::string::npos)
-        << automatic.pathReason();
+    EXPECT_EQ(automatic.path(), RenderPath::kGpu)
+        << (events ? "with events: " : "with variants: ") << automatic.pathReason();
   }
-  CrowdRendererDesc gpu_desc;
-  gpu_desc.path = RenderPath::kGpu;
-  gpu_desc.fixed_lod = 0;
-  CrowdRenderer renderer(**device, materialPackage(), gpu_desc);
-  ASSERT_TRUE(renderer.ok()) << renderer.status().toString();
-  const std::vector<Placement> placements(1);
-  const std::vector<AgentPlayback> playback(1);
-  const std::vector<uint16_t> variants = {2};  // "all red": drawn in its own materials here
-  (*device)->beginFrame(kMaterialClear);
-  ASSERT_TRUE(renderer.draw(frontView(), CrowdFrame{placements, playback, {}, {}, variants}).ok());
-  (*device)->finish();
-  Result<Image> image = (*device)->readPixels();
-  ASSERT_TRUE(image.ok());
-  EXPECT_COLOUR(pixelAt(*image, 1, 0.125f, 0.125f),
-                litColour(texelLinear(test::kCheckerColors[0]), 1, 0.125f, 0.125f),
-                "checker, own material");
-  EXPECT_COLOUR(pixelAt(*image, 3, 0.5f, 0.5f),
-                litColour({test::kVertexColor[0], test::kVertexColor[1], test::kVertexColor[2]}, 3,
-                          0.5f, 0.5f),
-                "vertex colour, own material");
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "offline/prop_fixture.h"
+#include "support/gpu_support.h"
+#include "support/require.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/core/package.h"
@@ -442,6 +444,43 @@ TEST(RenderCli, EventsArePrintedPerFrameFromTheSidecarOrThePackage) {
   const nlohmann::json report = nlohmann::json::parse(json.output);
   ASSERT_EQ(report["events"].size(), 3u) << json.output;
   EXPECT_EQ(report["events"][0]["event"], "tip");
+}
+
+// --events no longer keeps the crowd on the CPU: auto picks the gpu path, whose compute pass
+// gathers the events, and every frame's events are those the instanced path prints.
+TEST(RenderCli, EventsAreTheSameOnTheGpuPathAsOnTheInstancedPath) {
+  THRONG_REQUIRE(test::gpuPathMissing().empty(), test::gpuPathMissing());
+  const auto dir = test::makeTempDir("cli-render-gpu-events");
+  const auto glb = dir / "chain.glb";
+  ASSERT_TRUE(writeGltf(test::makeChainCharacter(), glb.string()).ok());
+  test::writeFile(
+      dir / "chain.events.json",
+      R"({"events": {"bend": [{"name": "tip", "time": 0.5}, {"name": "top", "time": 0.1}]}})");
+  const std::string common = "render " + quoted(glb) +
+                             " --agents 20 --frames 45 --width 48 --height 48 --events -o " +
+                             quoted(dir / "e.png");
+  const test::CliResult instanced = test::runCli(common + " --path instanced");
+  const test::CliResult gpu = test::runCli(common + " --path gpu");
+  ASSERT_EQ(instanced.exit_code, 0) << instanced.output;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+  const auto events = [](const std::string& output) {
+    const size_t at = output.find("events: ");
+    return at == std::string::npos ? std::string() : output.substr(at);
+  };
+  const std::string listed = events(instanced.output);
+  size_t crossings = 0;
+  for (size_t at = listed.find("'t"); at != std::string::npos; at = listed.find("'t", at + 1)) {
+    ++crossings;
+  }
+  EXPECT_GT(crossings, 20u) << instanced.output;
+  EXPECT_EQ(events(gpu.output), events(instanced.output));
+  const test::CliResult json = test::runCli(common + " --json");
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const nlohmann::json report = nlohmann::json::parse(json.output);
+  EXPECT_EQ(report["path"], "gpu") << "auto with --events";
+  EXPECT_EQ(report["events_lost"], 0);
+  EXPECT_GT(report["events"].size(), 20u);
+  std::filesystem::remove_all(dir);
 }
 
 // `render a.throng b.glb`: a mixed crowd, agent i of input i % 2 in one of the tint variants;

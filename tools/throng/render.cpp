@@ -147,10 +147,12 @@ RenderCrowd placeAgents(const RenderArgs& args, const LoadedInputs& loaded,
   return out;
 }
 
-// --events: the crossings of the last update, as lines and as JSON.
-void collectEvents(int frame, const Crowd& crowd, const LoadedInputs& loaded,
-                   std::vector<std::string>& lines, nlohmann::json& json) {
-  for (const EventHit& hit : crowd.events()) {
+// --events: the crossings of one update (frame f follows update f), as lines and as JSON.
+void collectEvents(const render::UpdateEvents& update, const Crowd& crowd,
+                   const LoadedInputs& loaded, std::vector<std::string>& lines,
+                   nlohmann::json& json) {
+  const uint64_t frame = update.update;
+  for (const EventHit& hit : update.events) {
     const uint16_t character = crowd.agentCharacters()[hit.agent];
     const BakedClip& hit_clip = crowd.clips(character)[hit.clip];
     const ClipEvent& event = hit_clip.events[hit.event];
@@ -172,7 +174,21 @@ struct RenderRun {
   std::vector<double> frame_ms;
   std::vector<std::string> event_lines;
   nlohmann::json event_json = nlohmann::json::array();
+  uint64_t events_lost = 0;  // past the gpu path's capacity (UpdateEvents::overflow)
 };
+
+// --events: the updates' events that have arrived (the gpu path's a frame or two late; `wait`:
+// all of them).
+Status takeEvents(CrowdDrawing& drawing, const Crowd& crowd, const LoadedInputs& loaded, bool wait,
+                  RenderRun& run) {
+  std::vector<render::UpdateEvents> updates;
+  if (Status s = drawing.renderer->takeEvents(updates, wait); !s.ok()) return s;
+  for (const render::UpdateEvents& update : updates) {
+    collectEvents(update, crowd, loaded, run.event_lines, run.event_json);
+    run.events_lost += update.overflow;
+  }
+  return Status::okStatus();
+}
 
 // Frame 0 is drawn twice: the first draw pays for shader compilation and first uploads and is not
 // reported. Later frames each follow a crowd update of 1/30 s (timed by the renderers).
@@ -180,12 +196,14 @@ Status runFrames(const RenderArgs& args, const LoadedInputs& loaded, CrowdDrawin
                  RenderCrowd& crowd, RenderRun& run) {
   for (int f = -1; f < args.frames; ++f) {
     if (f > 0) drawing.renderer->update(*crowd.crowd, kFrameSeconds);
-    if (f > 0 && args.events)
-      collectEvents(f, *crowd.crowd, loaded, run.event_lines, run.event_json);
     Result<double> ms = drawFrame(drawing, *crowd.crowd, crowd.tints);
     if (!ms.ok()) return ms.status();
     if (f >= 0) run.frame_ms.push_back(*ms);
+    if (args.events) {
+      if (Status s = takeEvents(drawing, *crowd.crowd, loaded, false, run); !s.ok()) return s;
+    }
   }
+  if (args.events) return takeEvents(drawing, *crowd.crowd, loaded, true, run);
   return Status::okStatus();
 }
 
@@ -212,7 +230,10 @@ void printRenderJson(const RenderArgs& args, const LoadedInputs& loaded,
     if (!mixed.separateTextures().empty())
       json["animation_textures_separate"] = mixed.separateTextures();
   }
-  if (args.events) json["events"] = run.event_json;
+  if (args.events) {
+    json["events"] = run.event_json;
+    json["events_lost"] = run.events_lost;
+  }
   json["warnings"] = warningsJson(warnings);
   fmt::print("{}\n", json.dump());
 }
@@ -262,6 +283,10 @@ void printRenderText(const RenderArgs& args, const LoadedInputs& loaded,
     }
     fmt::print("events: {} crossed in {} frames ({} events in the package's clips)\n",
                run.event_lines.size(), args.frames, events_in_clip);
+    if (run.events_lost > 0) {
+      fmt::print("events: {} more crossed past the gpu path's capacity of {} per update, lost\n",
+                 run.events_lost, render::kGpuEventCapacity);
+    }
     for (const std::string& line : run.event_lines) fmt::print("{}\n", line);
   }
 }
@@ -300,7 +325,7 @@ int runRender(const RenderArgs& args) {
   applyAttachments(choice.attachments, args.seed, *crowd.crowd);
   CrowdDrawing drawing;
   render::CrowdRendererDesc desc = rendererDesc(args.frontend, choice);
-  desc.events_on_cpu = args.events;  // --events reads Crowd::events() after each update
+  desc.events = args.events;  // --events takes each update's events (takeEvents)
   if (int code = setUpDrawing(args.frontend, choice, loaded.inputs, desc, crowd.low, crowd.high,
                               loaded.size, drawing);
       code != 0) {

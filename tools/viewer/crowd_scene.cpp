@@ -250,7 +250,13 @@ void CrowdScene::forGroup(Group group, F&& f) {
   }
 }
 
+void CrowdScene::readBack() {
+  // CPU paths: current already. A failure leaves the copy as it was (the next draw reports it).
+  (void)renderer_->readBack(crowd_, true);
+}
+
 void CrowdScene::command(Group group, CommandType type, const glm::vec2& target) {
+  readBack();  // the group's formation around where its agents stand now
   glm::dvec2 sum(0.0);
   size_t count = 0;
   forGroup(group, [&](uint32_t a) {
@@ -285,6 +291,9 @@ void CrowdScene::setSpeed(Group group, float speed) {
 
 void CrowdScene::watchInspected(double now) {
   const std::optional<uint32_t> agent = inspected();
+  // The gpu path: the inspected agent's state as the GPU had it a frame ago (never waiting;
+  // O(agents) only while an agent is inspected).
+  if (agent) (void)renderer_->readBack(crowd_, false);
   if (agent != watched_) {
     watched_ = agent;
     events_.clear();

@@ -81,8 +81,11 @@ class CrowdScene {
   // The agents the last draw drew as impostors, over every character.
   uint32_t impostorAgents() const;
 
+  // The gpu path keeps the crowd on the GPU (its CPU arrays stand still): brings them up to date,
+  // waiting for the GPU (a stall, on demand: before picking, selecting or commanding a group).
+  void readBack();
   // The agent the ray hits (a click), or -1; the agents inside the screen rectangle between two
-  // corners (normalised device coordinates) of `view_projection`.
+  // corners (normalised device coordinates) of `view_projection`. Call readBack() first.
   int64_t pick(const Ray& ray) const;
   std::vector<uint32_t> agentsInside(const glm::mat4& view_projection, const glm::vec2& ndc_a,
                                      const glm::vec2& ndc_b) const;

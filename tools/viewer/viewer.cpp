@@ -216,6 +216,7 @@ void Viewer::frameCrowd() {
 
 void Viewer::frameSelection() {
   if (!scene_ || scene_->selection().empty()) return;
+  scene_->readBack();
   glm::vec2 low(1e30f), high(-1e30f);
   for (uint32_t a : scene_->selection()) {
     const glm::vec3& p = scene_->crowd().placements()[a].position;
@@ -293,6 +294,7 @@ void Viewer::handleMouse() {
 void Viewer::selectWithMouse(const glm::vec2& mouse) {
   const bool add = ImGui::GetIO().KeyShift;
   const render::FrameView view = currentView();
+  scene_->readBack();  // the gpu path: pick where the agents stand on the GPU
   if (glm::length(mouse - select_from_) < kClickPixels) {
     const int64_t hit = scene_->pick(render::viewRay(view, toNdc(mouse)));
     if (hit >= 0) {

@@ -151,6 +151,12 @@ class Crowd {
   // them out, so a copy of the crowd kept elsewhere reads them here.
   std::span<const AgentLayer> layers() const { return layers_; }
   std::span<const uint32_t> attachments() const { return attachments_; }
+  // Agents whose layer is active: 0 lets a copy of the crowd kept elsewhere skip the layers in
+  // O(1) (advanceLayers then costs O(commands)).
+  uint32_t activeLayerCount() const { return active_layers_; }
+  // Changes whenever an agent's visible props change (setAttachments) or agents come or go: a
+  // copy kept elsewhere reads attachments() again only when it moved.
+  uint64_t attachmentsVersion() const { return attachments_version_; }
   // The events crossed during the last update, by agent then clip (playing, then fading out)
   // then time; each crossing once, loop wraps and cross-fades included (forEachCrossedEvent).
   // The same commands and updates give the same list. Valid until the next update.
@@ -189,8 +195,10 @@ class Crowd {
   // Starts `clip` for `state` (fading from what plays now) unless the agent already loops it.
   void enterState(uint32_t agent, AgentState state, uint16_t clip);
   void enterState(uint32_t agent, AgentState state);  // the ClipSet's clip for `state`
-  // Agent `a`'s layer one step on; the events its clip crosses are appended to `events`.
-  void advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& events);
+  // Agent `a`'s layer one step on; the events its clip crosses are appended to `events`. True
+  // when the layer ended (the caller keeps active_layers_).
+  bool advanceLayer(uint32_t a, float seconds, std::vector<EventHit>& events);
+  void endLayer(uint32_t agent);  // ends agent's layer, counted
 
   // Clip `c` of agent `a`: clips_[clip_first_[characters_[a]] + c].
   const BakedClip& clipOf(uint32_t agent, uint16_t clip) const {
@@ -213,6 +221,8 @@ class Crowd {
   std::vector<glm::vec2> targets_;
   std::vector<AgentLayer> layers_;
   std::vector<uint32_t> attachments_;
+  uint32_t active_layers_ = 0;        // agents with an active layer
+  uint64_t attachments_version_ = 0;  // bumped by every change to attachments_
   std::vector<Command> queue_;
   std::vector<AgentChange> changes_;
   std::vector<EventHit> events_;

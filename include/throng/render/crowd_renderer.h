@@ -88,8 +88,12 @@ struct CrowdRendererDesc {
   // measured in docs/benchmarks.md). Frames whose palettes do not fit the device are drawn by
   // direct fetching (CrowdFrameStats::palette_pass says which was used); the other paths ignore it.
   PalettePassMode palette_pass = PalettePassMode::kAuto;
-  // The caller reads Crowd::events() after each update: kAuto then keeps the crowd on the CPU
-  // (the gpu path advances it on the GPU and gathers no events yet).
+  // Gather each update's animation events for takeEvents() (every path; the gpu path finds them
+  // in its compute pass and reads them back without stalling). Off: takeEvents() gives nothing,
+  // and on the gpu path Crowd::events() holds only the layers' events (the GPU advances the rest).
+  bool events = false;
+  // Ignored (kept so that code setting it still builds): kAuto no longer avoids the gpu path for
+  // events. Set `events` and read takeEvents() instead of Crowd::events().
   bool events_on_cpu = false;
   // Draw the package's impostor (Package::impostor; docs/lods.md, "Impostors at run time") as its
   // last LOD, picked by the LOD rule with its max_error like a mesh LOD. Ignored for a package
@@ -145,6 +149,22 @@ struct AgentDrawInfo {
   int slot = -1;         // its place in that draw: instance, or character of the batch
 };
 
+// One update()'s animation events (CrowdRenderer::takeEvents).
+struct UpdateEvents {
+  uint64_t update = 0;  // which update() through the renderer (1 = the first)
+  // In Crowd::events()' order: by agent, then the playing clip's, the faded clip's and the
+  // layer's, each in time order (forEachCrossedEvent); agent indices as they were at the update.
+  std::vector<EventHit> events;
+  // gpu path: events crossed past kGpuEventCapacity in that update, not in `events` (which then
+  // holds kGpuEventCapacity of them, plus the layers'); 0 on the CPU paths, which keep all.
+  uint64_t overflow = 0;
+};
+
+// The most animation events the gpu path gathers in one update (its events buffer, 12 bytes an
+// event, 3 MiB): a million agents each crossing a footstep twice a second cross ~67,000 per
+// 30 Hz update; this is four times that. Past it, the rest are counted (UpdateEvents::overflow).
+inline constexpr uint32_t kGpuEventCapacity = 1u << 18;
+
 // How one of the package's LODs is drawn on the chosen path.
 struct LodDrawInfo {
   int drawn_lod = 0;            // the LOD whose mesh is drawn (merged: a coarser one may stand in)
@@ -165,8 +185,8 @@ struct CrowdFrame {
   std::span<const AgentState> states;
   // Appearance: 0 the package's own materials, v in 1..V its material variant v - 1
   // (Package::variants, glTF KHR_materials_variants), larger the own materials. A variant draws
-  // in its materials' draws: still one draw per (LOD, material). The gpu path draws every
-  // agent in its own materials (kAuto picks instanced for a package with variants).
+  // in its materials' draws: still one draw per (LOD, material), on every path (the gpu path
+  // uploads a Crowd's appearances only when agents were added or removed).
   std::span<const uint16_t> variants;
   // What a user's shader reads as each agent's index (ThrongSurface::agent): empty = its place in
   // the frame (MixedCrowdRenderer gives the crowd's indices).
@@ -182,7 +202,8 @@ struct CrowdFrame {
 
 // Draws crowds of one package's character on one device.
 //
-// kAuto chooses: gpu on OpenGL ES 3.1+ with compute (and what instanced needs); instanced on
+// kAuto chooses: gpu on OpenGL ES 3.1+ with compute (and what instanced needs), whatever the
+// options (material variants, events, shadows); instanced on
 // OpenGL ES 3.0 (and WebGL2) with instancing, vertex texture fetch and float (or half-float)
 // textures when the animation texture fits GL_MAX_TEXTURE_SIZE; merged on ES 2.0 or when the
 // texture does not fit; per-character otherwise. path() and pathReason() say what was chosen
@@ -301,18 +322,29 @@ class CrowdRenderer {
   // call only starts the copies); with `wait` the current state, stalling. CPU paths: the crowd
   // is current already, true.
   Result<bool> readBack(Crowd& crowd, bool wait = false);
+  // With CrowdRendererDesc::events: appends to `out` the events of the update() calls whose
+  // events have arrived since the last call, oldest first, one entry per update (also when it
+  // crossed none). CPU paths: each update's Crowd::events(), available at once. gpu path: the
+  // compute pass gathers them, and they arrive a frame or two later, read back behind a fence
+  // without stalling (an update's arrive once the draw that ran its pass has finished on the
+  // GPU); with `wait`, every update's up to the last one (running a pending update's pass, then
+  // waiting: a stall, for tests and the end of a run). An update replaced by a draw of spans
+  // (which forgets the mirrored crowd) gives none. Without CrowdRendererDesc::events: nothing.
+  // kGlError on GL failure; status() on a failed renderer.
+  Status takeEvents(std::vector<UpdateEvents>& out, bool wait = false);
   // The last draw's counters. On the gpu path visible, agents_per_lod and triangles are those of
   // the newest frame the GPU has finished, polled here without waiting (after Device::finish, the
   // last draw's); counts_lag says how many draws they trail.
   const CrowdFrameStats& stats() const;
   // The agents the last draw() drew, in draw order: grouped by LOD (stats().agents_per_lod), by
-  // agent index within a LOD. Valid until the next draw(). Empty on the gpu path (the lists stay
-  // on the GPU).
+  // agent index within a LOD. Valid until the next draw(). gpu path: the compute pass's lists,
+  // read back on demand (the first call after a draw waits for the GPU: a stall, O(visible)).
   std::span<const uint32_t> drawOrder() const;
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
-  // agents: O(visible), for inspecting a few agents, not for every agent of every frame.
-  // gpu path: never visible (the draw lists stay on the GPU).
+  // agents: O(visible), for inspecting a few agents, not for every agent of every frame. gpu
+  // path: from the lists read back as drawOrder() says (an impostor's cross-fade lists an agent
+  // twice: its mesh LOD is reported), so it agrees with the instanced path's for the same frame.
   AgentDrawInfo agentDrawInfo(uint32_t agent) const;
 
   // Settings that may change from frame to frame (a viewer's controls); each takes effect at the

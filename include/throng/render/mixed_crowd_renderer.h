@@ -63,6 +63,9 @@ class MixedCrowdRenderer {
   Status setShaderTexture(std::string_view name, unsigned gl_texture);
   // CrowdRenderer::readBack for one character (the gpu path's mirror); several are current: true.
   Result<bool> readBack(Crowd& crowd, bool wait = false);
+  // CrowdRenderer::takeEvents (CrowdRendererDesc::events): one character's renderer's; with
+  // several, each update's Crowd::events() (the crowd advances on the CPU).
+  Status takeEvents(std::vector<UpdateEvents>& out, bool wait = false);
 
   size_t characterCount() const { return renderers_.size(); }
   CrowdRenderer& renderer(size_t character) { return *renderers_[character]; }
@@ -124,6 +127,9 @@ class MixedCrowdRenderer {
   std::unique_ptr<ShadowMapPass> shadow_map_;  // several characters' shared map (kMap)
   std::shared_ptr<const SharedAnimationTexture> shared_;
   std::string separate_;
+  bool gather_events_ = false;  // CrowdRendererDesc::events, for several characters
+  uint64_t updates_ = 0;
+  std::vector<UpdateEvents> held_events_;
   mutable CrowdFrameStats stats_;
 };
 

@@ -18,8 +18,23 @@ Status CrowdPath::readInstanceRecords(std::vector<InstanceRecord>& /*out*/) cons
                             renderPathName(kind())));
 }
 
+void CrowdPath::keepEvents(const Crowd& crowd) {
+  if (!gather_events_) return;
+  UpdateEvents events;
+  events.update = ++updates_;
+  events.events.assign(crowd.events().begin(), crowd.events().end());
+  held_events_.push_back(std::move(events));
+}
+
+Status CrowdPath::takeEvents(std::vector<UpdateEvents>& out, bool /*wait*/) {
+  for (UpdateEvents& events : held_events_) out.push_back(std::move(events));
+  held_events_.clear();
+  return Status::okStatus();
+}
+
 void CpuFedPath::update(Crowd& crowd, float seconds, JobSystem* jobs) {
   crowd.update(seconds, jobs);
+  keepEvents(crowd);
 }
 
 Result<bool> CpuFedPath::readBack(Crowd& /*crowd*/, bool /*wait*/) {

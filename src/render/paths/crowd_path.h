@@ -56,6 +56,14 @@ class CrowdPath {
   virtual void update(Crowd& crowd, float seconds, JobSystem* jobs) = 0;
   // Writes the path's copy of the crowd back (CrowdRenderer::readBack); true when current.
   virtual Result<bool> readBack(Crowd& crowd, bool wait) = 0;
+  // CrowdRendererDesc::events: keep each update's events for takeEvents (CrowdRenderer's).
+  virtual void gatherEvents(bool on) { gather_events_ = on; }
+  virtual Status takeEvents(std::vector<UpdateEvents>& out, bool wait);
+  // The lists the last colour draw drew from, for drawOrder and agentDrawInfo: `cpu_lists` (the
+  // front end's) on the CPU-fed paths; the gpu path's read back on demand (kGlError on failure).
+  virtual Result<const AgentLists*> drawnLists(const AgentLists& cpu_lists) const {
+    return &cpu_lists;
+  }
 
   // The frame's passes. kGlError from any fails the renderer; other errors end the frame.
   virtual Status cull(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) = 0;
@@ -79,6 +87,15 @@ class CrowdPath {
                                   const CrowdRendererDesc& /*desc*/, int /*lod*/) {
     return Status(ErrorCode::kUnsupported, "this path does not draw impostors yet");
   }
+
+ protected:
+  // The CPU paths, after Crowd::update: its events kept as the next update's when gathering.
+  void keepEvents(const Crowd& crowd);
+
+ private:
+  bool gather_events_ = false;
+  uint64_t updates_ = 0;
+  std::vector<UpdateEvents> held_events_;
 };
 
 // The impostor's cross-fade band of a frame (docs/lods.md, "Impostors at run time"): distances

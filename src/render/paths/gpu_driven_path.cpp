@@ -37,7 +37,8 @@ void GpuDrivenPath::update(Crowd& crowd, float seconds, JobSystem* /*jobs*/) {
   // The layers live in the Crowd (the GPU's agents hold none): they advance there, before the
   // mirror takes the queued commands (a kDie ends a layer).
   crowd.advanceLayers(seconds);
-  if (Status s = gpu_->update(crowd, seconds); !s.ok() && update_status_.ok()) update_status_ = s;
+  if (Status s = gpu_->update(crowd, seconds, crowd.events()); !s.ok() && update_status_.ok())
+    update_status_ = s;
 }
 
 Result<bool> GpuDrivenPath::readBack(Crowd& crowd, bool wait) {
@@ -69,6 +70,7 @@ GpuDrawOptions GpuDrivenPath::drawOptions(const FrameInput& in) const {
   options.shading = in.shading;
   options.pass = in.pass;
   options.attachments = in.frame.attachments;
+  options.variants = in.frame.variants;
   options.blobs = in.listed_blobs;
   return options;
 }
@@ -82,7 +84,11 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
   // props: O(agents) only while some agent has a layer.
   const size_t agents = frame.placements.size();
   bool any_layer = false;
-  for (const AgentLayer& layer : frame.layers) any_layer |= layer.active;
+  if (in.crowd) {
+    any_layer = in.crowd->activeLayerCount() > 0;  // O(1): a Crowd counts its layers
+  } else {
+    for (const AgentLayer& layer : frame.layers) any_layer |= layer.active;
+  }
   if (any_layer && renderer_->drawsLayers()) {
     growTo(layers_, agents);
     for (uint32_t a = 0; a < agents; ++a) layers_[a] = agentLayer(*facts_, frame, a);
@@ -94,6 +100,7 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
   if (in.crowd) {
     // The mirror's states live on the GPU: its pass tints by state.
     options.state_tints = in.settings.state_tints ? &*in.settings.state_tints : nullptr;
+    options.attachments_version = in.crowd->attachmentsVersion();
     s = gpu_->draw(in.view, *in.crowd, tints, options);
   } else {
     // Span-given agents all stand idle on the GPU: their states' tints are folded in here.
@@ -118,6 +125,33 @@ Status GpuDrivenPath::submit(const FrameInput& in, const AgentLists& /*lists*/,
   stats.animation_texture_binds = renderer_->stats().animation_texture_binds;
   pollCounts(stats);
   return s;
+}
+
+Result<const AgentLists*> GpuDrivenPath::drawnLists(const AgentLists& /*cpu_lists*/) const {
+  const uint64_t frame = gpu_->framesDrawn();
+  if (frame == drawn_lists_frame_) return &drawn_lists_;
+  const int lods = facts_->lodCount();
+  drawn_lists_.reset(static_cast<size_t>(lods));
+  drawn_lists_frame_ = frame;
+  if (frame == 0) return &drawn_lists_;
+  if (Status s = gpu_->captureLastFrame(capture_); !s.ok()) {
+    drawn_lists_frame_ = ~uint64_t{0};
+    return s;
+  }
+  // The capture lists LOD by LOD (an impostor's cross-fade lists an agent in the next LOD too);
+  // within a LOD the atomics' order, sorted here by agent.
+  drawn_lists_.order = capture_.agents;
+  drawn_lists_.visible = static_cast<uint32_t>(capture_.agents.size());
+  size_t at = 0;
+  for (int l = 0; l < lods; ++l) {
+    const size_t first = at;
+    while (at < capture_.lods.size() && capture_.lods[at] == l) ++at;
+    drawn_lists_.lod_first[l] = static_cast<uint32_t>(first);
+    drawn_lists_.lod_counts[l] = static_cast<uint32_t>(at - first);
+    std::sort(drawn_lists_.order.begin() + static_cast<std::ptrdiff_t>(first),
+              drawn_lists_.order.begin() + static_cast<std::ptrdiff_t>(at));
+  }
+  return &drawn_lists_;
 }
 
 void GpuDrivenPath::pollCounts(CrowdFrameStats& stats) const {

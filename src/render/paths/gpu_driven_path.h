@@ -26,6 +26,14 @@ class GpuDrivenPath final : public CrowdPath {
   // new or removed agents to the GPU; its errors come with the next cull of a Crowd.
   void update(Crowd& crowd, float seconds, JobSystem* jobs) override;
   Result<bool> readBack(Crowd& crowd, bool wait) override;
+  // The compute pass gathers the events (GpuCrowd::takeEvents), the layers' merged in.
+  void gatherEvents(bool on) override { gpu_->gatherEvents(on); }
+  Status takeEvents(std::vector<UpdateEvents>& out, bool wait) override {
+    return gpu_->takeEvents(out, wait);
+  }
+  // The last colour draw's lists, read back once per draw (GpuCrowd::captureLastFrame: a stall)
+  // and sorted by agent within each LOD, as the CPU's counting sort lays them out.
+  Result<const AgentLists*> drawnLists(const AgentLists& cpu_lists) const override;
   // The GPU culls and packs in submit's compute pass: cull only returns update()'s errors (for a
   // Crowd), pack does nothing; the lists stay empty.
   Status cull(const FrameInput& in, AgentLists& lists, CrowdFrameStats& stats) override;
@@ -61,6 +69,10 @@ class GpuDrivenPath final : public CrowdPath {
   Status update_status_;             // the first error of update() since the last cull of a Crowd
   std::vector<glm::vec4> tints_;     // span-given agents' tints with their states' folded in
   std::vector<LayerSample> layers_;  // the frame's layers (layerSample), when any
+  // drawnLists()' copy and the draw it is of (GpuCrowd::framesDrawn; none yet: the largest).
+  mutable AgentLists drawn_lists_;
+  mutable uint64_t drawn_lists_frame_ = ~uint64_t{0};
+  mutable GpuFrameCapture capture_;
 };
 
 }  // namespace throng::render

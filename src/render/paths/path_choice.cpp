@@ -129,20 +129,14 @@ PathChoice chooseCrowdPath(Device& device, const Package& package, const CrowdRe
   const bool compute = caps.compute &&
                        caps.max_compute_shader_storage_blocks >= kGpuCrowdStorageBlocks &&
                        caps.max_compute_image_uniforms >= 1;
-  // The gpu path draws no material variants (its compute pass carries no appearances); it draws
-  // blob and mapped shadows.
-  const bool variants = !package.variants.empty();
+  // The gpu path draws whatever the options ask (material variants, events gathered on the GPU,
+  // blob and mapped shadows): only the device decides.
   const bool instancing = es3 && caps.instancing && float_textures && vertex_textures;
-  if (instancing && compute && !variants && !desc.events_on_cpu) {
+  if (instancing && compute) {
     if (tryGpu(device, package, desc, facts, es, choice) || !choice.status.ok()) return choice;
   }
   if (instancing) {
-    const char* not_gpu = !caps.compute ? " (no ES 3.1 compute: the CPU feeds the instances)"
-                          : variants ? " (material variants, which the gpu path does not draw yet)"
-                          : desc.events_on_cpu
-                              ? " (animation events read on the CPU, which the gpu path does not "
-                                "gather yet)"
-                              : "";
+    const char* not_gpu = !caps.compute ? " (no ES 3.1 compute: the CPU feeds the instances)" : "";
     if (tryInstanced(device, package, desc, facts, es, not_gpu, choice) || !choice.status.ok())
       return choice;
   } else {
