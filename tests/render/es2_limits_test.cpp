@@ -36,6 +36,8 @@ namespace {
 constexpr int kMaxVertexAttributes = 8;
 constexpr int kMaxVaryingVectors = 8;
 constexpr int kMaxVertexUniformVectors = 128;
+// gl_MaxFragmentUniformVectors: GLSL ES 1.00's (and WebGL 1's) minimum.
+constexpr int kMaxFragmentUniformVectors = 16;
 // Object names scanned for live programs (shaders and programs share one name space; a few
 // renderers make well under a few hundred).
 constexpr GLuint kMaxObjectName = 4096;
@@ -601,6 +603,73 @@ TEST(Es2Limits, EveryMergedProgramStaysWithinGlslEs100Minimums) {
   EXPECT_GE(checked.impostor_programs, 4);
   // Crowd (colour and depth, each with and without the file), ground and blob programs at least.
   EXPECT_GE(checked.programs, 12);
+}
+
+// Components of a uniform of GL type `type` (matNs by their N x N floats); 0 for samplers.
+int componentsOf(GLenum type) {
+  switch (type) {
+    case GL_FLOAT:
+    case GL_INT:
+    case GL_BOOL:
+      return 1;
+    case GL_FLOAT_VEC2:
+    case GL_INT_VEC2:
+    case GL_BOOL_VEC2:
+      return 2;
+    case GL_FLOAT_VEC3:
+    case GL_INT_VEC3:
+    case GL_BOOL_VEC3:
+      return 3;
+    case GL_FLOAT_VEC4:
+    case GL_INT_VEC4:
+    case GL_BOOL_VEC4:
+    case GL_FLOAT_MAT2:
+      return 4;
+    case GL_FLOAT_MAT3:
+      return 9;
+    case GL_FLOAT_MAT4:
+      return 16;
+    default:
+      return 0;  // samplers take texture units, not uniform vectors
+  }
+}
+
+// The fragment stage's uniforms fit GLSL ES 1.00's 16 vectors: every active uniform the
+// fragment source declares and uses (after the preprocessor), counted at its best possible
+// packing, ceil(components / 4) rows (Appendix A.7's packing can only need more).
+TEST(Es2Limits, EveryMergedFragmentStageFitsSixteenUniformVectors) {
+  int checked = 0, most = 0;
+  drawEveryConfiguration([&](const std::string& config) {
+    for (const LiveProgram& program : livePrograms(config)) {
+      const std::vector<std::string> words =
+          tokens(Preprocessor(predefinedMacros(true)).run(program.fragment));
+      GLint count = 0;
+      glGetProgramiv(program.name, GL_ACTIVE_UNIFORMS, &count);
+      int components = 0;
+      std::string used;
+      for (GLint u = 0; u < count; ++u) {
+        char buffer[256];
+        GLint size = 0;
+        GLenum type = 0;
+        glGetActiveUniform(program.name, static_cast<GLuint>(u), sizeof buffer, nullptr, &size,
+                           &type, buffer);
+        std::string name = buffer;
+        name = name.substr(0, name.find('['));
+        // Declared and used: the name appears at least twice in the fragment stage's text.
+        if (std::count(words.begin(), words.end(), name) < 2 || componentsOf(type) == 0) continue;
+        components += componentsOf(type) * size;
+        used += name + (size > 1 ? "[" + std::to_string(size) + "]" : "") + " ";
+      }
+      const int vectors = (components + 3) / 4;
+      ++checked;
+      most = std::max(most, vectors);
+      EXPECT_LE(vectors, kMaxFragmentUniformVectors)
+          << program.label << ": at least " << vectors << " vectors: " << used;
+    }
+  });
+  std::printf("  %d programs checked: the fragment stage needs at most %d uniform vectors\n",
+              checked, most);
+  EXPECT_GE(checked, 12);
 }
 
 // The preprocessor and the counter themselves: a miscount would let an overflow through.
