@@ -655,8 +655,12 @@ TEST(Es2Limits, EveryMergedFragmentStageFitsSixteenUniformVectors) {
                            &type, buffer);
         std::string name = buffer;
         name = name.substr(0, name.find('['));
-        // Declared and used: the name appears at least twice in the fragment stage's text.
-        if (std::count(words.begin(), words.end(), name) < 2 || componentsOf(type) == 0) continue;
+        // Declared and used: the name appears at least twice in the fragment stage's text (tokens
+        // keep a swizzle: "u_fog_eye.xyz" is a use of u_fog_eye).
+        const auto mentions = std::count_if(words.begin(), words.end(), [&](const std::string& w) {
+          return w == name || w.rfind(name + ".", 0) == 0;
+        });
+        if (mentions < 2 || componentsOf(type) == 0) continue;
         components += componentsOf(type) * size;
         used += name + (size > 1 ? "[" + std::to_string(size) + "]" : "") + " ";
       }
