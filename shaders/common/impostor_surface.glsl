@@ -6,8 +6,8 @@
 #include "common/impostor_varyings.glsl"
 
 // The names material.glsl gives them, so that shade_main.glsl and depth_main.glsl read them alike:
-// [1] metallic, roughness; [2].w the alpha cut; [3].x 1 (opaque output).
-uniform vec4 u_material[4];
+// [1] metallic, roughness; [2].w the alpha cut (above -1: the output opaque).
+uniform vec4 u_material[3];
 uniform vec4 u_fog_eye;     // the eye (world), the fog's start distance
 uniform float u_fog_scale;  // 1 / (fog end - start); 0: no fog
 uniform sampler2D u_impostor_color;    // sRGB RGBA8, premultiplied

@@ -15,6 +15,7 @@ void main() {
   vec4 shaded = throngShade(s);
   vec3 encoded = throngLinearToSrgb(clamp(shaded.rgb, 0.0, 1.0));
   float fog = clamp((length(u_fog_eye.xyz - v_world) - u_fog_eye.w) * u_fog_scale, 0.0, 1.0);
+  // BLEND (cutoff -2, material.glsl) writes the alpha, OPAQUE and MASK 1.
   THRONG_FRAG_COLOR = vec4(encoded * (1.0 - fog) + throng_fog_color * fog,
-                           mix(shaded.a, 1.0, u_material[3].x));
+                           u_material[2].w < -1.5 ? shaded.a : 1.0);
 }

@@ -304,10 +304,10 @@ Result<ImpostorRenderer::ProgramSet*> ImpostorRenderer::programFor(unsigned vari
     glUniform4fv(p.uniform("u_impostor_clips[0]"), static_cast<GLsizei>(clips_.size()),
                  glm::value_ptr(clips_[0]));
   }
-  const glm::vec4 material[4] = {glm::vec4(1.0f), glm::vec4(metallic_roughness_, 0.0f, 1.0f),
-                                 glm::vec4(0.0f, 0.0f, 0.0f, kAlphaCut),
-                                 glm::vec4(1.0f, 0.0f, 0.0f, 0.0f)};
-  glUniform4fv(set->material, 4, glm::value_ptr(material[0]));
+  // material.glsl's layout: the cut (above -1) also makes the output opaque.
+  const glm::vec4 material[3] = {glm::vec4(1.0f), glm::vec4(metallic_roughness_, 0.0f, 1.0f),
+                                 glm::vec4(0.0f, 0.0f, 0.0f, kAlphaCut)};
+  glUniform4fv(set->material, 3, glm::value_ptr(material[0]));
   slot = std::move(set);
   return slot.get();
 }

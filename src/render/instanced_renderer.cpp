@@ -196,12 +196,13 @@ Result<std::unique_ptr<InstancedRenderer>> InstancedRenderer::create(
   // kMaxLayerJoints joints get the shader's layer code.
   if (!package.masks.empty() && package.skeleton.jointCount() <= kMaxLayerJoints)
     renderer->pivots_ = jointPivots(package.skeleton);
-  // The colour program now, so that a user's file that does not compile fails creation.
-  if (Result<ProgramSet*> program = renderer->programFor(0); !program.ok()) return program.status();
   Result<GpuMaterials> materials =
       GpuMaterials::create(device, Looks{package.materials, package.images});
   if (!materials.ok()) return materials.status();
   renderer->materials_ = std::move(materials).value();
+  // The colour program now (after the materials, which choose its transforms' layout), so that a
+  // user's file that does not compile fails creation.
+  if (Result<ProgramSet*> program = renderer->programFor(0); !program.ok()) return program.status();
   if (Status status = renderer->uploadTexture(device, package.animation); !status.ok())
     return status;
   if (Status status = renderer->uploadMorph(device, package.morph); !status.ok()) return status;
@@ -508,6 +509,7 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   if (palette) source.defines = paletteDefines(*palette_pass_);
   if (gpu) source.defines.push_back("GPU_INSTANCES");
   if (options_.impostor_fade) source.defines.push_back("IMPOSTOR_FADE");
+  if (materials_.uvTransformPerTexture()) source.defines.push_back(kUvTransformPerTextureDefine);
   if (morph_kind_ == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
   if (morph_kind_ == MorphBakeKind::kTargetDeltas) source.defines.push_back("MORPH_DELTAS");
   if (!pivots_.empty()) {

@@ -160,9 +160,40 @@ ShadedMaterial shadedMaterial(const Material& m, bool plain) {
   return out;
 }
 
+namespace {
+
+bool sameTransform(const TextureTransform& a, const TextureTransform& b) {
+  return a.offset == b.offset && a.rotation == b.rotation && a.scale == b.scale;
+}
+
+// The transform material `m`'s present textures share (the identity without any); false in
+// `shared` when two differ.
+TextureTransform sharedTransform(const Material& m, bool& shared) {
+  shared = true;
+  const TextureTransform* first = nullptr;
+  for (int slot = 0; slot < kTextureSlotCount; ++slot) {
+    const TextureRef& texture = m.texture(static_cast<TextureSlot>(slot));
+    if (!texture.present()) continue;
+    if (!first) first = &texture.transform;
+    shared = shared && sameTransform(*first, texture.transform);
+  }
+  return first ? *first : TextureTransform{};
+}
+
+}  // namespace
+
+bool needsUvTransformPerTexture(std::span<const Material> materials) {
+  return std::any_of(materials.begin(), materials.end(), [](const Material& m) {
+    bool shared = true;
+    sharedTransform(m, shared);
+    return !shared;
+  });
+}
+
 MaterialUniforms MaterialUniforms::of(const Program& program) {
   MaterialUniforms u;
   u.material = arrayUniform(program, "u_material");
+  u.uv_transform = arrayUniform(program, "u_uv_transform");
   u.uv_transforms = arrayUniform(program, "u_uv_transforms");
   u.look_appearances = program.uniform("u_look_appearances");
   u.look_material = program.uniform("u_look_material");
@@ -255,25 +286,30 @@ void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_ba
                          bool depth) const {
   const Material& m = material(index);
   const ShadedMaterial shaded = shadedMaterial(m, plain_);
-  // OPAQUE keeps every fragment: a cutoff below any alpha; the depth pass cuts BLEND at a half.
-  float cutoff = m.alpha_mode == AlphaMode::kMask ? m.alpha_cutoff : -1.0f;
+  // OPAQUE keeps every fragment: a cutoff below any alpha; BLEND's -2 also says to write the
+  // alpha (material.glsl). The depth pass cuts BLEND at a half.
+  float cutoff = m.alpha_mode == AlphaMode::kMask    ? m.alpha_cutoff
+                 : m.alpha_mode == AlphaMode::kBlend ? -2.0f
+                                                     : -1.0f;
   if (depth && m.alpha_mode == AlphaMode::kBlend) cutoff = kDepthBlendCutoff;
-  const glm::vec4 values[4] = {
+  const glm::vec4 values[3] = {
       shaded.base_color,
       {shaded.metallic, shaded.roughness, shaded.normal_scale, shaded.occlusion_strength},
       {shaded.emissive, cutoff},
-      {m.alpha_mode == AlphaMode::kBlend ? 0.0f : 1.0f, 0.0f, 0.0f, 0.0f},
   };
-  glUniform4fv(u.material, 4, glm::value_ptr(values[0]));
+  glUniform4fv(u.material, 3, glm::value_ptr(values[0]));
+  // Both layouts of the transforms (material.glsl): the program has one of them.
   glm::vec4 rows[2 * kMaterialTextures];
+  float uv_set_bits = 0.0f;
   for (int slot = 0; slot < kMaterialTextures; ++slot) {
     const TextureRef* ref = shaded.textures[slot];
     const bool textured = ref && static_cast<size_t>(ref->image) + 1 < textures_.size();
     glActiveTexture(GL_TEXTURE0 + kMaterialTextureUnit + slot);
     const glm::mat3 transform = textured ? ref->transform.matrix() : glm::mat3(1.0f);
+    const float uv_set = textured ? static_cast<float>(ref->uv_set) : 0.0f;
+    uv_set_bits += uv_set * static_cast<float>(1 << slot);
     // Row r of the 2D affine transform (column-major mat3: m[column][row]), the uv set in w.
-    rows[2 * slot] = {transform[0][0], transform[1][0], transform[2][0],
-                      textured ? static_cast<float>(ref->uv_set) : 0.0f};
+    rows[2 * slot] = {transform[0][0], transform[1][0], transform[2][0], uv_set};
     rows[2 * slot + 1] = {transform[0][1], transform[1][1], transform[2][1], 0.0f};
     if (!textured) {
       glBindTexture(GL_TEXTURE_2D, textures_.back());
@@ -290,7 +326,17 @@ void GpuMaterials::apply(const MaterialUniforms& u, uint32_t index, bool cull_ba
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, static_cast<GLint>(ref->sampler.wrap_t));
   }
   glActiveTexture(GL_TEXTURE0);
-  glUniform4fv(u.uv_transforms, 2 * kMaterialTextures, glm::value_ptr(rows[0]));
+  if (u.uv_transforms >= 0)
+    glUniform4fv(u.uv_transforms, 2 * kMaterialTextures, glm::value_ptr(rows[0]));
+  if (u.uv_transform >= 0) {
+    // The transform every present texture shares (plain: none, the identity).
+    bool shared = true;
+    const glm::mat3 transform = plain_ ? glm::mat3(1.0f) : sharedTransform(m, shared).matrix();
+    assert(shared && "a package needing a transform per texture #defines it in its programs");
+    const glm::vec4 one[2] = {{transform[0][0], transform[1][0], transform[2][0], uv_set_bits},
+                              {transform[0][1], transform[1][1], transform[2][1], 0.0f}};
+    glUniform4fv(u.uv_transform, 2, glm::value_ptr(one[0]));
+  }
   glUniform1f(u.look_material, static_cast<float>(index));
   if (cull_back_faces && !m.double_sided) {
     glEnable(GL_CULL_FACE);

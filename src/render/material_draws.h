@@ -101,10 +101,19 @@ Result<std::vector<MaterialRange>> groupIndicesByMaterial(const SkinnedMesh& mes
 // Which materials a draw sets up: kOpaque draws OPAQUE and MASK ones, kBlend the BLEND ones.
 enum class MaterialPass : uint8_t { kOpaque, kBlend };
 
+// True when some material of `materials` transforms two of its textures differently
+// (KHR_texture_transform): the crowd programs drawing them then take a transform per texture
+// (kUvTransformPerTextureDefine: 8 fragment uniform vectors more), the others one per material
+// (GLSL ES 1.00 guarantees 16 fragment uniform vectors; docs/shaders.md, "Limits on ES 2.0
+// hardware").
+bool needsUvTransformPerTexture(std::span<const Material> materials);
+inline constexpr const char* kUvTransformPerTextureDefine = "THRONG_UV_TRANSFORM_PER_TEXTURE";
+
 // Uniform locations of the material state in a crowd program (shader_assembly.h; any may be -1
 // when the linker removed it).
 struct MaterialUniforms {
-  GLint material = -1;          // u_material[4]: vec4 (material.glsl)
+  GLint material = -1;          // u_material[3]: vec4 (material.glsl)
+  GLint uv_transform = -1;      // u_uv_transform[2]: the material's one transform, uv set bits
   GLint uv_transforms = -1;     // u_uv_transforms[10]: vec4, two rows per texture
   GLint look_appearances = -1;  // u_look_appearances: float, MaterialLooks::appearances
   GLint look_material = -1;     // u_look_material: float, the draw's material
@@ -131,6 +140,9 @@ class GpuMaterials {
 
   // Material `index` (the default material when there are none).
   const Material& material(uint32_t index) const;
+  // needsUvTransformPerTexture of the materials: the programs drawing them #define
+  // kUvTransformPerTextureDefine when true.
+  bool uvTransformPerTexture() const { return needsUvTransformPerTexture(materials_); }
   // Sets material `index`'s uniforms on the current program, binds its textures with their
   // samplers on kMaterialTextureUnit.., and culls back faces unless the material is double-sided
   // or `cull_back_faces` is false. `pass` kDepth: the depth pass's alpha cut (MASK at its cutoff,

@@ -49,8 +49,10 @@ int vectorsOfType(GLenum type) {
   }
 }
 
+// `uv_per_texture`: GpuMaterials::uvTransformPerTexture.
 Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
-                                   bool looks, bool fade, MergedMorphDefines morph, CrowdPass pass,
+                                   bool looks, bool fade, bool uv_per_texture,
+                                   MergedMorphDefines morph, CrowdPass pass,
                                    const ShaderSource* user, const GlFaults& faults) {
   CrowdProgramSource source;
   source.name =
@@ -63,6 +65,7 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
                     fmt::format("JOINT_VECTORS {}", vec4PerJoint(encoding))};
   if (looks) source.defines.push_back("LOOKS 1");
   if (fade) source.defines.push_back("IMPOSTOR_FADE");
+  if (uv_per_texture) source.defines.push_back(kUvTransformPerTextureDefine);
   if (morph.kind == MorphBakeKind::kVertexFrames) source.defines.push_back("MORPH_VAT");
   if (morph.kind == MorphBakeKind::kTargetDeltas) {
     source.defines.push_back("MORPH_DELTAS");
@@ -173,9 +176,9 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
   }
   // The vertex stage's own uniforms, read from a program linked for one character of one joint
   // with a fragment stage that takes none (the budget is the vertex stage's).
-  Result<Program> probe =
-      buildMergedProgram(1, 1, desc.joint_encoding, *has_looks, false, renderer->morphDefines(),
-                         CrowdPass::kVertexProbe, desc.shader.get(), deviceFaults(device));
+  Result<Program> probe = buildMergedProgram(
+      1, 1, desc.joint_encoding, *has_looks, false, renderer->materials_.uvTransformPerTexture(),
+      renderer->morphDefines(), CrowdPass::kVertexProbe, desc.shader.get(), deviceFaults(device));
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kAgentUniform, kMorphFramesUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
@@ -245,9 +248,9 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   lod.ranges = mesh->ranges;
   lod.looks = mesh->looks;
   lod.has_looks = build.has_looks;
-  Result<Program> program =
-      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, lod.fade, morphDefines(),
-                         CrowdPass::kColor, desc.shader.get(), deviceFaults(device));
+  Result<Program> program = buildMergedProgram(
+      k, x, desc.joint_encoding, build.has_looks, lod.fade, materials_.uvTransformPerTexture(),
+      morphDefines(), CrowdPass::kColor, desc.shader.get(), deviceFaults(device));
   if (!program.ok()) return program.status();
   lod.color = LodProgram::of(std::move(*program));
   if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
@@ -456,9 +459,10 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
 Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod) {
   if (pass_ == DrawPass::kColor) return &lod.color;
   if (!lod.depth.program.valid()) {
-    Result<Program> program = buildMergedProgram(
-        lod.info.characters_per_batch, lod.info.joints, lod.info.encoding, lod.has_looks, lod.fade,
-        morphDefines(), CrowdPass::kDepth, shader_.get(), *faults_);
+    Result<Program> program =
+        buildMergedProgram(lod.info.characters_per_batch, lod.info.joints, lod.info.encoding,
+                           lod.has_looks, lod.fade, materials_.uvTransformPerTexture(),
+                           morphDefines(), CrowdPass::kDepth, shader_.get(), *faults_);
     if (!program.ok()) return program.status();
     lod.depth = LodProgram::of(std::move(*program));
   }

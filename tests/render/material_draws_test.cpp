@@ -317,6 +317,35 @@ TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
   }
 }
 
+// A material transforming two textures differently (KHR_texture_transform per texture): its
+// programs take a transform per texture (material.glsl's THRONG_UV_TRANSFORM_PER_TEXTURE; one
+// per material would fit ES 2.0's 16 fragment uniform vectors, docs/shaders.md), and each texture
+// is read through its own. The checker's base colour is shifted a quarter to the left (texel 1
+// at u = 0.125), its emissive copy is not (texel 0 there).
+TEST_P(MaterialColours, EachTextureKeepsItsOwnTransform) {
+  Package package = materialPackage();
+  Material& checker = package.materials[1];
+  checker.base_color_texture.transform.offset = glm::vec2(0.25f, 0.0f);
+  checker.emissive_texture = checker.base_color_texture;
+  checker.emissive_texture.transform = TextureTransform{};
+  checker.emissive_factor = glm::vec3(0.25f);
+  uint32_t draws = 0;
+  const Image image = draw(package, {glm::vec3(0.0f)}, {glm::vec4(1.0f)}, false, &draws);
+  ASSERT_EQ(image.width, kWidth);
+  const FrameView view = frontView();
+  for (const float v : {0.125f, 0.375f}) {
+    // Texel (1, row) of the base colour, texel (0, row) of the emissive copy: colours 1 and 0
+    // on even rows, 0 and 1 on odd ones.
+    const int row = static_cast<int>(v * 4.0f);
+    test::PbrPoint p;
+    p.base_color = glm::dvec3(texelLinear(test::kCheckerColors[(1 + row) % 2]));
+    p.emissive = 0.25 * glm::dvec3(texelLinear(test::kCheckerColors[row % 2]));
+    p.view = glm::normalize(glm::dvec3(view.eye - glm::vec3(2.0f + 0.125f, 1.0f - v, 0.0f)));
+    EXPECT_COLOUR(pixelAt(image, 1, 0.125f, v), test::encodedColour(test::shadePbr(p, view)),
+                  "base colour shifted, emissive not");
+  }
+}
+
 // The test character written as glTF (KHR_materials_variants) by our exporter and imported
 // again: its variants "plain" and "all red", drawn per agent.
 class MaterialVariants : public MaterialColours {
