@@ -5,7 +5,7 @@
 // [0] base colour factor (linear RGBA); [1] metallic, roughness, normal scale, occlusion
 // strength; [2] emissive factor x strength (linear RGB), and in w the alpha mode with its cutoff:
 // MASK's cutoff (0..1), -1 for OPAQUE (no cut), -2 for BLEND (no cut, the alpha written: below
-// -1.5, shade_main.glsl); one vector fewer than a component of its own.
+// -1.5, shade_main.glsl): no vector of its own.
 uniform vec4 u_material[3];
 uniform vec4 u_fog_eye;     // the eye (world), the fog's start distance
 uniform float u_fog_scale;  // 1 / (fog end - start); 0: no fog
