@@ -257,7 +257,8 @@ tinygltf::Value variantMappings(const SubMesh& sub) {
 }
 
 // Returns the mesh node's index, or -1 when there is no mesh to write.
-int addMesh(const Character& character, ModelBuilder& builder, tinygltf::Model& model) {
+int addMesh(const Character& character, const GltfExportOptions& options, ModelBuilder& builder,
+            tinygltf::Model& model) {
   const SkinnedMesh& mesh = character.mesh;
   const size_t n = mesh.vertexCount();
   if (n == 0) return -1;
@@ -280,7 +281,7 @@ int addMesh(const Character& character, ModelBuilder& builder, tinygltf::Model& 
     attributes["COLOR_0"] =
         builder.addFloats(&mesh.colors[0].x, n, 4, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
   }
-  if (!mesh.tangents.empty()) {
+  if (!mesh.tangents.empty() && options.tangents) {
     attributes["TANGENT"] =
         builder.addFloats(&mesh.tangents[0].x, n, 4, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
   }
@@ -389,7 +390,8 @@ bool endsWithGlb(const std::string& path) {
 
 }  // namespace
 
-Status writeGltf(const Character& character, const std::string& path) {
+Status writeGltf(const Character& character, const std::string& path,
+                 const GltfExportOptions& options) {
   if (Status s = validateCharacter(character, path); !s.ok()) return s;
 
   tinygltf::Model model;
@@ -402,7 +404,7 @@ Status writeGltf(const Character& character, const std::string& path) {
   if (!addLooks(character, builder, model)) {
     return Status(ErrorCode::kIoError, fmt::format("{}: an image did not encode as PNG", path));
   }
-  const int mesh_node = addMesh(character, builder, model);
+  const int mesh_node = addMesh(character, options, builder, model);
   addAnimations(character, builder, model);
 
   tinygltf::Scene scene;

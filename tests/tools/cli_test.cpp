@@ -1,5 +1,7 @@
 // End-to-end tests of the throng CLI: inspect, skeleton, sample and pose,
 // success and failure.
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -52,6 +54,58 @@ TEST(Cli, SampleHumanoidWritesTheBenchmarkRig) {
             std::string::npos)
       << shown.output;
   EXPECT_NE(shown.output.find("index_03.L"), std::string::npos) << shown.output;
+}
+
+TEST(Cli, SamplePbrWritesTexturesWithoutTangentsThatInspectSaysAreGenerated) {
+  const auto dir = test::makeTempDir("cli-sample-pbr");
+  const std::string glb = (dir / "sample-pbr.glb").string();
+  const test::CliResult written = runCli("sample --pbr -o '" + glb + "'");
+  ASSERT_EQ(written.exit_code, 0) << written.output;
+  EXPECT_NE(written.output.find("no TANGENT"), std::string::npos) << written.output;
+  // The GLB's JSON chunk (after the 12-byte header and the chunk's 8) names no TANGENT.
+  const std::string bytes = test::readFile(glb);
+  ASSERT_GT(bytes.size(), 20u);
+  uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  const nlohmann::json gltf = nlohmann::json::parse(bytes.substr(20, json_length));
+  for (const nlohmann::json& primitive : gltf["meshes"][0]["primitives"]) {
+    EXPECT_TRUE(primitive["attributes"].contains("NORMAL"));
+    EXPECT_FALSE(primitive["attributes"].contains("TANGENT"));
+  }
+  for (const nlohmann::json& material : gltf["materials"]) {
+    EXPECT_TRUE(material.contains("normalTexture")) << material.dump();
+    EXPECT_TRUE(material.contains("occlusionTexture")) << material.dump();
+    EXPECT_TRUE(material["pbrMetallicRoughness"].contains("metallicRoughnessTexture"))
+        << material.dump();
+  }
+  for (const nlohmann::json& image : gltf["images"]) EXPECT_EQ(image["mimeType"], "image/png");
+
+  test::CliResult shown = runCli("inspect '" + glb + "'");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("\ntangents: generated (MikkTSpace rules)\n"), std::string::npos)
+      << shown.output;
+  for (const char* part : {"normal texture image", "metallic-roughness texture image",
+                           "occlusion texture image", "emissive (0.8, 1, 1) texture image"}) {
+    EXPECT_NE(shown.output.find(part), std::string::npos) << part << "\n" << shown.output;
+  }
+  shown = runCli("inspect --json '" + glb + "'");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  const nlohmann::json report = nlohmann::json::parse(shown.output);
+  EXPECT_EQ(report["mesh"]["tangents"], "generated (MikkTSpace rules)");
+  EXPECT_EQ(report["images"].size(), makeSamplePbrCharacter().images.size());
+
+  // The plain sample has no normal textures, so no tangents.
+  const std::string plain = (dir / "sample.glb").string();
+  ASSERT_EQ(runCli("sample -o '" + plain + "'").exit_code, 0);
+  shown = runCli("inspect --json '" + plain + "'");
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_EQ(nlohmann::json::parse(shown.output)["mesh"]["tangents"], "none");
+
+  const test::CliResult both = runCli("sample --pbr --humanoid -o '" + glb + "'");
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_NE(both.output.find("--prop, --humanoid and --pbr: choose one"), std::string::npos)
+      << both.output;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, SkeletonWritesAFileThatReadsBackToTheSameSkeleton) {

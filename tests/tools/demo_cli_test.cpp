@@ -132,7 +132,8 @@ TEST(DemoCli, WithAMaskWalkersPlayTheAttackOnTheirUpperBody) {
   EXPECT_EQ(test::readFile(plain).find(" layer "), std::string::npos);
   r = test::runCli("sample --prop --humanoid -o " + test::shellQuoted(club));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--prop and --humanoid: choose one"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--prop, --humanoid and --pbr: choose one"), std::string::npos)
+      << r.output;
   r = test::runCli("sample --prop -o " + test::shellQuoted(dir / "no-such-folder" / "club.gltf"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("club.gltf: cannot write the prop"), std::string::npos) << r.output;

@@ -129,6 +129,7 @@ int inspectGltfJson(const std::string& path, const ImportOptions& options) {
                  {"size", c.size()},
                  {"bounds", {{b.min.x, b.min.y, b.min.z}, {b.max.x, b.max.y, b.max.z}}},
                  {"vertex_colors", !m.colors.empty()},
+                 {"tangents", tangentSourceName(m.tangent_source)},
                  {"sub_meshes", std::move(sub_meshes)}};
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (const MorphTarget& target : m.morph_targets) {

@@ -1,5 +1,6 @@
-// `throng sample -o sample.glb [--humanoid | --prop]`: writes a built-in character (or a small
-// prop for `bake --attach`) as glTF.
+// `throng sample -o sample.glb [--humanoid | --pbr | --prop]`: writes a built-in character (the
+// sample, the benchmark humanoid or the sample with PBR textures) or a small prop for
+// `bake --attach`, as glTF.
 #include <array>
 #include <cstring>
 #include <fstream>
@@ -91,43 +92,61 @@ std::function<int()> setupSample(CLI::App& sub) {
   auto humanoid = std::make_shared<bool>(false);
   auto json = std::make_shared<bool>(false);
   auto prop = std::make_shared<bool>(false);
+  auto pbr = std::make_shared<bool>(false);
   sub.add_option("-o,--out", *output, "the .glb (or .gltf) file to write");
   sub.add_flag("--humanoid", *humanoid,
                "the benchmark humanoid instead (71 joints, every channel keyed at 30 Hz)");
+  sub.add_flag("--pbr", *pbr,
+               "the sample with procedural PBR textures (normal, metallic-roughness, occlusion, "
+               "emissive), written without TANGENT so that importers generate tangents");
   sub.add_flag("--prop", *prop,
                "a prop instead: a club 0.5 long along +Y from its origin, as .gltf, for bake "
                "--attach JOINT=club.gltf");
   sub.add_flag("--json", *json, "print what was written as one JSON object on stdout");
-  return [output, humanoid, json, prop] {
+  return [output, humanoid, json, prop, pbr] {
+    if (*prop + *humanoid + *pbr > 1) return usageError("--prop, --humanoid and --pbr: choose one");
     if (*prop) {
-      if (*humanoid) return usageError("--prop and --humanoid: choose one");
       if (Status s = writeClub(*output); !s.ok()) return fail(s.message());
       fmt::print("wrote {}: a club prop, 12 triangles\n", *output);
       return 0;
     }
-    const Character c = *humanoid ? makeBenchmarkHumanoid() : makeSampleCharacter();
-    if (Status s = writeGltf(c, *output); !s.ok()) return fail(s.message());
+    const Character c = *humanoid ? makeBenchmarkHumanoid()
+                        : *pbr    ? makeSamplePbrCharacter()
+                                  : makeSampleCharacter();
+    // The PBR sample leaves its tangents out, as many exported files do: importing it shows the
+    // MikkTSpace generation (and `inspect` says so).
+    GltfExportOptions options;
+    options.tangents = !*pbr;
+    if (Status s = writeGltf(c, *output, options); !s.ok()) return fail(s.message());
     if (*json) {
       nlohmann::ordered_json out;
       out["output"] = *output;
-      out["character"] = *humanoid ? "humanoid" : "sample";
+      out["character"] = *humanoid ? "humanoid" : *pbr ? "sample-pbr" : "sample";
       out["joints"] = c.skeleton.jointCount();
       out["vertices"] = c.mesh.vertexCount();
       out["triangles"] = c.mesh.triangleCount();
       out["clips"] = c.clips.size();
+      out["materials"] = c.materials.size();
+      out["images"] = c.images.size();
       out["warnings"] = nlohmann::ordered_json::array();  // built in: nothing to warn about
       fmt::print("{}\n", out.dump(2));
       return 0;
     }
-    fmt::print("wrote {}: {} joints, {} vertices, {} triangles, {} clips\n", *output,
+    fmt::print("wrote {}: {} joints, {} vertices, {} triangles, {} clips{}\n", *output,
                c.skeleton.jointCount(), c.mesh.vertexCount(), c.mesh.triangleCount(),
-               c.clips.size());
+               c.clips.size(),
+               *pbr ? fmt::format(", {} materials, {} images (no TANGENT: importers generate "
+                                  "tangents)",
+                                  c.materials.size(), c.images.size())
+                    : "");
     return 0;
   };
 }
 
 [[maybe_unused]] const bool kSampleRegistered = registerCommand(
-    {"sample", "write the built-in sample character (or the benchmark humanoid) as .glb",
+    {"sample",
+     "write the built-in sample character (with --pbr: PBR textures; or the benchmark humanoid) "
+     "as .glb",
      setupSample});
 
 }  // namespace

@@ -21,8 +21,16 @@ namespace throng {
 // 1). Each clip becomes an animation with one sampler per non-empty track (keys on the
 // clip's own timeline, interpolation kept); glTF requires a channel, so a clip without keys gets
 // one STEP rotation key holding joint 0's rest rotation at its start time.
+// With options.tangents false, TANGENT is left out even where the mesh has tangents: readers then
+// generate them (glTF asks for the MikkTSpace rules), as for the many exported files without
+// them.
 // The character is checked first (validateCharacter; kInvalidData names `path`). The file is
 // written atomically (see writeFileAtomically); errors: kIoError.
-Status writeGltf(const Character& character, const std::string& path);
+struct GltfExportOptions {
+  bool tangents = true;  // write the mesh's tangents (when it has them) as TANGENT
+};
+
+Status writeGltf(const Character& character, const std::string& path,
+                 const GltfExportOptions& options = {});
 
 }  // namespace throng

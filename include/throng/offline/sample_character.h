@@ -1,6 +1,8 @@
 // The built-in sample character: a procedurally generated, skinned and animated humanoid.
 #pragma once
 
+#include <cstdint>
+
 #include "throng/core/character.h"
 
 namespace throng {
@@ -26,6 +28,31 @@ inline constexpr float kSampleRunSpeed = 2.381f;
 // LINEAR keys sampled at 30 Hz from procedural curves. Never fails; every call returns the same
 // character.
 Character makeSampleCharacter();
+
+// Side of the PBR sample's square images (pixels): fine enough for the relief to read at the
+// sizes a crowd member is drawn, small enough that bakes and the written file stay quick. The
+// emissive image is kSamplePbrEmissiveWidth x kSamplePbrTextureSize (its glow is a band along v).
+inline constexpr uint32_t kSamplePbrTextureSize = 256;
+inline constexpr uint32_t kSamplePbrEmissiveWidth = 16;
+
+// makeSampleCharacter with a glTF metallic-roughness look made by throng's own code (no
+// downloaded art; deterministic), to show normal, metallic-roughness, occlusion and emissive
+// textures. Each part's uvs run around it (u) and along it (v: torso from the crotch up, arms
+// and legs from the body out, shoes from heel to toe), and the parts of a material share its
+// images:
+//   "clothes": a quilted (puffer) look: padded channels across v with dark seams between them
+//     (normal + occlusion), rough (0.9) dielectric cloth; a brushed-metal band (a belt on the
+//     torso, bands on the upper arms and thighs: metallic 1, roughness 0.3, brass base colour)
+//     and a glowing cyan piping at the collar, cuffs and hems (emissive texture x factor);
+//     the base colour is a texture (sRGB) with a white factor.
+//   "skin": fine bumps (normal scale 0.5, slightly darker occlusion in the dips), roughness 0.55.
+//   "shoes": treads across the shoe and a stitched welt, smoother (roughness 0.35) leather with
+//     rougher, darker grooves.
+// Every image is its own (one slot each): base colour and emissive sRGB, the others linear.
+// Tangents are generated (generateTangents, MikkTSpace rules; vertices may be split), as an
+// importer does for a file without TANGENT: `throng sample --pbr` writes it without them
+// (GltfExportOptions::tangents).
+Character makeSamplePbrCharacter();
 
 // Joints of the benchmark humanoid: the sample's 23, plus per side 15 finger phalanges ("thumb",
 // "index", "middle", "ring", "pinky" _01.._03), 4 twist joints ("upper_arm_twist",
