@@ -260,7 +260,7 @@ GpuCrowd::~GpuCrowd() {
     if (e.fence) glDeleteSync(e.fence);
     if (e.buffer) glDeleteBuffers(1, &e.buffer);
   }
-  for (GLuint* buffer : {&agents_, &frame_, &lists_}) {
+  for (GLuint* buffer : {&agents_, &frame_, &lists_, &depth_lists_}) {
     if (*buffer) glDeleteBuffers(1, buffer);
   }
   for (GLuint* texture : {&instances_, &tints_, &extras_}) {
@@ -777,6 +777,20 @@ void GpuCrowd::writeDrawCommands(const GpuDrawOptions& options) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
+GLuint GpuCrowd::passLists(const GpuDrawOptions* options) {
+  if (!options || options->pass != DrawPass::kDepth) return lists_;
+  if (!depth_lists_ || depth_lists_capacity_ != capacity_) {
+    if (!depth_lists_) glGenBuffers(1, &depth_lists_);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, depth_lists_);
+    glBufferData(GL_SHADER_STORAGE_BUFFER,
+                 static_cast<GLsizeiptr>(size_t{capacity_} * lod_count_ * sizeof(GLuint)), nullptr,
+                 GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    depth_lists_capacity_ = capacity_;
+  }
+  return depth_lists_;
+}
+
 Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                          bool has_ids) {
   const bool simulate = pending_.active;
@@ -866,7 +880,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
   glUniform1i(u.tints, kCrowdTextureUnit);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, agents_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, frame_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lists_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, passLists(draw ? options : nullptr));
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, events ? events->buffer : 0);
   glBindImageTexture(0, instances_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32UI);
   const uint32_t groups = (agent_count_ + kGpuAgentsPerWorkGroup - 1) / kGpuAgentsPerWorkGroup;
@@ -957,7 +971,7 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
 Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& options) {
   IndirectInstances in;
   in.draw_commands = frame_;
-  in.agent_lists = lists_;
+  in.agent_lists = passLists(&options);
   in.list_capacity = capacity_;
   in.instances = instances_;
   in.instances_per_row = instances_per_row_;

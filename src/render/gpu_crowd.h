@@ -196,6 +196,9 @@ class GpuCrowd {
   Status uploadCommands(std::span<const Command> commands);
   Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                  bool has_ids = false);
+  // The lists a pass of `options` writes and draws from: lists_, or for a depth pass
+  // depth_lists_ (made or grown to the capacity here).
+  GLuint passLists(const GpuDrawOptions* options);
   void writeDrawCommands(const GpuDrawOptions& options);
   struct Readback;
   Status finishFrame(const FrameView& view, const GpuDrawOptions& options);
@@ -226,11 +229,15 @@ class GpuCrowd {
   int64_t max_block_bytes_ = 0;
 
   // GPU state.
-  GLuint agents_ = 0;           // kAgentBytes per agent
-  GLuint frame_ = 0;            // draw commands, LOD limits, clips, commands (words)
-  GLuint lists_ = 0;            // lod_count_ * capacity_ agent indices
-  GLuint instances_ = 0;        // RGBA32UI, 4 texels per agent
-  GLuint tints_ = 0;            // RGBA8UI, one texel per agent
+  GLuint agents_ = 0;  // kAgentBytes per agent
+  GLuint frame_ = 0;   // draw commands, LOD limits, clips, commands (words)
+  GLuint lists_ = 0;   // lod_count_ * capacity_ agent indices
+  // The depth pass's lists (made at its first pass, sized as lists_): a drawDepth after draw
+  // leaves the colour pass's lists, which captureLastFrame (agentDrawInfo, drawOrder) reads.
+  GLuint depth_lists_ = 0;
+  uint32_t depth_lists_capacity_ = 0;  // the capacity_ depth_lists_ was sized for
+  GLuint instances_ = 0;               // RGBA32UI, 4 texels per agent
+  GLuint tints_ = 0;                   // RGBA8UI, one texel per agent
   GLuint extras_ = 0;           // RGBA32UI, one texel per agent (IndirectInstances::agent_extras)
   bool extras_active_ = false;  // the draws read extras_ (else: every prop, no layer)
   std::vector<uint32_t> extras_words_;  // what extras_ holds (4 words per agent), for the skip

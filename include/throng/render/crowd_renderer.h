@@ -298,7 +298,9 @@ class CrowdRenderer {
   // blended materials cut at half alpha. Depth is written and tested as GL's state says (the
   // caller clears it and sets any polygon offset); colour gets the depth packed into RGBA8
   // (docs/shaders.md) for devices without depth textures. Counted in stats().shadow_draw_calls
-  // (cpu_ms.shadow), not draw_calls; draw() after it still counts its own frame. Errors as draw().
+  // (cpu_ms.shadow), not draw_calls; draw() after it still counts its own frame, and a drawDepth
+  // after draw() leaves what drawOrder() and agentDrawInfo() say of that draw (the gpu path's
+  // depth pass lists its agents apart). Errors as draw().
   Status drawDepth(const FrameView& view, const CrowdFrame& frame);
   Status drawDepth(const FrameView& view, const Crowd& crowd);
 
