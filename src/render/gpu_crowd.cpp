@@ -85,6 +85,9 @@ static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 // crowd.comp's word layouts.
 constexpr uint32_t kDrawWords = kDrawCommandWords;  // DrawElementsIndirectCommand
 constexpr uint32_t kImpostorQuadVertices = 4;       // the impostor's: a triangle strip
+// The impostor's command is a DrawArraysIndirectCommand (4 words): its fifth word, which no
+// draw reads, counts the cross-fade's agents listed there too (crowd.comp's kFadeCountWord).
+constexpr uint32_t kFadeCountWord = 4;
 // first, count, fps, duration, axis sphere (y, radius), first event, event count, loop, period,
 // 2 unused
 constexpr uint32_t kClipWords = 12;
@@ -1089,6 +1092,12 @@ const GpuFrameCounts& GpuCrowd::counts(bool wait) {
     counts_.agents_per_lod[l] = words[l * kDrawWords + 1];
     counts_.visible += counts_.agents_per_lod[l];
   }
+  // The cross-fade's agents count in their mesh LOD only.
+  counts_.fade_listed = impostors_ ? words[(lod_count_ - 1) * kDrawWords + kFadeCountWord] : 0u;
+  if (impostors_) {
+    counts_.agents_per_lod[lod_count_ - 1] -= counts_.fade_listed;
+    counts_.visible -= counts_.fade_listed;
+  }
   glUnmapBuffer(GL_COPY_READ_BUFFER);
   glBindBuffer(GL_COPY_READ_BUFFER, 0);
   return counts_;
@@ -1170,8 +1179,10 @@ Status GpuCrowd::captureLastFrame(GpuFrameCapture& out) {
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
   glBindBuffer(GL_COPY_READ_BUFFER, lists_);
+  out.fade_listed = counts.fade_listed;
   for (int l = 0; l < lod_count_; ++l) {
-    const uint32_t n = counts.agents_per_lod[l];
+    // The impostor's list holds the cross-fade's agents too.
+    const uint32_t n = counts.agents_per_lod[l] + (l == lod_count_ - 1 ? counts.fade_listed : 0u);
     if (n == 0) continue;
     const void* data = glMapBufferRange(
         GL_COPY_READ_BUFFER, static_cast<GLintptr>(size_t{capacity_} * l * sizeof(uint32_t)),

@@ -81,9 +81,13 @@ struct GpuDrawOptions {
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).
 struct GpuFrameCounts {
-  uint64_t frame = 0;  // which draw (1 = the first) they belong to; 0 = none has arrived yet
-  uint32_t visible = 0;
+  uint64_t frame = 0;    // which draw (1 = the first) they belong to; 0 = none has arrived yet
+  uint32_t visible = 0;  // each agent once
+  // Each visible agent once, by the LOD picked: an agent in the impostor's cross-fade band
+  // (listed in the last mesh LOD's list and the impostor's) counts in its mesh LOD, as on the
+  // instanced path.
   std::vector<uint32_t> agents_per_lod;
+  uint32_t fade_listed = 0;  // those agents: the impostor's list holds them too
 };
 
 // What the GPU drew in its last frame (GpuCrowd::captureLastFrame): the visible agents as the
@@ -93,6 +97,9 @@ struct GpuFrameCapture {
   std::vector<uint32_t> agents;
   std::vector<uint8_t> lods;
   std::vector<Instance> instances;
+  // The cross-fade's agents (GpuFrameCounts::fade_listed) are in `agents` twice: in the last mesh
+  // LOD's list and the impostor's.
+  uint32_t fade_listed = 0;
 };
 
 // A crowd's agents in GPU storage buffers, kept in step with a Crowd the caller drives as on the
