@@ -27,11 +27,8 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
 
 Status GpuDrivenPath::prepareImpostors(const Device& device, const Package& package,
                                        const CrowdRendererDesc& desc, int lod) {
-  shader_ = desc.shader;
-  Result<std::unique_ptr<ImpostorRenderer>> made =
-      ImpostorRenderer::create(device, package, lod, shader_.get());
-  if (!made.ok()) return made.status();
-  impostors_ = std::move(made).value();
+  if (Status s = makeInstancedImpostors(device, package, desc, lod, impostors_, shader_); !s.ok())
+    return s;
   return gpu_->addImpostorLod(package.impostor.max_error, *impostors_);
 }
 
