@@ -14,11 +14,6 @@ uniform sampler2D u_impostor_color;    // sRGB RGBA8, premultiplied
 uniform sampler2D u_impostor_normals;  // RGB8: 0.5 * model normal + 0.5
 uniform vec4 u_impostor_atlas;         // frames (columns), views (rows), tile width, height (texels)
 
-vec3 throngUnitOrZero(vec3 v) {
-  float length2 = dot(v, v);
-  return length2 > 0.0 ? v * inversesqrt(length2) : vec3(0.0);
-}
-
 // `view` and `frame` are whole numbers (rounded: GLSL ES 1.00 interpolates them).
 vec2 impostorUv(float view, float frame) {
   // Half a texel in from the tile's edges: filtering never reads the neighbouring tile.
@@ -61,6 +56,8 @@ float throngMaterialAlpha() {
   return color.a * v_tint.a;
 }
 
+#include "common/surface_common.glsl"
+
 ThrongSurface throngSurface() {
   vec4 color;
   vec3 normal;
@@ -83,14 +80,6 @@ ThrongSurface throngSurface() {
   s.normal = n;
   s.shading_normal = n;
   s.tangent = vec4(0.0, 0.0, 0.0, 1.0);
-  s.view = throngUnitOrZero(u_fog_eye.xyz - v_world);
-  s.agent = floor(v_agent.x + 0.5);
-  s.state = floor(v_agent.y + 0.5);
-  s.lod = floor(v_agent.z + 0.5);
+  throngSurfaceTail(s);
   return s;
-}
-
-// 1 where the surface sees the front end's light, 0 in its shadow (throngShadowAt).
-float throngShadow(ThrongSurface s) {
-  return throngShadowAt(s.position, s.normal);
 }

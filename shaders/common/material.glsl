@@ -49,10 +49,7 @@ float throngMaterialAlpha() {
          v_tint.a;
 }
 
-vec3 throngUnitOrZero(vec3 v) {
-  float length2 = dot(v, v);
-  return length2 > 0.0 ? v * inversesqrt(length2) : vec3(0.0);
-}
+#include "common/surface_common.glsl"
 
 ThrongSurface throngSurface() {
   ThrongSurface s;
@@ -84,14 +81,6 @@ ThrongSurface throngSurface() {
   s.normal = n;
   s.shading_normal = throngUnitOrZero(t * bent.x + b * bent.y + n * bent.z);
   s.tangent = vec4(t, v_tangent.w);
-  s.view = throngUnitOrZero(u_fog_eye.xyz - v_world);
-  s.agent = floor(v_agent.x + 0.5);
-  s.state = floor(v_agent.y + 0.5);
-  s.lod = floor(v_agent.z + 0.5);
+  throngSurfaceTail(s);
   return s;
-}
-
-// 1 where the surface sees the front end's light, 0 in its shadow (throngShadowAt).
-float throngShadow(ThrongSurface s) {
-  return throngShadowAt(s.position, s.normal);
 }

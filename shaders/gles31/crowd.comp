@@ -104,6 +104,9 @@ const float kPi = 3.14159265358979;
 // sensible value (the CPU would loop for long), and a GPU must never hang on one.
 const int kMaxWraps = 64;
 const uint kDrawWords = 5u;  // DrawElementsIndirectCommand: count, instances, first, base, 0
+// The impostor's command is a DrawArraysIndirectCommand (4 words): its fifth word, read by no
+// draw, counts the cross-fade's agents also listed there (so the counters say each agent once).
+const uint kFadeCountWord = 4u;
 // A tick spanning more passes of a looping clip reports no further ones (kMaxEventPassesPerUpdate).
 const float kMaxEventPasses = 64.0;
 const uint kEventWords = 3u;
@@ -461,6 +464,7 @@ void main() {
       uint next = uint(lod + 1);
       uint fade_slot = atomicAdd(frame_words[next * kDrawWords + 1u], 1u);
       lists[next * u_list_capacity + fade_slot] = agent;
+      atomicAdd(frame_words[next * kDrawWords + kFadeCountWord], 1u);
     }
   }
 

@@ -53,6 +53,7 @@ Caps probeCaps() {
   }
   caps.max_vertex_uniform_vectors = glInt(GL_MAX_VERTEX_UNIFORM_VECTORS);
   caps.max_vertex_texture_image_units = glInt(GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS);
+  caps.max_texture_image_units = glInt(GL_MAX_TEXTURE_IMAGE_UNITS);
   caps.max_texture_size = glInt(GL_MAX_TEXTURE_SIZE);
   caps.max_renderbuffer_size = glInt(GL_MAX_RENDERBUFFER_SIZE);
   caps.max_vertex_attribs = glInt(GL_MAX_VERTEX_ATTRIBS);
@@ -95,6 +96,9 @@ Caps applyCapsOverride(Caps caps, const CapsOverride& limits) {
   if (limits.max_vertex_texture_image_units)
     caps.max_vertex_texture_image_units =
         std::min(caps.max_vertex_texture_image_units, *limits.max_vertex_texture_image_units);
+  if (limits.max_texture_image_units)
+    caps.max_texture_image_units =
+        std::min(caps.max_texture_image_units, *limits.max_texture_image_units);
   if (limits.max_texture_size)
     caps.max_texture_size = std::min(caps.max_texture_size, *limits.max_texture_size);
   if (limits.disable_float_textures) caps.float_textures = false;

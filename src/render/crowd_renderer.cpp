@@ -166,7 +166,8 @@ CrowdRenderer::CrowdRenderer(Device& device, const Package& package, const Crowd
   m.depth_lists.reset(m.facts.lods.size());
   if (desc.shader) {
     if (Status s = m.user.declare(userUniformsOf(m.path->shadingProgram()),
-                                  m.path->userTextureUnits(), desc.shader->name);
+                                  unitsOnDevice(m.path->userTextureUnits(), device.caps()),
+                                  desc.shader->name);
         !s.ok()) {
       m.status = s;
       return;

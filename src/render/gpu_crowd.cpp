@@ -85,6 +85,9 @@ static_assert(sizeof(GpuAgent) == 64, "crowd.comp's Agent is 64 bytes");
 // crowd.comp's word layouts.
 constexpr uint32_t kDrawWords = kDrawCommandWords;  // DrawElementsIndirectCommand
 constexpr uint32_t kImpostorQuadVertices = 4;       // the impostor's: a triangle strip
+// The impostor's command is a DrawArraysIndirectCommand (4 words): its fifth word, which no
+// draw reads, counts the cross-fade's agents listed there too (crowd.comp's kFadeCountWord).
+constexpr uint32_t kFadeCountWord = 4;
 // first, count, fps, duration, axis sphere (y, radius), first event, event count, loop, period,
 // 2 unused
 constexpr uint32_t kClipWords = 12;
@@ -260,7 +263,7 @@ GpuCrowd::~GpuCrowd() {
     if (e.fence) glDeleteSync(e.fence);
     if (e.buffer) glDeleteBuffers(1, &e.buffer);
   }
-  for (GLuint* buffer : {&agents_, &frame_, &lists_}) {
+  for (GLuint* buffer : {&agents_, &frame_, &lists_, &depth_lists_}) {
     if (*buffer) glDeleteBuffers(1, buffer);
   }
   for (GLuint* texture : {&instances_, &tints_, &extras_}) {
@@ -777,6 +780,20 @@ void GpuCrowd::writeDrawCommands(const GpuDrawOptions& options) {
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
+GLuint GpuCrowd::passLists(const GpuDrawOptions* options) {
+  if (!options || options->pass != DrawPass::kDepth) return lists_;
+  if (!depth_lists_ || depth_lists_capacity_ != capacity_) {
+    if (!depth_lists_) glGenBuffers(1, &depth_lists_);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, depth_lists_);
+    glBufferData(GL_SHADER_STORAGE_BUFFER,
+                 static_cast<GLsizeiptr>(size_t{capacity_} * lod_count_ * sizeof(GLuint)), nullptr,
+                 GL_DYNAMIC_COPY);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    depth_lists_capacity_ = capacity_;
+  }
+  return depth_lists_;
+}
+
 Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                          bool has_ids) {
   const bool simulate = pending_.active;
@@ -866,7 +883,7 @@ Status GpuCrowd::runPass(const FrameView* view, const GpuDrawOptions* options, b
   glUniform1i(u.tints, kCrowdTextureUnit);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, agents_);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, frame_);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, lists_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, passLists(draw ? options : nullptr));
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, events ? events->buffer : 0);
   glBindImageTexture(0, instances_, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32UI);
   const uint32_t groups = (agent_count_ + kGpuAgentsPerWorkGroup - 1) / kGpuAgentsPerWorkGroup;
@@ -957,7 +974,7 @@ Status GpuCrowd::draw(const FrameView& view, std::span<const Placement> placemen
 Status GpuCrowd::finishFrame(const FrameView& view, const GpuDrawOptions& options) {
   IndirectInstances in;
   in.draw_commands = frame_;
-  in.agent_lists = lists_;
+  in.agent_lists = passLists(&options);
   in.list_capacity = capacity_;
   in.instances = instances_;
   in.instances_per_row = instances_per_row_;
@@ -1075,6 +1092,12 @@ const GpuFrameCounts& GpuCrowd::counts(bool wait) {
     counts_.agents_per_lod[l] = words[l * kDrawWords + 1];
     counts_.visible += counts_.agents_per_lod[l];
   }
+  // The cross-fade's agents count in their mesh LOD only.
+  counts_.fade_listed = impostors_ ? words[(lod_count_ - 1) * kDrawWords + kFadeCountWord] : 0u;
+  if (impostors_) {
+    counts_.agents_per_lod[lod_count_ - 1] -= counts_.fade_listed;
+    counts_.visible -= counts_.fade_listed;
+  }
   glUnmapBuffer(GL_COPY_READ_BUFFER);
   glBindBuffer(GL_COPY_READ_BUFFER, 0);
   return counts_;
@@ -1156,8 +1179,10 @@ Status GpuCrowd::captureLastFrame(GpuFrameCapture& out) {
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
   glBindBuffer(GL_COPY_READ_BUFFER, lists_);
+  out.fade_listed = counts.fade_listed;
   for (int l = 0; l < lod_count_; ++l) {
-    const uint32_t n = counts.agents_per_lod[l];
+    // The impostor's list holds the cross-fade's agents too.
+    const uint32_t n = counts.agents_per_lod[l] + (l == lod_count_ - 1 ? counts.fade_listed : 0u);
     if (n == 0) continue;
     const void* data = glMapBufferRange(
         GL_COPY_READ_BUFFER, static_cast<GLintptr>(size_t{capacity_} * l * sizeof(uint32_t)),

@@ -81,9 +81,13 @@ struct GpuDrawOptions {
 
 // Counters of a frame, read back from the GPU without stalling (see GpuCrowd::counts()).
 struct GpuFrameCounts {
-  uint64_t frame = 0;  // which draw (1 = the first) they belong to; 0 = none has arrived yet
-  uint32_t visible = 0;
+  uint64_t frame = 0;    // which draw (1 = the first) they belong to; 0 = none has arrived yet
+  uint32_t visible = 0;  // each agent once
+  // Each visible agent once, by the LOD picked: an agent in the impostor's cross-fade band
+  // (listed in the last mesh LOD's list and the impostor's) counts in its mesh LOD, as on the
+  // instanced path.
   std::vector<uint32_t> agents_per_lod;
+  uint32_t fade_listed = 0;  // those agents: the impostor's list holds them too
 };
 
 // What the GPU drew in its last frame (GpuCrowd::captureLastFrame): the visible agents as the
@@ -93,6 +97,9 @@ struct GpuFrameCapture {
   std::vector<uint32_t> agents;
   std::vector<uint8_t> lods;
   std::vector<Instance> instances;
+  // The cross-fade's agents (GpuFrameCounts::fade_listed) are in `agents` twice: in the last mesh
+  // LOD's list and the impostor's.
+  uint32_t fade_listed = 0;
 };
 
 // A crowd's agents in GPU storage buffers, kept in step with a Crowd the caller drives as on the
@@ -196,6 +203,9 @@ class GpuCrowd {
   Status uploadCommands(std::span<const Command> commands);
   Status runPass(const FrameView* view, const GpuDrawOptions* options, bool has_tints,
                  bool has_ids = false);
+  // The lists a pass of `options` writes and draws from: lists_, or for a depth pass
+  // depth_lists_ (made or grown to the capacity here).
+  GLuint passLists(const GpuDrawOptions* options);
   void writeDrawCommands(const GpuDrawOptions& options);
   struct Readback;
   Status finishFrame(const FrameView& view, const GpuDrawOptions& options);
@@ -226,11 +236,15 @@ class GpuCrowd {
   int64_t max_block_bytes_ = 0;
 
   // GPU state.
-  GLuint agents_ = 0;           // kAgentBytes per agent
-  GLuint frame_ = 0;            // draw commands, LOD limits, clips, commands (words)
-  GLuint lists_ = 0;            // lod_count_ * capacity_ agent indices
-  GLuint instances_ = 0;        // RGBA32UI, 4 texels per agent
-  GLuint tints_ = 0;            // RGBA8UI, one texel per agent
+  GLuint agents_ = 0;  // kAgentBytes per agent
+  GLuint frame_ = 0;   // draw commands, LOD limits, clips, commands (words)
+  GLuint lists_ = 0;   // lod_count_ * capacity_ agent indices
+  // The depth pass's lists (made at its first pass, sized as lists_): a drawDepth after draw
+  // leaves the colour pass's lists, which captureLastFrame (agentDrawInfo, drawOrder) reads.
+  GLuint depth_lists_ = 0;
+  uint32_t depth_lists_capacity_ = 0;  // the capacity_ depth_lists_ was sized for
+  GLuint instances_ = 0;               // RGBA32UI, 4 texels per agent
+  GLuint tints_ = 0;                   // RGBA8UI, one texel per agent
   GLuint extras_ = 0;           // RGBA32UI, one texel per agent (IndirectInstances::agent_extras)
   bool extras_active_ = false;  // the draws read extras_ (else: every prop, no layer)
   std::vector<uint32_t> extras_words_;  // what extras_ holds (4 words per agent), for the skip

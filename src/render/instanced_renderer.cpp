@@ -20,6 +20,7 @@
 #include "render/instance_record_attributes.h"
 #include "render/morph_texture.h"
 #include "render/shader_assembly.h"
+#include "render/user_uniforms.h"
 #include "throng/core/half.h"
 #include "throng/crowd/layer_palette.h"
 
@@ -519,6 +520,8 @@ Result<InstancedRenderer::ProgramSet*> InstancedRenderer::programFor(unsigned va
   source.pass = depth ? CrowdPass::kDepth : CrowdPass::kColor;
   // Capture checks throng's skinning: the user's file (and its vertex hook) stays out of it.
   source.user = capture ? nullptr : options_.shader.get();
+  source.user_texture_units =
+      static_cast<int>(unitsOnDevice(userTextureUnits(), device_->caps()).size());
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
   if (!desc.ok()) return desc.status();
   desc->attributes = gpu ? indirectAttributeBindings() : attributeBindings();

@@ -53,7 +53,8 @@ int vectorsOfType(GLenum type) {
 Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncoding encoding,
                                    bool looks, bool fade, bool uv_per_texture,
                                    MergedMorphDefines morph, CrowdPass pass,
-                                   const ShaderSource* user, const GlFaults& faults) {
+                                   const ShaderSource* user, int user_texture_units,
+                                   const GlFaults& faults) {
   CrowdProgramSource source;
   source.name =
       fmt::format("gles2/merged ({} characters of {} joints, {}{})", copies, joints_per_copy,
@@ -73,6 +74,7 @@ Result<Program> buildMergedProgram(int copies, int joints_per_copy, JointEncodin
   }
   source.pass = pass;
   source.user = user;
+  source.user_texture_units = user_texture_units;
   Result<ProgramDesc> desc = assembleCrowdProgram(source);
   if (!desc.ok()) return desc.status();
   desc->attributes = {{"a_position", kPositionLocation}, {"a_normal", kNormalLocation},
@@ -174,11 +176,15 @@ Result<std::unique_ptr<MergedBatchRenderer>> MergedBatchRenderer::create(
     renderer->morph_kind_ = desc.morph->kind;
     renderer->morph_targets_ = static_cast<int>(desc.morph->targets.size());
   }
+  renderer->user_texture_units_ = static_cast<int>(
+      unitsOnDevice(userTextureUnits(renderer->morph_kind_ != MorphBakeKind::kNone), device.caps())
+          .size());
   // The vertex stage's own uniforms, read from a program linked for one character of one joint
   // with a fragment stage that takes none (the budget is the vertex stage's).
   Result<Program> probe = buildMergedProgram(
       1, 1, desc.joint_encoding, *has_looks, false, renderer->materials_.uvTransformPerTexture(),
-      renderer->morphDefines(), CrowdPass::kVertexProbe, desc.shader.get(), deviceFaults(device));
+      renderer->morphDefines(), CrowdPass::kVertexProbe, desc.shader.get(),
+      renderer->user_texture_units_, deviceFaults(device));
   if (!probe.ok()) return probe.status();
   const std::string_view per_character[] = {kPaletteUniform, kAgentUniform, kMorphFramesUniform};
   const int other = otherUniformVectors(probe->id(), per_character);
@@ -248,9 +254,10 @@ Status MergedBatchRenderer::buildLod(Device& device, const LodBuild& build,
   lod.ranges = mesh->ranges;
   lod.looks = mesh->looks;
   lod.has_looks = build.has_looks;
-  Result<Program> program = buildMergedProgram(
-      k, x, desc.joint_encoding, build.has_looks, lod.fade, materials_.uvTransformPerTexture(),
-      morphDefines(), CrowdPass::kColor, desc.shader.get(), deviceFaults(device));
+  Result<Program> program =
+      buildMergedProgram(k, x, desc.joint_encoding, build.has_looks, lod.fade,
+                         materials_.uvTransformPerTexture(), morphDefines(), CrowdPass::kColor,
+                         desc.shader.get(), user_texture_units_, deviceFaults(device));
   if (!program.ok()) return program.status();
   lod.color = LodProgram::of(std::move(*program));
   if (white_.size() < static_cast<size_t>(k)) white_.resize(k, glm::vec4(1));
@@ -459,10 +466,10 @@ void MergedBatchRenderer::drawCharacters(int lod_index, std::span<const JointRow
 Result<MergedBatchRenderer::LodProgram*> MergedBatchRenderer::programOf(Lod& lod) {
   if (pass_ == DrawPass::kColor) return &lod.color;
   if (!lod.depth.program.valid()) {
-    Result<Program> program =
-        buildMergedProgram(lod.info.characters_per_batch, lod.info.joints, lod.info.encoding,
-                           lod.has_looks, lod.fade, materials_.uvTransformPerTexture(),
-                           morphDefines(), CrowdPass::kDepth, shader_.get(), *faults_);
+    Result<Program> program = buildMergedProgram(
+        lod.info.characters_per_batch, lod.info.joints, lod.info.encoding, lod.has_looks, lod.fade,
+        materials_.uvTransformPerTexture(), morphDefines(), CrowdPass::kDepth, shader_.get(),
+        user_texture_units_, *faults_);
     if (!program.ok()) return program.status();
     lod.depth = LodProgram::of(std::move(*program));
   }

@@ -245,10 +245,12 @@ class MergedBatchRenderer {
   DrawPass pass_ = DrawPass::kColor;
   std::shared_ptr<const ShaderSource> shader_;
   const GlFaults* faults_ = nullptr;  // the device's (it outlives the renderer)
-  std::vector<glm::vec4> white_;      // K of the largest batch: the tints of untinted characters
-  std::vector<glm::vec4> agents_;     // K of the largest batch: agent facts when none are given
-  std::vector<glm::vec4> packed_;     // K of the largest batch: u_agent's vectors (packMergedAgent)
-  std::vector<glm::vec4> fades_;      // K / 4 of the largest batch: u_fade's vectors
+  // Texture units left to the user's samplers on the device (checked before programs link).
+  int user_texture_units_ = -1;
+  std::vector<glm::vec4> white_;   // K of the largest batch: the tints of untinted characters
+  std::vector<glm::vec4> agents_;  // K of the largest batch: agent facts when none are given
+  std::vector<glm::vec4> packed_;  // K of the largest batch: u_agent's vectors (packMergedAgent)
+  std::vector<glm::vec4> fades_;   // K / 4 of the largest batch: u_fade's vectors
   MorphBakeKind morph_kind_ = MorphBakeKind::kNone;
   int morph_targets_ = 0;               // MORPH_TARGETS (target deltas)
   std::vector<MorphLodTexture> morph_;  // one per LOD of create's `lods`, or none

@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "render/user_uniforms.h"
 #include "throng/core/file_io.h"
 
 namespace throng::render {
@@ -213,7 +214,10 @@ bool hasVertexHook(const ShaderSource& user) {
   return user.text.find("throngVertex") != std::string::npos;
 }
 
-Result<ProgramDesc> assembleCrowdProgram(const CrowdProgramSource& source) {
+namespace {
+
+// assembleCrowdProgram's stages, before its check of the user's samplers.
+Result<ProgramDesc> assembleStages(const CrowdProgramSource& source) {
   const bool depth = source.pass == CrowdPass::kDepth;
   const bool hook = source.user && hasVertexHook(*source.user);
   if (source.user) {
@@ -267,6 +271,33 @@ Result<ProgramDesc> assembleCrowdProgram(const CrowdProgramSource& source) {
     return s;
   }
   if (Status s = appendEmbedded(fragment, "common/shade_main.glsl"); !s.ok()) return s;
+  return desc;
+}
+
+}  // namespace
+
+Result<ProgramDesc> assembleCrowdProgram(const CrowdProgramSource& source) {
+  Result<ProgramDesc> desc = assembleStages(source);
+  if (!desc.ok() || !source.user || source.user_texture_units < 0) return desc;
+  // Counted from the source (its active lines): a linked program's active samplers would say it
+  // only once the link has succeeded, which a device with too few units refuses. A depth or
+  // probe program leaves the file out of its fragment stage: its colour twin's are counted, so
+  // that the first program a path links already says it.
+  Result<ProgramDesc> color = desc;
+  if (source.pass != CrowdPass::kColor) {
+    CrowdProgramSource twin = source;
+    twin.pass = CrowdPass::kColor;
+    color = assembleStages(twin);
+    if (!color.ok()) return color.status();
+  }
+  std::vector<std::string> samplers;
+  addUserSamplers(color->vertex_source, false, samplers);
+  addUserSamplers(color->fragment_source, true, samplers);
+  if (Status s = checkUserSamplers(samplers, static_cast<size_t>(source.user_texture_units),
+                                   source.user->name);
+      !s.ok()) {
+    return s;
+  }
   return desc;
 }
 

@@ -38,6 +38,10 @@ struct CrowdProgramSource {
   // The fragment stage's varyings and ThrongSurface (empty: common/varyings.glsl and
   // common/material.glsl, the meshes'); the impostors' is common/impostor_surface.glsl.
   std::string surface_path;
+  // Texture units the path leaves the user's samplers on this device (unitsOnDevice): a file
+  // declaring more is refused (kLimitExceeded) before its program is compiled, where a device
+  // with GL_MAX_TEXTURE_IMAGE_UNITS too few for them all would fail to link it. -1: unchecked.
+  int user_texture_units = -1;
 };
 
 // True when `user` defines the vertex hook (it mentions throngVertex): its file is then compiled
@@ -45,8 +49,9 @@ struct CrowdProgramSource {
 bool hasVertexHook(const ShaderSource& user);
 
 // The vertex and fragment sources of `source` (desc.user_source set when there is a user file).
-// kInvalidArgument when the user's file has a #version line (throng writes it); the embedded
-// shaders' errors otherwise.
+// kInvalidArgument when the user's file has a #version line (throng writes it); kLimitExceeded
+// when it declares more samplers than source.user_texture_units (checkUserSamplers' message);
+// the embedded shaders' errors otherwise.
 Result<ProgramDesc> assembleCrowdProgram(const CrowdProgramSource& source);
 
 // The fixed texture units of a crowd program's samplers, set once after linking (the material's

@@ -19,6 +19,7 @@ namespace throng::render {
 struct CapsOverride {
   std::optional<int> max_vertex_uniform_vectors;
   std::optional<int> max_vertex_texture_image_units;
+  std::optional<int> max_texture_image_units;  // e.g. 8: a real ES 2.0 device's (its minimum)
   std::optional<int> max_texture_size;
   bool disable_float_textures = false;
   bool disable_half_float_textures = false;

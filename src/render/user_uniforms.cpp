@@ -2,8 +2,11 @@
 #include "render/user_uniforms.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/core.h>
+
+#include "render/glsl_preprocessor.h"
 
 namespace throng::render {
 namespace {
@@ -102,14 +105,38 @@ Status UserUniforms::declare(std::vector<ActiveUniform> uniforms, std::vector<in
     if (shapeOf(u.type).sampler)
       samplers.insert(samplers.end(), size_t(std::max(u.size, 1)), u.name);
   }
-  if (samplers.size() <= units_.size()) return Status::okStatus();
+  return checkUserSamplers(samplers, units_.size(), file_);
+}
+
+std::vector<int> unitsOnDevice(std::vector<int> units, const Caps& caps) {
+  std::erase_if(units, [&](int unit) { return unit >= caps.max_texture_image_units; });
+  return units;
+}
+
+void addUserSamplers(std::string_view source, bool fragment, std::vector<std::string>& samplers) {
+  std::map<std::string, std::string> predefined = {{"GL_ES", "1"}};
+  predefined["__VERSION__"] =
+      source.find("#version 300 es") != std::string_view::npos ? "300" : "100";
+  if (fragment) predefined["GL_FRAGMENT_PRECISION_HIGH"] = "1";
+  const std::string text = GlslPreprocessor(std::move(predefined)).run(source);
+  for (const GlslDeclaration& d : globalDeclarations(text, "uniform")) {
+    const bool sampler = d.type.find("sampler") != std::string::npos;
+    if (!sampler || throngsName(d.name)) continue;
+    if (std::find(samplers.begin(), samplers.end(), d.name) != samplers.end()) continue;
+    samplers.insert(samplers.end(), size_t(std::max(d.count, 1)), d.name);
+  }
+}
+
+Status checkUserSamplers(const std::vector<std::string>& samplers, size_t units,
+                         const std::string& file) {
+  if (samplers.size() <= units) return Status::okStatus();
   std::string names;
   for (const std::string& name : samplers)
     names += fmt::format("{}'{}'", names.empty() ? "" : ", ", name);
   return Status(ErrorCode::kLimitExceeded,
                 fmt::format("shader '{}' reads {} samplers ({}); this path leaves {} texture "
                             "units free for them (the rest hold throng's textures)",
-                            file_, samplers.size(), names, units_.size()));
+                            file, samplers.size(), names, units));
 }
 
 const ActiveUniform* UserUniforms::find(std::string_view name) const {

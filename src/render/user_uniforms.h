@@ -10,6 +10,7 @@
 #include <GLES3/gl3.h>
 
 #include "throng/core/status.h"
+#include "throng/render/caps.h"
 
 namespace throng::render {
 
@@ -25,6 +26,20 @@ std::vector<ActiveUniform> activeUniformsOf(GLuint program);
 
 // The active uniforms of `program` that are the user's: not throng's (u_*, throng_*, gl_*).
 std::vector<ActiveUniform> userUniformsOf(GLuint program);
+
+// The units of `units` a fragment stage of `caps` has (below GL_MAX_TEXTURE_IMAGE_UNITS): the
+// paths' user units are fixed numbers, and a device with fewer units lacks the top ones.
+std::vector<int> unitsOnDevice(std::vector<int> units, const Caps& caps);
+
+// The samplers the user's file declares in an assembled stage `source` (its active lines, by
+// GlslPreprocessor with GLSL's predefined macros; throng's own samplers left out), one name per
+// element, added to `samplers` unless there already (a vertex hook's file is in both stages).
+void addUserSamplers(std::string_view source, bool fragment, std::vector<std::string>& samplers);
+
+// kLimitExceeded naming `file` and its samplers (one entry per element) when they outnumber the
+// `units` texture units throng's programs leave them; ok otherwise.
+Status checkUserSamplers(const std::vector<std::string>& samplers, size_t units,
+                         const std::string& file);
 
 class UserUniforms {
  public:

@@ -20,6 +20,7 @@
 #include <GLES3/gl3.h>
 #include <gtest/gtest.h>
 
+#include "render/glsl_preprocessor.h"
 #include "render/merged_batch_renderer.h"
 #include "render_test_support.h"
 #include "support/material_character.h"
@@ -42,223 +43,6 @@ constexpr int kMaxFragmentUniformVectors = 16;
 // renderers make well under a few hundred).
 constexpr GLuint kMaxObjectName = 4096;
 
-// ---- a small GLSL preprocessor: object-like macros, #if/#ifdef/#ifndef/#elif/#else/#endif ----
-
-std::string withoutComments(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s.compare(i, 2, "//") == 0) {
-      while (i < s.size() && s[i] != '\n') ++i;
-      out += '\n';
-    } else if (s.compare(i, 2, "/*") == 0) {
-      const size_t end = s.find("*/", i + 2);
-      for (size_t k = i; k < std::min(end, s.size()); ++k) out += s[k] == '\n' ? "\n" : "";
-      out += ' ';
-      i = end == std::string_view::npos ? s.size() : end + 1;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-bool identifierChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-std::vector<std::string> tokens(std::string_view s) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < s.size();) {
-    const char c = s[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-    } else if (identifierChar(c)) {
-      size_t j = i;
-      while (j < s.size() && (identifierChar(s[j]) || s[j] == '.')) ++j;
-      out.emplace_back(s.substr(i, j - i));
-      i = j;
-    } else {
-      // Two-character operators the #if expressions use.
-      static const char* const kPairs[] = {"&&", "||", "==", "!=", "<=", ">="};
-      bool pair = false;
-      for (const char* p : kPairs) {
-        if (s.compare(i, 2, p) == 0) {
-          out.emplace_back(p);
-          i += 2;
-          pair = true;
-          break;
-        }
-      }
-      if (!pair) out.emplace_back(1, s[i++]);
-    }
-  }
-  return out;
-}
-
-class Preprocessor {
- public:
-  explicit Preprocessor(std::map<std::string, std::string> predefined)
-      : macros_(std::move(predefined)) {}
-
-  std::string run(std::string_view source) {
-    const std::string text = withoutComments(source);
-    struct Level {
-      bool active, taken, parent;
-    };
-    std::vector<Level> stack;
-    std::string out;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      std::string_view line(text.data() + start, end - start);
-      start = end + 1;
-      const bool active = stack.empty() || stack.back().active;
-      const size_t first = line.find_first_not_of(" \t");
-      if (first == std::string_view::npos) continue;
-      if (line[first] != '#') {
-        if (active) out += expand(line) + "\n";
-        continue;
-      }
-      std::string_view rest = line.substr(first + 1);
-      rest.remove_prefix(std::min(rest.find_first_not_of(" \t"), rest.size()));
-      size_t word_end = 0;
-      while (word_end < rest.size() && identifierChar(rest[word_end])) ++word_end;
-      const std::string word(rest.substr(0, word_end));
-      rest.remove_prefix(word_end);
-      const std::vector<std::string> args = tokens(rest);
-      if (word == "ifdef" || word == "ifndef") {
-        const bool defined = !args.empty() && macros_.count(args[0]);
-        const bool on = active && (word == "ifdef" ? defined : !defined);
-        stack.push_back({on, on, active});
-      } else if (word == "if") {
-        const bool on = active && evaluate(args);
-        stack.push_back({on, on, active});
-      } else if (word == "elif") {
-        Level& l = stack.back();
-        l.active = l.parent && !l.taken && evaluate(args);
-        l.taken = l.taken || l.active;
-      } else if (word == "else") {
-        Level& l = stack.back();
-        l.active = l.parent && !l.taken;
-        l.taken = true;
-      } else if (word == "endif") {
-        stack.pop_back();
-      } else if (!active) {
-        continue;
-      } else if (word == "define" && !args.empty()) {
-        // Function-like macros (NAME immediately followed by '(') are only recorded as defined.
-        const size_t name_at = rest.find(args[0]);
-        std::string_view body = rest.substr(name_at + args[0].size());
-        if (!body.empty() && body.front() == '(') {
-          macros_[args[0]] = "";
-          function_like_.insert(args[0]);
-        } else {
-          body.remove_prefix(std::min(body.find_first_not_of(" \t"), body.size()));
-          macros_[args[0]] = std::string(body);
-        }
-      } else if (word == "undef" && !args.empty()) {
-        macros_.erase(args[0]);
-      }
-    }
-    return out;
-  }
-
- private:
-  std::string expand(std::string_view line, int depth = 0) const {
-    std::string out;
-    for (size_t i = 0; i < line.size();) {
-      if (identifierChar(line[i]) && !std::isdigit(static_cast<unsigned char>(line[i]))) {
-        size_t j = i;
-        while (j < line.size() && identifierChar(line[j])) ++j;
-        const std::string name(line.substr(i, j - i));
-        const auto it = macros_.find(name);
-        if (it != macros_.end() && !function_like_.count(name) && depth < 16) {
-          out += expand(it->second, depth + 1);
-        } else {
-          out += name;
-        }
-        i = j;
-      } else {
-        out += line[i++];
-      }
-    }
-    return out;
-  }
-
-  // #if's expression: defined, integers, macros (undefined names are 0), ! && || == != < > <= >=
-  // + - and parentheses.
-  bool evaluate(const std::vector<std::string>& raw) const {
-    std::vector<std::string> t;
-    for (size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == "defined") {
-        const bool paren = i + 1 < raw.size() && raw[i + 1] == "(";
-        const std::string& name = raw[i + (paren ? 2 : 1)];
-        t.push_back(macros_.count(name) ? "1" : "0");
-        i += paren ? 3 : 1;
-      } else if (identifierChar(raw[i][0]) &&
-                 !std::isdigit(static_cast<unsigned char>(raw[i][0]))) {
-        for (const std::string& e : tokens(expand(raw[i]))) {
-          t.push_back(identifierChar(e[0]) && !std::isdigit(static_cast<unsigned char>(e[0])) ? "0"
-                                                                                              : e);
-        }
-      } else {
-        t.push_back(raw[i]);
-      }
-    }
-    size_t at = 0;
-    return parseOr(t, at) != 0;
-  }
-  static long parseOr(const std::vector<std::string>& t, size_t& at) {
-    long v = parseAnd(t, at);
-    while (at < t.size() && t[at] == "||") v = (parseAnd(t, ++at) != 0) || v;
-    return v;
-  }
-  static long parseAnd(const std::vector<std::string>& t, size_t& at) {
-    long v = parseCompare(t, at);
-    while (at < t.size() && t[at] == "&&") v = (parseCompare(t, ++at) != 0) && v;
-    return v;
-  }
-  static long parseCompare(const std::vector<std::string>& t, size_t& at) {
-    long v = parseSum(t, at);
-    while (at < t.size()) {
-      const std::string op = t[at];
-      if (op != "==" && op != "!=" && op != "<" && op != ">" && op != "<=" && op != ">=") break;
-      const long r = parseSum(t, ++at);
-      v = op == "=="   ? v == r
-          : op == "!=" ? v != r
-          : op == "<"  ? v < r
-          : op == ">"  ? v > r
-          : op == "<=" ? v <= r
-                       : v >= r;
-    }
-    return v;
-  }
-  static long parseSum(const std::vector<std::string>& t, size_t& at) {
-    long v = parseUnary(t, at);
-    while (at < t.size() && (t[at] == "+" || t[at] == "-")) {
-      const bool plus = t[at] == "+";
-      const long r = parseUnary(t, ++at);
-      v = plus ? v + r : v - r;
-    }
-    return v;
-  }
-  static long parseUnary(const std::vector<std::string>& t, size_t& at) {
-    if (at >= t.size()) return 0;
-    if (t[at] == "!") return !parseUnary(t, ++at);
-    if (t[at] == "-") return -parseUnary(t, ++at);
-    if (t[at] == "(") {
-      const long v = parseOr(t, ++at);
-      ++at;  // ")"
-      return v;
-    }
-    return std::strtol(t[at++].c_str(), nullptr, 10);
-  }
-
-  std::map<std::string, std::string> macros_;
-  std::set<std::string> function_like_;
-};
-
 // ---- declarations at global scope ----
 
 int vectorsOf(const std::string& type) {
@@ -273,39 +57,11 @@ int vectorsOf(const std::string& type) {
 // size. `names` receives what was counted.
 int declaredVectors(const std::string& text, const std::string& qualifier,
                     std::vector<std::string>* names) {
-  const std::vector<std::string> t = tokens(text);
-  int depth = 0, rows = 0;
-  std::vector<std::string> statement;
-  for (const std::string& token : t) {
-    if (token == "{") ++depth;
-    if (token == "}") --depth;
-    if (depth != 0 || token == "}") {
-      statement.clear();
-      continue;
-    }
-    if (token != ";") {
-      statement.push_back(token);
-      continue;
-    }
-    if (std::find(statement.begin(), statement.end(), qualifier) != statement.end()) {
-      const std::set<std::string> skip = {qualifier, "highp",     "mediump",  "lowp",
-                                          "flat",    "invariant", "centroid", "smooth"};
-      size_t i = 0;
-      while (i < statement.size() && skip.count(statement[i])) ++i;
-      const std::string type = i < statement.size() ? statement[i] : "?";
-      for (++i; i < statement.size(); ++i) {
-        if (statement[i] == ",") continue;
-        int count = 1;
-        if (i + 2 < statement.size() && statement[i + 1] == "[") {
-          count = std::atoi(statement[i + 2].c_str());
-          EXPECT_GT(count, 0) << "array size of " << statement[i] << " is not a literal";
-        }
-        names->push_back(type + " " + statement[i]);
-        rows += vectorsOf(type) * count;
-        if (count > 1 || (i + 1 < statement.size() && statement[i + 1] == "[")) i += 3;
-      }
-    }
-    statement.clear();
+  int rows = 0;
+  for (const GlslDeclaration& d : globalDeclarations(text, qualifier)) {
+    EXPECT_GT(d.count, 0) << "array size of " << d.name << " is not a literal";
+    names->push_back(d.type + " " + d.name);
+    rows += vectorsOf(d.type) * d.count;
   }
   return rows;
 }
@@ -405,7 +161,7 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
     }
     EXPECT_LE(locations, kMaxVertexAttributes) << label;
     // Varyings: the vertex stage's declarations after the preprocessor.
-    const std::string vertex_text = Preprocessor(predefinedMacros(false)).run(vertex);
+    const std::string vertex_text = GlslPreprocessor(predefinedMacros(false)).run(vertex);
     std::vector<std::string> varyings;
     const int rows = declaredVectors(vertex_text, "varying", &varyings);
     std::string list;
@@ -413,7 +169,7 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
     EXPECT_LE(rows, kMaxVaryingVectors) << label << ": " << list;
     // The fragment stage reads no varying the vertex stage lacks (a miscount would hide one).
     std::vector<std::string> read;
-    declaredVectors(Preprocessor(predefinedMacros(true)).run(fragment), "varying", &read);
+    declaredVectors(GlslPreprocessor(predefinedMacros(true)).run(fragment), "varying", &read);
     for (const std::string& v : read) {
       EXPECT_NE(std::find(varyings.begin(), varyings.end(), v), varyings.end())
           << label << ": " << v;
@@ -422,7 +178,7 @@ void checkLivePrograms(const std::string& what, Checked& checked) {
     // animation's (made only where the device has them: docs/morph.md), whose batches are sized
     // from the uniform budget with every active uniform counted.
     const bool morph = vertex_text.find("u_morph_frames") != std::string::npos;
-    for (const std::string& token : tokens(vertex_text)) {
+    for (const std::string& token : glslTokens(vertex_text)) {
       EXPECT_TRUE(morph ||
                   (token != "texture2D" && token != "texture2DLod" && token != "texture2DProj"))
           << label << ": a texture lookup in the vertex stage";
@@ -642,7 +398,7 @@ TEST(Es2Limits, EveryMergedFragmentStageFitsSixteenUniformVectors) {
   drawEveryConfiguration([&](const std::string& config) {
     for (const LiveProgram& program : livePrograms(config)) {
       const std::vector<std::string> words =
-          tokens(Preprocessor(predefinedMacros(true)).run(program.fragment));
+          glslTokens(GlslPreprocessor(predefinedMacros(true)).run(program.fragment));
       GLint count = 0;
       glGetProgramiv(program.name, GL_ACTIVE_UNIFORMS, &count);
       int components = 0;
@@ -697,7 +453,7 @@ uniform vec4 u;
 void main() { vec4 varying_like = vec4(0.0); }
 )";
   std::vector<std::string> names;
-  const int rows = declaredVectors(Preprocessor({}).run(source), "varying", &names);
+  const int rows = declaredVectors(GlslPreprocessor({}).run(source), "varying", &names);
   EXPECT_EQ(rows, 1 + 1 + 2 + 3);
   EXPECT_EQ(names, (std::vector<std::string>{"vec4 a", "vec3 b", "vec3 c", "mat3 m"}));
 }

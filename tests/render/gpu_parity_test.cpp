@@ -356,6 +356,54 @@ TEST(GpuParity, AgentDrawInfoAgreesWithTheInstancedPath) {
   }
 }
 
+// A drawDepth after draw (another view: the light's) leaves the colour pass's lists: the gpu
+// path's agentDrawInfo and drawOrder still say what draw() drew, as the instanced path's do.
+TEST(GpuParity, ADepthPassAfterTheDrawKeepsTheDrawsLists) {
+  std::string missing;
+  std::unique_ptr<Device> device = es31Device(missing);
+  THRONG_REQUIRE(device != nullptr, missing);
+  const Package& package = test::sampleWithLods();
+  CrowdRendererDesc desc;
+  desc.path = RenderPath::kGpu;
+  CrowdRenderer gpu(*device, package, desc);
+  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
+  desc.path = RenderPath::kInstanced;
+  CrowdRenderer instanced(*device, package, desc);
+  ASSERT_TRUE(instanced.ok());
+  ClipSet clips = clipSetByName(package.clips).value();
+  Crowd gpu_crowd(package.clips, clips), cpu_crowd(package.clips, clips);
+  constexpr uint32_t kAgents = 200;
+  for (uint32_t a = 0; a < kAgents; ++a) {
+    Placement p;
+    p.position = glm::vec3(2.0f * static_cast<float>(a % 20) - 20.0f, 0.0f, -2.0f * (a / 20));
+    gpu_crowd.addAgent(p, 0.0f);
+    cpu_crowd.addAgent(p, 0.0f);
+  }
+  // The camera sees the near rows; the "light" looks at the far left corner only.
+  const FrameView view = lookAtView(glm::vec3(0.0f, 2.0f, 6.0f), glm::vec3(0.0f, 0.8f, -10.0f),
+                                    0.9f, 1.0f, 0.1f, 100.0f);
+  const FrameView light = lookAtView(glm::vec3(-18.0f, 30.0f, -14.0f),
+                                     glm::vec3(-18.0f, 0.0f, -16.0f), 0.2f, 1.0f, 1.0f, 100.0f);
+  for (auto [renderer, crowd] : {std::pair{&gpu, &gpu_crowd}, std::pair{&instanced, &cpu_crowd}}) {
+    renderer->update(*crowd, kTick);
+    device->beginFrame(kClear);
+    ASSERT_TRUE(renderer->draw(view, *crowd).ok());
+    ASSERT_TRUE(renderer->drawDepth(light, *crowd).ok());
+  }
+  const std::vector<uint32_t> order(instanced.drawOrder().begin(), instanced.drawOrder().end());
+  ASSERT_GT(order.size(), 20u);
+  const std::span<const uint32_t> gpu_order = gpu.drawOrder();
+  EXPECT_TRUE(std::equal(order.begin(), order.end(), gpu_order.begin(), gpu_order.end()))
+      << order.size() << " agents drawn, " << gpu_order.size() << " in the gpu path's lists";
+  for (uint32_t a = 0; a < kAgents; ++a) {
+    const AgentDrawInfo g = gpu.agentDrawInfo(a);
+    const AgentDrawInfo c = instanced.agentDrawInfo(a);
+    EXPECT_EQ(std::tie(g.visible, g.lod, g.draw_call, g.slot),
+              std::tie(c.visible, c.lod, c.draw_call, c.slot))
+        << "agent " << a;
+  }
+}
+
 // Picking a crowd the gpu path mirrors (the viewer's selection): its CPU arrays stand still while
 // the GPU walks the agents, and readBack(crowd, true) on demand brings them where the instanced
 // path's crowd is, so a ray from the camera through any agent picks it on both.

@@ -424,6 +424,86 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
   }
 }
 
+// Agents in the cross-fade band are drawn twice (the mesh and the impostor, each screen-doored)
+// but count once: the gpu path's counters (visible, agents_per_lod, triangles), drawOrder and
+// agentDrawInfo equal the instanced path's for the same frame, the band's agents in the last mesh
+// LOD.
+TEST(ImpostorRender, TheFadeBandsAgentsCountOnceOnTheGpuPathAsOnTheInstanced) {
+  Package package = test::sampleWithSyntheticImpostor();
+  package.impostor.max_error = 1.5f * package.lods.back().max_error;
+  constexpr int kSize = 128;
+  constexpr float kThreshold = 8.0f;
+  constexpr float kFov = 0.9f;
+  const int impostor = static_cast<int>(package.lods.size());
+  std::vector<MeshLod> chain;
+  for (const MeshLod& lod : package.lods) {
+    chain.emplace_back();
+    chain.back().max_error = lod.max_error;
+  }
+  chain.emplace_back();
+  chain.back().max_error = package.impostor.max_error;
+  const glm::vec3 eye(0.0f, 1.0f, 0.0f);
+  LodView lod_view{eye, kFov, static_cast<float>(kSize), kThreshold, lodReach(package.lods)};
+  const float end = std::sqrt(LodRule(chain, lod_view).pickDistanceSq(impostor));
+  // Three agents in the band, two nearer (mesh LODs), two past the switch (impostors), side by
+  // side along the view.
+  const float distances[] = {0.3f * end,
+                             0.6f * end,
+                             end * (1.0f - 0.8f * kImpostorFadeBand),
+                             end * (1.0f - 0.5f * kImpostorFadeBand),
+                             end * (1.0f - 0.2f * kImpostorFadeBand),
+                             1.3f * end,
+                             1.6f * end};
+  std::vector<Placement> placements;
+  for (size_t i = 0; i < std::size(distances); ++i) {
+    const float side = (static_cast<float>(i) - 3.0f) * 0.02f * distances[i];
+    placements.push_back({eye + glm::vec3(side, -1.0f, -distances[i]), 0.3f, 1.0f});
+  }
+  const std::vector<AgentPlayback> playback(placements.size());
+  const CrowdFrame frame{placements, playback};
+  const FrameView view =
+      lookAtView(eye, eye + glm::vec3(0.0f, -0.1f, -10.0f), kFov, 1.0f, 0.1f, 10.0f * end);
+  auto device = test::makeTestDevice(3, kSize);
+  ASSERT_NE(device, nullptr);
+  CrowdRendererDesc desc;
+  desc.lod_threshold_pixels = kThreshold;
+  desc.path = RenderPath::kInstanced;
+  CrowdRenderer instanced(*device, package, desc);
+  desc.path = RenderPath::kGpu;
+  CrowdRenderer gpu(*device, package, desc);
+  ASSERT_TRUE(instanced.ok()) << instanced.status().toString();
+  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
+  ASSERT_EQ(gpu.impostorLod(), impostor) << gpu.impostorReason();
+  for (CrowdRenderer* renderer : {&instanced, &gpu}) {
+    device->beginFrame(glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    ASSERT_TRUE(renderer->draw(view, frame).ok());
+    device->finish();
+  }
+  const CrowdFrameStats& c = instanced.stats();
+  const CrowdFrameStats& g = gpu.stats();
+  EXPECT_EQ(g.counts_lag, 0u);
+  EXPECT_EQ(c.visible, placements.size());
+  EXPECT_EQ(g.visible, c.visible);
+  EXPECT_EQ(g.agents_per_lod, c.agents_per_lod);
+  EXPECT_EQ(g.triangles, c.triangles);
+  ASSERT_EQ(c.agents_per_lod.size(), static_cast<size_t>(impostor + 1));
+  EXPECT_EQ(c.agents_per_lod[impostor], 2u) << "the two past the switch";
+  const std::vector<uint32_t> order(instanced.drawOrder().begin(), instanced.drawOrder().end());
+  const std::span<const uint32_t> gpu_order = gpu.drawOrder();
+  EXPECT_TRUE(std::equal(order.begin(), order.end(), gpu_order.begin(), gpu_order.end()))
+      << order.size() << " agents in the instanced path's order, " << gpu_order.size()
+      << " in the gpu path's";
+  for (uint32_t a = 0; a < placements.size(); ++a) {
+    const AgentDrawInfo gi = gpu.agentDrawInfo(a);
+    const AgentDrawInfo ci = instanced.agentDrawInfo(a);
+    EXPECT_EQ(std::tie(gi.visible, gi.lod, gi.draw_call, gi.slot),
+              std::tie(ci.visible, ci.lod, ci.draw_call, ci.slot))
+        << "agent " << a;
+  }
+  for (uint32_t a = 2; a <= 4; ++a)
+    EXPECT_EQ(instanced.agentDrawInfo(a).lod, impostor - 1) << "agent " << a << " in the band";
+}
+
 // Atlases past the ES 2.0 device's GL_MAX_TEXTURE_SIZE on the merged path: halved once (the
 // picture still the impostor's, a tile half as many texels), refused with the reason past twice
 // the limit (the last mesh LOD drawn instead).

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "render/pbr_reference.h"
+#include "render/test_hooks.h"
 #include "render_test_support.h"
 #include "support/require.h"
 #include "support/test_support.h"
@@ -282,6 +283,63 @@ TEST_P(SamplerUnits, AFileReadingMoreSamplersThanFreeUnitsIsRefusedWhenMade) {
   const std::string& message = renderer.status().message();
   EXPECT_NE(message.find("samplers.glsl"), std::string::npos) << message;
   EXPECT_NE(message.find("'map" + std::to_string(free_units) + "'"), std::string::npos) << message;
+}
+
+// A device with fewer fragment texture units (GL_MAX_TEXTURE_IMAGE_UNITS 8, GLSL ES 1.00's
+// minimum, under the merged paths; 12 under the others) leaves a file units 0 and 7 (10 and 11):
+// one reading 3 samplers is refused before any program links, which on a real such device fails
+// before the linked program could be read (here the link is made to fail: GlFaults::program_link),
+// with the same kLimitExceeded message as when the renderer reads the linked program.
+TEST_P(SamplerUnits, MoreSamplersThanTheDevicesUnitsLeaveAreRefusedBeforeLinking) {
+  const RenderPath path = GetParam().path;
+  const bool merged = documentedFreeUnits(path) == 2;
+  DeviceDesc dd;
+  dd.width = dd.height = 48;
+  dd.gles_major = GetParam().gles_major;
+  if (path == RenderPath::kGpu) dd.gles_minor = 1;
+  DeviceTestHooks hooks;
+  hooks.caps.max_texture_image_units = merged ? 8 : 12;
+  hooks.faults.program_link = true;
+  dd.test_hooks = &hooks;
+  std::unique_ptr<Device> device = test::makeTestDevice(dd);
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(device->caps().max_texture_image_units, merged ? 8 : 12);
+  constexpr int kFreeUnits = 2;
+  CrowdRenderer renderer(*device, package_, desc(kFreeUnits + 1));
+  EXPECT_EQ(renderer.status().code(), ErrorCode::kLimitExceeded) << renderer.status().toString();
+  const std::string& message = renderer.status().message();
+  EXPECT_NE(message.find("shader 'samplers.glsl' reads 3 samplers ('map0', 'map1', 'map2'); this "
+                         "path leaves 2 texture units free"),
+            std::string::npos)
+      << message;
+}
+
+// The count before linking reads the file's active lines: samplers in a branch the stage does not
+// compile (#if 0, #ifdef THRONG_VERTEX in the fragment stage of a file without a vertex hook) are
+// not counted, so a file of 2 live samplers is made on the same devices.
+TEST_P(SamplerUnits, SamplersInInactiveBranchesAreNotCounted) {
+  const RenderPath path = GetParam().path;
+  const bool merged = documentedFreeUnits(path) == 2;
+  DeviceDesc dd;
+  dd.width = dd.height = 48;
+  dd.gles_major = GetParam().gles_major;
+  if (path == RenderPath::kGpu) dd.gles_minor = 1;
+  DeviceTestHooks hooks;
+  hooks.caps.max_texture_image_units = merged ? 8 : 12;
+  dd.test_hooks = &hooks;
+  std::unique_ptr<Device> device = test::makeTestDevice(dd);
+  ASSERT_NE(device, nullptr);
+  CrowdRendererDesc d = desc(0);
+  // Each declaration spans its branches, so a count of the raw text would find 5 or more.
+  const std::string text =
+      "uniform sampler2D\n#if 0\n  off0, off1,\n#endif\n  live0;\n"
+      "uniform sampler2D\n#ifdef THRONG_VERTEX\n  off2,\n#endif\n  live1; /* off3, */\n"
+      "vec4 throngShade(ThrongSurface s) {\n"
+      "  return vec4(throngTexture(live0, vec2(0.5)).rgb + throngTexture(live1, vec2(0.5)).rgb, "
+      "1.0);\n}\n";
+  d.shader = shader("branches.glsl", text.c_str());
+  CrowdRenderer renderer(*device, package_, d);
+  EXPECT_TRUE(renderer.ok()) << renderer.status().toString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, SamplerUnits,

@@ -130,6 +130,37 @@ TEST(ViewerCli, AScreenshotUnderXvfbShowsTheCrowd) {
   std::filesystem::remove_all(dir);
 }
 
+// The inspect panel on the gpu path reads the agent's draw info (a stall: the GPU's lists read
+// back) when the agent is first inspected and then every 30 draws (kGpuDrawInfoEvery), not every
+// frame; the CPU paths read it every draw. The crowd is tinted by state by the renderer.
+TEST(ViewerCli, TheInspectPanelDoesNotStallEveryFrameOnTheGpuPath) {
+  THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
+  const auto dir = test::makeTempDir("viewer-inspect");
+  const auto png = dir / "viewer.png";
+  const std::string args =
+      "--agents 50 --width 320 --height 240 --frames 61 --inspect 3 "
+      "--screenshot " +
+      test::shellQuoted(png);
+  const test::CliResult gpu = runViewer("--path gpu " + args, kXvfb);
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+  EXPECT_NE(gpu.output.find("path: gpu"), std::string::npos) << gpu.output;
+  // Draws 1, 31 and 61 read it.
+  EXPECT_NE(gpu.output.find("inspected agent 3: draw info read 3 times in 61 draws"),
+            std::string::npos)
+      << gpu.output;
+  expectAPicture(png, 320, 240);
+  const test::CliResult instanced = runViewer("--path instanced " + args, kXvfb);
+  ASSERT_EQ(instanced.exit_code, 0) << instanced.output;
+  EXPECT_NE(instanced.output.find("inspected agent 3: draw info read 61 times in 61 draws"),
+            std::string::npos)
+      << instanced.output;
+  const test::CliResult bad = runViewer("--agents 5 --inspect 5");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--inspect 5: must be an agent in 0..4"), std::string::npos)
+      << bad.output;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ViewerCli, Es2GivesAnEs2ContextAndMergedBatches) {
   THRONG_REQUIRE(haveXvfb(), "xvfb-run is not installed (scripts/install-deps.sh)");
   const auto dir = test::makeTempDir("viewer-es2");

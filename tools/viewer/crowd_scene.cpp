@@ -26,6 +26,7 @@ constexpr float kStartSpread = 2.0f;
 // The inspected agent's log keeps this many events.
 constexpr size_t kMaxEvents = 12;
 
+// Multiplied into the selected agents' state colours (CrowdRendererDesc::state_tints): yellowed.
 const glm::vec4 kSelectedTint(1.0f, 0.85f, 0.15f, 1.0f);
 
 // A fixed pseudo-random number in [0, 1) for agent i and a stream (integer hash by Chris
@@ -127,11 +128,16 @@ Status CrowdScene::setRendererDesc(const render::CrowdRendererDesc& desc) {
     packages.push_back(&c->input.package);
     names.push_back(c->input.name);
   }
+  // The renderer tints by state: on the gpu path the crowd lives on the GPU and the CPU's states
+  // lag (read back on demand), so tints made from them here would too.
+  render::CrowdRendererDesc tinted = desc;
+  tinted.state_tints = cli::kStateTints;
   Result<std::unique_ptr<render::MixedCrowdRenderer>> renderer =
-      render::MixedCrowdRenderer::create(*device_, packages, desc, names);
+      render::MixedCrowdRenderer::create(*device_, packages, tinted, names);
   if (!renderer.ok()) return renderer.status();
   renderer_ = std::move(renderer).value();
   desc_ = desc;
+  info_agent_.reset();
   return Status::okStatus();
 }
 
@@ -325,12 +331,31 @@ void CrowdScene::update(float seconds, double now) {
 }
 
 Status CrowdScene::draw(const render::FrameView& view) {
+  ++draws_;
+  // The state's colour comes from the renderer (state_tints); per-agent tints only highlight the
+  // selection (multiplied into it), and without one none are passed (no upload on the gpu path).
+  if (selection_.empty()) return renderer_->draw(view, crowd_, {});
   const uint32_t n = crowd_.agentCount();
   tints_.resize(n);
-  const std::span<const AgentState> states = crowd_.states();
-  for (uint32_t a = 0; a < n; ++a)
-    tints_[a] = flags_[a] ? kSelectedTint : cli::stateTint(states[a]);
+  for (uint32_t a = 0; a < n; ++a) tints_[a] = flags_[a] ? kSelectedTint : glm::vec4(1.0f);
   return renderer_->draw(view, crowd_, tints_);
+}
+
+const render::AgentDrawInfo& CrowdScene::inspectedDrawInfo() {
+  const std::optional<uint32_t> agent = inspected();
+  if (!agent) {
+    info_agent_.reset();
+    info_ = {};
+    return info_;
+  }
+  const uint64_t every = renderer_->path() == render::RenderPath::kGpu ? kGpuDrawInfoEvery : 1;
+  if (agent != info_agent_ || draws_ - info_draw_ >= every) {
+    info_ = renderer_->agentDrawInfo(crowd_, *agent);
+    info_agent_ = agent;
+    info_draw_ = draws_;
+    ++draw_info_reads_;
+  }
+  return info_;
 }
 
 }  // namespace throng::viewer

@@ -27,6 +27,11 @@ namespace throng::viewer {
 // (32-byte instance records, or the GPU-driven path's 64-byte agents and 64-byte records,
 // placements, playback) stay well under a gigabyte.
 inline constexpr uint32_t kMaxAgents = 1000000;
+// The inspect panel's draw info (LOD, draw call) on the gpu path is read again every this many
+// draws (half a second at 60 Hz) or when the inspected agent changes: agentDrawInfo reads the
+// GPU's draw lists back, waiting for the GPU (a stall, O(visible)), which every frame would cost
+// the frame rate it shows. The CPU paths' lists are on the CPU already: read every draw.
+inline constexpr uint64_t kGpuDrawInfoEvery = 30;
 
 // A character ready to be shown: its package and the clips its states play.
 struct ViewerCharacter {
@@ -98,6 +103,13 @@ class CrowdScene {
   // The agent whose state the panel shows: the first selected, or none.
   std::optional<uint32_t> inspected() const;
   const std::deque<AgentEvent>& inspectedEvents() const { return events_; }
+  // How a recent draw drew the inspected agent (not visible when none is inspected): the last
+  // draw's on the CPU paths; on the gpu path read at most every kGpuDrawInfoEvery draws and when
+  // the inspected agent changes, so up to that many draws old.
+  const render::AgentDrawInfo& inspectedDrawInfo();
+  // How many times inspectedDrawInfo() read the renderer's lists (the screenshot summary's).
+  uint64_t drawInfoReads() const { return draw_info_reads_; }
+  uint64_t draws() const { return draws_; }
 
   // Commands to `group`: walk-to / run-to move it to `target` keeping its formation (each agent
   // goes to target + its offset from the group's centre); the others ignore the target.
@@ -110,7 +122,8 @@ class CrowdScene {
   // Advances the crowd by `seconds` (through the renderer, so the overlay times it); `now` is
   // the viewer's clock, for the event log.
   void update(float seconds, double now);
-  // Draws the crowd (tinted by state; the selection highlighted) into the bound framebuffer.
+  // Draws the crowd (tinted by state by the renderer, CrowdRendererDesc::state_tints, so the gpu
+  // path tints by its own agents' states; the selection highlighted) into the bound framebuffer.
   Status draw(const render::FrameView& view);
 
  private:
@@ -138,6 +151,12 @@ class CrowdScene {
   AgentState watched_state_ = AgentState::kIdle;
   uint16_t watched_clip_ = 0;
   std::deque<AgentEvent> events_;
+  // The inspect panel's draw info and when it was read (inspectedDrawInfo).
+  uint64_t draws_ = 0;
+  std::optional<uint32_t> info_agent_;
+  uint64_t info_draw_ = 0;
+  render::AgentDrawInfo info_;
+  uint64_t draw_info_reads_ = 0;
 };
 
 }  // namespace throng::viewer

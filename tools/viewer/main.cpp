@@ -73,6 +73,10 @@ int main(int argc, char** argv) {
                  "map (a shadow map, blobs where the device has no depth textures), blob or off; "
                  "the panel changes it")
       ->capture_default_str();
+  int64_t inspect = -1;
+  app.add_option("--inspect", inspect,
+                 "select agent AGENT at the start (its panel shows how it is drawn; a screenshot "
+                 "run says how often that was read)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -98,6 +102,13 @@ int main(int argc, char** argv) {
         fmt::format("--agents {}: must be a whole number in 1..{}", agents, viewer::kMaxAgents));
   }
   options.agents = static_cast<uint32_t>(agents);
+  if (inspect != -1) {
+    if (inspect < 0 || inspect >= agents) {
+      return usageError(
+          fmt::format("--inspect {}: must be an agent in 0..{}", inspect, agents - 1));
+    }
+    options.inspect = static_cast<uint32_t>(inspect);
+  }
   const std::optional<render::RenderPath> chosen = render::renderPathFromName(path);
   if (!chosen) {
     std::string names;

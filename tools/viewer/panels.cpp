@@ -246,7 +246,7 @@ void Viewer::drawSelectionPanel() {
   const std::span<const BakedClip> clips = crowd.clips(crowd.agentCharacters()[*agent]);
   const AgentPlayback& p = crowd.playback()[*agent];
   const Placement& where = crowd.placements()[*agent];
-  const render::AgentDrawInfo info = scene_->renderer().agentDrawInfo(crowd, *agent);
+  const render::AgentDrawInfo& info = scene_->inspectedDrawInfo();
   ImGui::Text("agent %u (%s): %s", *agent, scene_->characterOf(*agent).input.name.c_str(),
               agentStateName(crowd.states()[*agent]));
   if (p.clip < clips.size()) {

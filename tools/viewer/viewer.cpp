@@ -436,6 +436,10 @@ void Viewer::printScreenshotSummary(const render::Image& image) {
              stats.visible, stats.draw_calls, stats.ground_draw_calls, stats.triangles);
   fmt::print("impostors: {} drawn ({})\n", scene_->impostorAgents(),
              renderer.renderer(0).impostorReason());
+  if (const std::optional<uint32_t> agent = scene_->inspected()) {
+    fmt::print("inspected agent {}: draw info read {} times in {} draws\n", *agent,
+               scene_->drawInfoReads(), scene_->draws());
+  }
   fmt::print(
       "frame time: {:.2f} ms median of the last {} frames (crowd drawn and finished in "
       "{:.2f} ms)\n",
@@ -449,6 +453,7 @@ int Viewer::run() {
     return fail(fmt::format("cannot draw the crowd on this device: {}", s.message()));
   for (const std::string& path : options_.drops)
     loader_.load(path, options_.impostors.value_or(false));
+  if (options_.inspect) scene_->select({*options_.inspect}, false);
   const bool screenshot = !options_.screenshot.empty();
   int frames = 0;
   double last = glfwGetTime();

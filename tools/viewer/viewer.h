@@ -46,6 +46,7 @@ struct ViewerOptions {
   // --impostors: empty = auto (drawn where the package has one), true = on (a character without
   // one, dropped ones too, gets one baked in memory: seconds), false = off; the panel toggles it.
   std::optional<bool> impostors;
+  std::optional<uint32_t> inspect;  // --inspect: the agent selected (and inspected) at the start
 };
 
 // Prints "throng-viewer: <message>" to standard error and returns kExitFailure.

@@ -14,6 +14,7 @@ struct Caps {
   std::string shading_language;            // GL_SHADING_LANGUAGE_VERSION
   int max_vertex_uniform_vectors = 0;      // vec4 slots; ES2 guarantees 128
   int max_vertex_texture_image_units = 0;  // 0 means no vertex texture fetch (legal on ES2)
+  int max_texture_image_units = 0;         // fragment stage's texture units; ES2 guarantees 8
   int max_texture_size = 0;                // texels per side
   int max_renderbuffer_size = 0;           // texels per side
   int max_vertex_attribs = 0;

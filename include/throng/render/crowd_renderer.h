@@ -127,7 +127,9 @@ struct CrowdFrameStats {
   uint32_t visible = 0;  // after culling
   uint32_t draw_calls = 0;
   uint64_t triangles = 0;
-  std::vector<uint32_t> agents_per_lod;  // visible agents by the LOD drawn (one entry per LOD)
+  // Visible agents by the LOD drawn (one entry per LOD); an agent in the impostor's cross-fade
+  // band (drawn as both) counts in its mesh LOD only, on every path.
+  std::vector<uint32_t> agents_per_lod;
   // Draws by which visible, agents_per_lod and triangles trail this one: 0, except on the gpu
   // path, where they are read back from the GPU without waiting (0 after Device::finish).
   uint32_t counts_lag = 0;
@@ -298,7 +300,9 @@ class CrowdRenderer {
   // blended materials cut at half alpha. Depth is written and tested as GL's state says (the
   // caller clears it and sets any polygon offset); colour gets the depth packed into RGBA8
   // (docs/shaders.md) for devices without depth textures. Counted in stats().shadow_draw_calls
-  // (cpu_ms.shadow), not draw_calls; draw() after it still counts its own frame. Errors as draw().
+  // (cpu_ms.shadow), not draw_calls; draw() after it still counts its own frame, and a drawDepth
+  // after draw() leaves what drawOrder() and agentDrawInfo() say of that draw (the gpu path's
+  // depth pass lists its agents apart). Errors as draw().
   Status drawDepth(const FrameView& view, const CrowdFrame& frame);
   Status drawDepth(const FrameView& view, const Crowd& crowd);
 
@@ -343,8 +347,9 @@ class CrowdRenderer {
   // How the last draw() drew agent `agent` (an index into its frame); not visible when the agent
   // was culled, is out of range, or nothing was drawn yet. Looks through the frame's visible
   // agents: O(visible), for inspecting a few agents, not for every agent of every frame. gpu
-  // path: from the lists read back as drawOrder() says (an impostor's cross-fade lists an agent
-  // twice: its mesh LOD is reported), so it agrees with the instanced path's for the same frame.
+  // path: from the lists read back as drawOrder() says (an agent in the impostor's cross-fade
+  // band, drawn both ways, is in its mesh LOD only), so it agrees with the instanced path's for
+  // the same frame.
   AgentDrawInfo agentDrawInfo(uint32_t agent) const;
 
   // Settings that may change from frame to frame (a viewer's controls); each takes effect at the

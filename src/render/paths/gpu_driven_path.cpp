@@ -1,6 +1,8 @@
 // The GPU-driven path: the mirror's update and read-back, and a frame's compute pass and draws.
 #include "render/paths/gpu_driven_path.h"
 
+#include <algorithm>
+
 #include "render/passes/pass_support.h"
 #include "render/paths/instanced_crowd_path.h"
 
@@ -25,11 +27,8 @@ Result<std::unique_ptr<GpuDrivenPath>> GpuDrivenPath::create(Device& device, con
 
 Status GpuDrivenPath::prepareImpostors(const Device& device, const Package& package,
                                        const CrowdRendererDesc& desc, int lod) {
-  shader_ = desc.shader;
-  Result<std::unique_ptr<ImpostorRenderer>> made =
-      ImpostorRenderer::create(device, package, lod, shader_.get());
-  if (!made.ok()) return made.status();
-  impostors_ = std::move(made).value();
+  if (Status s = makeInstancedImpostors(device, package, desc, lod, impostors_, shader_); !s.ok())
+    return s;
   return gpu_->addImpostorLod(package.impostor.max_error, *impostors_);
 }
 
@@ -138,19 +137,33 @@ Result<const AgentLists*> GpuDrivenPath::drawnLists(const AgentLists& /*cpu_list
     drawn_lists_frame_ = ~uint64_t{0};
     return s;
   }
-  // The capture lists LOD by LOD (an impostor's cross-fade lists an agent in the next LOD too);
-  // within a LOD the atomics' order, sorted here by agent.
-  drawn_lists_.order = capture_.agents;
-  drawn_lists_.visible = static_cast<uint32_t>(capture_.agents.size());
+  // The capture lists LOD by LOD, within a LOD in the atomics' order, sorted here by agent. An
+  // impostor's cross-fade lists an agent in the impostor's list too: it is kept in its mesh LOD
+  // only (the LOD it was picked with), as the instanced path's lists have it.
+  std::vector<uint32_t>& order = drawn_lists_.order;
+  order.clear();
   size_t at = 0;
   for (int l = 0; l < lods; ++l) {
-    const size_t first = at;
+    const size_t first = order.size();
+    const size_t from = at;
     while (at < capture_.lods.size() && capture_.lods[at] == l) ++at;
+    order.insert(order.end(), capture_.agents.begin() + static_cast<std::ptrdiff_t>(from),
+                 capture_.agents.begin() + static_cast<std::ptrdiff_t>(at));
+    const auto begin = order.begin() + static_cast<std::ptrdiff_t>(first);
+    std::sort(begin, order.end());
+    if (l == facts_->impostor_lod && l > 0 && capture_.fade_listed > 0) {
+      const auto mesh_begin = order.begin() + drawn_lists_.lod_first[l - 1];
+      const auto mesh_end = mesh_begin + drawn_lists_.lod_counts[l - 1];
+      order.erase(std::remove_if(begin, order.end(),
+                                 [&](uint32_t agent) {
+                                   return std::binary_search(mesh_begin, mesh_end, agent);
+                                 }),
+                  order.end());
+    }
     drawn_lists_.lod_first[l] = static_cast<uint32_t>(first);
-    drawn_lists_.lod_counts[l] = static_cast<uint32_t>(at - first);
-    std::sort(drawn_lists_.order.begin() + static_cast<std::ptrdiff_t>(first),
-              drawn_lists_.order.begin() + static_cast<std::ptrdiff_t>(at));
+    drawn_lists_.lod_counts[l] = static_cast<uint32_t>(order.size() - first);
   }
+  drawn_lists_.visible = static_cast<uint32_t>(order.size());
   return &drawn_lists_;
 }
 

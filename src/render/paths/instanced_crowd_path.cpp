@@ -58,14 +58,21 @@ Status InstancedCrowdPath::pack(const FrameInput& in, AgentLists& lists, CrowdFr
   return s;
 }
 
+Status makeInstancedImpostors(const Device& device, const Package& package,
+                              const CrowdRendererDesc& desc, int lod,
+                              std::unique_ptr<ImpostorRenderer>& impostors,
+                              std::shared_ptr<const ShaderSource>& shader) {
+  shader = desc.shader;
+  Result<std::unique_ptr<ImpostorRenderer>> made =
+      ImpostorRenderer::create(device, package, lod, shader.get());
+  if (!made.ok()) return made.status();
+  impostors = std::move(made).value();
+  return Status::okStatus();
+}
+
 Status InstancedCrowdPath::prepareImpostors(const Device& device, const Package& package,
                                             const CrowdRendererDesc& desc, int lod) {
-  shader_ = desc.shader;
-  Result<std::unique_ptr<ImpostorRenderer>> made =
-      ImpostorRenderer::create(device, package, lod, shader_.get());
-  if (!made.ok()) return made.status();
-  impostors_ = std::move(made).value();
-  return Status::okStatus();
+  return makeInstancedImpostors(device, package, desc, lod, impostors_, shader_);
 }
 
 ImpostorFade InstancedCrowdPath::impostorFade(const FrameInput& in, const AgentLists& lists) const {

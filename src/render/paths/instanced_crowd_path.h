@@ -16,6 +16,14 @@ namespace throng::render {
 // too).
 InstancedRendererOptions instancedOptions(const CrowdRendererDesc& desc);
 
+// The impostor's instanced renderer as LOD `lod`, drawn from the meshes' records (the instanced
+// path's and the gpu path's prepareImpostors): made into `impostors` with the user's file of
+// `desc`, which `shader` keeps alive for it. ImpostorRenderer::create's errors.
+Status makeInstancedImpostors(const Device& device, const Package& package,
+                              const CrowdRendererDesc& desc, int lod,
+                              std::unique_ptr<ImpostorRenderer>& impostors,
+                              std::shared_ptr<const ShaderSource>& shader);
+
 class InstancedCrowdPath final : public CpuFedPath {
  public:
   // Uploads `package` (InstancedRenderer::create's errors: kUnsupported, kLimitExceeded for a
