@@ -13,7 +13,6 @@
 #include "render/gpu_crowd.h"
 #include "render_test_support.h"
 #include "support/gpu_support.h"
-#include "support/material_character.h"
 #include "support/require.h"
 #include "throng/crowd/clip_set.h"
 #include "throng/crowd/picking.h"
@@ -35,16 +34,6 @@ const glm::vec4 kClear(0.12f, 0.13f, 0.16f, 1.0f);
 // An ES 3.1 device with compute, or null with what the driver lacks in `missing`.
 std::unique_ptr<Device> es31Device(std::string& missing) {
   return test::makeEs31Device(&missing, kSize, kSize);
-}
-
-// The four-quad material character (variants "plain" and "all red"), baked once.
-const Package& variantPackage() {
-  static const Package package = [] {
-    BakeOptions bake;
-    bake.threads = 1;
-    return bakeCharacter(test::makeMaterialCharacter(), bake).value();
-  }();
-  return package;
 }
 
 // A camera over rows of the quads, in perspective.
@@ -86,7 +75,7 @@ TEST(GpuParity, MaterialVariantsDrawAsOnTheInstancedPath) {
   std::string missing;
   std::unique_ptr<Device> device = es31Device(missing);
   THRONG_REQUIRE(device != nullptr, missing);
-  const Package& package = variantPackage();
+  const Package& package = test::materialCharacterPackage();
   ASSERT_EQ(package.variants.size(), 2u);
   CrowdRendererDesc desc;
   desc.fixed_lod = 0;
@@ -302,50 +291,94 @@ TEST(GpuParity, EventsPastTheCapacityAreCounted) {
               arrived[0].events.size(), static_cast<unsigned long long>(arrived[0].overflow));
 }
 
+// The sample with LODs on both paths for the same frames: `gpu` mirrors `gpu_crowd`, `instanced`
+// draws `cpu_crowd` (walked on the CPU); the tests give both crowds the same agents.
+struct BothPaths {
+  BothPaths(Device& on, const ClipSet& clips)
+      : device(on),
+        gpu(on, test::sampleWithLods(), pathDesc(RenderPath::kGpu)),
+        instanced(on, test::sampleWithLods(), pathDesc(RenderPath::kInstanced)),
+        gpu_crowd(test::sampleWithLods().clips, clips),
+        cpu_crowd(test::sampleWithLods().clips, clips) {}
+
+  // Both renderers made; else the first's status.
+  ::testing::AssertionResult made() const {
+    for (const CrowdRenderer* renderer : {&gpu, &instanced}) {
+      if (!renderer->ok()) return ::testing::AssertionFailure() << renderer->status().toString();
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+  static CrowdRendererDesc pathDesc(RenderPath path) {
+    CrowdRendererDesc desc;
+    desc.path = path;
+    return desc;
+  }
+
+  // Updates each renderer's crowd by a tick and draws it from `view` (then, with `light`, its
+  // depth from there); the first failure, or ok.
+  Status updateAndDraw(const FrameView& view, const FrameView* light = nullptr) {
+    for (auto [renderer, crowd] :
+         {std::pair{&gpu, &gpu_crowd}, std::pair{&instanced, &cpu_crowd}}) {
+      renderer->update(*crowd, kTick);
+      device.beginFrame(kClear);
+      if (Status s = renderer->draw(view, *crowd); !s.ok()) return s;
+      if (light != nullptr) {
+        if (Status s = renderer->drawDepth(*light, *crowd); !s.ok()) return s;
+      }
+    }
+    return Status::okStatus();
+  }
+
+  Device& device;
+  CrowdRenderer gpu;
+  CrowdRenderer instanced;
+  Crowd gpu_crowd;
+  Crowd cpu_crowd;
+};
+
+ClipSet sampleClips() {
+  return clipSetByName(test::sampleWithLods().clips).value();
+}
+
+// A camera over the rows of agents nearest it, the rows behind culled.
+FrameView nearRowsView() {
+  return lookAtView(glm::vec3(0.0f, 2.0f, 6.0f), glm::vec3(0.0f, 0.8f, -10.0f), 0.9f, 1.0f, 0.1f,
+                    100.0f);
+}
+
 // agentDrawInfo and drawOrder on the gpu path (its lists read back on demand) agree with the
 // instanced path's for the same frame: visibility, LOD, draw and slot of every agent.
 TEST(GpuParity, AgentDrawInfoAgreesWithTheInstancedPath) {
   std::string missing;
   std::unique_ptr<Device> device = es31Device(missing);
   THRONG_REQUIRE(device != nullptr, missing);
-  const Package& package = test::sampleWithLods();
-  CrowdRendererDesc desc;
-  desc.path = RenderPath::kGpu;
-  CrowdRenderer gpu(*device, package, desc);
-  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
-  desc.path = RenderPath::kInstanced;
-  CrowdRenderer instanced(*device, package, desc);
-  ASSERT_TRUE(instanced.ok());
-  EXPECT_FALSE(gpu.agentDrawInfo(0).visible) << "nothing drawn yet";
-  ClipSet clips = clipSetByName(package.clips).value();
-  Crowd gpu_crowd(package.clips, clips), cpu_crowd(package.clips, clips);
+  BothPaths both(*device, sampleClips());
+  ASSERT_TRUE(both.made());
+  EXPECT_FALSE(both.gpu.agentDrawInfo(0).visible) << "nothing drawn yet";
   constexpr uint32_t kAgents = 300;
   for (uint32_t a = 0; a < kAgents; ++a) {
     Placement p;
     p.position = glm::vec3(2.0f * static_cast<float>(a % 20) - 20.0f, 0.0f, -2.0f * (a / 20));
     p.heading = 0.1f * static_cast<float>(a);
-    gpu_crowd.addAgent(p, 0.05f * static_cast<float>(a % 17));
-    cpu_crowd.addAgent(p, 0.05f * static_cast<float>(a % 17));
+    both.gpu_crowd.addAgent(p, 0.05f * static_cast<float>(a % 17));
+    both.cpu_crowd.addAgent(p, 0.05f * static_cast<float>(a % 17));
   }
-  const FrameView view = lookAtView(glm::vec3(0.0f, 2.0f, 6.0f), glm::vec3(0.0f, 0.8f, -10.0f),
-                                    0.9f, 1.0f, 0.1f, 100.0f);
+  const FrameView view = nearRowsView();
   for (int frame = 0; frame < 2; ++frame) {
     SCOPED_TRACE("frame " + std::to_string(frame));
-    for (auto [renderer, crowd] :
-         {std::pair{&gpu, &gpu_crowd}, std::pair{&instanced, &cpu_crowd}}) {
-      renderer->update(*crowd, kTick);
-      device->beginFrame(kClear);
-      ASSERT_TRUE(renderer->draw(view, *crowd).ok());
-    }
-    const std::vector<uint32_t> order(instanced.drawOrder().begin(), instanced.drawOrder().end());
+    const Status drawn = both.updateAndDraw(view);
+    ASSERT_TRUE(drawn.ok()) << drawn.toString();
+    const std::vector<uint32_t> order(both.instanced.drawOrder().begin(),
+                                      both.instanced.drawOrder().end());
     ASSERT_GT(order.size(), 20u);
     ASSERT_LT(order.size(), kAgents) << "some agents must be culled";
-    const std::span<const uint32_t> gpu_order = gpu.drawOrder();
+    const std::span<const uint32_t> gpu_order = both.gpu.drawOrder();
     EXPECT_TRUE(std::equal(order.begin(), order.end(), gpu_order.begin(), gpu_order.end()));
-    std::vector<int> lods_used(static_cast<size_t>(gpu.lodCount()), 0);
+    std::vector<int> lods_used(static_cast<size_t>(both.gpu.lodCount()), 0);
     for (uint32_t a = 0; a <= kAgents; ++a) {  // kAgents: out of range
-      const AgentDrawInfo g = gpu.agentDrawInfo(a);
-      const AgentDrawInfo c = instanced.agentDrawInfo(a);
+      const AgentDrawInfo g = both.gpu.agentDrawInfo(a);
+      const AgentDrawInfo c = both.instanced.agentDrawInfo(a);
       EXPECT_EQ(std::tie(g.visible, g.lod, g.drawn_lod, g.draw_call, g.slot),
                 std::tie(c.visible, c.lod, c.drawn_lod, c.draw_call, c.slot))
           << "agent " << a;
@@ -362,42 +395,29 @@ TEST(GpuParity, ADepthPassAfterTheDrawKeepsTheDrawsLists) {
   std::string missing;
   std::unique_ptr<Device> device = es31Device(missing);
   THRONG_REQUIRE(device != nullptr, missing);
-  const Package& package = test::sampleWithLods();
-  CrowdRendererDesc desc;
-  desc.path = RenderPath::kGpu;
-  CrowdRenderer gpu(*device, package, desc);
-  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
-  desc.path = RenderPath::kInstanced;
-  CrowdRenderer instanced(*device, package, desc);
-  ASSERT_TRUE(instanced.ok());
-  ClipSet clips = clipSetByName(package.clips).value();
-  Crowd gpu_crowd(package.clips, clips), cpu_crowd(package.clips, clips);
+  BothPaths both(*device, sampleClips());
+  ASSERT_TRUE(both.made());
   constexpr uint32_t kAgents = 200;
   for (uint32_t a = 0; a < kAgents; ++a) {
     Placement p;
     p.position = glm::vec3(2.0f * static_cast<float>(a % 20) - 20.0f, 0.0f, -2.0f * (a / 20));
-    gpu_crowd.addAgent(p, 0.0f);
-    cpu_crowd.addAgent(p, 0.0f);
+    both.gpu_crowd.addAgent(p, 0.0f);
+    both.cpu_crowd.addAgent(p, 0.0f);
   }
   // The camera sees the near rows; the "light" looks at the far left corner only.
-  const FrameView view = lookAtView(glm::vec3(0.0f, 2.0f, 6.0f), glm::vec3(0.0f, 0.8f, -10.0f),
-                                    0.9f, 1.0f, 0.1f, 100.0f);
   const FrameView light = lookAtView(glm::vec3(-18.0f, 30.0f, -14.0f),
                                      glm::vec3(-18.0f, 0.0f, -16.0f), 0.2f, 1.0f, 1.0f, 100.0f);
-  for (auto [renderer, crowd] : {std::pair{&gpu, &gpu_crowd}, std::pair{&instanced, &cpu_crowd}}) {
-    renderer->update(*crowd, kTick);
-    device->beginFrame(kClear);
-    ASSERT_TRUE(renderer->draw(view, *crowd).ok());
-    ASSERT_TRUE(renderer->drawDepth(light, *crowd).ok());
-  }
-  const std::vector<uint32_t> order(instanced.drawOrder().begin(), instanced.drawOrder().end());
+  const Status drawn = both.updateAndDraw(nearRowsView(), &light);
+  ASSERT_TRUE(drawn.ok()) << drawn.toString();
+  const std::vector<uint32_t> order(both.instanced.drawOrder().begin(),
+                                    both.instanced.drawOrder().end());
   ASSERT_GT(order.size(), 20u);
-  const std::span<const uint32_t> gpu_order = gpu.drawOrder();
+  const std::span<const uint32_t> gpu_order = both.gpu.drawOrder();
   EXPECT_TRUE(std::equal(order.begin(), order.end(), gpu_order.begin(), gpu_order.end()))
       << order.size() << " agents drawn, " << gpu_order.size() << " in the gpu path's lists";
   for (uint32_t a = 0; a < kAgents; ++a) {
-    const AgentDrawInfo g = gpu.agentDrawInfo(a);
-    const AgentDrawInfo c = instanced.agentDrawInfo(a);
+    const AgentDrawInfo g = both.gpu.agentDrawInfo(a);
+    const AgentDrawInfo c = both.instanced.agentDrawInfo(a);
     EXPECT_EQ(std::tie(g.visible, g.lod, g.draw_call, g.slot),
               std::tie(c.visible, c.lod, c.draw_call, c.slot))
         << "agent " << a;
@@ -411,17 +431,13 @@ TEST(GpuParity, PickingAfterAReadBackOnDemandFindsTheSameAgents) {
   std::string missing;
   std::unique_ptr<Device> device = es31Device(missing);
   THRONG_REQUIRE(device != nullptr, missing);
-  const Package& package = test::sampleWithLods();
-  CrowdRendererDesc desc;
-  desc.path = RenderPath::kGpu;
-  CrowdRenderer gpu(*device, package, desc);
-  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
-  desc.path = RenderPath::kInstanced;
-  CrowdRenderer instanced(*device, package, desc);
-  ASSERT_TRUE(instanced.ok());
-  ClipSet clips = clipSetByName(package.clips).value();
+  ClipSet clips = sampleClips();
   clips.walk_speed = 1.2f;
-  Crowd gpu_crowd(package.clips, clips), cpu_crowd(package.clips, clips);
+  BothPaths both(*device, clips);
+  ASSERT_TRUE(both.made());
+  CrowdRenderer& gpu = both.gpu;
+  Crowd& gpu_crowd = both.gpu_crowd;
+  Crowd& cpu_crowd = both.cpu_crowd;
   for (uint32_t a = 0; a < 12; ++a) {
     for (Crowd* crowd : {&gpu_crowd, &cpu_crowd}) {
       Placement p;
@@ -434,12 +450,8 @@ TEST(GpuParity, PickingAfterAReadBackOnDemandFindsTheSameAgents) {
   const FrameView view = lookAtView(glm::vec3(0.0f, 12.0f, 8.0f), glm::vec3(0.0f, 0.0f, -3.0f),
                                     0.9f, 1.0f, 0.1f, 100.0f);
   for (int t = 0; t < 45; ++t) {
-    for (auto [renderer, crowd] :
-         {std::pair{&gpu, &gpu_crowd}, std::pair{&instanced, &cpu_crowd}}) {
-      renderer->update(*crowd, kTick);
-      device->beginFrame(kClear);
-      ASSERT_TRUE(renderer->draw(view, *crowd).ok());
-    }
+    const Status drawn = both.updateAndDraw(view);
+    ASSERT_TRUE(drawn.ok()) << drawn.toString();
   }
   const Result<bool> back = gpu.readBack(gpu_crowd, true);
   ASSERT_TRUE(back.ok() && *back);

@@ -329,15 +329,25 @@ TEST(ImpostorRender, TheLodRulePicksTheImpostorPastTheLastMeshLodOnlyWhenOn) {
   EXPECT_EQ(gpu.stats().visible, 2u);
 }
 
-TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
-  Package package = test::sampleWithSyntheticImpostor();
-  // An error past the last mesh LOD's, seen with 8 pixels allowed: the switch falls where the
-  // character is some 40 pixels tall in a 128-pixel frame.
+// The fade tests' scene: the sample's synthetic impostor given an error past the last mesh LOD's,
+// seen from kFadeEye with kFadeThreshold pixels allowed: the switch falls where the character is
+// some 40 pixels tall in a kFadeSize-pixel frame.
+constexpr int kFadeSize = 128;
+constexpr float kFadeThreshold = 8.0f;
+constexpr float kFadeFov = 0.9f;
+const glm::vec3 kFadeEye(0.0f, 1.0f, 0.0f);
+
+struct FadeScene {
+  Package package;
+  int impostor = 0;  // the impostor's LOD
+  float end = 0.0f;  // the distance from kFadeEye of the switch to it (where the fade band ends)
+};
+
+FadeScene fadeScene() {
+  FadeScene scene{test::sampleWithSyntheticImpostor()};
+  Package& package = scene.package;
   package.impostor.max_error = 1.5f * package.lods.back().max_error;
-  constexpr int kSize = 128;
-  constexpr float kThreshold = 8.0f;
-  constexpr float kFov = 0.9f;
-  const int impostor = static_cast<int>(package.lods.size());
+  scene.impostor = static_cast<int>(package.lods.size());
   std::vector<MeshLod> chain;
   for (const MeshLod& lod : package.lods) {
     chain.emplace_back();
@@ -345,26 +355,35 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
   }
   chain.emplace_back();
   chain.back().max_error = package.impostor.max_error;
-  const glm::vec3 eye(0.0f, 1.0f, 0.0f);
-  LodView lod_view{eye, kFov, static_cast<float>(kSize), kThreshold, lodReach(package.lods)};
-  const float end = std::sqrt(LodRule(chain, lod_view).pickDistanceSq(impostor));
+  LodView lod_view{kFadeEye, kFadeFov, static_cast<float>(kFadeSize), kFadeThreshold,
+                   lodReach(package.lods)};
+  scene.end = std::sqrt(LodRule(chain, lod_view).pickDistanceSq(scene.impostor));
+  return scene;
+}
+
+TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
+  const FadeScene scene = fadeScene();
+  const Package& package = scene.package;
+  const int impostor = scene.impostor;
+  const float end = scene.end;
+  const glm::vec3 eye = kFadeEye;
   // Halfway through the band: half the pixels each way.
   const float distance = end * (1.0f - 0.5f * kImpostorFadeBand);
   const Placement placement{eye + glm::vec3(0.0f, -1.0f, -distance), 0.3f, 1.0f};
   const AgentPlayback playback{};
   const CrowdFrame frame{std::span<const Placement>(&placement, 1),
                          std::span<const AgentPlayback>(&playback, 1)};
-  const FrameView view = lookAtView(eye, placement.position + glm::vec3(0.0f, 0.9f, 0.0f), kFov,
+  const FrameView view = lookAtView(eye, placement.position + glm::vec3(0.0f, 0.9f, 0.0f), kFadeFov,
                                     1.0f, 0.1f, 10.0f * end);
   for (const auto [path, gles_major] : kImpostorPaths) {
     SCOPED_TRACE(test::pathOnEsName(path, gles_major));
-    auto device = test::makeTestDevice(gles_major, kSize);
+    auto device = test::makeTestDevice(gles_major, kFadeSize);
     ASSERT_NE(device, nullptr);
     Image pictures[3];  // faded, mesh LOD only, impostor only
     for (int which = 0; which < 3; ++which) {
       CrowdRendererDesc desc;
       desc.path = path;
-      desc.lod_threshold_pixels = kThreshold;
+      desc.lod_threshold_pixels = kFadeThreshold;
       desc.impostors = which != 1;
       if (which == 2) desc.fixed_lod = impostor;
       CrowdRenderer renderer(*device, package, desc);
@@ -391,9 +410,9 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
     ASSERT_GT(weight, 0.2f);
     ASSERT_LT(weight, 0.8f);
     int from_mesh = 0, from_impostor = 0, neither = 0, wrong_side = 0;
-    for (int row = 0; row < kSize; ++row) {
-      for (int x = 0; x < kSize; ++x) {
-        const size_t p = (static_cast<size_t>(row) * kSize + x) * 4;
+    for (int row = 0; row < kFadeSize; ++row) {
+      for (int x = 0; x < kFadeSize; ++x) {
+        const size_t p = (static_cast<size_t>(row) * kFadeSize + x) * 4;
         const auto same = [&](int other) {
           for (int k = 0; k < 3; ++k) {
             if (std::abs(pictures[0].rgba[p + k] - pictures[other].rgba[p + k]) > kChannelTolerance)
@@ -406,7 +425,7 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
         from_mesh += mesh && !quad;
         from_impostor += quad && !mesh;
         neither += !mesh && !quad;
-        const bool door = hash(x, kSize - 1 - row) < weight;
+        const bool door = hash(x, kFadeSize - 1 - row) < weight;
         wrong_side += (quad && !mesh && !door) || (mesh && !quad && door);
       }
     }
@@ -429,22 +448,11 @@ TEST(ImpostorRender, CrossFadesByAScreenDoorBeforeTheSwitch) {
 // agentDrawInfo equal the instanced path's for the same frame, the band's agents in the last mesh
 // LOD.
 TEST(ImpostorRender, TheFadeBandsAgentsCountOnceOnTheGpuPathAsOnTheInstanced) {
-  Package package = test::sampleWithSyntheticImpostor();
-  package.impostor.max_error = 1.5f * package.lods.back().max_error;
-  constexpr int kSize = 128;
-  constexpr float kThreshold = 8.0f;
-  constexpr float kFov = 0.9f;
-  const int impostor = static_cast<int>(package.lods.size());
-  std::vector<MeshLod> chain;
-  for (const MeshLod& lod : package.lods) {
-    chain.emplace_back();
-    chain.back().max_error = lod.max_error;
-  }
-  chain.emplace_back();
-  chain.back().max_error = package.impostor.max_error;
-  const glm::vec3 eye(0.0f, 1.0f, 0.0f);
-  LodView lod_view{eye, kFov, static_cast<float>(kSize), kThreshold, lodReach(package.lods)};
-  const float end = std::sqrt(LodRule(chain, lod_view).pickDistanceSq(impostor));
+  const FadeScene scene = fadeScene();
+  const Package& package = scene.package;
+  const int impostor = scene.impostor;
+  const float end = scene.end;
+  const glm::vec3 eye = kFadeEye;
   // Three agents in the band, two nearer (mesh LODs), two past the switch (impostors), side by
   // side along the view.
   const float distances[] = {0.3f * end,
@@ -462,11 +470,11 @@ TEST(ImpostorRender, TheFadeBandsAgentsCountOnceOnTheGpuPathAsOnTheInstanced) {
   const std::vector<AgentPlayback> playback(placements.size());
   const CrowdFrame frame{placements, playback};
   const FrameView view =
-      lookAtView(eye, eye + glm::vec3(0.0f, -0.1f, -10.0f), kFov, 1.0f, 0.1f, 10.0f * end);
-  auto device = test::makeTestDevice(3, kSize);
+      lookAtView(eye, eye + glm::vec3(0.0f, -0.1f, -10.0f), kFadeFov, 1.0f, 0.1f, 10.0f * end);
+  auto device = test::makeTestDevice(3, kFadeSize);
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc desc;
-  desc.lod_threshold_pixels = kThreshold;
+  desc.lod_threshold_pixels = kFadeThreshold;
   desc.path = RenderPath::kInstanced;
   CrowdRenderer instanced(*device, package, desc);
   desc.path = RenderPath::kGpu;

@@ -189,13 +189,16 @@ void PrintTo(const PathCase& c, std::ostream* out) {
   *out << "ES " << c.gles_major << " " << renderPathName(c.path);
 }
 
-const Package& materialPackage() {
-  static const Package package = [] {
-    BakeOptions bake;
-    bake.threads = 1;
-    return bakeCharacter(test::makeMaterialCharacter(), bake).value();
-  }();
-  return package;
+// The paths both suites run on: every path on ES 3, the two that draw on ES 2.
+constexpr PathCase kMaterialPathCases[] = {
+    {3, RenderPath::kInstanced},    {3, RenderPath::kGpu},    {3, RenderPath::kMerged},
+    {3, RenderPath::kPerCharacter}, {2, RenderPath::kMerged}, {2, RenderPath::kPerCharacter}};
+
+// gtest's name of a case: "Es3percharacter".
+std::string materialPathCaseName(const ::testing::TestParamInfo<PathCase>& param) {
+  std::string name = renderPathName(param.param.path);
+  std::erase(name, '-');
+  return "Es" + std::to_string(param.param.gles_major) + name;
 }
 
 class MaterialColours : public ::testing::TestWithParam<PathCase> {
@@ -251,7 +254,7 @@ class MaterialColours : public ::testing::TestWithParam<PathCase> {
 
 TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
   uint32_t draws = 0;
-  const Image image = draw(materialPackage(), {glm::vec3(0.0f)}, {}, true, &draws);
+  const Image image = draw(test::materialCharacterPackage(), {glm::vec3(0.0f)}, {}, true, &draws);
   ASSERT_EQ(image.width, kWidth);
   EXPECT_EQ(draws, 4u) << "one draw per material";
   // Quad 0: the factor.
@@ -282,7 +285,7 @@ TEST_P(MaterialColours, EveryMaterialFeatureAtItsPixels) {
 }
 
 TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
-  Package package = materialPackage();
+  Package package = test::materialCharacterPackage();
   // The checker shifted a quarter to the left: uv (0.125, v) samples texel 1.
   package.materials[1].base_color_texture.transform.offset = glm::vec2(0.25f, 0.0f);
   // Quad 3 half transparent, in front of a second agent's red quad 0 (one unit behind).
@@ -323,7 +326,7 @@ TEST_P(MaterialColours, TintTransformAndBlendingAfterTheOpaquePass) {
 // is read through its own. The checker's base colour is shifted a quarter to the left (texel 1
 // at u = 0.125), its emissive copy is not (texel 0 there).
 TEST_P(MaterialColours, EachTextureKeepsItsOwnTransform) {
-  Package package = materialPackage();
+  Package package = test::materialCharacterPackage();
   Material& checker = package.materials[1];
   checker.base_color_texture.transform.offset = glm::vec2(0.25f, 0.0f);
   checker.emissive_texture = checker.base_color_texture;
@@ -417,16 +420,8 @@ TEST_P(MaterialVariants, EachAgentInItsVariantInOneDrawPerMaterial) {
                 "quad 3, red x vertex colour");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Paths, MaterialVariants,
-    ::testing::Values(PathCase{3, RenderPath::kInstanced}, PathCase{3, RenderPath::kGpu},
-                      PathCase{3, RenderPath::kMerged}, PathCase{3, RenderPath::kPerCharacter},
-                      PathCase{2, RenderPath::kMerged}, PathCase{2, RenderPath::kPerCharacter}),
-    [](const ::testing::TestParamInfo<PathCase>& param) {
-      std::string name = renderPathName(param.param.path);
-      std::erase(name, '-');
-      return "Es" + std::to_string(param.param.gles_major) + name;
-    });
+INSTANTIATE_TEST_SUITE_P(Paths, MaterialVariants, ::testing::ValuesIn(kMaterialPathCases),
+                         materialPathCaseName);
 
 // kAuto picks the gpu path for a package with variants and for a renderer gathering events
 // (the device decides, not the options).
@@ -440,28 +435,20 @@ TEST(MaterialVariantsGpu, AutoPicksTheGpuPathWithVariantsAndEvents) {
   Result<std::unique_ptr<Device>> device = Device::createHeadless(desc);
   THRONG_REQUIRE(device.ok(), "no ES 3.1 context: " + device.status().toString());
   THRONG_REQUIRE((*device)->caps().compute, "no ES 3.1 compute on " + (*device)->caps().version);
-  ASSERT_FALSE(materialPackage().variants.empty());
+  ASSERT_FALSE(test::materialCharacterPackage().variants.empty());
   for (const bool events : {false, true}) {
     CrowdRendererDesc renderer_desc;
     renderer_desc.events = events;
     renderer_desc.events_on_cpu = events;  // ignored now
-    CrowdRenderer automatic(**device, materialPackage(), renderer_desc);
+    CrowdRenderer automatic(**device, test::materialCharacterPackage(), renderer_desc);
     ASSERT_TRUE(automatic.ok()) << automatic.status().toString();
     EXPECT_EQ(automatic.path(), RenderPath::kGpu)
         << (events ? "with events: " : "with variants: ") << automatic.pathReason();
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Paths, MaterialColours,
-    ::testing::Values(PathCase{3, RenderPath::kInstanced}, PathCase{3, RenderPath::kGpu},
-                      PathCase{3, RenderPath::kMerged}, PathCase{3, RenderPath::kPerCharacter},
-                      PathCase{2, RenderPath::kMerged}, PathCase{2, RenderPath::kPerCharacter}),
-    [](const ::testing::TestParamInfo<PathCase>& param) {
-      std::string name = renderPathName(param.param.path);
-      std::erase(name, '-');
-      return "Es" + std::to_string(param.param.gles_major) + name;
-    });
+INSTANTIATE_TEST_SUITE_P(Paths, MaterialColours, ::testing::ValuesIn(kMaterialPathCases),
+                         materialPathCaseName);
 
 }  // namespace
 }  // namespace throng::render

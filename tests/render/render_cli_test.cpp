@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "offline/prop_fixture.h"
+#include "render_test_support.h"
 #include "support/gpu_support.h"
 #include "support/require.h"
 #include "support/test_support.h"
@@ -25,9 +26,6 @@ namespace throng {
 // A named namespace, not an anonymous one: the unity build compiles this file with others.
 namespace render_cli_test {
 
-// crowd_bench's agreement rule (see tests/render/crowd_renderer_test.cpp).
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
 // (auto is the gpu path on Mesa's ES 3.2: the tests compare it with these.)
 const char* const kPaths[] = {"instanced", "merged", "per-character"};
 
@@ -49,18 +47,6 @@ std::string writeChainPackage(const std::filesystem::path& dir) {
   return path;
 }
 
-render::Image readImage(const std::filesystem::path& png) {
-  Result<render::Image> image = render::readPng(png.string());
-  EXPECT_TRUE(image.ok()) << image.status().toString();
-  return image.ok() ? std::move(image).value() : render::Image{};
-}
-
-double badShare(const render::Image& a, const render::Image& b) {
-  if (a.width != b.width || a.height != b.height || a.rgba.empty()) return 1.0;
-  const render::ImageDifference d = render::compareImages(a, b, kTolerance);
-  return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
-}
-
 TEST(RenderCli, APackageGivesThePngThePathWhyAndTheDrawCalls) {
   const auto dir = test::makeTempDir("render-cli");
   const std::string package = writeChainPackage(dir);
@@ -78,7 +64,7 @@ TEST(RenderCli, APackageGivesThePngThePathWhyAndTheDrawCalls) {
   EXPECT_NE(result.output.find("triangles: 960\n"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("playing 'twist' (clip 1)"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("median of 2 frame(s)"), std::string::npos) << result.output;
-  const render::Image image = readImage(png);
+  const render::Image image = test::readTestPng(png);
   EXPECT_EQ(image.width, 96);
   EXPECT_EQ(image.height, 64);
   std::filesystem::remove_all(dir);
@@ -97,7 +83,7 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
     // auto: gpu where the context has compute (Mesa: ES 3.2), the shadow map on every path.
     EXPECT_NE(r.output.find("path: gpu"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("shadows: map"), std::string::npos) << r.output;
-    const render::Image expected = readImage(reference);
+    const render::Image expected = test::readTestPng(reference);
     int lit = 0;
     for (size_t px = 0; px < expected.rgba.size(); px += 4) lit += expected.rgba[px] > 60;
     EXPECT_GT(lit, 200 * 150 / 50) << view << ": the crowd is in view";
@@ -108,7 +94,8 @@ TEST(RenderCli, EveryPathDrawsTheSameImage) {
       ASSERT_EQ(p.exit_code, 0) << p.output;
       EXPECT_NE(p.output.find(std::string("path: ") + path + " (asked for)"), std::string::npos)
           << p.output;
-      EXPECT_LE(badShare(expected, readImage(png)), kMaxBadPixelShare) << view << " " << path;
+      EXPECT_LE(test::pathBadShare(expected, test::readTestPng(png)), test::kPathMaxBadPixelShare)
+          << view << " " << path;
     }
   }
   std::filesystem::remove_all(dir);
@@ -131,11 +118,13 @@ TEST(RenderCli, TintOffIsTheSameOnEveryPathAndDiffersFromTintOn) {
                                            " --tint off --path " + path + " -o " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     if (reference.rgba.empty()) {
-      reference = readImage(png);
+      reference = test::readTestPng(png);
       // Tints move most of the crowd's pixels.
-      EXPECT_GT(badShare(reference, readImage(tinted)), 0.01) << "--tint off changes nothing";
+      EXPECT_GT(test::pathBadShare(reference, test::readTestPng(tinted)), 0.01)
+          << "--tint off changes nothing";
     } else {
-      EXPECT_LE(badShare(reference, readImage(png)), kMaxBadPixelShare) << path;
+      EXPECT_LE(test::pathBadShare(reference, test::readTestPng(png)), test::kPathMaxBadPixelShare)
+          << path;
     }
   }
   std::filesystem::remove_all(dir);
@@ -165,22 +154,23 @@ TEST(RenderCli, AttachmentsAllNoneOrRandomOnEveryPath) {
       const test::CliResult r = test::runCli("render " + package + common + " --path " + path +
                                              " --attachments " + shown + " -o " + quoted(png));
       ASSERT_EQ(r.exit_code, 0) << r.output;
-      const render::Image image = readImage(png);
+      const render::Image image = test::readTestPng(png);
       if (!first.contains(shown)) {
         first[shown] = image;
       } else {
-        EXPECT_LE(badShare(first[shown], image), kPropsBadPixelShare) << path << " " << shown;
+        EXPECT_LE(test::pathBadShare(first[shown], image), kPropsBadPixelShare)
+            << path << " " << shown;
       }
     }
   }
   // Red boxes against a crowd of plain materials: each choice shows a different set.
   std::printf("  all/none differ in %.2f%% of the pixels, all/random %.2f%%, none/random %.2f%%\n",
-              100.0 * badShare(first["all"], first["none"]),
-              100.0 * badShare(first["all"], first["random"]),
-              100.0 * badShare(first["none"], first["random"]));
-  EXPECT_GT(badShare(first["all"], first["none"]), 5 * kPropsBadPixelShare);
-  EXPECT_GT(badShare(first["all"], first["random"]), kPropsBadPixelShare);
-  EXPECT_GT(badShare(first["none"], first["random"]), kPropsBadPixelShare);
+              100.0 * test::pathBadShare(first["all"], first["none"]),
+              100.0 * test::pathBadShare(first["all"], first["random"]),
+              100.0 * test::pathBadShare(first["none"], first["random"]));
+  EXPECT_GT(test::pathBadShare(first["all"], first["none"]), 5 * kPropsBadPixelShare);
+  EXPECT_GT(test::pathBadShare(first["all"], first["random"]), kPropsBadPixelShare);
+  EXPECT_GT(test::pathBadShare(first["none"], first["random"]), kPropsBadPixelShare);
   std::filesystem::remove_all(dir);
 }
 
@@ -328,7 +318,7 @@ TEST(RenderCli, LodTintColoursAgentsByTheirLod) {
                      "--lod " +
                      std::to_string(lods[i]) + " -o " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    images[i] = readImage(png);
+    images[i] = test::readTestPng(png);
     ASSERT_GT(images[i].width, 0);
   }
   ASSERT_EQ(images[0].rgba.size(), images[1].rgba.size());
@@ -368,25 +358,25 @@ TEST(RenderCli, ShaderShadowsAndLightOptions) {
     const test::CliResult r = test::runCli("render " + test::bakedSamplePackage() + common +
                                            options + " -o " + quoted(png));
     EXPECT_EQ(r.exit_code, 0) << r.output;
-    return std::make_pair(readImage(png), r.output);
+    return std::make_pair(test::readTestPng(png), r.output);
   };
   const auto toon = draw("toon-auto", " --shader " + quoted(dir / "toon.glsl"));
   for (const char* path : kPaths) {
     const auto other = draw(std::string("toon-") + path,
                             " --shader " + quoted(dir / "toon.glsl") + " --path " + path);
-    EXPECT_LE(badShare(toon.first, other.first), kMaxBadPixelShare) << path;
+    EXPECT_LE(test::pathBadShare(toon.first, other.first), test::kPathMaxBadPixelShare) << path;
   }
   const auto builtin = draw("builtin", "");
   EXPECT_NE(builtin.second.find("shadows: map"), std::string::npos) << builtin.second;
-  EXPECT_GT(badShare(toon.first, builtin.first), 0.01);
+  EXPECT_GT(test::pathBadShare(toon.first, builtin.first), 0.01);
   const auto blob = draw("blob", " --shadows blob");
   EXPECT_NE(blob.second.find("shadows: blob"), std::string::npos) << blob.second;
   const auto off = draw("off", " --shadows off");
   EXPECT_NE(off.second.find("shadows: off"), std::string::npos) << off.second;
-  EXPECT_GT(badShare(off.first, blob.first), 0.005);
-  EXPECT_GT(badShare(off.first, builtin.first), 0.005);
+  EXPECT_GT(test::pathBadShare(off.first, blob.first), 0.005);
+  EXPECT_GT(test::pathBadShare(off.first, builtin.first), 0.005);
   const auto overhead = draw("overhead", " --light 0,-1,0");
-  EXPECT_GT(badShare(overhead.first, builtin.first), 0.005);
+  EXPECT_GT(test::pathBadShare(overhead.first, builtin.first), 0.005);
 
   const test::CliResult broken =
       test::runCli("render " + test::bakedSamplePackage() + " --shader " +
@@ -509,13 +499,14 @@ TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
                           "4 in all"),
             std::string::npos)
       << r.output;
-  const render::Image expected = readImage(reference);
+  const render::Image expected = test::readTestPng(reference);
   for (const char* path : {"merged", "per-character"}) {
     const auto png = dir / (std::string("mixed-") + path + ".png");
     const test::CliResult p =
         test::runCli("render" + common + " --path " + path + " -o " + quoted(png));
     ASSERT_EQ(p.exit_code, 0) << p.output;
-    EXPECT_LE(badShare(expected, readImage(png)), kMaxBadPixelShare) << path;
+    EXPECT_LE(test::pathBadShare(expected, test::readTestPng(png)), test::kPathMaxBadPixelShare)
+        << path;
   }
   // The mix differs from either character alone.
   const auto alone = dir / "alone.png";
@@ -524,7 +515,7 @@ TEST(RenderCli, SeveralInputsMakeAMixedCrowdDrawnTheSameOnEveryPath) {
                          quoted(alone))
                 .exit_code,
             0);
-  EXPECT_GT(badShare(expected, readImage(alone)), 0.01);
+  EXPECT_GT(test::pathBadShare(expected, test::readTestPng(alone)), 0.01);
 
   r = test::runCli("render" + common + " --path instanced --json -o " + quoted(reference));
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/material_character.h"
 #include "support/test_support.h"
 #include "test_package.h"
 #include "throng/core/impostor.h"
@@ -19,8 +20,21 @@
 #include "throng/offline/bake.h"
 #include "throng/offline/lod.h"
 #include "throng/offline/sample_character.h"
+#include "throng/render/capture.h"
 
 namespace throng::test {
+
+render::Image readTestPng(const std::filesystem::path& png) {
+  Result<render::Image> image = render::readPng(png.string());
+  EXPECT_TRUE(image.ok()) << image.status().toString();
+  return image.ok() ? std::move(image).value() : render::Image{};
+}
+
+double pathBadShare(const render::Image& a, const render::Image& b) {
+  if (a.width != b.width || a.height != b.height || a.rgba.empty()) return 1.0;
+  const render::ImageDifference d = render::compareImages(a, b, kPathChannelTolerance);
+  return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
+}
 
 // ctest runs every test in a process of its own, and baking the sample and building its LOD chain
 // is most of a test's time in CI's sanitizer tree (14 s of CPU under ASan + UBSan, per process):
@@ -103,6 +117,15 @@ Package sampleWithSyntheticImpostor() {
     }
   }
   return p;
+}
+
+const Package& materialCharacterPackage() {
+  static const Package package = [] {
+    BakeOptions bake;
+    bake.threads = 1;
+    return bakeCharacter(makeMaterialCharacter(), bake).value();
+  }();
+  return package;
 }
 
 const std::vector<Package>& sampleAndChainPackages() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "render/instanced_renderer.h"
 #include "render/test_hooks.h"
 #include "throng/core/package.h"
+#include "throng/render/capture.h"
 #include "throng/render/device.h"
 #include "throng/render/render_path.h"
 
@@ -29,6 +31,13 @@ inline constexpr double kPathMaxBadPixelShare = 0.001;
 inline constexpr float kSkinPositionTolerance = 1e-4f;
 inline constexpr float kSkinNormalTolerance = 1e-3f;
 
+// The PNG a test's program wrote at `png`; one that does not read fails the test (an empty image).
+render::Image readTestPng(const std::filesystem::path& png);
+
+// The share of the pixels of two images of one scene that differ past kPathChannelTolerance (to
+// hold against kPathMaxBadPixelShare); 1 where the sizes differ or `a` is empty.
+double pathBadShare(const render::Image& a, const render::Image& b);
+
 // The built-in sample character baked with its default LOD chain (what `throng render sample`
 // draws), made once per test process.
 const Package& sampleWithLods();
@@ -37,6 +46,10 @@ const Package& sampleWithLods();
 // tiles (no mesh of it: each tile a flat colour of its own inside an inset rectangle, so that a
 // wrong view or frame shows; normals facing the camera), error 0.5 model units.
 Package sampleWithSyntheticImpostor();
+
+// The material character (support/material_character.h: four quads, variants "plain" and
+// "all red") baked once per test process.
+const Package& materialCharacterPackage();
 
 // Two characters of different skeletons, baked once per test process: the sample character and
 // the chain (at 24 frames per second).

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "render_test_support.h"
 #include "support/test_support.h"
 #include "throng/offline/gltf_export.h"
 #include "throng/offline/gltf_import.h"
@@ -15,24 +16,9 @@ namespace throng {
 // A named namespace, not an anonymous one: the unity build compiles this file with others.
 namespace sample_pbr_cli_test {
 
-// crowd_bench's agreement rule (as render_cli_test.cpp).
-constexpr int kTolerance = 4;
-constexpr double kMaxBadPixelShare = 0.001;
 // The crowd covers about a tenth of the frame at this view; the normal maps must move a
 // noticeable part of it (most of a lit figure's pixels when they work).
 constexpr double kMinNormalMapShare = 0.01;
-
-render::Image readImage(const std::filesystem::path& png) {
-  Result<render::Image> image = render::readPng(png.string());
-  EXPECT_TRUE(image.ok()) << image.status().toString();
-  return image.ok() ? std::move(image).value() : render::Image{};
-}
-
-double badShare(const render::Image& a, const render::Image& b) {
-  if (a.width != b.width || a.height != b.height || a.rgba.empty()) return 1.0;
-  const render::ImageDifference d = render::compareImages(a, b, kTolerance);
-  return static_cast<double>(d.bad_pixels) / static_cast<double>(a.width * a.height);
-}
 
 TEST(SamplePbrCli, RendersOnTwoPathsAndItsNormalMapsChangeThePicture) {
   const auto dir = test::makeTempDir("sample-pbr-cli");
@@ -59,14 +45,14 @@ TEST(SamplePbrCli, RendersOnTwoPathsAndItsNormalMapsChangeThePicture) {
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("path: " + path), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("triangles: 0\n"), std::string::npos) << r.output;
-    return readImage(png);
+    return test::readTestPng(png);
   };
   const render::Image instanced = draw(glb, "instanced");
   const render::Image merged = draw(glb, "merged");
-  EXPECT_LE(badShare(instanced, merged), kMaxBadPixelShare);
+  EXPECT_LE(test::pathBadShare(instanced, merged), test::kPathMaxBadPixelShare);
   // The figures drew, with their normal maps: without them the pixels would be the same.
   const render::Image flat_instanced = draw(flat_glb, "instanced");
-  EXPECT_GT(badShare(instanced, flat_instanced), kMinNormalMapShare);
+  EXPECT_GT(test::pathBadShare(instanced, flat_instanced), kMinNormalMapShare);
   std::filesystem::remove_all(dir);
 }
 

@@ -188,15 +188,20 @@ using SamplerCase = test::PathOnEs;
 class SamplerUnits : public ::testing::TestWithParam<SamplerCase> {
  protected:
   void SetUp() override {
-    DeviceDesc dd;
-    dd.width = dd.height = 48;
-    dd.gles_major = GetParam().gles_major;
-    if (GetParam().path == RenderPath::kGpu) dd.gles_minor = 1;
-    device_ = test::makeTestDevice(dd);
+    device_ = makeDevice();
     ASSERT_NE(device_, nullptr);
     if (GetParam().path == RenderPath::kGpu) {
       THRONG_REQUIRE(device_->caps().compute, "no ES 3.1 compute on " + device_->caps().version);
     }
+  }
+  // A device for the case (ES 3.1 for the gpu path) with `hooks`' caps and faults where given.
+  std::unique_ptr<Device> makeDevice(const DeviceTestHooks* hooks = nullptr) {
+    DeviceDesc dd;
+    dd.width = dd.height = 48;
+    dd.gles_major = GetParam().gles_major;
+    if (GetParam().path == RenderPath::kGpu) dd.gles_minor = 1;
+    dd.test_hooks = hooks;
+    return test::makeTestDevice(dd);
   }
   // The path's renderer with the shadow map (its unit in use) and a file of `samplers` samplers.
   CrowdRendererDesc desc(int samplers) {
@@ -293,15 +298,10 @@ TEST_P(SamplerUnits, AFileReadingMoreSamplersThanFreeUnitsIsRefusedWhenMade) {
 TEST_P(SamplerUnits, MoreSamplersThanTheDevicesUnitsLeaveAreRefusedBeforeLinking) {
   const RenderPath path = GetParam().path;
   const bool merged = documentedFreeUnits(path) == 2;
-  DeviceDesc dd;
-  dd.width = dd.height = 48;
-  dd.gles_major = GetParam().gles_major;
-  if (path == RenderPath::kGpu) dd.gles_minor = 1;
   DeviceTestHooks hooks;
   hooks.caps.max_texture_image_units = merged ? 8 : 12;
   hooks.faults.program_link = true;
-  dd.test_hooks = &hooks;
-  std::unique_ptr<Device> device = test::makeTestDevice(dd);
+  std::unique_ptr<Device> device = makeDevice(&hooks);
   ASSERT_NE(device, nullptr);
   EXPECT_EQ(device->caps().max_texture_image_units, merged ? 8 : 12);
   constexpr int kFreeUnits = 2;
@@ -320,14 +320,9 @@ TEST_P(SamplerUnits, MoreSamplersThanTheDevicesUnitsLeaveAreRefusedBeforeLinking
 TEST_P(SamplerUnits, SamplersInInactiveBranchesAreNotCounted) {
   const RenderPath path = GetParam().path;
   const bool merged = documentedFreeUnits(path) == 2;
-  DeviceDesc dd;
-  dd.width = dd.height = 48;
-  dd.gles_major = GetParam().gles_major;
-  if (path == RenderPath::kGpu) dd.gles_minor = 1;
   DeviceTestHooks hooks;
   hooks.caps.max_texture_image_units = merged ? 8 : 12;
-  dd.test_hooks = &hooks;
-  std::unique_ptr<Device> device = test::makeTestDevice(dd);
+  std::unique_ptr<Device> device = makeDevice(&hooks);
   ASSERT_NE(device, nullptr);
   CrowdRendererDesc d = desc(0);
   // Each declaration spans its branches, so a count of the raw text would find 5 or more.
